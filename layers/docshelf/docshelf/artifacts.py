@@ -1,0 +1,107 @@
+"""Per-document artifacts: manifest.json (with nested HIERARCHY) and doc_nav.json (DESIGN §4)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from docshelf.model import SCHEMA_VERSION, Chunk, Document, Source
+from docshelf.structure import section_paths
+
+
+@dataclass(slots=True)
+class _Section:
+    title: str
+    level: int
+    chunk_count: int = 0
+    resources: list[dict[str, str]] = field(default_factory=list)
+    children: list[_Section] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "level": self.level,
+            "chunk_count": self.chunk_count,
+            "resources": self.resources,
+            "children": [child.to_dict() for child in self.children],
+        }
+
+
+def section_tree(document: Document | None, chunks: list[Chunk]) -> list[_Section]:
+    """Sections from the document's headings, with chunk counts and table/image resources."""
+    root = _Section("", 0)
+    nodes: dict[tuple[str, ...], _Section] = {(): root}
+    heading_paths = (
+        [path for block, path in section_paths(document.blocks()) if block.kind == "heading"] if document else []
+    )
+    for path in [*heading_paths, *(chunk.section_path for chunk in chunks)]:
+        for depth in range(1, len(path) + 1):
+            key = path[:depth]
+            if key not in nodes:
+                node = _Section(key[-1], depth)
+                nodes[key[:-1]].children.append(node)
+                nodes[key] = node
+    counts = Counter(chunk.section_path for chunk in chunks)
+    for path, count in counts.items():
+        nodes[path].chunk_count += count
+    for chunk in chunks:
+        for link in chunk.connect_to:
+            resource = {"type": link.target, "ref": link.ref, "chunk_id": chunk.chunk_id}
+            nodes[chunk.section_path].resources.append(resource)
+    return root.children
+
+
+def doc_nav(document_id: str, document: Document | None, chunks: list[Chunk]) -> dict[str, Any]:
+    root_chunks = sum(1 for chunk in chunks if not chunk.section_path)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "document_id": document_id,
+        "title": document.title if document else "",
+        "unsectioned_chunk_count": root_chunks,
+        "sections": [section.to_dict() for section in section_tree(document, chunks)],
+    }
+
+
+def manifest(
+    *,
+    namespace: str,
+    document_id: str,
+    source_key: str,
+    source: Source | None,
+    status: str,
+    document: Document | None,
+    chunks: list[Chunk],
+    chunker: str,
+    errors: list[dict[str, Any]],
+) -> dict[str, Any]:
+    blocks = document.blocks() if document else []
+    kinds = Counter(block.kind for block in blocks)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "namespace": namespace,
+        "document_id": document_id,
+        "source_key": source_key,
+        "source": None if source is None else {
+            "uri": source.uri, "filename": source.filename, "media_type": source.media_type,
+            "size_bytes": source.size_bytes, "sha256": source.sha256,
+        },
+        "status": status,
+        "revision": source.sha256 if source else "",
+        "title": document.title if document else "",
+        "parser": document.parser if document else "",
+        "chunker": chunker,
+        "stats": {
+            "pages": len(document.pages) if document else 0,
+            "blocks": len(blocks),
+            "headings": kinds["heading"],
+            "tables": kinds["table"],
+            "images": kinds["image"],
+            "tokens": sum(block.tokens for block in blocks),
+            "chunks": len(chunks),
+            "chunk_tokens": sum(chunk.token_count for chunk in chunks),
+        },
+        "warnings": list(document.warnings) if document else [],
+        "errors": errors,
+        "HIERARCHY": [section.to_dict() for section in section_tree(document, chunks)],
+    }  # fmt: skip

@@ -1,0 +1,196 @@
+"""Pack a typed document's blocks into token-bounded text, table and image chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+
+from docshelf.chunking.split import split_text, token_windows
+from docshelf.chunking.tables import table_pieces
+from docshelf.ids import chunk_ids
+from docshelf.model import Block, Chunk, ChunkType, Document, Heading, Image, Link, Paragraph, Table
+from docshelf.parsers import block_text
+from docshelf.structure import section_paths
+from docshelf.tokens import count_tokens
+
+CHUNKER_VERSION = "1"
+SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkConfig:
+    chunk_tokens: int = 500
+    overlap_tokens: int = 0
+    whole_document_tokens: int = 0
+    overlap_across_pages: bool = False
+    # A new section starts a new chunk once the current one holds this share of the budget.
+    section_break_fill: float = 0.3
+
+    def __post_init__(self) -> None:
+        if self.chunk_tokens < 16:
+            raise ValueError("chunk_tokens must be at least 16")
+        if not 0 <= self.overlap_tokens < self.chunk_tokens // 2:
+            raise ValueError("overlap_tokens must be between 0 and half of chunk_tokens")
+        if self.whole_document_tokens < 0:
+            raise ValueError("whole_document_tokens must not be negative")
+
+    def cache_key(self) -> str:
+        fields = ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
+        return f"chunker{CHUNKER_VERSION}:{fields}"
+
+
+@dataclass(slots=True)
+class _Piece:
+    """A unit of chunk text with the citation data of the block it came from."""
+
+    text: str
+    section_path: tuple[str, ...]
+    page: int
+    tokens: int
+
+
+@dataclass(slots=True)
+class _Draft:
+    type: ChunkType
+    pieces: list[_Piece] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return SEPARATOR.join(piece.text for piece in self.pieces)
+
+
+def chunk_document(
+    document: Document,
+    *,
+    document_id: str,
+    namespace: str,
+    config: ChunkConfig | None = None,
+    revision: str = "",
+) -> list[Chunk]:
+    config = config or ChunkConfig()
+    drafts = list(_drafts(document, config))
+    texts = [draft.text for draft in drafts]
+    ids = chunk_ids(document_id, texts)
+    chunks = []
+    for ordinal, (draft, text, chunk_id) in enumerate(zip(drafts, texts, ids, strict=True)):
+        chunks.append(
+            Chunk(
+                chunk_id=chunk_id,
+                document_id=document_id,
+                namespace=namespace,
+                type=draft.type,
+                text=text,
+                section_path=_common_prefix([piece.section_path for piece in draft.pieces]),
+                pages=tuple(sorted({piece.page for piece in draft.pieces})),
+                token_count=count_tokens(text),
+                ordinal=ordinal,
+                source_file_name=document.source.filename,
+                revision=revision or document.source.sha256,
+                connect_to=tuple(draft.links),
+            )
+        )
+    return chunks
+
+
+def _drafts(document: Document, config: ChunkConfig) -> Iterator[_Draft]:
+    blocks = document.blocks()
+    total = sum(block.tokens for block in blocks) + len(blocks)
+    if config.whole_document_tokens and total <= config.whole_document_tokens:
+        yield from _whole_document(blocks)
+        return
+    packer = _TextPacker(config)
+    for block, path in section_paths(blocks):
+        if isinstance(block, Table):
+            yield from packer.flush()
+            yield from _table_drafts(block, path, config)
+        elif isinstance(block, Image):
+            if block.text.strip():
+                yield from packer.flush()
+                yield from _image_drafts(block, path, config)
+        elif block.text.strip():
+            yield from packer.add(block, path)
+    yield from packer.flush()
+
+
+def _whole_document(blocks: list[Block]) -> Iterator[_Draft]:
+    """A document at or under `whole_document_tokens` stays one chunk (tables inline as Markdown)."""
+    pieces = [
+        _Piece(block_text(block), path, block.page, block.tokens)
+        for block, path in section_paths(blocks)
+        if block_text(block).strip()
+    ]
+    yield _Draft("text", pieces)
+
+
+class _TextPacker:
+    """Greedy packing of whole blocks, exact on the joined text's token count."""
+
+    def __init__(self, config: ChunkConfig) -> None:
+        self.config = config
+        self.current = _Draft("text")
+        self.used = 0
+
+    def add(self, block: Heading | Paragraph, path: tuple[str, ...]) -> Iterator[_Draft]:
+        limit = self.config.chunk_tokens
+        if block.kind == "heading" and self.used >= limit * self.config.section_break_fill:
+            yield from self.flush()
+        text = block.text.strip("\n")
+        if block.tokens > limit:
+            yield from self.flush()
+            for part in split_text(text, limit):
+                if part.strip():
+                    self.current.pieces.append(_Piece(part, path, block.page, count_tokens(part)))
+                    yield from self.flush()
+            return
+        piece = _Piece(text, path, block.page, block.tokens)
+        if not self._fits(piece):
+            yield from self.flush()
+        separator_tokens = 1 if self.current.pieces else 0
+        self.current.pieces.append(piece)
+        self.used += piece.tokens + separator_tokens
+
+    def _fits(self, piece: _Piece) -> bool:
+        if not self.current.pieces:
+            return True
+        # Sums of block counts only estimate the joined text; near the bound, count it exactly.
+        if self.used + piece.tokens + 2 <= self.config.chunk_tokens * 0.8:
+            return True
+        return count_tokens(self.current.text + SEPARATOR + piece.text) <= self.config.chunk_tokens
+
+    def flush(self) -> Iterator[_Draft]:
+        draft, self.current, self.used = self.current, _Draft("text"), 0
+        overflow: list[_Piece] = []
+        while len(draft.pieces) > 1 and count_tokens(draft.text) > self.config.chunk_tokens:
+            # The running estimate undercounted the joined text: carry trailing pieces over.
+            overflow.insert(0, draft.pieces.pop())
+        if draft.pieces:
+            yield draft
+        if overflow:
+            self.current = _Draft("text", overflow)
+            yield from self.flush()
+
+
+def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
+    for part, text in enumerate(table_pieces(table, config.chunk_tokens)):
+        link = Link(target="table", relation="part_of", ref=f"table-{table.order}", position=part)
+        yield _Draft("table", [_Piece(text, path, table.page, count_tokens(text))], [link])
+
+
+def _image_drafts(image: Image, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
+    ref = image.asset_ref or f"image-{image.order}"
+    for part, text in enumerate(token_windows(image.text, config.chunk_tokens)):
+        link = Link(target="image", relation="describes", ref=ref, position=part)
+        yield _Draft("image", [_Piece(text, path, image.page, count_tokens(text))], [link])
+
+
+def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    if not paths:
+        return ()
+    prefix = paths[0]
+    for path in paths[1:]:
+        size = 0
+        while size < min(len(prefix), len(path)) and prefix[size] == path[size]:
+            size += 1
+        prefix = prefix[:size]
+    return prefix

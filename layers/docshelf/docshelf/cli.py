@@ -1,0 +1,307 @@
+"""The `docshelf` command: ingest, search, parse, chunk, status and delete on the embedded default."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from docshelf.errors import DocshelfError, DocumentError
+from docshelf.local import DEFAULT_STORE, LocalServices
+from docshelf.search.filters import SearchFilters
+from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except DocshelfError as error:
+        print(f"docshelf: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docshelf", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        return sub
+
+    ingest = add("ingest", "parse, chunk and index files or folders")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    _store_options(ingest)
+    _chunk_options(ingest)
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.set_defaults(handler=cmd_ingest)
+
+    find = add("search", "search a namespace and print cited evidence")
+    find.add_argument("query", nargs="?")
+    find.add_argument("--queries", type=Path, help='a JSONL file of {"qid", "query"} lines (batch mode)')
+    _store_options(find)
+    find.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
+    find.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
+    find.add_argument("--document", action="append", default=[], help="only these documents (id or file name)")
+    find.add_argument("--exclude-document", action="append", default=[])
+    find.add_argument("--exclude-section", action="append", default=[])
+    find.add_argument("--type", action="append", default=[], choices=["text", "table", "image"])
+    find.add_argument("--json", action="store_true", help="print the full response as JSON")
+    find.set_defaults(handler=cmd_search)
+
+    parse = add("parse", "parse one file and print the typed document")
+    parse.add_argument("file", type=Path)
+    parse.add_argument("--format", choices=["md", "json"], default="md")
+    parse.set_defaults(handler=cmd_parse)
+
+    chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
+    chunk.add_argument("file", type=Path)
+    chunk.add_argument("--format", choices=["jsonl"], default="jsonl")
+    chunk.add_argument("--namespace", default="default")
+    _chunk_options(chunk)
+    chunk.set_defaults(handler=cmd_chunk)
+
+    status = add("status", "list the documents of a namespace with their status")
+    _store_options(status)
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=cmd_status)
+
+    delete = add("delete", "remove documents (by source key or file name) from a namespace")
+    delete.add_argument("keys", nargs="+")
+    _store_options(delete)
+    delete.set_defaults(handler=cmd_delete)
+    return parser
+
+
+def _store_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--namespace", default="default")
+    parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
+
+
+def _chunk_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--chunk-tokens", type=int, default=500)
+    parser.add_argument("--overlap-tokens", type=int, default=0)
+    parser.add_argument("--whole-document-tokens", type=int, default=0)
+
+
+def _services(args: argparse.Namespace) -> LocalServices:
+    return LocalServices.open(
+        args.store,
+        chunk_tokens=getattr(args, "chunk_tokens", 500),
+        overlap_tokens=getattr(args, "overlap_tokens", 0),
+        whole_document_tokens=getattr(args, "whole_document_tokens", 0),
+    )
+
+
+def iter_files(paths: Sequence[Path]) -> Iterator[tuple[Path, str]]:
+    """(file, source key) pairs; a folder's files are keyed by their path inside it."""
+    for path in paths:
+        if path.is_dir():
+            for file in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+                yield file, file.relative_to(path).as_posix()
+        elif path.is_file():
+            yield path, path.name
+        else:
+            raise DocshelfError(f"no such file or folder: {path}")
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    services = _services(args)
+    files = list(iter_files(args.paths))
+    started = time.perf_counter()
+    results = []
+    progress = _progress(len(files), disabled=args.quiet)
+    for file, key in files:
+        progress.set_postfix_str(key[-40:], refresh=False)
+        results.append(services.ingest(file.read_bytes(), namespace=args.namespace, source_key=key))
+        progress.update(1)
+    progress.close()
+    seconds = time.perf_counter() - started
+    failed = [r for r in results if r.status != "ok"]
+    chunks = sum(r.chunks for r in results)
+    print(
+        f"{len(results) - len(failed)} ok, {len(failed)} failed, {chunks} chunks, {seconds:.2f}s "
+        f"(namespace {args.namespace}, store {args.store})"
+    )
+    for result in failed:
+        print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _progress(total: int, *, disabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="doc", disable=disabled or None, file=sys.stderr, dynamic_ncols=True)
+
+
+def _filters(args: argparse.Namespace) -> SearchFilters:
+    return SearchFilters(
+        documents=tuple(args.document),
+        exclude_documents=tuple(args.exclude_document),
+        exclude_sections=tuple(args.exclude_section),
+        chunk_types=tuple(args.type),
+    )
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    if (args.query is None) == (args.queries is None):
+        print("docshelf search: give either QUERY or --queries FILE", file=sys.stderr)
+        return EXIT_USAGE
+    services = _services(args)
+    if args.queries is not None:
+        return _batch_search(services, args)
+
+    response = search(services.index, _request(args, args.query))
+    if args.json:
+        print(json.dumps(response_to_dict(response), ensure_ascii=False, indent=2))
+    else:
+        print_response(response, sys.stdout)
+    return EXIT_OK
+
+
+def _request(args: argparse.Namespace, query: str) -> SearchRequest:
+    return SearchRequest(
+        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=_filters(args)
+    )
+
+
+def _batch_search(services: LocalServices, args: argparse.Namespace) -> int:
+    with args.queries.open(encoding="utf-8") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            response = search(services.index, _request(args, item["query"]))
+            results = [
+                {
+                    "doc": r.chunk.source_file_name,
+                    "document_id": r.chunk.document_id,
+                    "chunk_id": r.chunk.chunk_id,
+                    "text": r.chunk.text,
+                    "score": r.score,
+                    "pages": list(r.chunk.pages),
+                    "section_path": list(r.chunk.section_path),
+                }
+                for r in response.results
+            ]
+            print(json.dumps({"qid": item["qid"], "results": results}, ensure_ascii=False))
+    return EXIT_OK
+
+
+def response_to_dict(response: SearchResponse) -> dict[str, Any]:
+    return {
+        "evidence_text": response.evidence_text,
+        "answer_text": response.answer_text,
+        "results": [
+            {**asdict(r.chunk), "chunk_type": r.chunk.type, "score": r.score, "channel_ranks": r.channel_ranks}
+            for r in response.results
+        ],
+        "total_chunks": response.total_chunks,
+        "evidence_chunks": response.evidence_chunks,
+        "cache": response.cache,
+        "took_ms": response.took_ms,
+    }
+
+
+def print_response(response: SearchResponse, out: TextIO) -> None:
+    from docshelf.search.evidence import citation
+
+    if not response.results:
+        print("no results", file=out)
+        return
+    for number, ranked in enumerate(response.results, start=1):
+        chunk = ranked.chunk
+        snippet = " ".join(chunk.text.split())
+        snippet = snippet if len(snippet) <= 300 else snippet[:297] + "..."
+        print(f"[{number}] {citation(chunk)}  ({chunk.type}, score {ranked.score:.4f})", file=out)
+        print(f"    {snippet}", file=out)
+    print(f"-- {len(response.results)} of {response.total_chunks} chunks, {response.took_ms:.1f} ms", file=out)
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from docshelf.parsers import parse_bytes
+    from docshelf.render import document_to_markdown
+    from docshelf.serde import document_to_dict
+
+    try:
+        document = parse_bytes(args.file.read_bytes(), args.file.name, uri=str(args.file))
+    except DocumentError as error:
+        print(f"docshelf parse: {args.file}: {error.code}: {error.message}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.format == "json":
+        print(json.dumps(document_to_dict(document), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(document_to_markdown(document))
+    return EXIT_OK
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    from docshelf.chunking import ChunkConfig, chunk_document
+    from docshelf.ids import document_id
+    from docshelf.parsers import parse_bytes
+    from docshelf.serde import chunk_to_dict
+
+    config = ChunkConfig(
+        chunk_tokens=args.chunk_tokens,
+        overlap_tokens=args.overlap_tokens,
+        whole_document_tokens=args.whole_document_tokens,
+    )
+    try:
+        document = parse_bytes(args.file.read_bytes(), args.file.name, uri=str(args.file))
+    except DocumentError as error:
+        print(f"docshelf chunk: {args.file}: {error.code}: {error.message}", file=sys.stderr)
+        return EXIT_FAILED
+    doc_id = document_id(args.namespace, args.file.name)
+    for chunk in chunk_document(document, document_id=doc_id, namespace=args.namespace, config=config):
+        print(json.dumps(chunk_to_dict(chunk), ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    records = _services(args).registry.list(args.namespace)
+    if args.json:
+        print(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if not records:
+        print(f"no documents in namespace {args.namespace}")
+        return EXIT_OK
+    width = max(len(r.source_key) for r in records)
+    for record in records:
+        detail = (
+            f"[{record.error_code}] {record.error_message}" if record.error_code else f"{record.chunk_count} chunks"
+        )
+        print(f"{record.source_key:<{width}}  {record.status:<9}  {detail}")
+    counts = Counter(r.status for r in records)
+    print("-- " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    return EXIT_OK
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    services = _services(args)
+    known = {r.source_key: r for r in services.registry.list(args.namespace) if r.status != "deleted"}
+    by_name = {r.source_file_name: r.source_key for r in known.values()}
+    missing = 0
+    for key in args.keys:
+        source_key = key if key in known else by_name.get(key)
+        if source_key is None:
+            print(f"not found: {key}", file=sys.stderr)
+            missing += 1
+            continue
+        services.delete(namespace=args.namespace, source_key=source_key)
+        print(f"deleted {source_key}")
+    return EXIT_FAILED if missing else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""One family of errors. Per-document failures carry a short `code` kept as data in manifests."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class DocshelfError(Exception):
+    """Base of every error raised on purpose by docshelf."""
+
+
+class DocumentError(DocshelfError):
+    """Bad input for one document: never retried, recorded as the document's status."""
+
+    code: ClassVar[str] = "corrupt"
+    status: ClassVar[str] = "failed"
+
+    def __init__(self, message: str, *, page: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.page = page
+
+
+class CorruptDocumentError(DocumentError):
+    code = "corrupt"
+
+
+class EncryptedDocumentError(DocumentError):
+    code = "encrypted"
+
+
+class NeedsOcrError(DocumentError):
+    code = "needs_ocr"
+    status = "needs_ocr"
+
+
+class UnsupportedFormatError(DocumentError):
+    code = "unsupported_format"
+
+
+class DocumentTooLargeError(DocumentError):
+    code = "too_large"
+
+
+class ParseTimeoutError(DocumentError):
+    code = "timeout"
+
+
+class EmptyDocumentError(DocumentError):
+    code = "empty"
+
+
+class StorageError(DocshelfError):
+    """A store could not read or write an object."""
+
+
+class IndexBackendError(DocshelfError):
+    """A search index backend failed (named to avoid shadowing the builtin IndexError)."""
+
+
+class InvalidQueryError(DocshelfError):
+    """A search request that cannot be served as asked."""
+
+
+class InvalidNameError(DocshelfError):
+    """A namespace or key that does not follow the naming rules."""
+
+
+ERROR_CODES: tuple[str, ...] = tuple(
+    cls.code
+    for cls in (
+        EncryptedDocumentError,
+        CorruptDocumentError,
+        NeedsOcrError,
+        UnsupportedFormatError,
+        DocumentTooLargeError,
+        ParseTimeoutError,
+        EmptyDocumentError,
+    )
+)

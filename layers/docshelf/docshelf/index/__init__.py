@@ -1,0 +1,1 @@
+"""Search index backends behind one interface, and the analyzer they all share."""

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, TypeAlias
+
+from docshelf.model import Chunk
+from docshelf.search.filters import SearchFilters
+
+Channel: TypeAlias = Literal["content", "path", "term"]
+CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
+
+
+class SearchIndex(Protocol):
+    """What every backend offers; the contract test suite runs against each implementation."""
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        """Make `chunks` the document's only chunks (the new revision replaces the old one)."""
+        ...
+
+    def delete(self, namespace: str, document_id: str) -> None: ...
+
+    def rank(
+        self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        """Chunk ids with their BM25 scores, best first, among chunks the filters allow."""
+        ...
+
+    def count(self, namespace: str, filters: SearchFilters) -> int: ...
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        """Chunks in document order (file name, then ordinal)."""
+        ...

@@ -1,0 +1,136 @@
+"""The typed document (`_ori`) and chunk model shared by every stage and backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+SCHEMA_VERSION = "1.0"
+
+ChunkType: TypeAlias = Literal["text", "table", "image"]
+CHUNK_TYPES: tuple[ChunkType, ...] = ("text", "table", "image")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a document came from and the exact bytes it was parsed from."""
+
+    uri: str
+    filename: str
+    media_type: str
+    size_bytes: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    text: str
+    level: int
+    page: int
+    order: int = 0
+    tokens: int = 0
+    kind: Literal["heading"] = "heading"
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    text: str
+    page: int
+    order: int = 0
+    tokens: int = 0
+    list_level: int | None = None
+    code: bool = False
+    kind: Literal["paragraph"] = "paragraph"
+
+
+@dataclass(frozen=True, slots=True)
+class TableCell:
+    row: int
+    col: int
+    text: str
+    rowspan: int = 1
+    colspan: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A cell grid; spanned positions are covered by the cell that starts there."""
+
+    cells: tuple[TableCell, ...]
+    n_rows: int
+    n_cols: int
+    page: int
+    header_rows: int = 0
+    caption: str = ""
+    order: int = 0
+    tokens: int = 0
+    kind: Literal["table"] = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    page: int
+    alt_text: str = ""
+    caption: str = ""
+    asset_ref: str = ""
+    width: int | None = None
+    height: int | None = None
+    order: int = 0
+    tokens: int = 0
+    kind: Literal["image"] = "image"
+
+    @property
+    def text(self) -> str:
+        return "\n".join(part for part in (self.caption, self.alt_text) if part)
+
+
+Block: TypeAlias = Heading | Paragraph | Table | Image
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    number: int
+    blocks: tuple[Block, ...] = ()
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    source: Source
+    title: str
+    pages: tuple[Page, ...]
+    parser: str
+    warnings: tuple[str, ...] = ()
+    schema_version: str = SCHEMA_VERSION
+
+    def blocks(self) -> list[Block]:
+        return [block for page in self.pages for block in page.blocks]
+
+    def outline(self) -> list[Heading]:
+        return [block for block in self.blocks() if isinstance(block, Heading)]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A chunk's reference to a table or image asset (DESIGN §4 `connect_to`)."""
+
+    target: str
+    relation: str
+    ref: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    chunk_id: str
+    document_id: str
+    namespace: str
+    type: ChunkType
+    text: str
+    section_path: tuple[str, ...]
+    pages: tuple[int, ...]
+    token_count: int
+    ordinal: int
+    source_file_name: str
+    revision: str = ""
+    connect_to: tuple[Link, ...] = field(default=())

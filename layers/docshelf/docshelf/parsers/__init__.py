@@ -1,0 +1,135 @@
+"""Format registry: detect the format, import its parser lazily, assemble the typed Document."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import time
+from collections import defaultdict
+from dataclasses import replace
+
+from docshelf.errors import (
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    UnsupportedFormatError,
+)
+from docshelf.model import Block, Document, Page, Source
+from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
+from docshelf.parsers.deadline import time_budget
+from docshelf.parsers.detect import MEDIA_TYPES, detect_format
+from docshelf.tables import table_to_markdown
+from docshelf.tokens import count_tokens
+
+PARSER_VERSION = "1"
+
+# format -> module under docshelf.parsers exposing `parse(data, *, filename, limits)`
+PARSER_MODULES: dict[str, str] = {
+    "pdf": "pdf",
+    "docx": "docx",
+    "pptx": "pptx",
+    "xlsx": "xlsx",
+    "xls": "xls",
+    "csv": "delimited",
+    "tsv": "delimited",
+    "html": "html",
+    "md": "markdown",
+    "txt": "text",
+    "json": "json",
+    "xml": "xml",
+    "rtf": "rtf",
+    "odt": "odt",
+    "epub": "epub",
+}
+
+__all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
+
+
+def supported_formats() -> list[str]:
+    return sorted(PARSER_MODULES)
+
+
+def load_parser(fmt: str) -> Parser:
+    module_name = PARSER_MODULES.get(fmt)
+    if module_name is None:
+        raise UnsupportedFormatError(f"no parser for format {fmt!r}")
+    try:
+        module = importlib.import_module(f"docshelf.parsers.{module_name}")
+    except ModuleNotFoundError as exc:
+        raise UnsupportedFormatError(f"the {fmt} parser is not installed ({exc.name})") from exc
+    parser: Parser = module.parse
+    return parser
+
+
+def parse_bytes(
+    data: bytes,
+    filename: str,
+    *,
+    uri: str = "",
+    media_type: str | None = None,
+    limits: ParseLimits | None = None,
+) -> Document:
+    """Parse one file's bytes into a Document, or raise a DocumentError with a readable reason."""
+    limits = limits or ParseLimits()
+    if len(data) > limits.max_bytes:
+        raise DocumentTooLargeError(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
+    if not data.strip():
+        raise EmptyDocumentError("the file is empty")
+    fmt = detect_format(data, filename, media_type)
+    if fmt == "ole-encrypted":
+        raise EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
+    if fmt is None or fmt == "ole":
+        kind = "a legacy Office binary file" if fmt == "ole" else "an unrecognised format"
+        raise UnsupportedFormatError(f"{filename!r} is {kind}; supported: {', '.join(supported_formats())}")
+    parser = load_parser(fmt)
+    started = time.monotonic()
+    with time_budget(limits.time_budget_s):
+        content = parser(data, filename=filename, limits=limits)
+    if content.page_count > limits.max_pages:
+        raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
+    source = Source(
+        uri=uri or filename,
+        filename=filename.rsplit("/", 1)[-1],
+        media_type=MEDIA_TYPES.get(fmt, media_type or "application/octet-stream"),
+        size_bytes=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+    )
+    document = assemble(content, source, parser=f"{PARSER_MODULES[fmt]}/{PARSER_VERSION}")
+    if not any(has_text(block) for block in document.blocks()):
+        raise EmptyDocumentError(f"no text found in {source.filename!r} ({time.monotonic() - started:.1f}s)")
+    return document
+
+
+def has_text(block: Block) -> bool:
+    if block.kind == "table":
+        return any(cell.text.strip() for cell in block.cells)
+    return bool(block.text.strip())
+
+
+def assemble(content: ParsedContent, source: Source, *, parser: str) -> Document:
+    """Group blocks by page, number them in source order and count their tokens."""
+    by_page: dict[int, list[Block]] = defaultdict(list)
+    for order, block in enumerate(content.blocks):
+        by_page[block.page].append(replace(block, order=order, tokens=count_tokens(block_text(block))))
+    page_count = max([content.page_count, *by_page.keys()])
+    pages = tuple(
+        Page(number=n, blocks=tuple(by_page.get(n, ())), label=content.page_labels.get(n, ""))
+        for n in range(1, page_count + 1)
+    )
+    return Document(
+        source=source,
+        title=content.title or _first_heading(content.blocks) or source.filename,
+        pages=pages,
+        parser=parser,
+        warnings=tuple(content.warnings),
+    )
+
+
+def block_text(block: Block) -> str:
+    if block.kind == "table":
+        return table_to_markdown(block)
+    return block.text
+
+
+def _first_heading(blocks: list[Block]) -> str:
+    return next((b.text for b in blocks if b.kind == "heading"), "")

@@ -1,0 +1,34 @@
+"""Plain text: encoding detection, paragraphs separated by blank lines, chapter lines as headings."""
+
+from __future__ import annotations
+
+import re
+
+from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.textcodec import decode_text
+from docshelf.structure import numbering_heading_level
+
+_BLANK_LINES = re.compile(r"\n[ \t\f\v]*\n")
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    text, encoding = decode_text(data)
+    blocks = list(text_blocks(text))
+    warnings = [] if encoding in ("utf-8", "ascii") else [f"decoded as {encoding}"]
+    return ParsedContent(blocks=blocks, warnings=warnings)
+
+
+def text_blocks(text: str, *, page: int = 1) -> list[Block]:
+    normalized = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    blocks: list[Block] = []
+    for raw in _BLANK_LINES.split(normalized):
+        paragraph = raw.strip("\n").rstrip()
+        if not paragraph.strip():
+            continue
+        level = numbering_heading_level(paragraph, allow_dotted=False) if "\n" not in paragraph else None
+        if level is not None:
+            blocks.append(Heading(text=paragraph.strip(), level=level, page=page))
+        else:
+            blocks.append(Paragraph(text=paragraph, page=page))
+    return blocks

@@ -1,0 +1,233 @@
+"""The stage functions parse -> chunk -> publish (and delete), shared by the CLI and the Lambdas.
+
+Each stage takes its store, registry and index as arguments and is idempotent: running it again
+with the same input changes nothing. Bad input becomes the document's status, never an exception.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from docshelf import artifacts
+from docshelf.chunking import ChunkConfig, chunk_document
+from docshelf.errors import DocumentError
+from docshelf.ids import document_id as make_document_id
+from docshelf.ids import sha256_hex, validate_namespace
+from docshelf.index.base import SearchIndex
+from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key
+from docshelf.model import Chunk, Document
+from docshelf.parsers import ParseLimits, parse_bytes
+from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
+from docshelf.serde import chunks_from_dict, chunks_to_dict, document_from_dict, document_to_dict, dumps, loads
+from docshelf.store.base import ObjectStore
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    chunking: ChunkConfig = field(default_factory=ChunkConfig)
+    limits: ParseLimits = field(default_factory=ParseLimits)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseOutcome:
+    namespace: str
+    document_id: str
+    source_key: str
+    revision: str
+    document: Document | None
+    error: DocumentError | None = None
+    cache_hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    namespace: str
+    document_id: str
+    source_key: str
+    status: str
+    chunks: int = 0
+    error_code: str = ""
+    error_message: str = ""
+    parse_cache_hit: bool = False
+    chunk_cache_hit: bool = False
+    seconds: float = 0.0
+
+
+def parse_stage(
+    store: ObjectStore,
+    data: bytes,
+    *,
+    namespace: str,
+    source_key: str,
+    config: PipelineConfig,
+    media_type: str | None = None,
+) -> ParseOutcome:
+    """Bytes -> Document through the content-addressed `_ori` cache."""
+    validate_namespace(namespace)
+    doc_id = make_document_id(namespace, source_key)
+    revision = sha256_hex(data)
+    cache_key = parse_cache_key(revision)
+    cached = store.get(cache_key)
+    if cached is not None:
+        document = document_from_dict(loads(cached))
+        return ParseOutcome(namespace, doc_id, source_key, revision, document, cache_hit=True)
+    try:
+        document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
+    except DocumentError as error:
+        logger.info("document %s failed to parse: %s (%s)", source_key, error.message, error.code)
+        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error)
+    store.put(cache_key, dumps(document_to_dict(document)), content_type="application/json")
+    return ParseOutcome(namespace, doc_id, source_key, revision, document)
+
+
+def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
+    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
+    if outcome.document is None:
+        raise ValueError("chunk_stage needs a parsed document")
+    key = chunk_cache_key(outcome.revision, outcome.namespace, outcome.document_id, config.chunking)
+    cached = store.get(key)
+    hit = cached is not None
+    if cached is not None:
+        chunks = chunks_from_dict(loads(cached))
+    else:
+        chunks = chunk_document(
+            outcome.document,
+            document_id=outcome.document_id,
+            namespace=outcome.namespace,
+            config=config.chunking,
+            revision=outcome.revision,
+        )
+        store.put(key, dumps(chunks_to_dict(chunks)), content_type="application/json")
+    write_artifacts(store, outcome, chunks, status="ok", config=config)
+    return chunks, hit
+
+
+def write_artifacts(
+    store: ObjectStore,
+    outcome: ParseOutcome,
+    chunks: list[Chunk],
+    *,
+    status: str,
+    config: PipelineConfig,
+) -> None:
+    ns, doc_id, document = outcome.namespace, outcome.document_id, outcome.document
+    errors: list[dict[str, Any]] = []
+    if outcome.error is not None:
+        errors.append({"stage": "parse", "code": outcome.error.code, "message": outcome.error.message,
+                       "page": outcome.error.page})  # fmt: skip
+    manifest = artifacts.manifest(
+        namespace=ns,
+        document_id=doc_id,
+        source_key=outcome.source_key,
+        source=document.source if document else None,
+        status=status,
+        document=document,
+        chunks=chunks,
+        chunker=config.chunking.cache_key(),
+        errors=errors,
+    )
+    if document is None:
+        manifest["revision"] = outcome.revision
+    store.put(artifact_key(ns, doc_id, "manifest.json"), dumps(manifest), content_type="application/json")
+    store.put(artifact_key(ns, doc_id, "chunks.json"), dumps(chunks_to_dict(chunks, document_id=doc_id)))
+    store.put(artifact_key(ns, doc_id, "doc_nav.json"), dumps(artifacts.doc_nav(doc_id, document, chunks)))
+
+
+def publish_stage(
+    index: SearchIndex,
+    registry: Registry,
+    outcome: ParseOutcome,
+    chunks: list[Chunk],
+    *,
+    sequencer: str = "",
+) -> bool:
+    """Index the revision's chunks and mark the document ok. False when a newer event already won."""
+    current = registry.get(outcome.namespace, outcome.document_id)
+    if current is not None and not sequencer_is_newer(sequencer, current.sequencer):
+        return False
+    index.upsert(outcome.namespace, outcome.document_id, outcome.revision, chunks)
+    written = registry.put(_record(outcome, "ok", chunks=len(chunks), sequencer=sequencer))
+    registry.bump_namespace_version(outcome.namespace)
+    return written
+
+
+def record_failure(registry: Registry, outcome: ParseOutcome, *, sequencer: str = "") -> bool:
+    error = outcome.error
+    status = error.status if error is not None else "failed"
+    record = _record(outcome, status, sequencer=sequencer)
+    if error is not None:
+        record = replace(record, error_code=error.code, error_message=error.message)
+    return registry.put(record)
+
+
+def _record(outcome: ParseOutcome, status: Any, *, chunks: int = 0, sequencer: str = "") -> DocumentRecord:
+    return DocumentRecord(
+        namespace=outcome.namespace,
+        document_id=outcome.document_id,
+        source_key=outcome.source_key,
+        source_file_name=outcome.source_key.rsplit("/", 1)[-1],
+        status=status,
+        revision=outcome.revision,
+        chunk_count=chunks,
+        sequencer=sequencer,
+    )
+
+
+def ingest(
+    store: ObjectStore,
+    registry: Registry,
+    index: SearchIndex,
+    data: bytes,
+    *,
+    namespace: str,
+    source_key: str,
+    config: PipelineConfig | None = None,
+    sequencer: str = "",
+) -> IngestResult:
+    """All three stages for one file, as the local CLI runs them."""
+    config = config or PipelineConfig()
+    started = time.perf_counter()
+    outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config)
+    if outcome.document is None:
+        write_artifacts(store, outcome, [], status=outcome.error.status if outcome.error else "failed", config=config)
+        record_failure(registry, outcome, sequencer=sequencer)
+        index.delete(namespace, outcome.document_id)
+        error = outcome.error
+        return IngestResult(
+            namespace, outcome.document_id, source_key, error.status if error else "failed",
+            error_code=error.code if error else "", error_message=error.message if error else "",
+            seconds=time.perf_counter() - started,
+        )  # fmt: skip
+    chunks, chunk_hit = chunk_stage(store, outcome, config=config)
+    publish_stage(index, registry, outcome, chunks, sequencer=sequencer)
+    return IngestResult(
+        namespace, outcome.document_id, source_key, "ok", chunks=len(chunks),
+        parse_cache_hit=outcome.cache_hit, chunk_cache_hit=chunk_hit, seconds=time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def delete_document(
+    store: ObjectStore, registry: Registry, index: SearchIndex, *, namespace: str, source_key: str, sequencer: str = ""
+) -> bool:
+    """Remove a document's chunks and artifacts and mark it deleted. False when a newer event already won."""
+    doc_id = make_document_id(namespace, source_key)
+    record = DocumentRecord(
+        namespace=namespace,
+        document_id=doc_id,
+        source_key=source_key,
+        source_file_name=source_key.rsplit("/", 1)[-1],
+        status="deleted",
+        sequencer=sequencer,
+    )
+    if not registry.put(record):
+        return False
+    index.delete(namespace, doc_id)
+    for name in ("chunks.json", "manifest.json", "doc_nav.json"):
+        store.delete(artifact_key(namespace, doc_id, name))
+    registry.bump_namespace_version(namespace)
+    return True

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeAlias
+
+DocumentStatus: TypeAlias = Literal["processing", "ok", "failed", "needs_ocr", "deleted"]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    namespace: str
+    document_id: str
+    source_key: str
+    source_file_name: str
+    status: DocumentStatus
+    revision: str = ""
+    chunk_count: int = 0
+    error_code: str = ""
+    error_message: str = ""
+    sequencer: str = ""
+    updated_at: float = 0.0
+
+
+def sequencer_is_newer(incoming: str, stored: str) -> bool:
+    """S3 sequencers are hex strings comparable once padded to the same length; '' is oldest."""
+    if not stored:
+        return True
+    if not incoming:
+        return False
+    width = max(len(incoming), len(stored))
+    return incoming.rjust(width, "0") >= stored.rjust(width, "0")
+
+
+class Registry(Protocol):
+    def get(self, namespace: str, document_id: str) -> DocumentRecord | None: ...
+
+    def list(self, namespace: str) -> list[DocumentRecord]: ...
+
+    def put(self, record: DocumentRecord) -> bool:
+        """Write unless the stored record has a newer sequencer; True when written."""
+        ...
+
+    def namespace_version(self, namespace: str) -> int: ...
+
+    def bump_namespace_version(self, namespace: str) -> int: ...

@@ -1,0 +1,76 @@
+"""The registry in a SQLite file inside the local store folder (safe for concurrent processes)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import astuple, fields, replace
+from pathlib import Path
+
+from docshelf.registry.base import DocumentRecord, sequencer_is_newer
+
+_COLUMNS = [f.name for f in fields(DocumentRecord)]
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS documents ({", ".join(_COLUMNS)}, PRIMARY KEY (namespace, document_id));
+CREATE TABLE IF NOT EXISTS namespaces (namespace PRIMARY KEY, version INTEGER NOT NULL);
+"""
+
+
+class LocalRegistry:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level="IMMEDIATE")
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def get(self, namespace: str, document_id: str) -> DocumentRecord | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT * FROM documents WHERE namespace = ? AND document_id = ?", (namespace, document_id)
+            ).fetchone()
+        return DocumentRecord(*row) if row else None
+
+    def list(self, namespace: str) -> list[DocumentRecord]:
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT * FROM documents WHERE namespace = ? ORDER BY source_key", (namespace,)
+            ).fetchall()
+        return [DocumentRecord(*row) for row in rows]
+
+    def put(self, record: DocumentRecord) -> bool:
+        record = replace(record, updated_at=record.updated_at or time.time())
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT sequencer FROM documents WHERE namespace = ? AND document_id = ?",
+                (record.namespace, record.document_id),
+            ).fetchone()
+            if row and not sequencer_is_newer(record.sequencer, row[0]):
+                return False
+            placeholders = ", ".join("?" for _ in _COLUMNS)
+            db.execute(f"INSERT OR REPLACE INTO documents VALUES ({placeholders})", astuple(record))
+        return True
+
+    def namespace_version(self, namespace: str) -> int:
+        with self._connect() as db:
+            row = db.execute("SELECT version FROM namespaces WHERE namespace = ?", (namespace,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def bump_namespace_version(self, namespace: str) -> int:
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO namespaces VALUES (?, 1) ON CONFLICT(namespace) DO UPDATE SET version = version + 1",
+                (namespace,),
+            )
+            row = db.execute("SELECT version FROM namespaces WHERE namespace = ?", (namespace,)).fetchone()
+        return int(row[0])

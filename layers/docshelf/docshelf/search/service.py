@@ -1,0 +1,91 @@
+"""One search: channels ranked by the index, fused by RRF, rendered as cited evidence."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from docshelf.errors import InvalidQueryError
+from docshelf.ids import validate_namespace
+from docshelf.index.analyzer import analyze, raw_terms
+from docshelf.index.base import Channel, SearchIndex
+from docshelf.model import Chunk
+from docshelf.search.evidence import render_evidence
+from docshelf.search.filters import SearchFilters
+from docshelf.search.rrf import fuse_rrf
+
+DEFAULT_TOP_K = 8
+MAX_TOP_K = 50
+DEFAULT_MAX_TOKENS = 2000
+MIN_CANDIDATES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    namespace: str
+    query: str
+    top_k: int = DEFAULT_TOP_K
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    filters: SearchFilters = field(default_factory=SearchFilters)
+
+    def __post_init__(self) -> None:
+        validate_namespace(self.namespace)
+        if not self.query.strip():
+            raise InvalidQueryError("the query is empty")
+        if not 1 <= self.top_k <= MAX_TOP_K:
+            raise InvalidQueryError(f"top_k must be between 1 and {MAX_TOP_K}")
+        if self.max_tokens < 1:
+            raise InvalidQueryError("max_tokens must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class RankedChunk:
+    chunk: Chunk
+    score: float
+    channel_ranks: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResponse:
+    evidence_text: str
+    results: list[RankedChunk]
+    total_chunks: int
+    took_ms: float
+    evidence_chunks: int = 0
+    answer_text: str = ""
+    cache: str = "miss"
+
+
+def query_terms(query: str) -> dict[Channel, list[str]]:
+    analyzed = analyze(query)
+    return {"content": analyzed, "path": analyzed, "term": raw_terms(query)}
+
+
+def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
+    started = time.perf_counter()
+    total = index.count(request.namespace, request.filters)
+    if total <= request.top_k:
+        # Small corpus: everything fits, so return it all in document order.
+        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in index.list_chunks(request.namespace, request.filters, total)]
+    else:
+        ranked = _ranked(index, request)
+    evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
+    return SearchResponse(
+        evidence_text=evidence,
+        results=ranked,
+        total_chunks=total,
+        took_ms=round((time.perf_counter() - started) * 1000, 3),
+        evidence_chunks=used,
+    )
+
+
+def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
+    limit = max(MIN_CANDIDATES, request.top_k * 5)
+    rankings: dict[str, list[str]] = {
+        channel: [cid for cid, _ in index.rank(request.namespace, channel, terms, request.filters, limit)]
+        for channel, terms in query_terms(request.query).items()
+        if terms
+    }
+    fused = fuse_rrf(rankings)[: request.top_k]
+    chunks = {c.chunk_id: c for c in index.fetch(request.namespace, [cid for cid, _, _ in fused])}
+    return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]

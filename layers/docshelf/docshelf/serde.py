@@ -1,0 +1,103 @@
+"""JSON round trip of the model; every top-level object carries `schema_version`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from docshelf.model import (
+    SCHEMA_VERSION,
+    Block,
+    Chunk,
+    Document,
+    Heading,
+    Image,
+    Link,
+    Page,
+    Paragraph,
+    Source,
+    Table,
+    TableCell,
+)
+
+JsonObject = dict[str, Any]
+
+
+class SchemaVersionError(ValueError):
+    pass
+
+
+def _check_version(data: JsonObject) -> None:
+    major = str(data.get("schema_version", "")).split(".")[0]
+    if major != SCHEMA_VERSION.split(".")[0]:
+        raise SchemaVersionError(f"unsupported schema_version {data.get('schema_version')!r}")
+
+
+def document_to_dict(document: Document) -> JsonObject:
+    return asdict(document)
+
+
+def block_from_dict(data: JsonObject) -> Block:
+    kind = data["kind"]
+    if kind == "heading":
+        return Heading(**data)
+    if kind == "paragraph":
+        return Paragraph(**data)
+    if kind == "image":
+        return Image(**data)
+    if kind == "table":
+        cells = tuple(TableCell(**cell) for cell in data["cells"])
+        return Table(**{**data, "cells": cells})
+    raise ValueError(f"unknown block kind {kind!r}")
+
+
+def document_from_dict(data: JsonObject) -> Document:
+    _check_version(data)
+    pages = tuple(
+        Page(number=page["number"], label=page["label"], blocks=tuple(block_from_dict(b) for b in page["blocks"]))
+        for page in data["pages"]
+    )
+    return Document(
+        source=Source(**data["source"]),
+        title=data["title"],
+        pages=pages,
+        parser=data["parser"],
+        warnings=tuple(data["warnings"]),
+        schema_version=data["schema_version"],
+    )
+
+
+def chunk_to_dict(chunk: Chunk) -> JsonObject:
+    return asdict(chunk)
+
+
+def chunk_from_dict(data: JsonObject) -> Chunk:
+    return Chunk(
+        **{
+            **data,
+            "section_path": tuple(data["section_path"]),
+            "pages": tuple(data["pages"]),
+            "connect_to": tuple(Link(**link) for link in data["connect_to"]),
+        }
+    )
+
+
+def chunks_to_dict(chunks: list[Chunk], **extra: Any) -> JsonObject:
+    return {"schema_version": SCHEMA_VERSION, **extra, "chunks": [chunk_to_dict(c) for c in chunks]}
+
+
+def chunks_from_dict(data: JsonObject) -> list[Chunk]:
+    _check_version(data)
+    return [chunk_from_dict(c) for c in data["chunks"]]
+
+
+def dumps(data: JsonObject) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def loads(data: bytes) -> JsonObject:
+    value = json.loads(data)
+    if not isinstance(value, dict):
+        raise ValueError("expected a JSON object")
+    return value

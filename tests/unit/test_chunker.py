@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from typing import Any
+
+from docshelf.chunking import ChunkConfig, chunk_document
+from docshelf.chunking.split import split_sentences, split_text, token_windows
+from docshelf.model import Block, Chunk, Document, Heading, Image, Page, Paragraph, Source
+from docshelf.parsers import assemble
+from docshelf.parsers.base import ParsedContent
+from docshelf.tables import table_from_rows
+from docshelf.tokens import count_tokens
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+SOURCE = Source(uri="x", filename="doc.txt", media_type="text/plain", size_bytes=1, sha256="0" * 64)
+
+
+def make_document(blocks: list[Block], pages: int = 1) -> Document:
+    return assemble(ParsedContent(blocks=blocks, page_count=pages), SOURCE, parser="test/1")
+
+
+def chunks_of(blocks: list[Block], **config: Any) -> list[Chunk]:
+    return chunk_document(make_document(blocks), document_id="d1", namespace="ns", config=ChunkConfig(**config))
+
+
+def test_sentences_concatenate_back_exactly() -> None:
+    text = "First one. Second!  Third? 第一句。第二句！最后"
+    pieces = split_sentences(text)
+    assert "".join(pieces) == text
+    assert pieces[0] == "First one. "
+    assert "第一句。" in pieces
+
+
+def test_token_windows_respect_the_bound_and_lose_nothing() -> None:
+    text = "x" * 5000 + " 阀门维修" * 300
+    windows = list(token_windows(text, 50))
+    assert "".join(windows) == text
+    assert all(count_tokens(w) <= 50 for w in windows)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(min_size=1, max_size=3000), st.integers(min_value=16, max_value=200))
+def test_split_text_is_bounded_and_lossless(text: str, limit: int) -> None:
+    pieces = split_text(text, limit)
+    assert "".join(pieces) == text
+    assert all(count_tokens(p) <= limit for p in pieces)
+
+
+def test_blocks_are_packed_in_order_under_the_bound() -> None:
+    blocks: list[Block] = [Heading("Intro", 1, 1)]
+    blocks += [Paragraph(f"Paragraph {i} " + "word " * 40, 1) for i in range(30)]
+    chunks = chunks_of(blocks, chunk_tokens=120)
+    assert len(chunks) > 5
+    assert all(c.token_count <= 120 and c.token_count == count_tokens(c.text) for c in chunks)
+    joined = "\n\n".join(c.text for c in chunks)
+    assert [joined.index(f"Paragraph {i} ") for i in range(30)] == sorted(
+        joined.index(f"Paragraph {i} ") for i in range(30)
+    )
+    assert all(c.section_path == ("Intro",) for c in chunks)
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+
+
+def test_pages_and_sections_come_from_the_blocks_held() -> None:
+    blocks: list[Block] = [
+        Heading("A", 1, 1),
+        Paragraph("alpha " * 100, 1),
+        Heading("B", 1, 2),
+        Paragraph("beta " * 100, 2),
+    ]
+    chunks = chunks_of(blocks, chunk_tokens=150)
+    assert [(c.section_path, c.pages) for c in chunks] == [(("A",), (1,)), (("B",), (2,))]
+
+
+def test_table_splits_by_rows_repeating_the_header() -> None:
+    rows = [["Part", "Price"]] + [[f"TX-{i}", str(i * 10)] for i in range(200)]
+    table = table_from_rows(rows, page=1)
+    chunks = chunks_of([Paragraph("Prices follow.", 1), table], chunk_tokens=100)
+    tables = [c for c in chunks if c.type == "table"]
+    assert len(tables) > 3
+    assert all(c.text.startswith("| Part | Price |\n|---|---|") for c in tables)
+    assert all(c.token_count <= 100 for c in tables)
+    body = [line for c in tables for line in c.text.splitlines()[2:]]
+    assert body == [f"| TX-{i} | {i * 10} |" for i in range(200)]
+    assert all(link.target == "table" for c in tables for link in c.connect_to)
+
+
+def test_images_with_text_become_image_chunks() -> None:
+    chunks = chunks_of([Paragraph("Text.", 1), Image(1, alt_text="Wiring diagram of the TX-100", asset_ref="img1")])
+    assert [c.type for c in chunks] == ["text", "image"]
+    assert chunks[1].text == "Wiring diagram of the TX-100"
+    assert chunks[1].connect_to[0].ref == "img1"
+
+
+def test_chunk_ids_are_stable_and_unique() -> None:
+    blocks: list[Block] = [Paragraph("same text " * 60, 1), Paragraph("same text " * 60, 1)]
+    first = chunks_of(blocks, chunk_tokens=130)
+    second = chunks_of(blocks, chunk_tokens=130)
+    assert [c.chunk_id for c in first] == [c.chunk_id for c in second]
+    assert len({c.chunk_id for c in first}) == len(first) == 2
+
+
+def test_whole_document_tokens_keeps_a_small_document_whole() -> None:
+    blocks: list[Block] = [Heading("A", 1, 1), Paragraph("short " * 50, 1), Paragraph("more " * 50, 1)]
+    assert len(chunks_of(blocks, chunk_tokens=40, whole_document_tokens=1000)) == 1
+    assert len(chunks_of(blocks, chunk_tokens=40, whole_document_tokens=0)) > 1
+
+
+def test_document_pages_are_assembled_in_order() -> None:
+    document = make_document([Paragraph("one", 1), Paragraph("three", 3)], pages=3)
+    assert [p.number for p in document.pages] == [1, 2, 3]
+    assert [b.order for b in document.blocks()] == [0, 1]
+    assert document.pages[1] == Page(2)

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from docshelf.model import (
+    SCHEMA_VERSION,
+    Chunk,
+    Document,
+    Heading,
+    Image,
+    Link,
+    Page,
+    Paragraph,
+    Source,
+    Table,
+    TableCell,
+)
+from docshelf.serde import (
+    SchemaVersionError,
+    chunks_from_dict,
+    chunks_to_dict,
+    document_from_dict,
+    document_to_dict,
+    dumps,
+    loads,
+)
+
+
+def sample_document() -> Document:
+    table = Table(
+        cells=(TableCell(0, 0, "Part", colspan=2), TableCell(1, 0, "TX-100"), TableCell(1, 1, "189")),
+        n_rows=2,
+        n_cols=2,
+        page=2,
+        header_rows=1,
+        order=2,
+        tokens=9,
+    )
+    return Document(
+        source=Source(
+            uri="s3://b/ns/a.pdf", filename="a.pdf", media_type="application/pdf", size_bytes=10, sha256="ab"
+        ),
+        title="A",
+        pages=(
+            Page(1, (Heading("Intro", 1, 1, order=0, tokens=1), Paragraph("Body", 1, order=1, tokens=1, list_level=0))),
+            Page(2, (table, Image(2, alt_text="diagram", asset_ref="img-1", width=10, height=5, order=3)), label="p2"),
+        ),
+        parser="pdf/1",
+        warnings=("w",),
+    )
+
+
+def test_document_round_trips_through_json() -> None:
+    document = sample_document()
+    data = json.loads(dumps(document_to_dict(document)))
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert document_from_dict(data) == document
+
+
+def test_chunks_round_trip_through_json() -> None:
+    chunk = Chunk(
+        chunk_id="c1", document_id="d1", namespace="ns", type="table", text="| a |", section_path=("A", "B"),
+        pages=(2, 3), token_count=3, ordinal=0, source_file_name="a.pdf", revision="ab",
+        connect_to=(Link(target="table", relation="part_of", ref="table-2", position=0),),
+    )  # fmt: skip
+    data = loads(dumps(chunks_to_dict([chunk])))
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert chunks_from_dict(data) == [chunk]
+
+
+def test_unknown_major_schema_version_is_refused() -> None:
+    data = document_to_dict(sample_document())
+    data["schema_version"] = "9.0"
+    with pytest.raises(SchemaVersionError):
+        document_from_dict(data)
+
+
+def test_model_is_frozen() -> None:
+    heading = Heading("Intro", 1, 1)
+    with pytest.raises(AttributeError):
+        heading.text = "changed"  # type: ignore[misc]
