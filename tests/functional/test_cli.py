@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from docshelf.cli import main
 
 REPO = Path(__file__).resolve().parents[2]

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from docshelf.chunking import ChunkConfig, chunk_document
 from docshelf.chunking.split import split_sentences, split_text, token_windows
 from docshelf.model import Block, Chunk, Document, Heading, Image, Page, Paragraph, Source
@@ -9,8 +12,6 @@ from docshelf.parsers import assemble
 from docshelf.parsers.base import ParsedContent
 from docshelf.tables import table_from_rows
 from docshelf.tokens import count_tokens
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 SOURCE = Source(uri="x", filename="doc.txt", media_type="text/plain", size_bytes=1, sha256="0" * 64)
 

@@ -3,12 +3,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from rank_bm25 import BM25Okapi
+
 from docshelf.index.analyzer import analyze
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 from docshelf.store import LocalStore
-from rank_bm25 import BM25Okapi
 
 WORDS = [
     "valve",

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk

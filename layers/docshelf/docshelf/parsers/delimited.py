@@ -1,0 +1,108 @@
+"""CSV and TSV: decoded with decode_text, delimiter chosen from the file name and the shape of the data,
+then laid out like a sheet (a title row above the header becomes a Heading; blank lines separate tables).
+
+The delimiter is the candidate (`,` `;` tab `|`) that splits a sample of records into the most consistent
+number of fields (>1); a `.tsv` name prefers tab when tab is consistent at all. csv.Sniffer is only a
+tie-breaker: on its own it is easily fooled by punctuation inside quoted text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from docshelf.errors import CorruptDocumentError
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
+from docshelf.parsers.sheet_tables import sheet_blocks
+from docshelf.parsers.sheet_values import text_cell
+from docshelf.parsers.textcodec import decode_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from docshelf.model import Block
+
+CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+SAMPLE_CHARS = 64 * 1024
+SAMPLE_RECORDS = 200
+MAX_FIELD_CHARS = 16 * 1024 * 1024
+TITLE_LEVEL = 1
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    text, _encoding = decode_text(data)
+    delimiter = choose_delimiter(
+        text[:SAMPLE_CHARS], prefer_tab=PurePosixPath(filename).suffix.lower() in {".tsv", ".tab"}
+    )
+    budget = CellBudget(limits.max_sheet_cells)
+    content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1)
+    grid = _read_grid(text, delimiter, budget, content.warnings)
+    blocks: list[Block] = sheet_blocks(grid, page=1, budget=budget, title_level=TITLE_LEVEL)
+    content.blocks.extend(blocks)
+    return content
+
+
+def choose_delimiter(sample: str, *, prefer_tab: bool = False) -> str:
+    scores = {delimiter: _consistency(sample, delimiter) for delimiter in CANDIDATE_DELIMITERS}
+    if prefer_tab and scores["\t"][0] > 0:
+        return "\t"
+    sniffed = _sniffed(sample)
+    best = max(CANDIDATE_DELIMITERS, key=lambda d: (scores[d], d == sniffed))
+    if scores[best][0] == 0:
+        return "\t" if prefer_tab else ","
+    return best
+
+
+def _consistency(sample: str, delimiter: str) -> tuple[float, int]:
+    """(share of sampled records having the modal field count, that count) — zero when the count is 1."""
+    lines = sample.splitlines(keepends=True)
+    if len(sample) >= SAMPLE_CHARS and len(lines) > 1:
+        lines = lines[:-1]  # the sample cuts the last record
+    try:
+        counts = [len(record) for record in _records(iter(lines), delimiter, SAMPLE_RECORDS) if any(record)]
+    except csv.Error:
+        return (0.0, 0)
+    if not counts:
+        return (0.0, 0)
+    modal, frequency = Counter(counts).most_common(1)[0]
+    if modal < 2:
+        return (0.0, 0)
+    return (round(frequency / len(counts), 2), modal)
+
+
+def _sniffed(sample: str) -> str | None:
+    try:
+        return csv.Sniffer().sniff(sample[:8192], delimiters="".join(CANDIDATE_DELIMITERS)).delimiter
+    except csv.Error:
+        return None
+
+
+def _records(lines: Iterator[str], delimiter: str, limit: int | None = None) -> Iterator[list[str]]:
+    reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True, strict=False)
+    for index, record in enumerate(reader):
+        if limit is not None and index >= limit:
+            return
+        yield record
+
+
+def _read_grid(text: str, delimiter: str, budget: CellBudget, warnings: list[str]) -> SheetGrid:
+    if csv.field_size_limit() < MAX_FIELD_CHARS:
+        csv.field_size_limit(MAX_FIELD_CHARS)
+    grid = SheetGrid()
+    try:
+        for row, record in enumerate(_records(iter(io.StringIO(text, newline="")), delimiter)):
+            for col, raw in enumerate(record):
+                cell = text_cell(raw)
+                if cell is None:
+                    continue
+                if not budget.take():
+                    warnings.append(f"truncated at record {row + 1}: the file is over {budget.limit} cells")
+                    return grid
+                grid.put(row, col, cell)
+    except csv.Error as exc:
+        raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc
+    return grid

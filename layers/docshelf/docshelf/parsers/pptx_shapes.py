@@ -1,0 +1,179 @@
+"""PresentationML shapes to typed blocks: text frames, tables with spans, pictures, charts and groups."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
+from pptx.oxml.ns import qn
+from pptx.shapes.picture import Picture
+
+from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+EMU_PER_PIXEL = 9525
+SAME_BAND_EMU = 228_600  # a quarter inch
+TITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE})
+SUBTITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SUBTITLE})
+BULLETED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICAL_BODY})
+SKIPPED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SLIDE_NUMBER})
+_BULLET_TAGS = (qn("a:buChar"), qn("a:buAutoNum"), qn("a:buBlip"))
+
+# Exceptions python-pptx raises on malformed shapes (missing attributes, unknown enum values, bad XML).
+SHAPE_ERRORS = (KeyError, ValueError, AttributeError, TypeError, IndexError, etree.XMLSyntaxError)
+
+
+def placeholder_type(shape: Any) -> Any:
+    if not getattr(shape, "is_placeholder", False):
+        return None
+    try:
+        return shape.placeholder_format.type
+    except SHAPE_ERRORS:
+        return None
+
+
+def reading_order(shapes: Iterable[Any]) -> list[Any]:
+    """Title placeholders first, then bands of shapes that start at about the same height, each left to right.
+
+    Shapes side by side rarely share an exact top, so tops within SAME_BAND_EMU count as one band;
+    shapes without any position (not even inherited from the layout) come last.
+    """
+    titles, placed, unplaced = [], [], []
+    for shape in shapes:
+        top, left = _position(shape)
+        if placeholder_type(shape) in TITLE_PLACEHOLDERS:
+            titles.append(shape)
+        elif top is None:
+            unplaced.append(shape)
+        else:
+            placed.append((top, left or 0, shape))
+    placed.sort(key=lambda item: (item[0], item[1]))
+    ordered: list[Any] = []
+    band: list[tuple[int, int, Any]] = []
+    for item in placed:
+        if band and item[0] - band[0][0] > SAME_BAND_EMU:
+            ordered.extend(shape for _, _, shape in sorted(band, key=lambda entry: entry[1]))
+            band = []
+        band.append(item)
+    ordered.extend(shape for _, _, shape in sorted(band, key=lambda entry: entry[1]))
+    return titles + ordered + unplaced
+
+
+def _position(shape: Any) -> tuple[int | None, int | None]:
+    try:
+        return shape.top, shape.left
+    except SHAPE_ERRORS:
+        return None, None
+
+
+def _pixels(value: int | None) -> int | None:
+    if value is None:
+        return None
+    pixels = round(int(value) / EMU_PER_PIXEL)
+    return pixels if pixels > 0 else None
+
+
+def clean_text(text: str) -> str:
+    lines = text.replace("\v", "\n").split("\n")
+    return "\n".join(" ".join(line.split()) for line in lines).strip()
+
+
+def _alt_text(shape: Any) -> str:
+    c_nv_pr = shape._element.find(".//" + qn("p:cNvPr"))
+    if c_nv_pr is None:
+        return ""
+    return str(c_nv_pr.get("descr") or c_nv_pr.get("title") or "").strip()
+
+
+class ShapeReader:
+    """Converts the shapes of one slide; `bulleted_levels` are the master's body levels that carry bullets."""
+
+    def __init__(self, page: int, bulleted_levels: frozenset[int]) -> None:
+        self.page = page
+        self.bulleted_levels = bulleted_levels
+        self.warnings: list[str] = []
+
+    def read(self, shapes: Iterable[Any]) -> list[Block]:
+        blocks: list[Block] = []
+        for shape in reading_order(shapes):
+            try:
+                blocks.extend(self._shape(shape))
+            except SHAPE_ERRORS as exc:
+                name = getattr(shape, "name", "?")
+                self.warnings.append(f"slide {self.page}: shape {name!r} skipped ({type(exc).__name__}: {exc})")
+        return blocks
+
+    def _shape(self, shape: Any) -> list[Block]:
+        kind = placeholder_type(shape)
+        if kind in SKIPPED_PLACEHOLDERS:
+            return []
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            return self.read(shape.shapes)
+        if getattr(shape, "has_table", False):
+            table = self._table(shape.table)
+            return [table] if table is not None else []
+        if getattr(shape, "has_chart", False):
+            return [self._chart(shape)]
+        blocks: list[Block] = []
+        if isinstance(shape, Picture):
+            blocks.append(
+                Image(
+                    page=self.page, alt_text=_alt_text(shape), width=_pixels(shape.width), height=_pixels(shape.height)
+                )
+            )
+        if getattr(shape, "has_text_frame", False):
+            blocks.extend(self._text_frame(shape.text_frame, kind))
+        return blocks
+
+    def _text_frame(self, frame: Any, kind: Any) -> list[Block]:
+        if kind in TITLE_PLACEHOLDERS or kind in SUBTITLE_PLACEHOLDERS:
+            text = " ".join(clean_text(frame.text).split())
+            level = 1 if kind in TITLE_PLACEHOLDERS else 2
+            return [Heading(text=text, level=level, page=self.page)] if text else []
+        blocks: list[Block] = []
+        for paragraph in frame.paragraphs:
+            text = clean_text(paragraph.text)
+            if not text:
+                continue
+            level = int(paragraph.level or 0)
+            bulleted = self._is_bulleted(paragraph, level, default=kind in BULLETED_PLACEHOLDERS)
+            blocks.append(Paragraph(text=text, page=self.page, list_level=level if bulleted else None))
+        return blocks
+
+    def _is_bulleted(self, paragraph: Any, level: int, *, default: bool) -> bool:
+        p_pr = paragraph._p.pPr
+        if p_pr is not None:
+            if p_pr.find(qn("a:buNone")) is not None:
+                return False
+            if any(p_pr.find(tag) is not None for tag in _BULLET_TAGS):
+                return True
+        return default and level in self.bulleted_levels
+
+    def _table(self, table: Any) -> Table | None:
+        cells: list[TableCell] = []
+        n_rows = len(table.rows)
+        n_cols = len(table.columns)
+        for r, row in enumerate(table.rows):
+            for c, cell in enumerate(row.cells):
+                if cell.is_spanned:
+                    continue
+                rowspan = cell.span_height if cell.is_merge_origin else 1
+                colspan = cell.span_width if cell.is_merge_origin else 1
+                rowspan = max(1, min(rowspan, n_rows - r))
+                colspan = max(1, min(colspan, n_cols - c))
+                cells.append(TableCell(row=r, col=c, text=clean_text(cell.text), rowspan=rowspan, colspan=colspan))
+        if not any(cell.text for cell in cells):
+            return None
+        # The first row is the header whether or not the author ticked "header row" (firstRow).
+        header_rows = 1 if n_rows > 1 else 0
+        return Table(cells=tuple(cells), n_rows=n_rows, n_cols=n_cols, page=self.page, header_rows=header_rows)
+
+    def _chart(self, shape: Any) -> Image:
+        alt = _alt_text(shape)
+        chart = shape.chart
+        if not alt and chart.has_title and chart.chart_title.has_text_frame:
+            alt = clean_text(chart.chart_title.text_frame.text)
+        return Image(page=self.page, alt_text=alt, width=_pixels(shape.width), height=_pixels(shape.height))

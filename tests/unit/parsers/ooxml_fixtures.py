@@ -1,0 +1,50 @@
+"""Generated inputs and corpus helpers shared by the DOCX and PPTX parser tests."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+import zlib
+from typing import TYPE_CHECKING
+
+from docshelf.model import Block, Table
+from docshelf.tables import table_grid
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def png_bytes(width: int = 4, height: int = 3) -> bytes:
+    """A valid RGB PNG of the given size (python-docx and python-pptx read its header)."""
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def zip_bomb(member: str, size: int) -> bytes:
+    """A zip whose single member inflates to `size` bytes of spaces."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(member, b" " * size)
+    return buffer.getvalue()
+
+
+def corpus_files(corpus_dir: Path, fmt: str) -> list[str]:
+    lines = (corpus_dir / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    return [line.split("\t")[0] for line in lines if line.split("\t")[0].endswith(f".{fmt}")]
+
+
+def grid_text(blocks: list[Block]) -> str:
+    """Block texts, tables as their full grid (the references repeat a merged cell's text in every position)."""
+    parts: list[str] = []
+    for block in blocks:
+        if isinstance(block, Table):
+            parts.extend(text for row in table_grid(block) for text in row)
+        else:
+            parts.append(block.text)
+    return "\n".join(parts)

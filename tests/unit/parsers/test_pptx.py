@@ -1,0 +1,183 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pptx
+import pytest
+from pptx.oxml.ns import qn
+from pptx.util import Emu, Inches
+
+from docshelf.errors import CorruptDocumentError, DocumentError, DocumentTooLargeError
+from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.pptx import parse
+from docshelf.tables import table_grid
+from tests.unit.parsers.markup_measures import (
+    cell_f1,
+    document_headings,
+    document_table_cells,
+    groundtruth_markdown,
+    heading_recall,
+    markdown_headings,
+    markdown_plain_text,
+    markdown_table_cells,
+    text_recall,
+)
+from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, zip_bomb
+
+TITLE_AND_CONTENT = 1
+TITLE_ONLY = 5
+BLANK = 6
+
+
+def to_bytes(presentation: Any) -> bytes:
+    buffer = io.BytesIO()
+    presentation.save(buffer)
+    return buffer.getvalue()
+
+
+def parse_deck(presentation: Any) -> ParsedContent:
+    return parse(to_bytes(presentation), filename="t.pptx", limits=ParseLimits())
+
+
+def texts(blocks: list[Block]) -> list[str]:
+    return [block.text for block in blocks if isinstance(block, Heading | Paragraph)]
+
+
+def test_one_page_per_slide_with_title_heading_and_bullet_levels() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_AND_CONTENT])
+    slide.shapes.title.text = "Quarterly results"
+    body = slide.placeholders[1].text_frame
+    body.text = "Revenue grew"
+    detail = body.add_paragraph()
+    detail.text = "mostly in Europe"
+    detail.level = 1
+    second = presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY])
+    second.shapes.title.text = "Next steps"
+    content = parse_deck(presentation)
+    assert content.blocks == [
+        Heading(text="Quarterly results", level=1, page=1),
+        Paragraph(text="Revenue grew", page=1, list_level=0),
+        Paragraph(text="mostly in Europe", page=1, list_level=1),
+        Heading(text="Next steps", level=1, page=2),
+    ]
+    assert content.page_count == 2
+    assert content.page_labels == {1: "Slide 1", 2: "Slide 2"}
+    assert content.title == "Quarterly results"
+
+
+def test_text_boxes_follow_reading_order_not_creation_order() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[BLANK])
+    slide.shapes.add_textbox(Inches(1), Inches(5), Inches(4), Inches(1)).text_frame.text = "bottom"
+    slide.shapes.add_textbox(Inches(5), Inches(1), Inches(3), Inches(1)).text_frame.text = "top right"
+    # Slightly lower than its right-hand neighbour, but on the same line: read first.
+    slide.shapes.add_textbox(Inches(1), Inches(1) + Emu(20000), Inches(3), Inches(1)).text_frame.text = "top left"
+    assert texts(parse_deck(presentation).blocks) == ["top left", "top right", "bottom"]
+
+
+def test_table_merged_cells_become_spans() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[BLANK])
+    table = slide.shapes.add_table(3, 3, Inches(1), Inches(1), Inches(6), Inches(2)).table
+    values = [["Name", "Q1", "Q2"], ["A", "1", "2"], ["B", "3", "4"]]
+    for r in range(3):
+        for c in range(3):
+            table.cell(r, c).text = values[r][c]
+    table.cell(1, 1).merge(table.cell(2, 2))
+    (block,) = parse_deck(presentation).blocks
+    assert isinstance(block, Table)
+    assert (block.n_rows, block.n_cols, block.header_rows) == (3, 3, 1)
+    origin = next(cell for cell in block.cells if (cell.row, cell.col) == (1, 1))
+    assert (origin.rowspan, origin.colspan) == (2, 2)
+    assert len(block.cells) == 9 - 3
+    assert table_grid(block)[2] == ["B", origin.text, origin.text]
+
+
+def test_group_shapes_are_read_recursively() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[BLANK])
+    group = slide.shapes.add_group_shape()
+    group.shapes.add_textbox(Inches(1), Inches(1), Inches(2), Inches(1)).text_frame.text = "grouped one"
+    inner = group.shapes.add_group_shape()
+    inner.shapes.add_textbox(Inches(1), Inches(3), Inches(2), Inches(1)).text_frame.text = "grouped deeper"
+    assert texts(parse_deck(presentation).blocks) == ["grouped one", "grouped deeper"]
+
+
+def test_picture_alt_text_and_speaker_notes() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY])
+    slide.shapes.title.text = "Architecture"
+    picture = slide.shapes.add_picture(io.BytesIO(png_bytes()), Inches(1), Inches(2), Inches(2), Inches(1))
+    picture._element.find(".//" + qn("p:cNvPr")).set("descr", "Diagram of the pipeline")
+    slide.notes_slide.notes_text_frame.text = "Mention the queue.\nThen the index."
+    blocks = parse_deck(presentation).blocks
+    assert blocks == [
+        Heading(text="Architecture", level=1, page=1),
+        Image(page=1, alt_text="Diagram of the pipeline", width=192, height=96),
+        Paragraph(text="Speaker notes: Mention the queue.", page=1),
+        Paragraph(text="Then the index.", page=1),
+    ]
+
+
+def test_broken_and_oversized_packages() -> None:
+    data = to_bytes(pptx.Presentation())
+    with pytest.raises(CorruptDocumentError):
+        parse(data[: len(data) // 3], filename="cut.pptx", limits=ParseLimits())
+    with pytest.raises(DocumentTooLargeError):
+        parse(zip_bomb("ppt/presentation.xml", 40 * 1024 * 1024), filename="bomb.pptx", limits=ParseLimits())
+
+
+# --- the real corpus -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_every_corpus_pptx_parses_with_content(corpus_dir: Path) -> None:
+    files = corpus_files(corpus_dir, "pptx")
+    assert len(files) >= 5
+    for relative in files:
+        try:
+            document = parse_bytes((corpus_dir / relative).read_bytes(), Path(relative).name)
+        except DocumentError as exc:  # pragma: no cover - a failure message that names the file
+            pytest.fail(f"{relative}: {exc.code}: {exc}")
+        block_texts = texts(document.blocks())
+        assert block_texts, relative
+        assert all(text.strip() and text != "None" for text in block_texts), relative
+
+
+@pytest.mark.corpus
+def test_malformed_pptx_keeps_its_readable_content(corpus_dir: Path) -> None:
+    name = "fake-power-point-malformed.pptx"
+    document = parse_bytes((corpus_dir / "pptx" / name).read_bytes(), name)
+    assert texts(document.blocks()) == ["Test Slide", "Problem Date Placeholder"]
+    assert document.outline()[0].text == "Test Slide"
+
+
+@pytest.mark.corpus
+def test_sample_presentation_lists_and_table(corpus_dir: Path) -> None:
+    name = "sample-presentation.pptx"
+    document = parse_bytes((corpus_dir / "pptx" / name).read_bytes(), name)
+    assert len(document.pages) == 4
+    levels = [b.list_level for b in document.pages[1].blocks if isinstance(b, Paragraph)]
+    assert levels == [None, 0, 1, 1, 2, 0]
+    (table,) = [b for b in document.pages[3].blocks if isinstance(b, Table)]
+    assert table_grid(table)[1] == ["1", "A1", "B1", "C1"]
+
+
+@pytest.mark.corpus
+def test_pptx_matches_the_reference_conversion(corpus_dir: Path) -> None:
+    relative = "pptx/powerpoint_sample.pptx"
+    document = parse_bytes((corpus_dir / relative).read_bytes(), Path(relative).name)
+    markdown = groundtruth_markdown(corpus_dir, relative)
+    # The reference leaves speaker notes out; compare recall only, so the notes do not count against us.
+    text = text_recall(markdown_plain_text(markdown), grid_text(document.blocks()))
+    headings = heading_recall(markdown_headings(markdown), document_headings(document))
+    cells = cell_f1(markdown_table_cells(markdown), document_table_cells(document))
+    print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}, table cell F1 {cells:.3f}")
+    assert text >= 0.95
+    assert headings >= 0.8
+    assert cells >= 0.9
