@@ -1,0 +1,302 @@
+"""An RTF reader: groups and destinations, code pages (\\ansicpg, font charsets), \\uN with \\ucN, tables."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from docshelf.model import Block, Heading, Paragraph
+from docshelf.tables import table_from_rows
+
+_TOKEN = re.compile(
+    rb"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z'])|([{}])|([^\\{}\r\n]+)|[\r\n]+", re.S
+)
+CHARSET_CODEPAGES = {
+    77: 10000, 128: 932, 129: 949, 130: 1361, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258,
+    177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250, 255: 437,
+}  # fmt: skip
+SKIPPED_DESTINATIONS = frozenset(
+    {
+        "colortbl", "info", "pict", "object", "header", "headerl", "headerr", "headerf", "footer", "footerl",
+        "footerr", "footerf", "fldinst", "themedata", "colorschememapping", "datastore", "xmlnstbl", "listtable",
+        "listoverridetable", "revtbl", "rsidtbl", "generator", "pntext", "pntxta", "pntxtb", "listtext",
+        "annotation", "atnid", "atnauthor", "xe", "tc", "tcn", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc",
+        "nonshppict", "shppict", "sp", "sn", "sv", "latentstyles", "userprops", "docvar", "template", "filetbl",
+        "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
+    }
+)  # fmt: skip
+SYMBOLS = {
+    "emdash": "\u2014", "endash": "\u2013", "bullet": "\u2022", "lquote": "\u2018", "rquote": "\u2019",
+    "ldblquote": "\u201c", "rdblquote": "\u201d", "emspace": " ", "enspace": " ", "qmspace": " ",
+    "tab": "\t", "line": "\n", "zwj": "", "zwnj": "", "ltrmark": "", "rtlmark": "",
+}  # fmt: skip
+CONTROL_SYMBOLS = {"~": "\u00a0", "-": "", "_": "\u2011", "\\": "\\", "{": "{", "}": "}", "|": "", ":": ""}
+_HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
+MAX_TEXT = 200_000_000
+
+
+@dataclass(slots=True)
+class _State:
+    destination: str = ""
+    skip: bool = False
+    uc: int = 1
+    font: int | None = None
+    in_table: bool = False
+    style: int = 0
+    outline: int | None = None
+    list_level: int | None = None
+    definition: int | None = None
+
+
+@dataclass(slots=True)
+class _Output:
+    blocks: list[Block] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+
+
+class RtfReader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.codepage = 1252
+        self.font_codepages: dict[int, int] = {}
+        self.style_names: dict[int, list[str]] = {}
+        self.title: list[str] = []
+        self.body = _Output()
+        self.notes = _Output()
+        self.pending = bytearray()
+        self.skip_chars = 0
+        self.cells: list[str] = []
+        self.rows: list[list[str]] = []
+        self.state = _State()
+        self.stack: list[_State] = []
+        self.ignorable_next = False
+
+    def run(self) -> list[Block]:
+        pos, size = 0, len(self.data)
+        while pos < size:
+            match = _TOKEN.match(self.data, pos)
+            if match is None:
+                pos += 1
+                continue
+            pos = match.end()
+            word, argument, hex_byte, symbol, brace, text = match.groups()
+            if hex_byte is not None:
+                self._bytes(bytes([int(hex_byte, 16)]))
+            elif text is not None:
+                self._bytes(text)
+            else:
+                self._decode_pending()
+                if word is not None:
+                    number = int(argument) if argument is not None else None
+                    if word == b"bin" and number:
+                        pos += max(number, 0)
+                        continue
+                    self._control(word.decode("ascii"), number)
+                elif symbol is not None:
+                    self._symbol(symbol.decode("latin-1"))
+                elif brace == b"{":
+                    self.stack.append(replace(self.state))
+                elif brace == b"}":
+                    self._close_group()
+        self._decode_pending()
+        self._end_paragraph(self.body)
+        self._end_table()
+        return self.body.blocks + self.notes.blocks
+
+    def document_title(self) -> str:
+        """The last \\title (a \\upr pair stores the ANSI fallback first, the Unicode one last)."""
+        titles = [" ".join(_join_surrogates(title).split()) for title in self.title]
+        return next((title for title in reversed(titles) if title.strip("? ")), "")
+
+    def _output(self) -> _Output:
+        return self.notes if self.state.destination == "footnote" else self.body
+
+    def _bytes(self, raw: bytes) -> None:
+        if self.skip_chars:
+            dropped = min(self.skip_chars, len(raw))
+            self.skip_chars -= dropped
+            raw = raw[dropped:]
+        if raw and not self.state.skip:
+            self.pending.extend(raw)
+
+    def _codepage(self) -> int:
+        font = self.state.font
+        return self.font_codepages.get(font, self.codepage) if font is not None else self.codepage
+
+    def _decode_pending(self) -> None:
+        if not self.pending:
+            return
+        raw = bytes(self.pending)
+        self.pending.clear()
+        codepage = self._codepage()
+        try:
+            text = raw.decode(f"cp{codepage}" if codepage not in (10000,) else "mac_roman", errors="replace")
+        except LookupError:
+            text = raw.decode("cp1252", errors="replace")
+        self._emit(text)
+
+    def _emit(self, text: str) -> None:
+        state = self.state
+        if state.skip:
+            return
+        if state.destination == "fonttbl":
+            return
+        if state.destination == "stylesheet":
+            if state.definition is not None:
+                self.style_names.setdefault(state.definition, []).append(text)
+            return
+        if state.destination == "title":
+            self.title[-1] += text
+            return
+        if state.destination == "info":
+            return
+        output = self._output()
+        if sum(len(part) for part in output.text) < MAX_TEXT:
+            output.text.append(text)
+
+    def _control(self, word: str, number: int | None) -> None:
+        if self.skip_chars and word != "u":
+            self.skip_chars -= 1
+            return
+        if not self._destination(word) and not self.state.skip:
+            self._property(word, number)
+
+    def _destination(self, word: str) -> bool:
+        """Handle a group-opening destination word; True when the word was one."""
+        state = self.state
+        if self.ignorable_next:
+            self.ignorable_next = False
+            if word not in ("footnote", "title", "ud"):
+                state.skip = True
+                return True
+        if word in ("fonttbl", "stylesheet", "footnote", "info"):
+            state.destination = word
+        elif word == "title" and state.destination == "info":
+            state.destination = "title"
+            self.title.append("")
+        elif word in SKIPPED_DESTINATIONS:
+            state.skip = True
+        else:
+            return False
+        return True
+
+    def _property(self, word: str, number: int | None) -> None:  # noqa: C901, PLR0912
+        state = self.state
+        if word == "u" and number is not None:
+            self._emit(chr(number + 65536 if number < 0 else number))
+            self.skip_chars = state.uc
+        elif word == "uc" and number is not None:
+            state.uc = max(0, number)
+        elif word == "ansicpg" and number:
+            self.codepage = number
+        elif word == "f" and number is not None:
+            if state.destination == "fonttbl":
+                state.definition = number
+            else:
+                state.font = number
+        elif word == "fcharset" and number is not None and state.destination == "fonttbl":
+            if state.definition is not None and number in CHARSET_CODEPAGES:
+                self.font_codepages[state.definition] = CHARSET_CODEPAGES[number]
+        elif word == "cpg" and number and state.destination == "fonttbl" and state.definition is not None:
+            self.font_codepages[state.definition] = number
+        elif word == "s" and number is not None:
+            if state.destination == "stylesheet":
+                state.definition = number
+            else:
+                state.style = number
+        elif word in ("par", "sect"):
+            self._paragraph_break()
+        elif word == "pard":
+            state.in_table, state.style, state.outline, state.list_level = False, 0, None, None
+        elif word == "intbl":
+            state.in_table = True
+        elif word == "outlinelevel" and number is not None:
+            state.outline = number
+        elif word == "ilvl" and number is not None:
+            state.list_level = number
+        elif word == "ls" and state.list_level is None:
+            state.list_level = 0
+        elif word in ("cell", "nestcell"):
+            self._end_cell()
+        elif word == "row":
+            self._end_row()
+        elif word in SYMBOLS:
+            self._emit(SYMBOLS[word])
+
+    def _symbol(self, symbol: str) -> None:
+        if self.skip_chars:
+            self.skip_chars -= 1
+            return
+        if symbol == "*":
+            self.ignorable_next = True
+        elif symbol in ("\n", "\r"):
+            self._paragraph_break()
+        elif symbol in CONTROL_SYMBOLS:
+            self._emit(CONTROL_SYMBOLS[symbol])
+
+    def _close_group(self) -> None:
+        self.skip_chars = 0
+        self.ignorable_next = False
+        if self.state.destination == "footnote" and (not self.stack or self.stack[-1].destination != "footnote"):
+            self._end_paragraph(self.notes)
+        if self.stack:
+            self.state = self.stack.pop()
+
+    def _paragraph_break(self) -> None:
+        if self.state.skip or self.state.destination not in ("", "footnote"):
+            return
+        if self.state.in_table and self.state.destination == "":
+            self.body.text.append("\n")
+            return
+        if self.state.destination == "":
+            self._end_table()
+        self._end_paragraph(self._output())
+
+    def _end_paragraph(self, output: _Output) -> None:
+        joined = _join_surrogates("".join(output.text))
+        text = "\n".join(" ".join(line.split()) for line in joined.split("\n") if line.strip())
+        output.text.clear()
+        if not text:
+            return
+        level = self._heading_level()
+        if level and output is self.body and len(text) < 300:
+            output.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
+        else:
+            output.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
+
+    def _heading_level(self) -> int | None:
+        name = "".join(self.style_names.get(self.state.style, [])).strip(" ;")
+        match = _HEADING_STYLE.match(name)
+        if match and self.state.style:
+            return max(1, min(int(match.group(1)), 6))
+        if name.lower() == "title" and self.state.style:
+            return 1
+        outline = self.state.outline
+        return outline + 1 if outline is not None and 0 <= outline < 6 else None
+
+    def _end_cell(self) -> None:
+        text = _join_surrogates("".join(self.body.text))
+        self.body.text.clear()
+        self.cells.append("\n".join(" ".join(line.split()) for line in text.split("\n") if line.strip()))
+
+    def _end_row(self) -> None:
+        if self.body.text and "".join(self.body.text).strip():
+            self._end_cell()
+        self.body.text.clear()
+        if self.cells:
+            self.rows.append(self.cells)
+        self.cells = []
+
+    def _end_table(self) -> None:
+        if self.cells:
+            self._end_row()
+        if self.rows and any(text for row in self.rows for text in row):
+            self.body.blocks.append(table_from_rows(self.rows, page=1, header_rows=0))
+        self.rows = []
+
+
+def _join_surrogates(text: str) -> str:
+    """\\uN escapes give UTF-16 code units; pairs become one character, lone halves are dropped."""
+    if not any("\ud800" <= char <= "\udfff" for char in text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "ignore")

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
+from docshelf.model import Heading, Paragraph
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.epub import parse
+from tests.unit.parsers import markup_measures as measures
+from tests.unit.parsers.corpus_helpers import parse_corpus_file
+from tests.unit.parsers.zip_fixtures import build_zip, zip_bomb
+
+EPUB_MIME = "application/epub+zip"
+CONTAINER = b"""<?xml version="1.0"?>
+<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles>
+<rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"""
+OPF = b"""<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Book</dc:title></metadata>
+<manifest><item id="c2" href="text/ch%202.xhtml" media-type="application/xhtml+xml"/>
+<item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/>
+<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+<item id="css" href="style.css" media-type="text/css"/></manifest>
+<spine><itemref idref="nav"/><itemref idref="c1"/><itemref idref="c2"/></spine></package>"""
+
+
+def chapter(title: str, text: str) -> bytes:
+    return (
+        '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title>'
+        f"</head><body><h1>{title}</h1><p>{text}</p></body></html>"
+    ).encode()
+
+
+def epub(extra: dict[str, bytes] | None = None) -> bytes:
+    members = {
+        "META-INF/container.xml": CONTAINER,
+        "OEBPS/content.opf": OPF,
+        "OEBPS/nav.xhtml": b'<html xmlns="http://www.w3.org/1999/xhtml"><body><nav><ol><li>Ch</li></ol></nav></body></html>',
+        "OEBPS/text/ch1.xhtml": chapter("One", "First chapter."),
+        "OEBPS/text/ch 2.xhtml": chapter("Two", "Second &amp; last."),
+        "OEBPS/style.css": b"p {}",
+    }
+    return build_zip({**members, **(extra or {})}, mimetype=EPUB_MIME)
+
+
+def test_spine_order_one_page_per_chapter() -> None:
+    content = parse(epub(), filename="b.epub", limits=ParseLimits())
+    assert content.title == "The Book"
+    assert content.page_count == 2
+    assert content.page_labels == {1: "One", 2: "Two"}
+    assert content.blocks == [
+        Heading(text="One", level=1, page=1),
+        Paragraph(text="First chapter.", page=1),
+        Heading(text="Two", level=1, page=2),
+        Paragraph(text="Second & last.", page=2),
+    ]
+
+
+def test_font_obfuscation_is_fine_but_encrypted_content_is_not() -> None:
+    def encryption(uri: str, algorithm: str) -> bytes:
+        return (
+            '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+            'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>'
+            f'<enc:EncryptionMethod Algorithm="{algorithm}"/><enc:CipherData>'
+            f'<enc:CipherReference URI="{uri}"/></enc:CipherData></enc:EncryptedData></encryption>'
+        ).encode()
+
+    fonts = epub({"META-INF/encryption.xml": encryption("OEBPS/font.otf", "http://www.idpf.org/2008/embedding")})
+    assert parse(fonts, filename="b.epub", limits=ParseLimits()).page_count == 2
+    drm = epub(
+        {"META-INF/encryption.xml": encryption("OEBPS/text/ch1.xhtml", "http://www.w3.org/2001/04/xmlenc#aes128-cbc")}
+    )
+    with pytest.raises(EncryptedDocumentError):
+        parse(drm, filename="b.epub", limits=ParseLimits())
+
+
+def test_zip_bomb_and_missing_package() -> None:
+    with pytest.raises(DocumentTooLargeError):
+        parse(zip_bomb("OEBPS/text/ch1.xhtml", mimetype=EPUB_MIME), filename="bomb.epub", limits=ParseLimits())
+    with pytest.raises(DocumentTooLargeError):
+        parse(epub(), filename="b.epub", limits=ParseLimits(max_decompressed_bytes=100))
+    with pytest.raises(CorruptDocumentError):
+        parse(build_zip({"a.txt": b"x"}, mimetype=EPUB_MIME), filename="b.epub", limits=ParseLimits())
+
+
+@pytest.mark.corpus
+def test_corpus_epubs(corpus_dir: Path) -> None:
+    winter = parse_corpus_file(corpus_dir, "epub/winter-sports.epub")
+    assert winter.title == "Winter Sports in Switzerland" and len(winter.pages) > 3
+    relative = "epub/epub_purvis_poetry.epub"
+    document = parse_corpus_file(corpus_dir, relative)
+    reference = measures.groundtruth_markdown(corpus_dir, relative)
+    text = measures.text_recall(measures.markdown_plain_text(reference), measures.document_text(document))
+    headings = measures.heading_recall(measures.markdown_headings(reference), measures.document_headings(document))
+    print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}")
+    assert text >= 0.95
+    assert headings >= 0.8

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.html import parse
+from docshelf.tables import table_grid
+from tests.unit.parsers import markup_measures as measures
+from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file
+
+
+def blocks_of(markup: str | bytes) -> list[object]:
+    data = markup.encode("utf-8") if isinstance(markup, str) else markup
+    return list(parse(data, filename="t.html", limits=ParseLimits()).blocks)
+
+
+def test_block_elements_stay_separate_and_inline_text_keeps_spacing() -> None:
+    blocks = blocks_of("<h1>FAQ</h1><p>All <b>good</b>, <i>really</i>.</p><div>Div text</div>")
+    assert blocks == [
+        Heading(text="FAQ", level=1, page=1),
+        Paragraph(text="All good, really.", page=1),
+        Paragraph(text="Div text", page=1),
+    ]
+
+
+def test_noise_elements_are_dropped() -> None:
+    markup = """<html><head><title>T</title><style>p{}</style></head><body>
+    <nav><a>Home</a></nav><script>var x = 1;</script><header><nav>Menu</nav></header>
+    <div aria-hidden="true">hidden</div><div style="display: none">invisible</div>
+    <div role="navigation">links</div><div id="cookie-banner">We use cookies</div>
+    <main><p>Body text</p></main><aside>Related</aside><footer>Copyright</footer>
+    <form><button>Send</button></form></body></html>"""
+    content = parse(markup.encode(), filename="t.html", limits=ParseLimits())
+    assert [block.text for block in content.blocks if isinstance(block, Paragraph)] == ["Body text"]
+    assert content.title == "T"
+
+
+def test_headings_lists_code_and_images() -> None:
+    blocks = blocks_of(
+        "<h2>Steps</h2><ol><li>One<ul><li>Nested</li></ul></li><li>Two</li></ol>"
+        "<pre>  x = 1\n  y = 2</pre><p>See <img src='a.png' alt='A chart' width='40'> here</p>"
+    )
+    assert blocks[0] == Heading(text="Steps", level=2, page=1)
+    assert blocks[1] == Paragraph(text="1. One", page=1, list_level=0)
+    assert blocks[2] == Paragraph(text="Nested", page=1, list_level=1)
+    assert blocks[3] == Paragraph(text="2. Two", page=1, list_level=0)
+    assert blocks[4] == Paragraph(text="  x = 1\n  y = 2", page=1, code=True)
+    assert blocks[5] == Paragraph(text="See here", page=1)
+    assert blocks[6] == Image(page=1, alt_text="A chart", asset_ref="a.png", width=40)
+
+
+def test_table_spans_header_rows_and_nested_table_text() -> None:
+    blocks = blocks_of(
+        "<table><thead><tr><th>Key</th><th colspan='2'>Values</th></tr></thead>"
+        "<tbody><tr><td rowspan='2'>KMS</td><td>365 days</td><td>on</td></tr>"
+        "<tr><td>30 days</td><td><table><tr><td>inner</td><td>cell</td></tr></table></td></tr></tbody></table>"
+    )
+    (table,) = blocks
+    assert isinstance(table, Table)
+    assert (table.n_rows, table.n_cols, table.header_rows) == (3, 3, 1)
+    spans = {(cell.row, cell.col): (cell.rowspan, cell.colspan) for cell in table.cells}
+    assert spans[(0, 1)] == (1, 2)
+    assert spans[(1, 0)] == (2, 1)
+    assert table_grid(table) == [
+        ["Key", "Values", "Values"],
+        ["KMS", "365 days", "on"],
+        ["KMS", "30 days", "inner | cell"],
+    ]
+
+
+def test_layout_table_is_read_as_blocks() -> None:
+    blocks = blocks_of("<table><tr><td><h3>Inside</h3><p>Layout cell</p></td></tr></table>")
+    assert blocks == [Heading(text="Inside", level=3, page=1), Paragraph(text="Layout cell", page=1)]
+
+
+def test_charset_from_meta_and_cp1252_without_declaration() -> None:
+    declared = '<meta charset="shift_jis"><p>日本語のテキスト</p>'.encode("shift_jis")
+    assert blocks_of(declared) == [Paragraph(text="日本語のテキスト", page=1)]
+    undeclared = "<p>Der Preis betrug 15,50 €. L'été était très chaud.</p>".encode("cp1252")
+    assert blocks_of(undeclared) == [Paragraph(text="Der Preis betrug 15,50 €. L'été était très chaud.", page=1)]
+
+
+def test_cjk_line_breaks_add_no_space() -> None:
+    assert blocks_of("<p>日本語の\n文章です。 English\ntext</p>") == [
+        Paragraph(text="日本語の文章です。 English text", page=1)
+    ]
+
+
+def test_xhtml_with_xml_declaration() -> None:
+    data = (
+        b'<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>X</p></body></html>'
+    )
+    assert blocks_of(data) == [Paragraph(text="X", page=1)]
+
+
+@pytest.mark.corpus
+def test_corpus_html_files_parse(corpus_dir: Path) -> None:
+    files = corpus_files(corpus_dir, "html")
+    assert files
+    for relative in files:
+        document = parse_corpus_file(corpus_dir, relative)
+        assert len(measures.document_text(document)) > 200, relative
+    cp1252 = parse_corpus_file(corpus_dir, "html/fake-html-cp1252.html")
+    assert "15,50 €" in measures.document_text(cp1252) and "très chaud" in measures.document_text(cp1252)
+    ixbrl = parse_corpus_file(corpus_dir, "html/example-10k-1p.html")
+    assert any(isinstance(block, Table) for block in ixbrl.blocks())
+    assert "Galaxy Gaming, Inc." in measures.document_text(ixbrl)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("relative", ["html/wiki_duck.html", "html/html_rich_table_cells.html"])
+def test_corpus_html_against_groundtruth(corpus_dir: Path, relative: str) -> None:
+    document = parse_corpus_file(corpus_dir, relative)
+    reference = measures.groundtruth_markdown(corpus_dir, relative)
+    # docling keeps menus (table of contents, language links) that this parser drops on purpose.
+    text = measures.text_recall(
+        measures.markdown_plain_text(measures.without_link_menus(reference)), measures.document_text(document)
+    )
+    headings = measures.heading_recall(measures.markdown_headings(reference), measures.document_headings(document))
+    cells = measures.cell_f1(measures.markdown_table_cells(reference), measures.document_table_cells(document))
+    print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}, table cell F1 {cells:.3f}")
+    assert text >= 0.95
+    assert headings >= 0.8
+    if relative.endswith("rich_table_cells.html"):
+        assert cells >= 0.9
+
+
+def test_parse_bytes_routes_html() -> None:
+    document = parse_bytes(b"<!doctype html><html><body><h1>Hi</h1><p>there</p></body></html>", "x.htm")
+    assert document.title == "Hi"

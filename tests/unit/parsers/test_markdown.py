@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.markdown import parse
+from docshelf.tables import table_grid
+from tests.unit.parsers import markup_measures as measures
+from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file
+
+
+def blocks_of(text: str | bytes) -> list[object]:
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return list(parse(data, filename="t.md", limits=ParseLimits()).blocks)
+
+
+def test_headings_paragraphs_and_inline_markup() -> None:
+    blocks = blocks_of(
+        "# Title\n\nSome **bold** and *italic* [link](http://x.y) `code|x`\ncontinued.\n\n"
+        "Setext\n======\n\nSub\n---\n\n<!-- hidden\ncomment -->\n\n### Closed ###\n"
+    )
+    assert blocks == [
+        Heading(text="Title", level=1, page=1),
+        Paragraph(text="Some bold and italic link code|x continued.", page=1),
+        Heading(text="Setext", level=1, page=1),
+        Heading(text="Sub", level=2, page=1),
+        Heading(text="Closed", level=3, page=1),
+    ]
+
+
+def test_lists_with_levels_and_code_blocks() -> None:
+    blocks = blocks_of(
+        "- a\n  - b\n    more b\n- c\n\n1. one\n2. two\n\nafter\n\n```python\nx = 1\n\ny = 2\n```\n\n    indented\n"
+    )
+    assert blocks == [
+        Paragraph(text="a", page=1, list_level=0),
+        Paragraph(text="b more b", page=1, list_level=1),
+        Paragraph(text="c", page=1, list_level=0),
+        Paragraph(text="1. one", page=1, list_level=0),
+        Paragraph(text="2. two", page=1, list_level=0),
+        Paragraph(text="after", page=1),
+        Paragraph(text="x = 1\n\ny = 2", page=1, code=True),
+        Paragraph(text="indented", page=1, code=True),
+    ]
+
+
+def test_pipe_table_and_inline_html_table() -> None:
+    blocks = blocks_of(
+        "| Name | Value |\n|:-----|------:|\n| a \\| b | `1|2` |\n| c |\n\n"
+        '<table>\n<tr><th>H</th><th>I</th></tr>\n<tr><td colspan="2">wide</td></tr>\n</table>\n'
+    )
+    first, second = blocks
+    assert isinstance(first, Table) and isinstance(second, Table)
+    assert table_grid(first) == [["Name", "Value"], ["a | b", "1|2"], ["c", ""]]
+    assert first.header_rows == 1
+    assert table_grid(second) == [["H", "I"], ["wide", "wide"]]
+    assert second.cells[-1].colspan == 2
+
+
+def test_front_matter_gives_title_and_images_become_blocks() -> None:
+    content = parse(
+        b"---\ntitle: My Doc\ntags: [a]\n---\n![A diagram](img/d.png)\n\nText\n", filename="t.md", limits=ParseLimits()
+    )
+    assert content.title == "My Doc"
+    assert content.blocks == [
+        Image(page=1, alt_text="A diagram", asset_ref="img/d.png"),
+        Paragraph(text="Text", page=1),
+    ]
+
+
+def test_cjk_lines_join_without_space_and_latin1_decodes() -> None:
+    assert blocks_of("日本語の\n文章です。\n") == [Paragraph(text="日本語の文章です。", page=1)]
+    assert blocks_of("## können\n\näöüß\n".encode("latin-1")) == [
+        Heading(text="können", level=2, page=1),
+        Paragraph(text="äöüß", page=1),
+    ]
+
+
+def test_blockquote_is_parsed_inside() -> None:
+    assert blocks_of("> # Quoted\n> text\n") == [
+        Heading(text="Quoted", level=1, page=1),
+        Paragraph(text="text", page=1),
+    ]
+
+
+@pytest.mark.corpus
+def test_corpus_markdown_files_parse(corpus_dir: Path) -> None:
+    files = corpus_files(corpus_dir, "md")
+    assert files
+    for relative in files:
+        document = parse_corpus_file(corpus_dir, relative)
+        assert document.outline(), relative
+    umlauts = parse_corpus_file(corpus_dir, "md/umlauts-non-utf8.md")
+    assert "äöüß" in measures.document_text(umlauts)
+    qwen = parse_corpus_file(corpus_dir, "md/browser_qwen_cn.md")
+    assert "<!--" not in measures.document_text(qwen)
+    jlreq = parse_corpus_file(corpus_dir, "md/jlreq-README-ja.md")
+    assert any(block.kind == "paragraph" and block.code for block in jlreq.blocks())
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("relative", ["md/wiki.md", "md/mixed.md"])
+def test_corpus_markdown_against_groundtruth(corpus_dir: Path, relative: str) -> None:
+    document = parse_corpus_file(corpus_dir, relative)
+    reference = measures.groundtruth_markdown(corpus_dir, relative)
+    text = measures.text_recall(measures.markdown_plain_text(reference), measures.document_text(document))
+    headings = measures.heading_recall(measures.markdown_headings(reference), measures.document_headings(document))
+    cells = measures.cell_f1(measures.markdown_table_cells(reference), measures.document_table_cells(document))
+    print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}, table cell F1 {cells:.3f}")
+    assert text >= 0.95
+    assert headings >= 0.8
+    assert cells >= 0.9
+
+
+def test_deeply_nested_quotes_do_not_recurse_without_bound() -> None:
+    (block,) = blocks_of(">" * 5000 + " quoted\n")
+    assert isinstance(block, Paragraph) and block.text.endswith("quoted")

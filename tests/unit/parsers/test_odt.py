@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
+from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.odt import parse
+from docshelf.tables import table_grid
+from tests.unit.parsers import markup_measures as measures
+from tests.unit.parsers.corpus_helpers import parse_corpus_file
+from tests.unit.parsers.zip_fixtures import build_zip, zip_bomb
+
+ODT_MIME = "application/vnd.oasis.opendocument.text"
+NAMESPACES = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+    'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink"'
+)
+BODY = """
+<text:p text:style-name="P1">Doc title</text:p>
+<text:h text:outline-level="1">Chapter</text:h>
+<text:p>Hello<text:s text:c="2"/>world<text:note><text:note-body><text:p>note</text:p></text:note-body>
+</text:note>.</text:p>
+<text:p text:style-name="P2">Styled heading</text:p>
+<text:list><text:list-item><text:p>one</text:p><text:list><text:list-item><text:p>deep</text:p></text:list-item>
+</text:list></text:list-item></text:list>
+<table:table><table:table-header-rows><table:table-row><table:table-cell table:number-columns-spanned="2">
+<text:p>Head</text:p></table:table-cell><table:covered-table-cell/></table:table-row></table:table-header-rows>
+<table:table-row><table:table-cell><text:p>a</text:p></table:table-cell><table:table-cell><text:p>b</text:p>
+</table:table-cell></table:table-row></table:table>
+<text:p><draw:frame><draw:image xlink:href="Pictures/1.png"/><svg:title>A duck</svg:title></draw:frame></text:p>
+<text:tracked-changes><text:changed-region><text:deletion><text:p>deleted</text:p></text:deletion></text:changed-region>
+</text:tracked-changes>
+"""
+STYLES = """<office:automatic-styles>
+<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Title"/>
+<style:style style:name="P2" style:family="paragraph" style:parent-style-name="Heading_20_2"/>
+</office:automatic-styles>"""
+
+
+def odt(body: str = BODY, *, manifest: bytes = b"<manifest/>") -> bytes:
+    content = (
+        f"<office:document-content {NAMESPACES}>{STYLES}"
+        f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
+    )
+    return build_zip({"content.xml": content.encode(), "META-INF/manifest.xml": manifest}, mimetype=ODT_MIME)
+
+
+def test_headings_paragraphs_lists_tables_images() -> None:
+    content = parse(odt(), filename="t.odt", limits=ParseLimits())
+    assert content.title == "Doc title"
+    blocks = content.blocks
+    assert blocks[:6] == [
+        Heading(text="Doc title", level=1, page=1),
+        Heading(text="Chapter", level=1, page=1),
+        Paragraph(text="Hello world.", page=1),
+        Heading(text="Styled heading", level=2, page=1),
+        Paragraph(text="one", page=1, list_level=0),
+        Paragraph(text="deep", page=1, list_level=1),
+    ]
+    table = blocks[6]
+    assert isinstance(table, Table) and table.header_rows == 1
+    assert table_grid(table) == [["Head", "Head"], ["a", "b"]]
+    assert blocks[7] == Image(page=1, alt_text="A duck", asset_ref="Pictures/1.png")
+    assert len(blocks) == 8
+
+
+def test_encrypted_manifest_is_reported() -> None:
+    manifest = (
+        b'<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+        b"<manifest:file-entry><manifest:encryption-data/></manifest:file-entry></manifest:manifest>"
+    )
+    with pytest.raises(EncryptedDocumentError):
+        parse(odt(manifest=manifest), filename="t.odt", limits=ParseLimits())
+
+
+def test_zip_bomb_and_broken_packages() -> None:
+    with pytest.raises(DocumentTooLargeError):
+        parse(zip_bomb("content.xml", mimetype=ODT_MIME), filename="bomb.odt", limits=ParseLimits())
+    with pytest.raises(CorruptDocumentError):
+        parse(build_zip({"other.xml": b"<a/>"}, mimetype=ODT_MIME), filename="t.odt", limits=ParseLimits())
+    with pytest.raises(CorruptDocumentError):
+        parse(b"PK\x03\x04 not really a zip", filename="t.odt", limits=ParseLimits())
+
+
+def test_registry_detects_odt() -> None:
+    assert parse_bytes(odt(), "file.bin").parser.startswith("odt/")
+
+
+@pytest.mark.corpus
+def test_corpus_odt(corpus_dir: Path) -> None:
+    with pytest.raises(EncryptedDocumentError):
+        parse_corpus_file(corpus_dir, "odt/testODTEncrypted.odt")
+    relative = "odt/text_document_01.odt"
+    document = parse_corpus_file(corpus_dir, relative)
+    reference = measures.groundtruth_markdown(corpus_dir, relative)
+    text = measures.text_recall(measures.markdown_plain_text(reference), measures.document_text(document))
+    headings = measures.heading_recall(measures.markdown_headings(reference), measures.document_headings(document))
+    print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}")
+    assert text >= 0.95
+    assert headings >= 0.8

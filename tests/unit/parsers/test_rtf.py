@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError
+from docshelf.model import Heading, Paragraph, Table
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.rtf import parse
+from docshelf.tables import table_grid
+from tests.unit.parsers import markup_measures as measures
+from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file
+
+
+def blocks_of(rtf: bytes) -> list[object]:
+    return list(parse(rtf, filename="t.rtf", limits=ParseLimits()).blocks)
+
+
+def test_paragraphs_skipped_destinations_and_symbols() -> None:
+    rtf = (
+        rb"{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Times;}}{\colortbl;\red0\green0\blue0;}"
+        rb"{\info{\title My title}{\author Me}}{\*\generator Writer;}"
+        rb"{\pict\pngblip 89504e47}\pard Hello \b bold\b0  caf\'e9\emdash ok\par "
+        rb"Second{\*\bkmkstart x} line\line next\par}"
+    )
+    content = parse(rtf, filename="t.rtf", limits=ParseLimits())
+    assert content.title == "My title"
+    assert content.blocks == [
+        Paragraph(text="Hello bold café\u2014ok", page=1),
+        Paragraph(text="Second line\nnext", page=1),
+    ]
+
+
+def test_unicode_escapes_skip_fallbacks_and_join_surrogates() -> None:
+    rtf = rb"{\rtf1\ansi\uc1 \u26085?\u26412?\uc2\u35486\'3f\'3f!\par \u-10240?\u-8398?\par}"
+    assert blocks_of(rtf) == [Paragraph(text="日本語!", page=1), Paragraph(text="\U00010332", page=1)]
+
+
+def test_code_pages_from_ansicpg_and_font_charset() -> None:
+    shift_jis = "日本".encode("cp932")
+    escaped = "".join(f"\\'{byte:02x}" for byte in shift_jis).encode()
+    by_codepage = rb"{\rtf1\ansi\ansicpg932 " + escaped + rb"\par}"
+    by_font = rb"{\rtf1\ansi{\fonttbl{\f0\fcharset0 Arial;}{\f1\fcharset128 MS Mincho;}}\f1 " + escaped + rb"\f0 \par}"
+    assert blocks_of(by_codepage) == [Paragraph(text="日本", page=1)]
+    assert blocks_of(by_font) == [Paragraph(text="日本", page=1)]
+
+
+def test_headings_from_stylesheet_and_outline_level_and_lists() -> None:
+    rtf = (
+        rb"{\rtf1\ansi{\stylesheet{\s0 Normal;}{\s1\outlinelevel0 heading 1;}}"
+        rb"\pard\s1 Intro\par\pard\outlinelevel1 Sub\par\pard\ls1\ilvl1 item\par\pard body\par}"
+    )
+    assert blocks_of(rtf) == [
+        Heading(text="Intro", level=1, page=1),
+        Heading(text="Sub", level=2, page=1),
+        Paragraph(text="item", page=1, list_level=1),
+        Paragraph(text="body", page=1),
+    ]
+
+
+def test_tables_and_fields() -> None:
+    rtf = (
+        rb"{\rtf1\ansi\trowd\cellx1000\cellx2000\pard\intbl A\cell B\cell\row"
+        rb"\trowd\cellx1000\cellx2000\pard\intbl C\cell D\cell\row\pard after "
+        rb"{\field{\*\fldinst HYPERLINK \"http://x\"}{\fldrslt link}}\par}"
+    )
+    table, paragraph = blocks_of(rtf)
+    assert isinstance(table, Table) and table_grid(table) == [["A", "B"], ["C", "D"]]
+    assert paragraph == Paragraph(text="after link", page=1)
+
+
+def test_footnotes_go_to_the_end_and_binary_is_skipped() -> None:
+    rtf = rb"{\rtf1\ansi Text{\footnote Note text.} more\par{\*\objdata \bin4 {}\}}\par Last\par}"
+    assert blocks_of(rtf) == [
+        Paragraph(text="Text more", page=1),
+        Paragraph(text="Last", page=1),
+        Paragraph(text="Note text.", page=1),
+    ]
+
+
+def test_not_rtf_is_corrupt() -> None:
+    with pytest.raises(CorruptDocumentError):
+        parse(b"hello", filename="t.rtf", limits=ParseLimits())
+
+
+@pytest.mark.corpus
+def test_corpus_rtf_files(corpus_dir: Path) -> None:
+    assert len(corpus_files(corpus_dir, "rtf")) == 2
+    japanese = measures.document_text(parse_corpus_file(corpus_dir, "rtf/testRTFJapanese.rtf"))
+    assert "ゾルゲと尾崎、淡々と最期" in japanese and "古書店で処刑記録見つかる" in japanese
+    various = parse_corpus_file(corpus_dir, "rtf/testRTFVarious.rtf")
+    text = measures.document_text(various)
+    for expected in ("Bullet 1", "Row 2 Col 3", "ゾルゲと尾崎", "\U00010332", "This is a footnote."):
+        assert expected in text
+    assert "Michael McCandless" not in text
+    assert any(isinstance(block, Table) for block in various.blocks())
