@@ -14,15 +14,6 @@ from docshelf.parsers.textcodec import decode_text
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
-DETECTABLE_ENCODINGS = frozenset(
-    {
-        "cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213",
-        "iso2022_jp", "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "cp949", "euc_kr",
-        "johab", "iso2022_kr", "utf_16", "utf_16_le", "utf_16_be", "utf_32", "cp1251", "koi8_r", "koi8_u",
-        "cp866", "mac_cyrillic", "iso8859_5", "cp1253", "iso8859_7", "mac_greek", "cp1255", "iso8859_8",
-        "cp1256", "iso8859_6", "cp874", "tis_620", "iso8859_11",
-    }
-)  # fmt: skip
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 
 
@@ -34,32 +25,8 @@ def declared_charset(data: bytes) -> str | None:
 
 
 def decode_html(data: bytes) -> str:
-    text, _ = decode_text(data, declared=declared_charset(data) or undeclared_charset(data))
+    text, _ = decode_text(data, declared=declared_charset(data))
     return _CONTROL.sub("", _XML_DECLARATION.sub("", text, count=1))
-
-
-def undeclared_charset(data: bytes) -> str | None:
-    """For unlabelled, non-UTF-8 text: a detected CJK, Cyrillic, Greek, Hebrew, Arabic or Thai encoding,
-    else windows-1252 (the WHATWG default for unlabelled pages).
-
-    Detection cannot tell Latin single-byte code pages apart on short text (cp1250, mac_latin2, cp1252
-    and even cp1006 score alike), so those guesses are not trusted.
-    """
-    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    else:
-        return None
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data[:200_000]).best()
-    if best is None:
-        return None
-    encoding = str(best.encoding)
-    return encoding if encoding in DETECTABLE_ENCODINGS else "cp1252"
 
 
 def parse_html_text(text: str) -> etree._Element:

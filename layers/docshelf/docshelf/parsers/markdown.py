@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.html import undeclared_charset
 from docshelf.parsers.markdown_blocks import markdown_blocks
 from docshelf.parsers.textcodec import decode_text
 
@@ -23,7 +22,7 @@ def split_front_matter(text: str) -> tuple[str, str]:
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    text, _ = decode_text(data, declared=undeclared_charset(data))
+    text, _ = decode_text(data)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     title, body = split_front_matter(text)
     return ParsedContent(blocks=markdown_blocks(body, page=1), page_count=1, title=title)

@@ -6,6 +6,17 @@ import codecs
 
 from docshelf.errors import UnsupportedFormatError
 
+# Detected encodings distinctive enough to trust: CJK, Cyrillic, Greek, Hebrew, Arabic, Thai, EBCDIC.
+TRUSTED_DETECTIONS = frozenset(
+    {
+        "cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213",
+        "iso2022_jp", "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "cp949", "euc_kr",
+        "johab", "iso2022_kr", "utf_16", "utf_16_le", "utf_16_be", "utf_32", "cp1251", "koi8_r", "koi8_u",
+        "cp866", "mac_cyrillic", "iso8859_5", "cp1253", "iso8859_7", "mac_greek", "cp1255", "iso8859_8",
+        "cp1256", "iso8859_6", "cp874", "tis_620", "iso8859_11", "cp037", "cp500", "cp1140", "cp273",
+    }
+)  # fmt: skip
+
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -37,29 +48,16 @@ def decode_text(data: bytes, *, declared: str | None = None) -> tuple[str, str]:
     from charset_normalizer import from_bytes
 
     best = from_bytes(data[:200_000]).best()
-    guess = best.encoding if best is not None and best.encoding else "cp1252"
-    if guess in _WESTERN_LOOKALIKES and _decodes(data, "cp1252"):
-        # On short texts the detector cannot tell cp1252 from its neighbours ("Crème" read as
-        # cp1250 gives "Crčme"); cp1252 is by far the most common of them.
+    guess = str(best.encoding) if best is not None and best.encoding else ""
+    if guess not in TRUSTED_DETECTIONS:
+        # Detection cannot tell the Latin single-byte code pages apart on short texts (cp1250,
+        # mac_latin2 and even cp1006 score alike for "Crème"), so an untrusted guess falls back to
+        # windows-1252, which is also what browsers assume for unlabelled pages.
         guess = "cp1252"
     try:
         return data.decode(guess), guess
     except (UnicodeDecodeError, LookupError):
         return data.decode("cp1252", errors="replace"), "cp1252"
-
-
-_WESTERN_LOOKALIKES = frozenset(
-    {"cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "iso8859_2", "iso8859_9", "iso8859_15", "mac_roman",
-     "mac_latin2", "cp850", "cp437"}
-)  # fmt: skip
-
-
-def _decodes(data: bytes, encoding: str) -> bool:
-    try:
-        data.decode(encoding)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _normalise(name: str) -> str:
