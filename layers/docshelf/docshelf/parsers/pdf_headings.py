@@ -1,0 +1,152 @@
+"""Which paragraph candidates are headings, and at which level.
+
+Evidence in order of strength: the document outline (bookmarks), numbering patterns (`1.2.3 Title`,
+`Chapter 4`, `第一章`, `第1節`), then typography (a font clearly larger than the body text, or a short bold line).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.pdf_lines import no_space_script
+from docshelf.parsers.pdf_paragraphs import TextBlock
+
+MAX_LEVEL = 6
+LARGER_THAN_BODY = 1.15
+_DECIMAL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
+_KEYWORD = re.compile(
+    r"^(chapter|part|appendix|annex|section|kapitel|chapitre|capítulo)\s+(?:\d+|[IVXLC]+|[A-Z])\b", re.I
+)
+_CJK_NUMBER = "一二三四五六七八九十百千零〇两0-9０-９"
+_CJK_CHAPTER = re.compile(rf"^第[{_CJK_NUMBER}]+\s*([部編编章節节款項项])")
+_CJK_ENUMERATION = re.compile(rf"^(?:[{_CJK_NUMBER}]+[、．]|[（(][{_CJK_NUMBER}]+[）)])")
+_CJK_LEVELS = {"部": 1, "編": 1, "编": 1, "章": 1, "節": 2, "节": 2, "款": 3, "項": 3, "项": 3}
+_KEYWORD_LEVELS = {"section": 2}
+_DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
+_TRAILING_PUNCTUATION = (".", ",", ";", "。", "，", "；", "、")
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    title: str
+    level: int
+    page: int
+
+
+def _normal(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(char for char in folded if char.isalnum())
+
+
+def _short(text: str, max_words: int = 20) -> bool:
+    if no_space_script(text[:1] or " "):
+        return len(text) <= 60
+    return len(text) <= 160 and len(text.split()) <= max_words
+
+
+def _has_letters(text: str) -> bool:
+    return _TWO_LETTERS.search(text) is not None
+
+
+def _heading_shaped(block: TextBlock) -> bool:
+    text = block.text
+    return (
+        block.n_lines <= 3
+        and _short(text)
+        and _has_letters(text)
+        and not text.endswith(_TRAILING_PUNCTUATION)
+        and _DOT_LEADER.search(text) is None
+    )
+
+
+def numbering_level(text: str) -> int | None:
+    """The level a numbering prefix implies, or None when the text carries no heading numbering."""
+    if match := _DECIMAL.match(text):
+        title = match.group(2)
+        if title[0].isalpha() and not title[0].islower() and _has_letters(title):
+            return min(MAX_LEVEL, match.group(1).count(".") + 1)
+        return None
+    if match := _KEYWORD.match(text):
+        return _KEYWORD_LEVELS.get(match.group(1).lower(), 1)
+    if match := _CJK_CHAPTER.match(text):
+        return _CJK_LEVELS[match.group(1)]
+    if _CJK_ENUMERATION.match(text):
+        return 2 if text[0] not in "（(" else 3
+    return None
+
+
+def body_size(blocks: list[TextBlock]) -> float:
+    weights: Counter[float] = Counter()
+    for block in blocks:
+        weights[round(block.size * 2) / 2] += len(block.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+class HeadingClassifier:
+    def __init__(self, blocks: list[TextBlock], outline: list[OutlineEntry]) -> None:
+        self.body = body_size(blocks)
+        by_page: dict[int, list[TextBlock]] = defaultdict(list)
+        for block in blocks:
+            by_page[block.page].append(block)
+        # Pages set in a smaller type than the document (sidebars, briefs) are judged against their own body.
+        self.page_body = {page: min(self.body, body_size(page_blocks)) for page, page_blocks in by_page.items()}
+        sizes = {
+            round(block.size * 2) / 2 for block in blocks if self._larger_than_body(block) and _heading_shaped(block)
+        }
+        self.size_levels = {size: min(MAX_LEVEL, rank + 1) for rank, size in enumerate(sorted(sizes, reverse=True))}
+        self.bold_level = min(MAX_LEVEL, len(self.size_levels) + 1)
+        self.outline: dict[int, list[OutlineEntry]] = defaultdict(list)
+        for entry in outline:
+            self.outline[entry.page].append(entry)
+
+    def _larger_than_body(self, block: TextBlock) -> bool:
+        return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
+
+    def level(self, block: TextBlock) -> int | None:
+        outlined = self._outline_level(block)
+        if outlined is not None:
+            return outlined
+        body = self.page_body.get(block.page, self.body)
+        if not _heading_shaped(block) or block.size < body - 0.5:
+            return None
+        emphasised = block.bold or block.size >= body + 0.5
+        numbered = numbering_level(block.text)
+        if numbered is not None and (emphasised or not block.list_item):
+            return numbered if emphasised or numbered > 1 or _KEYWORD.match(block.text) else None
+        size_level = self.size_levels.get(round(block.size * 2) / 2)
+        if size_level is not None and self._larger_than_body(block):
+            return size_level
+        if block.bold and not block.list_item and block.n_lines <= 2 and _short(block.text, 12):
+            return self.bold_level
+        return None
+
+    def _outline_level(self, block: TextBlock) -> int | None:
+        candidates = self.outline.get(block.page)
+        if not candidates or len(block.text) > 300:
+            return None
+        text = _normal(block.text)
+        if not text:
+            return None
+        for entry in candidates:
+            title = _normal(entry.title)
+            if title and (text == title or (len(text) >= 0.8 * len(title) and (title in text or text in title))):
+                candidates.remove(entry)
+                return entry.level
+        return None
+
+
+def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
+    classifier = HeadingClassifier(blocks, outline)
+    result: list[Block] = []
+    for block in blocks:
+        level = classifier.level(block)
+        if level is not None:
+            result.append(Heading(text=block.text, level=level, page=block.page))
+        else:
+            result.append(Paragraph(text=block.text, page=block.page, list_level=0 if block.list_item else None))
+    return result

@@ -1,0 +1,122 @@
+"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docshelf.parsers.pdf_text import Run
+
+# Scripts written without spaces between words (Han, kana, CJK punctuation, full-width forms).
+_NO_SPACE_SCRIPT = re.compile(
+    r"[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+)
+_RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
+
+# A gap wider than this many font sizes ends a line fragment (columns, table cells, tab stops).
+FRAGMENT_GAP_EM = 1.0
+# Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
+SPACE_GAP_EM = 0.15
+
+
+@dataclass(slots=True)
+class Line:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    rtl: bool = False
+    vertical: bool = False
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def no_space_script(char: str) -> bool:
+    return bool(_NO_SPACE_SCRIPT.match(char))
+
+
+def is_rtl(text: str) -> bool:
+    rtl = len(_RTL.findall(text))
+    return rtl > 0 and rtl >= len(_LTR.findall(text))
+
+
+def build_lines(runs: list[Run]) -> list[Line]:
+    """Line fragments in top-to-bottom, then left-to-right order."""
+    lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
+    for row in _rows([run for run in runs if not run.vertical]):
+        rtl = is_rtl("".join(run.text for run in row))
+        row.sort(key=lambda run: run.x0)
+        fragment: list[Run] = []
+        fragment_x1 = 0.0
+        for run in row:
+            if fragment:
+                previous = fragment[-1]
+                if run.text == previous.text and abs(run.x0 - previous.x0) < 1.0:
+                    continue  # the same text drawn twice to fake bold or a shadow
+                size = max(run.size, previous.size, 1.0)
+                if run.x0 - fragment_x1 > FRAGMENT_GAP_EM * size:
+                    lines.append(_make_line(fragment, rtl))
+                    fragment = []
+            fragment_x1 = max(fragment_x1, run.x1) if fragment else run.x1
+            fragment.append(run)
+        if fragment:
+            lines.append(_make_line(fragment, rtl))
+    return lines
+
+
+def _rows(runs: list[Run]) -> list[list[Run]]:
+    """Cluster runs whose vertical extents overlap by at least half of the smaller one."""
+    rows: list[list[Run]] = []
+    row_top = row_bottom = 0.0
+    for run in sorted(runs, key=lambda r: r.top + r.bottom):
+        height = max(run.bottom - run.top, 0.1)
+        if rows:
+            overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
+            row_height = row_bottom - row_top
+            if overlap >= 0.5 * min(height, row_height) and height < 2.5 * row_height:
+                rows[-1].append(run)
+                row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                continue
+        rows.append([run])
+        row_top, row_bottom = run.top, run.bottom
+    return rows
+
+
+def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
+    ordered = list(reversed(runs)) if rtl else runs
+    parts: list[str] = []
+    previous: Run | None = None
+    for run in ordered:
+        text = run.text
+        if previous is not None and parts:
+            gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
+            joined_tail, head = parts[-1], text
+            if (
+                gap > SPACE_GAP_EM * max(run.size, previous.size)
+                and not joined_tail[-1:].isspace()
+                and not head[:1].isspace()
+                and not (
+                    no_space_script(joined_tail[-1:] or " ") and no_space_script(head[:1] or " ") and gap < run.size
+                )
+            ):
+                parts.append(" ")
+        parts.append(text)
+        previous = run
+    main = max(runs, key=lambda r: len(r.text))
+    return Line(
+        text=" ".join("".join(parts).split()),
+        x0=min(r.x0 for r in runs),
+        top=min(r.top for r in runs),
+        x1=max(r.x1 for r in runs),
+        bottom=max(r.bottom for r in runs),
+        size=main.size,
+        bold=all(r.bold for r in runs if r.text.strip()),
+        rtl=rtl,
+        vertical=vertical,
+    )
