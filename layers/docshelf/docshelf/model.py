@@ -134,3 +134,5 @@ class Chunk:
     source_file_name: str
     revision: str = ""
     connect_to: tuple[Link, ...] = field(default=())
+    # Leading characters of `text` repeated from the previous chunk (the overlap), for stitching.
+    overlap_chars: int = 0

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 
-from docshelf.chunking.split import split_text, token_windows
+from docshelf.chunking.split import split_sentences, split_text, token_windows
 from docshelf.chunking.tables import table_pieces
 from docshelf.ids import chunk_ids
 from docshelf.model import Block, Chunk, ChunkType, Document, Heading, Image, Link, Paragraph, Table
@@ -47,6 +48,7 @@ class _Piece:
     section_path: tuple[str, ...]
     page: int
     tokens: int
+    joiner: str = SEPARATOR  # what separates it from the piece before it in the source
 
 
 @dataclass(slots=True)
@@ -54,10 +56,14 @@ class _Draft:
     type: ChunkType
     pieces: list[_Piece] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    tokens: int = -1  # exact count of `text`, once known
+    overlap_chars: int = 0  # leading characters repeated from the previous chunk
 
     @property
     def text(self) -> str:
-        return SEPARATOR.join(piece.text for piece in self.pieces)
+        if not self.pieces:
+            return ""
+        return self.pieces[0].text + "".join(piece.joiner + piece.text for piece in self.pieces[1:])
 
 
 def chunk_document(
@@ -83,11 +89,12 @@ def chunk_document(
                 text=text,
                 section_path=_common_prefix([piece.section_path for piece in draft.pieces]),
                 pages=tuple(sorted({piece.page for piece in draft.pieces})),
-                token_count=count_tokens(text),
+                token_count=draft.tokens if draft.tokens >= 0 else count_tokens(text),
                 ordinal=ordinal,
                 source_file_name=document.source.filename,
                 revision=revision or document.source.sha256,
                 connect_to=tuple(draft.links),
+                overlap_chars=draft.overlap_chars,
             )
         )
     return chunks
@@ -124,12 +131,13 @@ def _whole_document(blocks: list[Block]) -> Iterator[_Draft]:
 
 
 class _TextPacker:
-    """Greedy packing of whole blocks, exact on the joined text's token count."""
+    """Greedy packing of whole blocks in source order, exact on the joined text's token count."""
 
     def __init__(self, config: ChunkConfig) -> None:
         self.config = config
         self.current = _Draft("text")
         self.used = 0
+        self.tail: _Piece | None = None  # overlap candidate: the end of the chunk just closed by size
 
     def add(self, block: Heading | Paragraph, path: tuple[str, ...]) -> Iterator[_Draft]:
         limit = self.config.chunk_tokens
@@ -138,50 +146,89 @@ class _TextPacker:
         text = block.text.strip("\n")
         if block.tokens > limit:
             yield from self.flush()
-            for part in split_text(text, limit):
+            budget = limit - self.config.overlap_tokens - 1 if self.config.overlap_tokens else limit
+            for number, part in enumerate(split_text(text, budget)):
                 if part.strip():
-                    self.current.pieces.append(_Piece(part, path, block.page, count_tokens(part)))
-                    yield from self.flush()
+                    joiner = SEPARATOR if number == 0 else ""
+                    yield from self._append(_Piece(part, path, block.page, count_tokens(part), joiner))
+                    yield from self.flush(by_size=True)
             return
-        piece = _Piece(text, path, block.page, block.tokens)
-        if not self._fits(piece):
-            yield from self.flush()
-        separator_tokens = 1 if self.current.pieces else 0
-        self.current.pieces.append(piece)
-        self.used += piece.tokens + separator_tokens
+        yield from self._append(_Piece(text, path, block.page, block.tokens))
 
-    def _fits(self, piece: _Piece) -> bool:
+    def _append(self, piece: _Piece) -> Iterator[_Draft]:
+        if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
+            yield from self.flush(by_size=True)
         if not self.current.pieces:
-            return True
-        # Sums of block counts only estimate the joined text; near the bound, count it exactly.
-        if self.used + piece.tokens + 2 <= self.config.chunk_tokens * 0.8:
-            return True
-        return count_tokens(self.current.text + SEPARATOR + piece.text) <= self.config.chunk_tokens
+            self._start_with_overlap(piece)
+        self.used += piece.tokens + (1 if self.current.pieces else 0)
+        self.current.pieces.append(piece)
 
-    def flush(self) -> Iterator[_Draft]:
+    def _start_with_overlap(self, piece: _Piece) -> None:
+        tail, self.tail = self.tail, None
+        if tail is None or tail.section_path != piece.section_path:
+            return
+        if tail.page != piece.page and not self.config.overlap_across_pages:
+            return
+        if tail.tokens + 1 + piece.tokens > self.config.chunk_tokens:
+            return
+        self.current.pieces.append(tail)
+        self.current.overlap_chars = len(tail.text) + len(piece.joiner)
+        self.used = tail.tokens
+
+    def flush(self, *, by_size: bool = False) -> Iterator[_Draft]:
         draft, self.current, self.used = self.current, _Draft("text"), 0
+        self.tail = None
+        if not draft.pieces:
+            return
+        draft.tokens = count_tokens(draft.text)
         overflow: list[_Piece] = []
-        while len(draft.pieces) > 1 and count_tokens(draft.text) > self.config.chunk_tokens:
-            # The running estimate undercounted the joined text: carry trailing pieces over.
+        while len(draft.pieces) > 1 + (draft.overlap_chars > 0) and draft.tokens > self.config.chunk_tokens:
+            # Summed counts undercounted the joined text: carry trailing pieces into the next chunk.
             overflow.insert(0, draft.pieces.pop())
-        if draft.pieces:
-            yield draft
-        if overflow:
-            self.current = _Draft("text", overflow)
-            yield from self.flush()
+            draft.tokens = count_tokens(draft.text)
+        if draft.overlap_chars and draft.tokens > self.config.chunk_tokens:
+            del draft.pieces[0]
+            draft.overlap_chars = 0
+            draft.tokens = count_tokens(draft.text)
+        yield draft
+        if by_size and self.config.overlap_tokens:
+            self.tail = overlap_tail(draft.pieces[-1], self.config.overlap_tokens)
+        for piece in overflow:
+            yield from self._append(piece)
+
+
+def overlap_tail(piece: _Piece, max_tokens: int) -> _Piece | None:
+    """The trailing whole sentences of `piece` within `max_tokens` (else trailing words), or None."""
+    sentences = split_sentences(piece.text)
+    tail = ""
+    for sentence in reversed(sentences):
+        if count_tokens(sentence + tail) > max_tokens:
+            break
+        tail = sentence + tail
+    if not tail.strip():
+        words = re.split(r"(?<=\s)(?=\S)", piece.text)
+        for word in reversed(words):
+            if count_tokens(word + tail) > max_tokens:
+                break
+            tail = word + tail
+    if not tail.strip():
+        return None
+    return _Piece(tail, piece.section_path, piece.page, count_tokens(tail))
 
 
 def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
     for part, text in enumerate(table_pieces(table, config.chunk_tokens)):
         link = Link(target="table", relation="part_of", ref=f"table-{table.order}", position=part)
-        yield _Draft("table", [_Piece(text, path, table.page, count_tokens(text))], [link])
+        tokens = count_tokens(text)
+        yield _Draft("table", [_Piece(text, path, table.page, tokens)], [link], tokens)
 
 
 def _image_drafts(image: Image, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
     ref = image.asset_ref or f"image-{image.order}"
     for part, text in enumerate(token_windows(image.text, config.chunk_tokens)):
         link = Link(target="image", relation="describes", ref=ref, position=part)
-        yield _Draft("image", [_Piece(text, path, image.page, count_tokens(text))], [link])
+        tokens = count_tokens(text)
+        yield _Draft("image", [_Piece(text, path, image.page, tokens)], [link], tokens)
 
 
 def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:

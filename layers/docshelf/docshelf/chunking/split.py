@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from docshelf.tokens import count_tokens, encoding
+from docshelf.tokens import count_tokens, count_tokens_batch, encoding
 
 # A sentence ends after . ! ? (and full-width 。！？．) followed by space, or right after CJK enders.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？．!?])(?=\S)|(?<=[。！？．])\s*")
@@ -59,19 +59,21 @@ def split_text(text: str, max_tokens: int) -> list[str]:
     """
     if count_tokens(text) <= max_tokens:
         return [text]
+    sentences = split_sentences(text)
+    counts = count_tokens_batch(sentences)
     pieces: list[str] = []
-    current = ""
-    for sentence in split_sentences(text):
-        candidate = current + sentence
-        if current and count_tokens(candidate) > max_tokens:
-            pieces.append(current)
-            current = sentence
-        else:
-            current = candidate
-        if count_tokens(current) > max_tokens:
-            windows = list(token_windows(current, max_tokens))
-            pieces.extend(windows[:-1])
-            current = windows[-1]
+    current, used = "", 0
+    for sentence, tokens in zip(sentences, counts, strict=True):
+        if current and used + tokens > max_tokens:
+            pieces.extend(_bounded(current, max_tokens))
+            current, used = "", 0
+        current += sentence
+        used += tokens
     if current:
-        pieces.append(current)
+        pieces.extend(_bounded(current, max_tokens))
     return pieces
+
+
+def _bounded(text: str, max_tokens: int) -> list[str]:
+    """`text` itself when its exact count is within the bound (sums of sentence counts only estimate it)."""
+    return [text] if count_tokens(text) <= max_tokens else list(token_windows(text, max_tokens))

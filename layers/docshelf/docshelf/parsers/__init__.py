@@ -19,7 +19,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
 from docshelf.parsers.deadline import time_budget
 from docshelf.parsers.detect import MEDIA_TYPES, detect_format
 from docshelf.tables import table_to_markdown
-from docshelf.tokens import count_tokens
+from docshelf.tokens import count_tokens_batch
 
 PARSER_VERSION = "1"
 
@@ -109,8 +109,9 @@ def has_text(block: Block) -> bool:
 def assemble(content: ParsedContent, source: Source, *, parser: str) -> Document:
     """Group blocks by page, number them in source order and count their tokens."""
     by_page: dict[int, list[Block]] = defaultdict(list)
-    for order, block in enumerate(content.blocks):
-        by_page[block.page].append(replace(block, order=order, tokens=count_tokens(block_text(block))))
+    counts = count_tokens_batch([block_text(block) for block in content.blocks])
+    for order, (block, tokens) in enumerate(zip(content.blocks, counts, strict=True)):
+        by_page[block.page].append(replace(block, order=order, tokens=tokens))
     page_count = max([content.page_count, *by_page.keys()])
     pages = tuple(
         Page(number=n, blocks=tuple(by_page.get(n, ())), label=content.page_labels.get(n, ""))

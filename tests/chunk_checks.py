@@ -1,0 +1,82 @@
+"""Invariant checks shared by the chunker's property tests and the corpus tests."""
+
+from __future__ import annotations
+
+import re
+
+from docshelf.chunking import ChunkConfig
+from docshelf.model import Chunk, Document, Table
+from docshelf.structure import section_paths
+from docshelf.tables import markdown_rows, table_grid
+from docshelf.tokens import count_tokens
+
+_SPACE = re.compile(r"\s+")
+
+
+def _squeeze(text: str) -> str:
+    return _SPACE.sub("", text)
+
+
+def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    prefix = paths[0]
+    for path in paths[1:]:
+        while path[: len(prefix)] != prefix:
+            prefix = prefix[:-1]
+    return prefix
+
+
+def check_chunks(document: Document, chunks: list[Chunk], config: ChunkConfig) -> None:
+    """Bound, order, no loss, no doubling, and exact pages and section paths for every chunk."""
+    for chunk in chunks:
+        assert chunk.token_count == count_tokens(chunk.text), chunk.chunk_id
+        assert chunk.token_count <= config.chunk_tokens, (chunk.token_count, chunk.text[:80])
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+    assert len({c.chunk_id for c in chunks}) == len(chunks)
+    _check_text_chunks(document, [c for c in chunks if c.type == "text"], config)
+    _check_table_chunks(document, [c for c in chunks if c.type == "table"])
+
+
+def _check_text_chunks(document: Document, chunks: list[Chunk], config: ChunkConfig) -> None:
+    stream: list[str] = []
+    owner: list[int] = []
+    blocks = [(b, p) for b, p in section_paths(document.blocks()) if b.kind in ("heading", "paragraph")]
+    for index, (block, _) in enumerate(blocks):
+        squeezed = _squeeze(block.text)
+        stream.append(squeezed)
+        owner.extend([index] * len(squeezed))
+    text = "".join(stream)
+    position = 0
+    previous_last: int | None = None
+    for chunk in chunks:
+        body = _squeeze(chunk.text[chunk.overlap_chars :])
+        assert text.startswith(body, position), f"chunk {chunk.ordinal} is not the next text in order"
+        covered = sorted(set(owner[position : position + len(body)]))
+        if chunk.overlap_chars:
+            assert previous_last is not None
+            overlap = _squeeze(chunk.text[: chunk.overlap_chars])
+            assert text[:position].endswith(overlap), f"chunk {chunk.ordinal} overlap is not the previous text"
+            first_overlap_owner = owner[position - len(overlap)] if overlap else previous_last
+            covered = sorted(set(covered) | set(owner[position - len(overlap) : position]) | {first_overlap_owner})
+            if not config.overlap_across_pages:
+                assert len({blocks[i][0].page for i in owner[position - len(overlap) : position]}) <= 1
+        position += len(body)
+        assert chunk.pages == tuple(sorted({blocks[i][0].page for i in covered})), chunk.ordinal
+        assert chunk.section_path == _common_prefix([blocks[i][1] for i in covered]), chunk.ordinal
+        previous_last = covered[-1] if covered else previous_last
+    assert position == len(text), "text lost at the end"
+
+
+def _check_table_chunks(document: Document, chunks: list[Chunk]) -> None:
+    tables = [b for b in document.blocks() if isinstance(b, Table) and b.n_rows and b.n_cols]
+    by_ref: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_ref.setdefault(chunk.connect_to[0].ref, []).append(chunk)
+    for table in tables:
+        parts = by_ref.get(f"table-{table.order}", [])
+        rows = markdown_rows(table_grid(table))
+        if not any(_squeeze(r.strip("| ")) for r in rows):
+            continue
+        joined = _squeeze("".join(part.text for part in parts))
+        for row in rows:
+            assert _squeeze(row) in joined or any(_squeeze(row)[:40] in _squeeze(p.text) for p in parts), row[:60]
+        assert all(part.pages == (table.page,) for part in parts)
