@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""`make bench`: ingest, parse, chunk, cache and search figures, printed as one table.
+
+Speed is reported as medians over repeated runs in this process (the machine is shared and
+noisy); ratios compare runs made in the same process. Benchmarks of other parts (PDF parsing,
+Lambda cold starts, OpenSearch) are run after this one when their scripts are present.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
+from docshelf.errors import DocumentError  # noqa: E402
+from docshelf.local import LocalServices  # noqa: E402
+from docshelf.model import Document  # noqa: E402
+from docshelf.parsers import parse_bytes  # noqa: E402
+from docshelf.search.service import SearchRequest, search  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+EXAMPLES = REPO / "examples" / "docs"
+QUERIES = [
+    "seal replacement interval",
+    "torque for flange bolts",
+    "vacation days for new employees",
+    "price of the TX-200",
+    "warranty on valves",
+    "release notes version 2.3.1",
+    "新员工年假",
+    "table of contents",
+    "pressure rating",
+    "how to return a product",
+]
+
+Row = tuple[str, str, str]
+
+
+def files_of(folder: Path) -> list[Path]:
+    skipped = {"MANIFEST.tsv", "README.md"}
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and p.name not in skipped and "groundtruth" not in p.parts
+    )
+
+
+def timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def ingest_folder(folder: Path, store: Path) -> tuple[float, int, int]:
+    services = LocalServices.open(store)
+    files = files_of(folder)
+    chunks = failed = 0
+    started = time.perf_counter()
+    for path in files:
+        result = services.ingest(path.read_bytes(), namespace="bench", source_key=path.relative_to(folder).as_posix())
+        chunks += result.chunks
+        failed += result.status != "ok"
+    return time.perf_counter() - started, chunks, failed
+
+
+def bench_ingest(folder: Path, label: str) -> list[Row]:
+    size_mb = sum(p.stat().st_size for p in files_of(folder)) / 1e6
+    with tempfile.TemporaryDirectory() as tmp:
+        cold, chunks, failed = ingest_folder(folder, Path(tmp) / "store")
+        warm = statistics.median(ingest_folder(folder, Path(tmp) / "store")[0] for _ in range(3))
+        rows = [
+            (f"ingest {label} cold ({len(files_of(folder))} files, {size_mb:.1f} MB)", f"{cold:.2f} s",
+             f"{size_mb / cold:.2f} MB/s, {chunks} chunks, {failed} failed"),
+            (f"re-ingest {label} (cache hits)", f"{warm:.2f} s", f"{warm / cold:.1%} of cold"),
+        ]  # fmt: skip
+        rows += bench_search(LocalServices.open(Path(tmp) / "store"), label)
+    return rows
+
+
+def bench_search(services: LocalServices, label: str) -> list[Row]:
+    search(services.index, SearchRequest("bench", "warm up"))
+    latencies = []
+    for _ in range(10):
+        for query in QUERIES:
+            latencies.append(timed(lambda q=query: search(services.index, SearchRequest("bench", q))) * 1000)  # type: ignore[misc]
+    latencies.sort()
+    p95 = latencies[int(len(latencies) * 0.95) - 1]
+    total = services.index.count("bench", SearchRequest("bench", "x").filters)
+    return [(f"search {label} ({total} chunks, {len(latencies)} queries)", f"p50 {statistics.median(latencies):.1f} ms",
+             f"p95 {p95:.1f} ms")]  # fmt: skip
+
+
+def bench_parse_and_chunk(folder: Path) -> list[Row]:
+    documents: list[Document] = []
+    size_mb = sum(p.stat().st_size for p in files_of(folder)) / 1e6
+    started = time.perf_counter()
+    for path in files_of(folder):
+        with contextlib.suppress(DocumentError):
+            documents.append(parse_bytes(path.read_bytes(), path.name))
+    parse_seconds = time.perf_counter() - started
+    tokens = sum(block.tokens for document in documents for block in document.blocks())
+    chunk_seconds = statistics.median(
+        timed(lambda: [chunk_document(d, document_id="d", namespace="bench", config=ChunkConfig()) for d in documents])
+        for _ in range(3)
+    )
+    return [
+        (f"parse corpus ({len(files_of(folder))} files, {size_mb:.1f} MB)", f"{parse_seconds:.2f} s",
+         f"{size_mb / parse_seconds:.2f} MB/s (goal: all in <= 8 s)"),
+        (f"chunk corpus ({tokens:,} tokens, 500-token chunks)", f"{chunk_seconds:.2f} s",
+         f"{tokens / chunk_seconds:,.0f} tokens/s"),
+    ]  # fmt: skip
+
+
+def print_table(rows: list[Row]) -> None:
+    widths = [max(len(row[i]) for row in [("measure", "value", "detail"), *rows]) for i in range(3)]
+    header = ("measure", "value", "detail")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+
+
+def main() -> None:
+    if not EXAMPLES.is_dir():
+        import subprocess
+
+        subprocess.run([sys.executable, str(REPO / "examples" / "make_examples.py"), str(EXAMPLES)], check=True)
+    rows = bench_ingest(EXAMPLES, "examples")
+    if CORPUS.is_dir():
+        rows += bench_ingest(CORPUS, "corpus")
+        rows += bench_parse_and_chunk(CORPUS)
+    else:
+        rows.append(("corpus", "skipped", "../shared/corpus is absent"))
+    print_table(rows)
+    for name in ("pdf_bench", "aws_cold_start", "opensearch_bench"):
+        if (REPO / "bench" / f"{name}.py").is_file():
+            print(f"\n## {name}")
+            sys.stdout.flush()
+            importlib.import_module(f"bench.{name}").main()
+    shutil.rmtree(REPO / ".bench", ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
