@@ -1,27 +1,21 @@
-"""The embedded BM25 index: inverted postings per channel, persisted per document in an object store.
-
-Scores follow rank-bm25's BM25Okapi exactly (k1 1.5, b 0.75, epsilon 0.25; negative idf floored at
-epsilon times the mean idf), computed only over the postings of the query terms.
-"""
+"""The embedded BM25 index: numpy postings per channel (index/bm25.py), persisted one object per
+document in an object store, so a document is upserted or deleted without rebuilding the rest."""
 
 from __future__ import annotations
 
-import math
 import threading
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import numpy as np
 
 from docshelf.index.analyzer import analyze, path_text, raw_terms
 from docshelf.index.base import CHANNELS, Channel
+from docshelf.index.bm25 import BM25Channel
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_from_dict, chunk_to_dict, dumps, loads
 from docshelf.store.base import ObjectStore
 
-K1 = 1.5
-B = 0.75
-EPSILON = 0.25
 INDEX_FORMAT = 1
 
 
@@ -33,76 +27,62 @@ def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
     }
 
 
-@dataclass(slots=True)
-class _ChannelIndex:
-    postings: dict[str, dict[str, int]] = field(default_factory=dict)
-    lengths: dict[str, int] = field(default_factory=dict)
-    total_length: int = 0
-    _idf: dict[str, float] | None = None
-
-    def add(self, chunk_id: str, counts: Counter[str]) -> None:
-        for term, tf in counts.items():
-            self.postings.setdefault(term, {})[chunk_id] = tf
-        length = sum(counts.values())
-        self.lengths[chunk_id] = length
-        self.total_length += length
-        self._idf = None
-
-    def remove(self, chunk_id: str, terms: Sequence[str]) -> None:
-        for term in set(terms):
-            posting = self.postings.get(term)
-            if posting is not None:
-                posting.pop(chunk_id, None)
-                if not posting:
-                    del self.postings[term]
-        self.total_length -= self.lengths.pop(chunk_id, 0)
-        self._idf = None
-
-    def idf(self) -> dict[str, float]:
-        if self._idf is None:
-            size = len(self.lengths)
-            idf = {term: math.log(size - len(p) + 0.5) - math.log(len(p) + 0.5) for term, p in self.postings.items()}
-            floor = EPSILON * (sum(idf.values()) / len(idf)) if idf else 0.0
-            self._idf = {term: (value if value >= 0 else floor) for term, value in idf.items()}
-        return self._idf
-
-    def scores(self, terms: Sequence[str]) -> dict[str, float]:
-        if not self.lengths:
-            return {}
-        idf = self.idf()
-        average = self.total_length / len(self.lengths)
-        scores: dict[str, float] = {}
-        for term in terms:  # repeated query terms count again, as in rank-bm25
-            posting = self.postings.get(term)
-            if not posting:
-                continue
-            weight = idf[term]
-            for chunk_id, tf in posting.items():
-                norm = K1 * (1 - B + B * self.lengths[chunk_id] / average)
-                scores[chunk_id] = scores.get(chunk_id, 0.0) + weight * tf * (K1 + 1) / (tf + norm)
-        return scores
-
-
-@dataclass(slots=True)
 class _Namespace:
-    chunks: dict[str, Chunk] = field(default_factory=dict)
-    terms: dict[str, dict[Channel, list[str]]] = field(default_factory=dict)
-    by_document: dict[str, list[str]] = field(default_factory=dict)
-    channels: dict[Channel, _ChannelIndex] = field(default_factory=lambda: {c: _ChannelIndex() for c in CHANNELS})
+    """Chunks in rows; a deleted document's rows are masked, and the namespace is rebuilt when
+    more than half of its rows are dead."""
+
+    def __init__(self) -> None:
+        self.rows: list[Chunk | None] = []
+        self.row_of: dict[str, int] = {}
+        self.by_document: dict[str, list[int]] = {}
+        self.channels: dict[Channel, BM25Channel] = {channel: BM25Channel() for channel in CHANNELS}
+        self.dead = 0
 
     def add(self, chunk: Chunk, terms: dict[Channel, list[str]]) -> None:
-        self.chunks[chunk.chunk_id] = chunk
-        self.terms[chunk.chunk_id] = terms
-        self.by_document.setdefault(chunk.document_id, []).append(chunk.chunk_id)
+        row = len(self.rows)
+        self.rows.append(chunk)
+        self.row_of[chunk.chunk_id] = row
+        self.by_document.setdefault(chunk.document_id, []).append(row)
         for channel in CHANNELS:
-            self.channels[channel].add(chunk.chunk_id, Counter(terms[channel]))
+            self.channels[channel].add(row, terms[channel])
 
     def remove_document(self, document_id: str) -> None:
-        for chunk_id in self.by_document.pop(document_id, []):
-            terms = self.terms.pop(chunk_id)
-            for channel in CHANNELS:
-                self.channels[channel].remove(chunk_id, terms[channel])
-            del self.chunks[chunk_id]
+        for row in self.by_document.pop(document_id, []):
+            chunk = self.rows[row]
+            if chunk is None:
+                continue
+            for channel, terms in channel_terms(chunk).items():
+                self.channels[channel].remove(row, terms)
+            self.rows[row] = None
+            del self.row_of[chunk.chunk_id]
+            self.dead += 1
+
+    def _chunk(self, row: int) -> Chunk:
+        chunk = self.rows[row]
+        if chunk is None:  # postings of dead rows are masked before they get here
+            raise LookupError(f"row {row} was deleted")
+        return chunk
+
+    def live(self) -> list[Chunk]:
+        return [chunk for chunk in self.rows if chunk is not None]
+
+    def needs_rebuild(self) -> bool:
+        return self.dead > 256 and self.dead * 2 > len(self.rows)
+
+    def rank(
+        self, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        scores, touched = self.channels[channel].scores(terms, len(self.rows))
+        candidates = np.flatnonzero(touched)
+        if not filters.is_empty():
+            candidates = np.array([row for row in candidates if filters.allows(self._chunk(int(row)))], dtype=np.int64)
+        if len(candidates) > limit * 4:
+            # Keep ties at the cut: everything scoring at least the limit-th best score.
+            kth = np.partition(scores[candidates], len(candidates) - limit)[len(candidates) - limit]
+            candidates = candidates[scores[candidates] >= kth]
+        ranked = [(self._chunk(int(row)).chunk_id, float(scores[row])) for row in candidates]
+        ranked.sort(key=lambda item: (-item[1], item[0]))
+        return ranked[:limit]
 
 
 class EmbeddedIndex:
@@ -120,7 +100,7 @@ class EmbeddedIndex:
     def _namespace(self, namespace: str) -> _Namespace:
         with self._lock:
             loaded = self._namespaces.get(namespace)
-            if loaded is None:
+            if loaded is None or loaded.needs_rebuild():
                 loaded = _Namespace()
                 for key in self.store.list(f"{self.prefix}/{namespace}/"):
                     raw = self.store.get(key)
@@ -158,20 +138,20 @@ class EmbeddedIndex:
     def rank(
         self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
-        space = self._namespace(namespace)
-        scores = space.channels[channel].scores(terms)
-        allowed = [(cid, score) for cid, score in scores.items() if filters.allows(space.chunks[cid])]
-        allowed.sort(key=lambda item: (-item[1], item[0]))
-        return allowed[:limit]
+        return self._namespace(namespace).rank(channel, terms, filters, limit)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
-        return sum(1 for chunk in self._namespace(namespace).chunks.values() if filters.allows(chunk))
+        space = self._namespace(namespace)
+        if filters.is_empty():
+            return len(space.row_of)
+        return sum(1 for chunk in space.live() if filters.allows(chunk))
 
     def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
-        chunks = self._namespace(namespace).chunks
-        return [chunks[cid] for cid in chunk_ids if cid in chunks]
+        space = self._namespace(namespace)
+        rows = [space.row_of.get(cid) for cid in chunk_ids]
+        return [chunk for row in rows if row is not None and (chunk := space.rows[row]) is not None]
 
     def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
-        allowed = [c for c in self._namespace(namespace).chunks.values() if filters.allows(c)]
+        allowed = [c for c in self._namespace(namespace).live() if filters.allows(c)]
         allowed.sort(key=lambda c: (c.source_file_name, c.document_id, c.ordinal))
         return allowed[:limit]

@@ -14,6 +14,9 @@ class SearchFilters:
     exclude_sections: tuple[str, ...] = ()
     chunk_types: tuple[str, ...] = ()
 
+    def is_empty(self) -> bool:
+        return not (self.documents or self.exclude_documents or self.exclude_sections or self.chunk_types)
+
     def allows(self, chunk: Chunk) -> bool:
         names = (chunk.document_id, chunk.source_file_name)
         if self.documents and not any(name in self.documents for name in names):
