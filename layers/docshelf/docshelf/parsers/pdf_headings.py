@@ -100,9 +100,9 @@ class HeadingClassifier:
         }
         self.size_levels = {size: min(MAX_LEVEL, rank + 1) for rank, size in enumerate(sorted(sizes, reverse=True))}
         self.bold_level = min(MAX_LEVEL, len(self.size_levels) + 1)
-        self.outline: dict[int, list[OutlineEntry]] = defaultdict(list)
+        self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
-            self.outline[entry.page].append(entry)
+            self.outline[entry.page].append((entry, _normal(entry.title)))
 
     def _larger_than_body(self, block: TextBlock) -> bool:
         return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
@@ -132,10 +132,9 @@ class HeadingClassifier:
         text = _normal(block.text)
         if not text:
             return None
-        for entry in candidates:
-            title = _normal(entry.title)
+        for index, (entry, title) in enumerate(candidates):
             if title and (text == title or (len(text) >= 0.8 * len(title) and (title in text or text in title))):
-                candidates.remove(entry)
+                del candidates[index]
                 return entry.level
         return None
 

@@ -89,6 +89,11 @@ def _rows(runs: list[Run]) -> list[list[Run]]:
 
 
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
+    if len(runs) == 1:
+        run = runs[0]
+        text = " ".join(run.text.split())
+        bold = run.bold or not run.text.strip()
+        return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical)
     ordered = list(reversed(runs)) if rtl else runs
     parts: list[str] = []
     previous: Run | None = None

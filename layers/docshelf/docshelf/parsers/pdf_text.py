@@ -1,8 +1,9 @@
 """Text runs and page geometry from PDFium page objects (one run per text object, not per glyph).
 
-Calling into PDFium once per character costs about 3 µs through ctypes, far too slow for long documents,
-so the unit here is the text object: its text, bounds, effective font size and boldness. Coordinates are
-converted to a top-down system (`top` grows downwards) in the page's unrotated space.
+The unit here is the text object: its text, bounds, effective font size and boldness. Coordinates are
+converted to a top-down system (`top` grows downwards) in the page's unrotated space. Object texts come
+from `pdf_chars.object_texts` (one page-wide text call); `FPDFTextObj_GetText` rescans every character
+of the page per object and is only the fallback for pages whose text index does not map 1:1.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2.raw as pdfium_c
+
+from docshelf.parsers.pdf_chars import object_texts
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -76,11 +79,13 @@ class PageReader:
         self._size = ctypes.c_float()
         self._matrix = pdfium_c.FS_MATRIX()
         self._bold_fonts: dict[int | None, bool] = {}
+        self._object_texts: dict[int, str] | None = None
 
     def read(self, page: Any, textpage: Any, number: int) -> PageText:
         width, height = page.get_size()
         result = PageText(number=number, width=float(width), height=float(height))
         self._bold_fonts.clear()  # font handles are only stable while their page is loaded
+        self._object_texts = object_texts(textpage.raw)
         self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
         return result
 
@@ -150,13 +155,10 @@ class PageReader:
         return min(xs), min(ys), max(xs), max(ys)
 
     def _text_run(self, obj: Any, textpage: Any, page_height: float, outer: Matrix) -> Run | None:
-        n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
-        if n_bytes <= 2:
-            return None
-        if n_bytes > len(self._text) * 2:
-            self._text = (ctypes.c_ushort * (n_bytes // 2 + 1))()
-            n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
-        raw_text = ctypes.string_at(self._text, n_bytes - 2).decode("utf-16-le", "replace")
+        if self._object_texts is None:
+            raw_text = self._object_text(obj, textpage)
+        else:
+            raw_text = self._object_texts.get(ctypes.addressof(obj.contents), "")
         text = raw_text.translate(_CLEAN)
         if not text.strip():
             return None
@@ -170,6 +172,15 @@ class PageReader:
         size = self._size.value * scale if self._size.value > 0 else y1 - y0
         vertical = abs(m.b) > abs(m.a)
         return Run(text, x0, page_height - y1, x1, page_height - y0, round(size, 1), self._is_bold(obj), vertical)
+
+    def _object_text(self, obj: Any, textpage: Any) -> str:
+        n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
+        if n_bytes <= 2:
+            return ""
+        if n_bytes > len(self._text) * 2:
+            self._text = (ctypes.c_ushort * (n_bytes // 2 + 1))()
+            n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
+        return ctypes.string_at(self._text, n_bytes - 2).decode("utf-16-le", "replace")
 
     def _is_bold(self, obj: Any) -> bool:
         font = pdfium_c.FPDFTextObj_GetFont(obj)
