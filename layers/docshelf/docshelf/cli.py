@@ -1,9 +1,10 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status and delete on the embedded default."""
+"""The `docshelf` command: ingest, search, parse, chunk, status and delete (embedded index or OpenSearch)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docshelf.errors import DocshelfError, DocumentError
-from docshelf.local import DEFAULT_STORE, LocalServices
+from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
 from docshelf.search.filters import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
 
@@ -87,6 +88,22 @@ def build_parser() -> argparse.ArgumentParser:
 def _store_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--namespace", default="default")
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=os.environ.get("DOCSHELF_BACKEND", "embedded"),
+        help="search index: the embedded BM25 index (default) or OpenSearch (env DOCSHELF_BACKEND)",
+    )
+    parser.add_argument(
+        "--opensearch-url",
+        default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL),
+        help=f"OpenSearch endpoint for --backend opensearch (env OPENSEARCH_URL, default {DEFAULT_OPENSEARCH_URL})",
+    )
+    parser.add_argument(
+        "--opensearch-index",
+        default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX),
+        help=f"OpenSearch index alias (env OPENSEARCH_INDEX, default {DEFAULT_OPENSEARCH_INDEX})",
+    )
 
 
 def _chunk_options(parser: argparse.ArgumentParser) -> None:
@@ -101,6 +118,9 @@ def _services(args: argparse.Namespace) -> LocalServices:
         chunk_tokens=getattr(args, "chunk_tokens", 500),
         overlap_tokens=getattr(args, "overlap_tokens", 0),
         whole_document_tokens=getattr(args, "whole_document_tokens", 0),
+        backend=args.backend,
+        opensearch_url=args.opensearch_url,
+        opensearch_index=args.opensearch_index,
     )
 
 
@@ -127,6 +147,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         results.append(services.ingest(file.read_bytes(), namespace=args.namespace, source_key=key))
         progress.update(1)
     progress.close()
+    _make_visible(services)
     seconds = time.perf_counter() - started
     failed = [r for r in results if r.status != "ok"]
     chunks = sum(r.chunks for r in results)
@@ -137,6 +158,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     for result in failed:
         print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _make_visible(services: LocalServices) -> None:
+    """OpenSearch: make the command's writes searchable before it returns (the embedded index already is)."""
+    refresh = getattr(services.index, "refresh", None)
+    if callable(refresh):
+        refresh()
 
 
 def _progress(total: int, *, disabled: bool) -> Any:
@@ -300,6 +328,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
             continue
         services.delete(namespace=args.namespace, source_key=source_key)
         print(f"deleted {source_key}")
+    _make_visible(services)
     return EXIT_FAILED if missing else EXIT_OK
 
 

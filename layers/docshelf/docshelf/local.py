@@ -1,24 +1,32 @@
-"""The embedded default wired together: a local folder store, a SQLite registry, the embedded index."""
+"""The local services wired together: a local folder store, a SQLite registry, and the embedded index
+(the default) or an OpenSearch node (`backend="opensearch"`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from docshelf import pipeline
 from docshelf.chunking import ChunkConfig
+from docshelf.errors import DocshelfError
+from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
 from docshelf.store import LocalStore
 
 DEFAULT_STORE = ".docshelf"
+DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
+DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"  # the alias; kept equal to docshelf.index.opensearch.DEFAULT_INDEX
+Backend = Literal["embedded", "opensearch"]
+BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
 
 
 @dataclass(frozen=True, slots=True)
 class LocalServices:
     store: LocalStore
     registry: LocalRegistry
-    index: EmbeddedIndex
+    index: SearchIndex
     config: pipeline.PipelineConfig
 
     @classmethod
@@ -29,6 +37,9 @@ class LocalServices:
         chunk_tokens: int = 500,
         overlap_tokens: int = 0,
         whole_document_tokens: int = 0,
+        backend: Backend = "embedded",
+        opensearch_url: str | None = None,
+        opensearch_index: str | None = None,
     ) -> LocalServices:
         store = LocalStore(root)
         chunking = ChunkConfig(
@@ -37,7 +48,7 @@ class LocalServices:
         return cls(
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
-            index=EmbeddedIndex(store),
+            index=_open_index(store, backend, opensearch_url, opensearch_index),
             config=pipeline.PipelineConfig(chunking=chunking),
         )
 
@@ -50,3 +61,18 @@ class LocalServices:
         return pipeline.delete_document(
             self.store, self.registry, self.index, namespace=namespace, source_key=source_key
         )
+
+
+def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchIndex:
+    if backend == "embedded":
+        return EmbeddedIndex(store)
+    if backend != "opensearch":
+        raise DocshelfError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    from docshelf.index.opensearch import OpenSearchIndex
+    from docshelf.index.opensearch_client import opensearch_client
+
+    index = OpenSearchIndex(
+        opensearch_client(url or DEFAULT_OPENSEARCH_URL), index=index_name or DEFAULT_OPENSEARCH_INDEX
+    )
+    index.ensure_index()
+    return index

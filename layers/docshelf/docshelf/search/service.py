@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from docshelf.errors import InvalidQueryError
 from docshelf.ids import validate_namespace
@@ -56,6 +58,15 @@ class SearchResponse:
     cache: str = "miss"
 
 
+@runtime_checkable
+class BatchChannelRanking(Protocol):
+    """A backend that ranks every channel in one round trip (OpenSearch `_msearch`)."""
+
+    def rank_channels(
+        self, namespace: str, queries: Mapping[Channel, Sequence[str]], filters: SearchFilters, limit: int
+    ) -> dict[Channel, list[tuple[str, float]]]: ...
+
+
 def query_terms(query: str) -> dict[Channel, list[str]]:
     analyzed = analyze(query)
     return {"content": analyzed, "path": analyzed, "term": raw_terms(query)}
@@ -81,11 +92,15 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
 
 def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
     limit = max(MIN_CANDIDATES, request.top_k * 5)
-    rankings: dict[str, list[str]] = {
-        channel: [cid for cid, _ in index.rank(request.namespace, channel, terms, request.filters, limit)]
-        for channel, terms in query_terms(request.query).items()
-        if terms
-    }
+    queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
+    if isinstance(index, BatchChannelRanking):
+        ranked = index.rank_channels(request.namespace, queries, request.filters, limit)
+    else:
+        ranked = {
+            channel: index.rank(request.namespace, channel, terms, request.filters, limit)
+            for channel, terms in queries.items()
+        }
+    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked.get(channel, [])] for channel in queries}
     fused = fuse_rrf(rankings)[: request.top_k]
     chunks = {c.chunk_id: c for c in index.fetch(request.namespace, [cid for cid, _, _ in fused])}
     return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]

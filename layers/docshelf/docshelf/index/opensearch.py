@@ -1,0 +1,281 @@
+"""The OpenSearch backend of SearchIndex (DESIGN §6).
+
+Chunks are indexed with the terms of docshelf's own analyzer (`channel_terms`), so both backends rank
+the same term lists. Scores differ from the embedded index in three ways, none of which changes the
+order on a corpus where the statistics agree:
+
+- Lucene's idf is log(1 + (N - n + 0.5) / (n + 0.5)), always positive; rank-bm25's BM25Okapi uses
+  log((N - n + 0.5) / (n + 0.5)) and floors negative values at 0.25 times the mean idf. They order
+  documents alike except for terms present in more than half the chunks.
+- Lucene drops the constant (k1 + 1) factor and stores document lengths in one lossy byte, so
+  length normalisation is approximate; scores are float32.
+- Statistics (N, n, average length) are those of the shard — every namespace routed to it, and deleted
+  chunks until segments merge — whereas the embedded index counts one namespace.
+Repeated query terms count again in both (a term repeated n times gets boost n here).
+
+Publishing finds a document's previous chunks with a search, so it sees them once they are refreshed
+(1 s by default). With `refresh=False`, two publishes of one document inside that window can leave the
+first revision's chunks behind until the document's next publish or delete, which removes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
+
+from docshelf.errors import IndexBackendError
+from docshelf.index.base import Channel
+from docshelf.index.embedded import channel_terms
+from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
+from docshelf.index.opensearch_queries import (
+    DOCUMENT_ORDER,
+    HYDRATION_FIELDS,
+    JsonObject,
+    channel_query,
+    chunk_from_source,
+    chunk_source,
+    count_query,
+    document_id_for,
+    ranked_hits,
+    weighted_terms,
+)
+from docshelf.model import Chunk
+from docshelf.search.filters import SearchFilters
+
+DEFAULT_INDEX = "docshelf-chunks"
+TEMPLATE_RESOURCE = "opensearch-index-template.json"
+PAGE_SIZE = 5000
+
+
+def index_template() -> JsonObject:
+    """The index template shipped in the package (infra/opensearch/index-template.json links to it)."""
+    text = resources.files("docshelf").joinpath("schemas").joinpath(TEMPLATE_RESOURCE).read_text(encoding="utf-8")
+    template: JsonObject = json.loads(text)
+    return template
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentChunks:
+    """One document's chunks for one revision, as published together by `upsert_many`."""
+
+    document_id: str
+    revision: str
+    chunks: Sequence[Chunk]
+
+
+class OpenSearchIndex:
+    """SearchIndex over an OpenSearch index or alias; every request is routed by namespace."""
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        index: str = DEFAULT_INDEX,
+        refresh: Refresh = False,
+        max_batch_bytes: int = 5 * 1024 * 1024,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.client = client
+        self.index = index
+        self.refresh_policy: Refresh = refresh
+        self.backoff = backoff or Backoff()
+        self.writer = BulkWriter(client, index, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
+
+    # -- setup -------------------------------------------------------------------------------------
+
+    def ensure_index(self) -> None:
+        """Create the template, the versioned index `<index>-v1` and the write alias `<index>` if absent."""
+        try:
+            self._ensure_index()
+        except TransportError as error:
+            raise IndexBackendError(f"cannot set up OpenSearch index {self.index}: {error}") from error
+
+    def _ensure_index(self) -> None:
+        if self.client.indices.exists(index=self.index):
+            return
+        template = copy.deepcopy(index_template())
+        template["index_patterns"] = [f"{self.index}*"]
+        template.get("_meta", {}).update({"alias": self.index, "initial_index": f"{self.index}-v1"})
+        self.client.indices.put_index_template(name=self.index, body=template)
+        try:
+            self.client.indices.create(
+                index=f"{self.index}-v1", body={"aliases": {self.index: {"is_write_index": True}}}
+            )
+        except RequestError as error:
+            if error.error != "resource_already_exists_exception":
+                raise IndexBackendError(f"cannot create OpenSearch index {self.index}-v1: {error.error}") from error
+
+    def drop_index(self) -> None:
+        """Remove the alias's indices and the template (tests and benchmarks)."""
+        try:
+            indices = list(self.client.indices.get_alias(name=self.index))
+        except NotFoundError:
+            indices = []
+        for name in indices:
+            self.client.indices.delete(index=name, ignore_unavailable=True)
+        self.client.indices.delete_index_template(name=self.index, ignore=[404])
+
+    def refresh(self) -> None:
+        """Make every write searchable now (managed domains; Serverless refreshes on its own)."""
+        call_with_retries(lambda: self.client.indices.refresh(index=self.index), self.backoff, "refresh")
+
+    # -- writes ------------------------------------------------------------------------------------
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        failures = self.upsert_many(namespace, [DocumentChunks(document_id, revision, chunks)])
+        if failures:
+            raise IndexBackendError(f"document {document_id}: {failures[document_id]}")
+
+    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        """Publish documents together; returns {document_id: reason} for documents that failed.
+
+        A document's new revision is written first, then its old chunks are removed by id. A failed
+        document keeps its previous chunks, and any of its new chunks that were written are removed.
+        """
+        previous = self._chunk_ids_by_document(namespace, [d.document_id for d in documents])
+        new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
+        old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
+        writes = [
+            BulkAction(
+                "index",
+                document_id_for(namespace, chunk.chunk_id),
+                namespace,
+                doc.document_id,
+                chunk_source(chunk, doc.revision, channel_terms(chunk)),
+            )
+            for doc in documents
+            for chunk in doc.chunks
+        ]
+        superseded = any(old_ids[d.document_id] - new_ids[d.document_id] for d in documents)
+        written = self.writer.write(writes, refresh=self.refresh_policy if not superseded else False)
+        failures = dict(written.failures)
+        removals: list[BulkAction] = []
+        for doc in documents:
+            new, old = new_ids[doc.document_id], old_ids[doc.document_id]
+            # A failed document keeps its old revision: only the new chunks the old one lacked are removed.
+            remove = new - old if doc.document_id in failures else old - new
+            removals += [BulkAction("delete", doc_id, namespace, doc.document_id) for doc_id in sorted(remove)]
+        if removals:
+            removed = self.writer.write(removals, refresh=self.refresh_policy)
+            for owner, reasons in removed.failures.items():
+                failures.setdefault(owner, []).extend(f"removing an old chunk: {r}" for r in reasons)
+        return {owner: "; ".join(reasons[:5]) for owner, reasons in failures.items()}
+
+    def delete(self, namespace: str, document_id: str) -> None:
+        ids = self._chunk_ids_by_document(namespace, [document_id]).get(document_id, set())
+        if not ids:
+            return
+        outcome = self.writer.write(
+            [BulkAction("delete", doc_id, namespace, document_id) for doc_id in sorted(ids)],
+            refresh=self.refresh_policy,
+        )
+        if outcome.failures:
+            raise IndexBackendError(f"document {document_id}: {'; '.join(outcome.failures[document_id][:5])}")
+
+    # -- reads -------------------------------------------------------------------------------------
+
+    def rank(
+        self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        return self.rank_channels(namespace, {channel: terms}, filters, limit).get(channel, [])
+
+    def rank_channels(
+        self, namespace: str, queries: Mapping[Channel, Sequence[str]], filters: SearchFilters, limit: int
+    ) -> dict[Channel, list[tuple[str, float]]]:
+        """Every channel in one `_msearch`; a channel with no usable terms ranks nothing."""
+        channels = [channel for channel, terms in queries.items() if weighted_terms(terms)]
+        results: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
+        if not channels or limit < 1:
+            return results
+        body: list[JsonObject] = []
+        for channel in channels:
+            body += [{"routing": namespace}, channel_query(namespace, channel, queries[channel], filters, limit)]
+        response = call_with_retries(lambda: self.client.msearch(index=self.index, body=body), self.backoff, "search")
+        for channel, item in zip(channels, response["responses"], strict=True):
+            if "error" in item:
+                raise IndexBackendError(f"OpenSearch {channel} search failed: {_reason(item['error'])}")
+            results[channel] = ranked_hits(item)
+        return results
+
+    def count(self, namespace: str, filters: SearchFilters) -> int:
+        response = call_with_retries(
+            lambda: self.client.count(index=self.index, body=count_query(namespace, filters), routing=namespace),
+            self.backoff,
+            "count",
+        )
+        return int(response["count"])
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        if not chunk_ids:
+            return []
+        docs = [
+            {"_id": document_id_for(namespace, cid), "routing": namespace, "_source": HYDRATION_FIELDS}
+            for cid in chunk_ids
+        ]
+        response = call_with_retries(
+            lambda: self.client.mget(index=self.index, body={"docs": docs}), self.backoff, "fetch"
+        )
+        return [
+            chunk_from_source(doc["_source"])
+            for doc in response["docs"]
+            if doc.get("found") and doc["_source"]["namespace"] == namespace
+        ]
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        """Chunks in document order (file name, document id, ordinal)."""
+        body = {**count_query(namespace, filters), "_source": HYDRATION_FIELDS, "sort": DOCUMENT_ORDER}
+        return [chunk_from_source(hit["_source"]) for hit in self._scan(namespace, body, limit)]
+
+    def _chunk_ids_by_document(self, namespace: str, document_ids: Sequence[str]) -> dict[str, set[str]]:
+        if not document_ids:
+            return {}
+        body: JsonObject = {
+            "query": {
+                "bool": {
+                    "filter": [
+                        {"term": {"namespace": namespace}},
+                        {"terms": {"document_id": sorted(set(document_ids))}},
+                    ]
+                }
+            },
+            "_source": ["document_id"],
+            "sort": [{"chunk_id": "asc"}],
+        }
+        found: dict[str, set[str]] = {}
+        for hit in self._scan(namespace, body, None):
+            found.setdefault(hit["_source"]["document_id"], set()).add(hit["_id"])
+        return found
+
+    def _scan(self, namespace: str, body: JsonObject, limit: int | None) -> Iterator[JsonObject]:
+        """Hits of a sorted query, paged with search_after (no scroll contexts, which Serverless limits)."""
+        after: list[Any] | None = None
+        seen = 0
+        while limit is None or seen < limit:
+            size = PAGE_SIZE if limit is None else min(PAGE_SIZE, limit - seen)
+            page: JsonObject = {**body, "size": size, "track_total_hits": False}
+            if after is not None:
+                page["search_after"] = after
+            response = call_with_retries(
+                lambda page=page: self.client.search(index=self.index, body=page, routing=namespace),  # type: ignore[misc]
+                self.backoff,
+                "search",
+            )
+            hits = response["hits"]["hits"]
+            yield from hits
+            seen += len(hits)
+            if len(hits) < size:
+                return
+            after = hits[-1]["sort"]
+
+
+def _reason(error: Any) -> str:
+    if isinstance(error, dict):
+        root = error.get("root_cause") or [error]
+        return f"{root[0].get('type', '')}: {root[0].get('reason', '')}"
+    return str(error)

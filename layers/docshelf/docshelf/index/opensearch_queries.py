@@ -1,0 +1,163 @@
+"""Pure translation between docshelf and OpenSearch: chunk documents, filters and channel queries.
+
+Channel fields hold the Python analyzer's terms joined by single spaces and are indexed with the core
+`whitespace` analyzer, so OpenSearch sees exactly the terms the embedded index counts. Queries are built
+from term queries only (one per distinct term, boosted by its repeat count), so no user input ever
+reaches a query-string syntax.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from docshelf.index.base import Channel
+from docshelf.model import Chunk
+from docshelf.search.filters import SearchFilters
+from docshelf.serde import chunk_from_dict, chunk_to_dict
+
+JsonObject = dict[str, Any]
+
+CHANNEL_FIELDS: dict[Channel, str] = {"content": "content_terms", "path": "path_terms", "term": "term_grams"}
+
+# Lucene 9 counts every leaf clause of a query against indices.query.bool.max_clause_count (default
+# 1024); the filters below add at most a handful, so distinct query terms are capped well under it.
+MAX_QUERY_TERMS = 1000
+
+# The whitespace tokenizer cuts tokens longer than 255 UTF-16 units into pieces, which would make
+# OpenSearch count different terms than the embedded index; such terms are left out of both sides.
+MAX_TERM_UTF16_UNITS = 255
+
+DOCUMENT_ORDER: list[JsonObject] = [
+    {"source_file_name": "asc"},
+    {"document_id": "asc"},
+    {"ordinal": "asc"},
+]
+
+
+def document_id_for(namespace: str, chunk_id: str) -> str:
+    """The OpenSearch `_id` of a chunk: chunk ids are unique within a namespace, not across them."""
+    return f"{namespace}/{chunk_id}"
+
+
+def indexable(term: str) -> bool:
+    return 0 < len(term.encode("utf-16-le")) // 2 <= MAX_TERM_UTF16_UNITS
+
+
+def joined_terms(terms: Sequence[str]) -> str:
+    return " ".join(term for term in terms if indexable(term))
+
+
+def chunk_source(chunk: Chunk, revision: str, terms: Mapping[Channel, Sequence[str]]) -> JsonObject:
+    model = chunk_to_dict(chunk)
+    source: JsonObject = {
+        "namespace": chunk.namespace,
+        "document_id": chunk.document_id,
+        "revision": revision,
+        "chunk_id": chunk.chunk_id,
+        "chunk_type": chunk.type,
+        "source_file_name": chunk.source_file_name,
+        "section_path": list(chunk.section_path),
+        "pages": list(chunk.pages),
+        "ordinal": chunk.ordinal,
+        "token_count": chunk.token_count,
+        "text": chunk.text,
+        # The model's other fields (links, overlap, ...), stored unindexed so hydration is lossless.
+        "extra": {key: value for key, value in model.items() if key not in _MAPPED_MODEL_FIELDS},
+    }
+    for channel, field in CHANNEL_FIELDS.items():
+        source[field] = joined_terms(terms[channel])
+    return source
+
+
+def chunk_from_source(source: Mapping[str, Any]) -> Chunk:
+    model = {key: source[key] for key in _MAPPED_MODEL_FIELDS if key != "type"}
+    return chunk_from_dict({**source.get("extra", {}), **model, "type": source["chunk_type"]})
+
+
+_MAPPED_MODEL_FIELDS = frozenset(
+    {
+        "chunk_id",
+        "document_id",
+        "namespace",
+        "type",
+        "text",
+        "section_path",
+        "pages",
+        "token_count",
+        "ordinal",
+        "source_file_name",
+        "revision",
+    }
+)
+HYDRATION_FIELDS: list[str] = [
+    *sorted(_MAPPED_MODEL_FIELDS - {"type"}),
+    "chunk_type",
+    "extra",
+]
+
+
+def filter_clause(namespace: str, filters: SearchFilters) -> JsonObject:
+    """One bool filter: the namespace always, then the request's filters, mirroring SearchFilters.allows."""
+    required: list[JsonObject] = [{"term": {"namespace": namespace}}]
+    excluded: list[JsonObject] = []
+    if filters.documents:
+        names = sorted(set(filters.documents))
+        required.append(
+            {
+                "bool": {
+                    "should": [{"terms": {"document_id": names}}, {"terms": {"source_file_name": names}}],
+                    "minimum_should_match": 1,
+                }
+            }
+        )
+    if filters.chunk_types:
+        required.append({"terms": {"chunk_type": sorted(set(filters.chunk_types))}})
+    if filters.exclude_documents:
+        names = sorted(set(filters.exclude_documents))
+        excluded += [{"terms": {"document_id": names}}, {"terms": {"source_file_name": names}}]
+    if filters.exclude_sections:
+        excluded.append({"terms": {"section_path": sorted(set(filters.exclude_sections))}})
+    clause: JsonObject = {"filter": required}
+    if excluded:
+        clause["must_not"] = excluded
+    return {"bool": clause}
+
+
+def weighted_terms(terms: Sequence[str]) -> list[tuple[str, int]]:
+    """Distinct indexable terms in first-seen order with their repeat counts, capped at MAX_QUERY_TERMS.
+
+    A term repeated n times scores n times over in rank-bm25; a boost of n gives the same in Lucene.
+    """
+    counts = Counter(term for term in terms if indexable(term))
+    return list(counts.items())[:MAX_QUERY_TERMS]
+
+
+def channel_query(
+    namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+) -> JsonObject:
+    field = CHANNEL_FIELDS[channel]
+    should = [{"term": {field: {"value": term, "boost": float(n)}}} for term, n in weighted_terms(terms)]
+    return {
+        "size": limit,
+        "_source": False,
+        "track_total_hits": False,
+        "track_scores": True,
+        "query": {
+            "bool": {
+                "filter": [filter_clause(namespace, filters)],
+                "must": [{"bool": {"should": should, "minimum_should_match": 1}}],
+            }
+        },
+        # Ties broken by chunk id, as in the embedded index.
+        "sort": [{"_score": "desc"}, {"chunk_id": "asc"}],
+    }
+
+
+def count_query(namespace: str, filters: SearchFilters) -> JsonObject:
+    return {"query": {"bool": {"filter": [filter_clause(namespace, filters)]}}}
+
+
+def ranked_hits(response: Mapping[str, Any]) -> list[tuple[str, float]]:
+    return [(hit["sort"][1], float(hit["sort"][0])) for hit in response["hits"]["hits"]]

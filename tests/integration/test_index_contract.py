@@ -1,0 +1,316 @@
+"""The SearchIndex contract, run against every backend: the embedded BM25 index and a real OpenSearch node.
+
+OpenSearch cases carry the `opensearch` marker and skip when no node answers at $OPENSEARCH_URL (default
+http://127.0.0.1:9200), except under CI=true, where they fail. Each test gets its own OpenSearch index
+(a unique name per session plus a counter) so BM25 statistics never leak between tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docshelf.errors import IndexBackendError
+from docshelf.index.analyzer import analyze
+from docshelf.index.base import SearchIndex
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.opensearch import DocumentChunks, OpenSearchIndex
+from docshelf.index.opensearch_client import opensearch_client
+from docshelf.model import Chunk, Link
+from docshelf.search.filters import SearchFilters
+from docshelf.search.service import SearchRequest, search
+from docshelf.store import LocalStore
+from docshelf.tokens import count_tokens
+
+OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
+SESSION_PREFIX = f"docshelftest-{uuid.uuid4().hex[:8]}"
+ALL = SearchFilters()
+BACKENDS = ["embedded", pytest.param("opensearch", marks=pytest.mark.opensearch)]
+
+
+@pytest.fixture(scope="session")
+def opensearch() -> Iterator[Any]:
+    client = opensearch_client(OPENSEARCH_URL)
+    try:
+        client.info()
+    except Exception as exc:  # any failure to reach the node means "no node"
+        reason = f"no OpenSearch node answers at {OPENSEARCH_URL} ({exc.__class__.__name__}); run `make opensearch-up`"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true: {reason}", pytrace=False)
+        pytest.skip(reason)
+    yield client
+    client.indices.delete(index=f"{SESSION_PREFIX}-*", ignore_unavailable=True)
+    client.close()
+
+
+_numbers = itertools.count(1)
+
+
+def _opensearch_index(client: Any) -> OpenSearchIndex:
+    index = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
+    index.ensure_index()
+    return index
+
+
+@pytest.fixture(params=BACKENDS)
+def index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SearchIndex]:
+    if request.param == "embedded":
+        yield EmbeddedIndex(LocalStore(tmp_path / "store"))
+        return
+    backend = _opensearch_index(request.getfixturevalue("opensearch"))
+    yield backend
+    backend.drop_index()
+
+
+def make_chunk(
+    i: int,
+    text: str,
+    *,
+    doc: str = "d1",
+    name: str = "manual.pdf",
+    section: tuple[str, ...] = ("Maintenance",),
+    kind: str = "text",
+    namespace: str = "ns",
+    revision: str = "r1",
+) -> Chunk:
+    return Chunk(
+        chunk_id=f"{doc}-c{i}", document_id=doc, namespace=namespace, type=kind, text=text,  # type: ignore[arg-type]
+        section_path=section, pages=(i + 1,), token_count=count_tokens(text), ordinal=i, source_file_name=name,
+        revision=revision,
+    )  # fmt: skip
+
+
+def ids(ranked: list[tuple[str, float]]) -> list[str]:
+    return [cid for cid, _ in ranked]
+
+
+def test_upsert_fetch_round_trip_and_count(index: SearchIndex) -> None:
+    linked = Chunk(
+        chunk_id="d1-t0", document_id="d1", namespace="ns", type="table", text="| Part | Torque |\n| M12 | 80 Nm |",
+        section_path=("Specs", "Bolts"), pages=(3, 4), token_count=12, ordinal=2, source_file_name="manual.pdf",
+        revision="r1", connect_to=(Link(target="assets/t0.html", relation="table", ref="t0", position=0),),
+        overlap_chars=3,
+    )  # fmt: skip
+    chunks = [make_chunk(0, "Replace the stem seal."), make_chunk(1, "Check the valve."), linked]
+    index.upsert("ns", "d1", "r1", chunks)
+    assert index.count("ns", ALL) == 3
+    assert index.fetch("ns", ["d1-t0", "missing", "d1-c0"]) == [linked, chunks[0]]
+    assert index.fetch("ns", []) == []
+
+
+def test_new_revision_replaces_the_old_one(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(i, f"old seal text {i}") for i in range(4)])
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "another seal document", doc="d2", name="other.pdf")])
+    new = [make_chunk(i, f"new gasket text {i}", revision="r2") for i in range(2)]
+    index.upsert("ns", "d1", "r2", new)
+    assert index.count("ns", ALL) == 3
+    assert index.fetch("ns", ["d1-c2", "d1-c3"]) == []
+    assert [c.text for c in index.list_chunks("ns", SearchFilters(documents=("d1",)), 10)] == [c.text for c in new]
+    assert ids(index.rank("ns", "content", analyze("seal"), ALL, 10)) == ["d2-c0"]
+    # Re-publishing the same revision changes nothing.
+    index.upsert("ns", "d1", "r2", new)
+    assert index.count("ns", ALL) == 3
+
+
+def test_delete_removes_only_that_document(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(i, f"seal {i}") for i in range(3)])
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "seal other", doc="d2", name="b.pdf")])
+    index.delete("ns", "d1")
+    index.delete("ns", "never-indexed")
+    assert index.count("ns", ALL) == 1
+    assert ids(index.rank("ns", "content", ["seal"], ALL, 10)) == ["d2-c0"]
+    assert index.fetch("ns", ["d1-c0"]) == []
+
+
+def _filter_corpus(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [
+        make_chunk(0, "pump seal replacement", section=("Maintenance", "Seals")),
+        make_chunk(1, "pump seal torque table", kind="table", section=("Specs",)),
+    ])  # fmt: skip
+    index.upsert("ns", "d2", "r1", [
+        make_chunk(0, "seal inspection checklist", doc="d2", name="guide.docx", section=("Intro",)),
+        make_chunk(1, "seal storage", doc="d2", name="guide.docx", section=("Appendix", "Seals")),
+    ])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        (SearchFilters(documents=("d2",)), {"d2-c0", "d2-c1"}),
+        (SearchFilters(documents=("manual.pdf",)), {"d1-c0", "d1-c1"}),
+        (SearchFilters(exclude_documents=("guide.docx",)), {"d1-c0", "d1-c1"}),
+        (SearchFilters(exclude_sections=("Seals",)), {"d1-c1", "d2-c0"}),
+        (SearchFilters(chunk_types=("table",)), {"d1-c1"}),
+        (SearchFilters(documents=("d1", "guide.docx"), chunk_types=("text",), exclude_sections=("Intro",)),
+         {"d1-c0", "d2-c1"}),
+    ],
+)  # fmt: skip
+def test_filters_apply_to_rank_count_and_listing(
+    index: SearchIndex, filters: SearchFilters, expected: set[str]
+) -> None:
+    _filter_corpus(index)
+    assert set(ids(index.rank("ns", "content", ["seal"], filters, 10))) == expected
+    assert index.count("ns", filters) == len(expected)
+    assert {c.chunk_id for c in index.list_chunks("ns", filters, 10)} == expected
+
+
+def test_filters_apply_before_the_limit(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(i, "seal seal seal") for i in range(20)])
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "seal and many other words here", doc="d2", name="b.pdf")])
+    assert ids(index.rank("ns", "content", ["seal"], SearchFilters(documents=("d2",)), 1)) == ["d2-c0"]
+
+
+def test_list_chunks_in_document_order(index: SearchIndex) -> None:
+    index.upsert("ns", "d2", "r1", [make_chunk(i, f"beta {i}", doc="d2", name="b.txt") for i in (2, 0, 1)])
+    index.upsert("ns", "d1", "r1", [make_chunk(i, f"alpha {i}", doc="d1", name="a.txt") for i in (1, 0)])
+    listed = [c.chunk_id for c in index.list_chunks("ns", ALL, 10)]
+    assert listed == ["d1-c0", "d1-c1", "d2-c0", "d2-c1", "d2-c2"]
+    assert [c.chunk_id for c in index.list_chunks("ns", ALL, 3)] == listed[:3]
+
+
+def test_namespaces_are_isolated(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(0, "valve seal")])
+    index.upsert(
+        "other", "d1", "r1", [make_chunk(0, "valve seal", namespace="other"), make_chunk(1, "x", namespace="other")]
+    )
+    assert index.count("ns", ALL) == 1 and index.count("other", ALL) == 2
+    assert [c.namespace for c in index.fetch("ns", ["d1-c0", "d1-c1"])] == ["ns"]
+    index.delete("other", "d1")
+    assert index.count("other", ALL) == 0
+    assert ids(index.rank("ns", "content", ["seal"], ALL, 10)) == ["d1-c0"]
+    assert ids(index.rank("other", "content", ["seal"], ALL, 10)) == []
+
+
+def test_search_service_with_budget_and_citations(index: SearchIndex) -> None:
+    texts = ["Replace the stem seal every 6 months.", "Torque the M12 bolts to 80 Nm on the TX-100."] + [
+        f"Unrelated paragraph number {i} about shipping and invoices." for i in range(20)
+    ]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, t) for i, t in enumerate(texts)])
+    response = search(index, SearchRequest("ns", "how often replace the seal?", top_k=3, max_tokens=40))
+    assert response.results[0].chunk.chunk_id == "d1-c0"
+    assert response.results[0].channel_ranks["content"] == 0
+    assert response.total_chunks == 22
+    assert response.evidence_text.startswith("[1] manual.pdf | Maintenance | p. 1 | d1#d1-c0\n")
+    assert response.evidence_chunks == 1 and count_tokens(response.evidence_text) <= 40
+    by_part = search(index, SearchRequest("ns", "tx100", top_k=1))
+    assert [r.chunk.chunk_id for r in by_part.results] == ["d1-c1"]
+    excluded = search(index, SearchRequest("ns", "seal", filters=SearchFilters(exclude_sections=("Maintenance",))))
+    assert excluded.results == [] and excluded.total_chunks == 0
+    small = search(index, SearchRequest("ns", "seal", top_k=5, filters=SearchFilters(documents=("nothing",))))
+    assert small.results == []
+
+
+def test_small_corpus_returns_everything_in_document_order(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(i, f"part {i}") for i in range(3)])
+    response = search(index, SearchRequest("ns", "unrelated words", top_k=8))
+    assert [r.chunk.chunk_id for r in response.results] == ["d1-c0", "d1-c1", "d1-c2"]
+
+
+# A corpus where both BM25 variants order alike: every chunk has the same length (so Lucene's lossy
+# length norms are exact) and each word appears in under half the chunks (so both idfs are positive).
+WORDS = [
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
+    "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor",
+]  # fmt: skip
+
+
+def _agreeing_corpus() -> list[Chunk]:
+    chunks = []
+    for i in range(40):
+        words = [WORDS[(i * 7 + j * j) % len(WORDS)] for j in range(8)]
+        chunks.append(make_chunk(i, " ".join(words), doc=f"doc{i % 4}", name=f"file{i % 4}.txt"))
+    return chunks
+
+
+@pytest.mark.parametrize("query", ["alpha", "kilo victor", "echo echo golf", "romeo sierra tango", "papa"])
+@pytest.mark.opensearch
+def test_top_results_agree_with_the_embedded_index(opensearch: Any, tmp_path: Path, query: str) -> None:
+    embedded = EmbeddedIndex(LocalStore(tmp_path))
+    remote = _opensearch_index(opensearch)
+    try:
+        for doc in sorted({c.document_id for c in _agreeing_corpus()}):
+            chunks = [c for c in _agreeing_corpus() if c.document_id == doc]
+            embedded.upsert("ns", doc, "r1", chunks)
+            remote.upsert("ns", doc, "r1", chunks)
+        terms = analyze(query)
+        expected = embedded.rank("ns", "content", terms, ALL, 10)
+        assert expected, "the query must match something"
+        assert ids(remote.rank("ns", "content", terms, ALL, 10)) == ids(expected)
+        request = SearchRequest("ns", query, top_k=5)
+        assert [r.chunk.chunk_id for r in search(remote, request).results] == [
+            r.chunk.chunk_id for r in search(embedded, request).results
+        ]
+    finally:
+        remote.drop_index()
+
+
+@pytest.mark.opensearch
+def test_rejected_chunk_fails_only_its_document(opensearch: Any) -> None:
+    remote = _opensearch_index(opensearch)
+    try:
+        remote.upsert("ns", "d2", "r1", [make_chunk(0, "old revision of two", doc="d2")])
+        immense = ("x" * 40_000,)  # a keyword term over Lucene's 32766-byte limit is rejected per item
+        rejected = make_chunk(2, "bad", doc="d2", section=immense)
+        failures = remote.upsert_many(
+            "ns",
+            [
+                DocumentChunks("d1", "r1", [make_chunk(0, "good seal chunk")]),
+                DocumentChunks("d2", "r2", [make_chunk(1, "new text", doc="d2"), rejected]),
+            ],
+        )
+        assert list(failures) == ["d2"] and "d2-c2" in failures["d2"]
+        assert ids(remote.rank("ns", "content", ["seal"], ALL, 10)) == ["d1-c0"]
+        # d2 keeps its previous revision, and none of the new one.
+        assert [c.chunk_id for c in remote.list_chunks("ns", SearchFilters(documents=("d2",)), 10)] == ["d2-c0"]
+        with pytest.raises(IndexBackendError, match="document d2"):
+            remote.upsert("ns", "d2", "r2", [rejected])
+    finally:
+        remote.drop_index()
+
+
+@pytest.mark.opensearch
+def test_small_bulk_batches_and_ensure_index_is_idempotent(opensearch: Any) -> None:
+    remote = OpenSearchIndex(
+        opensearch, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh="wait_for", max_batch_bytes=600
+    )
+    try:
+        remote.ensure_index()
+        remote.ensure_index()
+        remote.upsert("ns", "d1", "r1", [make_chunk(i, f"seal number {i}") for i in range(30)])
+        assert remote.count("ns", ALL) == 30
+        remote.upsert("ns", "d1", "r2", [make_chunk(i, f"seal number {i}") for i in range(5)])
+        assert remote.count("ns", ALL) == 5
+        assert opensearch.indices.exists_alias(name=remote.index)
+    finally:
+        remote.drop_index()
+
+
+@pytest.mark.opensearch
+def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from docshelf.cli import main
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "manual.txt").write_text("Maintenance\n\nReplace the stem seal every 6 months.\n", encoding="utf-8")
+    (docs / "notes.txt").write_text("Notes\n\nShipping takes five days.\n", encoding="utf-8")
+    name = f"{SESSION_PREFIX}-{next(_numbers)}"
+    common = ["--store", str(tmp_path / "store"), "--namespace", "acme", "--backend", "opensearch"]
+    common += ["--opensearch-url", OPENSEARCH_URL, "--opensearch-index", name]
+    try:
+        assert main(["ingest", str(docs), *common, "--quiet"]) == 0
+        assert "2 ok, 0 failed" in capsys.readouterr().out
+        assert main(["search", "stem seal", *common, "--top-k", "1"]) == 0
+        assert "[1] manual.txt" in capsys.readouterr().out
+        assert main(["delete", "manual.txt", *common]) == 0
+        capsys.readouterr()
+        assert main(["search", "stem seal", *common, "--json"]) == 0
+        assert [r["source_file_name"] for r in json.loads(capsys.readouterr().out)["results"]] == ["notes.txt"]
+    finally:
+        OpenSearchIndex(opensearch, index=name).drop_index()
