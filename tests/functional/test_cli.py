@@ -97,6 +97,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert run("search", "x", "--namespace", "Not Valid", "--store", str(tmp_path)) == 2
     assert run("ingest", str(tmp_path / "missing"), "--store", str(tmp_path)) == 2
+    assert run("ingest", str(tmp_path), "--chunk-tokens", "20", "--overlap-tokens", "15", "--store", str(tmp_path)) == 2
     with pytest.raises(SystemExit) as exit_info:
         run("frobnicate")
     assert exit_info.value.code == 2

@@ -314,3 +314,13 @@ def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.
         assert [r["source_file_name"] for r in json.loads(capsys.readouterr().out)["results"]] == ["notes.txt"]
     finally:
         OpenSearchIndex(opensearch, index=name).drop_index()
+
+
+def test_path_channel_needs_half_the_query_terms(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(0, "intro", name="american-broadcasting-company.txt", section=())])
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "intro", doc="d2", name="vacation-policy.txt", section=())])
+    long_question = analyze("which company financed the businessmen and their bank")
+    assert index.rank("ns", "path", long_question, SearchFilters(), 10) == []
+    assert ids(index.rank("ns", "path", analyze("company news"), SearchFilters(), 10)) == ["d1-c0"]
+    assert ids(index.rank("ns", "path", analyze("vacation days policy"), SearchFilters(), 10)) == ["d2-c0"]
+    assert ids(index.rank("ns", "content", long_question, SearchFilters(), 10)) == []

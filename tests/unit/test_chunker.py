@@ -21,6 +21,7 @@ def make_document(blocks: list[Block], pages: int = 1) -> Document:
 
 
 def chunks_of(blocks: list[Block], **config: Any) -> list[Chunk]:
+    config.setdefault("overlap_tokens", 0)
     return chunk_document(make_document(blocks), document_id="d1", namespace="ns", config=ChunkConfig(**config))
 
 

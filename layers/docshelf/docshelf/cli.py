@@ -13,6 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
 from docshelf.search.filters import SearchFilters
@@ -107,8 +108,10 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _chunk_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--chunk-tokens", type=int, default=500)
-    parser.add_argument("--overlap-tokens", type=int, default=0)
+    parser.add_argument("--chunk-tokens", type=int, default=DEFAULT_CHUNK_TOKENS)
+    parser.add_argument(
+        "--overlap-tokens", type=int, default=None, help="default: 40, or chunk-tokens/8 when that is smaller"
+    )
     parser.add_argument("--whole-document-tokens", type=int, default=0)
 
 
@@ -116,7 +119,7 @@ def _services(args: argparse.Namespace) -> LocalServices:
     return LocalServices.open(
         args.store,
         chunk_tokens=getattr(args, "chunk_tokens", 500),
-        overlap_tokens=getattr(args, "overlap_tokens", 0),
+        overlap_tokens=getattr(args, "overlap_tokens", None),
         whole_document_tokens=getattr(args, "whole_document_tokens", 0),
         backend=args.backend,
         opensearch_url=args.opensearch_url,
@@ -275,14 +278,14 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
-    from docshelf.chunking import ChunkConfig, chunk_document
+    from docshelf.chunking import ChunkConfig, chunk_document, default_overlap
     from docshelf.ids import document_id
     from docshelf.parsers import parse_bytes
     from docshelf.serde import chunk_to_dict
 
     config = ChunkConfig(
         chunk_tokens=args.chunk_tokens,
-        overlap_tokens=args.overlap_tokens,
+        overlap_tokens=default_overlap(args.chunk_tokens) if args.overlap_tokens is None else args.overlap_tokens,
         whole_document_tokens=args.whole_document_tokens,
     )
     try:

@@ -62,6 +62,10 @@ class InvalidQueryError(DocshelfError):
     """A search request that cannot be served as asked."""
 
 
+class InvalidConfigError(DocshelfError, ValueError):
+    """A setting outside its allowed range."""
+
+
 class InvalidNameError(DocshelfError):
     """A namespace or key that does not follow the naming rules."""
 

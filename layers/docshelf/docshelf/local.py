@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from docshelf import pipeline
-from docshelf.chunking import ChunkConfig
+from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.errors import DocshelfError
 from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
@@ -35,7 +35,7 @@ class LocalServices:
         root: str | Path = DEFAULT_STORE,
         *,
         chunk_tokens: int = 500,
-        overlap_tokens: int = 0,
+        overlap_tokens: int | None = None,
         whole_document_tokens: int = 0,
         backend: Backend = "embedded",
         opensearch_url: str | None = None,
@@ -43,7 +43,9 @@ class LocalServices:
     ) -> LocalServices:
         store = LocalStore(root)
         chunking = ChunkConfig(
-            chunk_tokens=chunk_tokens, overlap_tokens=overlap_tokens, whole_document_tokens=whole_document_tokens
+            chunk_tokens=chunk_tokens,
+            overlap_tokens=default_overlap(chunk_tokens) if overlap_tokens is None else overlap_tokens,
+            whole_document_tokens=whole_document_tokens,
         )
         return cls(
             store=store,

@@ -1,5 +1,11 @@
 """Structure-aware, token-bounded chunking of typed documents (DESIGN §4)."""
 
-from docshelf.chunking.chunker import CHUNKER_VERSION, ChunkConfig, chunk_document
+from docshelf.chunking.chunker import (
+    CHUNKER_VERSION,
+    DEFAULT_CHUNK_TOKENS,
+    ChunkConfig,
+    chunk_document,
+    default_overlap,
+)
 
-__all__ = ["CHUNKER_VERSION", "ChunkConfig", "chunk_document"]
+__all__ = ["CHUNKER_VERSION", "DEFAULT_CHUNK_TOKENS", "ChunkConfig", "chunk_document", "default_overlap"]

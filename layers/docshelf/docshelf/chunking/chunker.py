@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 from docshelf.chunking.split import split_sentences, split_text, token_windows
 from docshelf.chunking.tables import table_pieces
+from docshelf.errors import InvalidConfigError
 from docshelf.ids import chunk_ids
 from docshelf.model import Block, Chunk, ChunkType, Document, Heading, Image, Link, Paragraph, Table
 from docshelf.parsers import block_text
@@ -16,12 +17,19 @@ from docshelf.tokens import count_tokens
 
 CHUNKER_VERSION = "1"
 SEPARATOR = "\n\n"
+DEFAULT_CHUNK_TOKENS = 500
+DEFAULT_OVERLAP_TOKENS = 40
+
+
+def default_overlap(chunk_tokens: int) -> int:
+    """The default overlap, kept small relative to smaller chunks."""
+    return min(DEFAULT_OVERLAP_TOKENS, chunk_tokens // 8)
 
 
 @dataclass(frozen=True, slots=True)
 class ChunkConfig:
-    chunk_tokens: int = 500
-    overlap_tokens: int = 0
+    chunk_tokens: int = DEFAULT_CHUNK_TOKENS
+    overlap_tokens: int = DEFAULT_OVERLAP_TOKENS
     whole_document_tokens: int = 0
     overlap_across_pages: bool = False
     # A new section starts a new chunk once the current one holds this share of the budget.
@@ -29,11 +37,11 @@ class ChunkConfig:
 
     def __post_init__(self) -> None:
         if self.chunk_tokens < 16:
-            raise ValueError("chunk_tokens must be at least 16")
+            raise InvalidConfigError("chunk_tokens must be at least 16")
         if not 0 <= self.overlap_tokens < self.chunk_tokens // 2:
-            raise ValueError("overlap_tokens must be between 0 and half of chunk_tokens")
+            raise InvalidConfigError("overlap_tokens must be at least 0 and less than half of chunk_tokens")
         if self.whole_document_tokens < 0:
-            raise ValueError("whole_document_tokens must not be negative")
+            raise InvalidConfigError("whole_document_tokens must not be negative")
 
     def cache_key(self) -> str:
         fields = ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Literal, Protocol, TypeAlias
 
@@ -8,6 +9,15 @@ from docshelf.search.filters import SearchFilters
 
 Channel: TypeAlias = Literal["content", "path", "term"]
 CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
+
+# The share of a query's distinct terms a chunk must match to be a candidate in a channel.
+# A file name or section title that shares one word with a long question is weak evidence,
+# yet RRF would give its rank 0 a full vote; half the terms makes a path match mean something.
+MIN_MATCH: dict[Channel, float] = {"content": 0.0, "path": 0.5, "term": 0.0}
+
+
+def required_matches(channel: Channel, distinct_terms: int) -> int:
+    return max(1, math.ceil(MIN_MATCH[channel] * distinct_terms))
 
 
 class SearchIndex(Protocol):

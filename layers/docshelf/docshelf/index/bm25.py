@@ -107,12 +107,12 @@ class BM25Channel:
             self._mean_idf = float(np.mean(np.log(self._live_rows - dfs + 0.5) - np.log(dfs + 0.5)))
         return EPSILON * self._mean_idf
 
-    def scores(self, terms: Sequence[str], size: int) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """(score per row, touched per row) for rows 0..size-1."""
+    def scores(self, terms: Sequence[str], size: int) -> tuple[FloatArray, IntArray]:
+        """(score per row, number of distinct query terms matched per row) for rows 0..size-1."""
         scores = np.zeros(size, dtype=np.float64)
-        touched = np.zeros(size, dtype=np.bool_)
+        matched = np.zeros(size, dtype=np.int32)
         if not self._live_rows:
-            return scores, touched
+            return scores, matched
         norms, alive, _ = self._arrays()
         for term, repeats in Counter(terms).items():
             posting = self._postings.get(term)
@@ -123,5 +123,5 @@ class BM25Channel:
             ids, tfs = ids[live], tfs[live]
             weight = self.idf(term) * repeats
             scores[ids] += weight * tfs * (K1 + 1) / (tfs + norms[ids])
-            touched[ids] = True
-        return scores, touched
+            matched[ids] += 1
+        return scores, matched

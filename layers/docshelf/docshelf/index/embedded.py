@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from docshelf.index.analyzer import analyze, path_text, raw_terms
-from docshelf.index.base import CHANNELS, Channel
+from docshelf.index.base import CHANNELS, Channel, required_matches
 from docshelf.index.bm25 import BM25Channel
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
@@ -72,8 +72,8 @@ class _Namespace:
     def rank(
         self, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
-        scores, touched = self.channels[channel].scores(terms, len(self.rows))
-        candidates = np.flatnonzero(touched)
+        scores, matched = self.channels[channel].scores(terms, len(self.rows))
+        candidates = np.flatnonzero(matched >= required_matches(channel, len(set(terms))))
         if not filters.is_empty():
             candidates = np.array([row for row in candidates if filters.allows(self._chunk(int(row)))], dtype=np.int64)
         if len(candidates) > limit * 4:

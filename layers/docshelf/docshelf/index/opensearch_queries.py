@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from docshelf.index.base import Channel
+from docshelf.index.base import Channel, required_matches
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_from_dict, chunk_to_dict
@@ -138,7 +138,8 @@ def channel_query(
     namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
 ) -> JsonObject:
     field = CHANNEL_FIELDS[channel]
-    should = [{"term": {field: {"value": term, "boost": float(n)}}} for term, n in weighted_terms(terms)]
+    weighted = weighted_terms(terms)
+    should = [{"term": {field: {"value": term, "boost": float(n)}}} for term, n in weighted]
     return {
         "size": limit,
         "_source": False,
@@ -147,7 +148,9 @@ def channel_query(
         "query": {
             "bool": {
                 "filter": [filter_clause(namespace, filters)],
-                "must": [{"bool": {"should": should, "minimum_should_match": 1}}],
+                "must": [
+                    {"bool": {"should": should, "minimum_should_match": required_matches(channel, len(weighted))}}
+                ],
             }
         },
         # Ties broken by chunk id, as in the embedded index.
