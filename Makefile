@@ -6,8 +6,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VOCAB := layers/docshelf/docshelf/vocab/9b5ad71b2ce5302211f9c61530b329a4922fc6a4
 DEMO_STORE := .docshelf-demo
+# aws-sam-cli and cfn-lint live in their own venv so their pins never meet the runtime dependencies.
+SAM_VENV := .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down
+.PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
 setup: $(STAMP) $(VOCAB)
 
@@ -46,10 +49,27 @@ opensearch-up:
 opensearch-down:
 	infra/opensearch/stop.sh
 
-test: lint typecheck unit
+$(SAM_STAMP):
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/pip install --quiet aws-sam-cli==1.170.0 cfn-lint==1.58.0
+	touch $(SAM_STAMP)
+
+cfn-lint: $(SAM_STAMP)
+	$(SAM_VENV)/bin/cfn-lint template.yaml
+
+# `sam build` without a container needs the runtime's Python (python3.12, see README) on PATH.
+sam-build: $(SAM_STAMP) $(VOCAB)
+	@runtime_python=$$(for candidate in python3.12 $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3.12; do \
+		"$$candidate" -c 'import sys; print(sys.executable)' 2>/dev/null && break; done); \
+	if [ -z "$$runtime_python" ]; then echo "sam-build: python3.12 (the Lambda runtime) is not installed" >&2; exit 1; fi; \
+	PATH="$$(dirname "$$runtime_python"):$(CURDIR)/$(SAM_VENV)/bin:$$PATH" SAM_CLI_TELEMETRY=0 \
+		$(SAM_VENV)/bin/sam build --cached --parallel
+
+test: lint typecheck cfn-lint sam-build unit
 
 bench: setup
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_STORE) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) $(DEMO_STORE) .pytest_cache .mypy_cache .ruff_cache

@@ -195,7 +195,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     response = search(services.index, _request(args, args.query))
     if args.json:
-        print(json.dumps(response_to_dict(response), ensure_ascii=False, indent=2))
+        print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
     else:
         print_response(response, sys.stdout)
     return EXIT_OK
@@ -228,21 +228,6 @@ def _batch_search(services: LocalServices, args: argparse.Namespace) -> int:
             ]
             print(json.dumps({"qid": item["qid"], "results": results}, ensure_ascii=False))
     return EXIT_OK
-
-
-def response_to_dict(response: SearchResponse) -> dict[str, Any]:
-    return {
-        "evidence_text": response.evidence_text,
-        "answer_text": response.answer_text,
-        "results": [
-            {**asdict(r.chunk), "chunk_type": r.chunk.type, "score": r.score, "channel_ranks": r.channel_ranks}
-            for r in response.results
-        ],
-        "total_chunks": response.total_chunks,
-        "evidence_chunks": response.evidence_chunks,
-        "cache": response.cache,
-        "took_ms": response.took_ms,
-    }
 
 
 def print_response(response: SearchResponse, out: TextIO) -> None:

@@ -26,6 +26,11 @@ from docshelf.store.base import ObjectStore
 
 logger = logging.getLogger(__name__)
 
+# Statuses in which the index must hold none of the document's chunks.
+EMPTY_STATUSES: frozenset[str] = frozenset({"failed", "needs_ocr", "deleted"})
+# Statuses that end an event's processing: a redelivery of the same event finds nothing left to do.
+SETTLED_STATUSES: frozenset[str] = frozenset({"ok", *EMPTY_STATUSES})
+
 
 @dataclass(frozen=True, slots=True)
 class PipelineConfig:
@@ -152,8 +157,32 @@ def publish_stage(
         return False
     index.upsert(outcome.namespace, outcome.document_id, outcome.revision, chunks)
     written = registry.put(_record(outcome, "ok", chunks=len(chunks), sequencer=sequencer))
+    if not written:
+        # A newer event landed between the check and the write; if it emptied the document, undo our upsert.
+        winner = registry.get(outcome.namespace, outcome.document_id)
+        if winner is not None and winner.status in EMPTY_STATUSES:
+            index.delete(outcome.namespace, outcome.document_id)
     registry.bump_namespace_version(outcome.namespace)
     return written
+
+
+def settle_failure(
+    store: ObjectStore,
+    registry: Registry,
+    index: SearchIndex,
+    outcome: ParseOutcome,
+    *,
+    config: PipelineConfig,
+    sequencer: str = "",
+) -> bool:
+    """Bad input: record the status and reason, drop any older revision's chunks. False when a newer event won."""
+    if not record_failure(registry, outcome, sequencer=sequencer):
+        return False
+    status = outcome.error.status if outcome.error is not None else "failed"
+    write_artifacts(store, outcome, [], status=status, config=config)
+    index.delete(outcome.namespace, outcome.document_id)
+    registry.bump_namespace_version(outcome.namespace)
+    return True
 
 
 def record_failure(registry: Registry, outcome: ParseOutcome, *, sequencer: str = "") -> bool:
@@ -194,9 +223,7 @@ def ingest(
     started = time.perf_counter()
     outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config)
     if outcome.document is None:
-        write_artifacts(store, outcome, [], status=outcome.error.status if outcome.error else "failed", config=config)
-        record_failure(registry, outcome, sequencer=sequencer)
-        index.delete(namespace, outcome.document_id)
+        settle_failure(store, registry, index, outcome, config=config, sequencer=sequencer)
         error = outcome.error
         return IngestResult(
             namespace, outcome.document_id, source_key, error.status if error else "failed",
@@ -231,3 +258,42 @@ def delete_document(
         store.delete(artifact_key(namespace, doc_id, name))
     registry.bump_namespace_version(namespace)
     return True
+
+
+def event_is_current(registry: Registry, namespace: str, document_id: str, sequencer: str) -> bool:
+    """False when the registry already holds a newer event for the document (a stale or reordered delivery)."""
+    current = registry.get(namespace, document_id)
+    return current is None or sequencer_is_newer(sequencer, current.sequencer)
+
+
+def event_is_settled(registry: Registry, namespace: str, document_id: str, sequencer: str) -> bool:
+    """True when this very event (or a newer one) has already been carried through to a final status."""
+    current = registry.get(namespace, document_id)
+    if current is None or (not current.sequencer and not sequencer):
+        return False
+    if current.sequencer != sequencer:
+        return not sequencer_is_newer(sequencer, current.sequencer)
+    return current.status in SETTLED_STATUSES
+
+
+def mark_processing(registry: Registry, *, namespace: str, source_key: str, revision: str, sequencer: str) -> bool:
+    """Claim the document for this event's revision; False when a newer event already won."""
+    outcome = ParseOutcome(namespace, make_document_id(namespace, source_key), source_key, revision, None)
+    return registry.put(_record(outcome, "processing", sequencer=sequencer))
+
+
+def load_parsed(store: ObjectStore, *, namespace: str, source_key: str, revision: str) -> ParseOutcome | None:
+    """The parse stage's result for a revision, from the `_ori` cache; None when it is not there."""
+    cached = store.get(parse_cache_key(revision))
+    if cached is None:
+        return None
+    document = document_from_dict(loads(cached))
+    return ParseOutcome(
+        namespace, make_document_id(namespace, source_key), source_key, revision, document, cache_hit=True
+    )
+
+
+def load_chunks(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> list[Chunk] | None:
+    """The chunk stage's result for a revision and chunking configuration; None when it is not there."""
+    cached = store.get(chunk_cache_key(outcome.revision, outcome.namespace, outcome.document_id, config.chunking))
+    return None if cached is None else chunks_from_dict(loads(cached))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 from docshelf.errors import InvalidQueryError
 from docshelf.ids import validate_namespace
@@ -56,6 +56,21 @@ class SearchResponse:
     evidence_chunks: int = 0
     answer_text: str = ""
     cache: str = "miss"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
+        return {
+            "evidence_text": self.evidence_text,
+            "answer_text": self.answer_text,
+            "results": [
+                {**asdict(r.chunk), "chunk_type": r.chunk.type, "score": r.score, "channel_ranks": r.channel_ranks}
+                for r in self.results
+            ],
+            "total_chunks": self.total_chunks,
+            "evidence_chunks": self.evidence_chunks,
+            "cache": self.cache,
+            "took_ms": self.took_ms,
+        }
 
 
 @runtime_checkable

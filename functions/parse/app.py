@@ -1,0 +1,50 @@
+"""ParseFunction: S3 object events (EventBridge -> ParseQueue) -> typed Document in the parse cache -> ChunkQueue.
+
+Deleted objects are removed from the index here too, so create and delete share one ordered path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aws_lambda_powertools import Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.batch import process_partial_response
+
+from docshelf.aws.events import InvalidEventError, decode_object_event
+from docshelf.aws.observe import document_context, make_logger, record_invalid, record_result, sqs_batch_processor
+from docshelf.aws.services import get_services
+from docshelf.aws.stages import handle_object_event
+from docshelf.errors import InvalidNameError
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+    from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+logger = make_logger()
+tracer = Tracer()
+metrics = Metrics()
+processor = sqs_batch_processor()
+
+
+@tracer.capture_method
+def record_handler(record: SQSRecord) -> None:
+    try:
+        event = decode_object_event(record.body)
+    except (InvalidEventError, InvalidNameError) as error:
+        record_invalid(logger, metrics, "parse", record.message_id, error)
+        return
+    with document_context(logger, event.namespace, event.document_id):
+        tracer.put_annotation("document_id", event.document_id)
+        result = handle_object_event(get_services(), event)
+        if result.outcome == "queued":
+            metrics.add_metric(name="DocumentsParsed", unit=MetricUnit.Count, value=1)
+        record_result(logger, metrics, "parse", result)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics(capture_cold_start_metric=True)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

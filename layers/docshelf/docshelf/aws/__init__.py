@@ -1,0 +1,1 @@
+"""The AWS edge: settings from the environment, event decoding and service wiring for the Lambdas."""

@@ -1,0 +1,71 @@
+"""What every handler does around its stage: log keys, metrics per outcome, and one SQS batch processor.
+
+Powertools is imported here and in the handlers only, never by the core package.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
+
+if TYPE_CHECKING:
+    from docshelf.aws.stages import StageResult
+
+DOCUMENT_KEYS = ("namespace", "document_id")
+
+# Metric name per stage outcome; outcomes without one are still logged.
+OUTCOME_METRICS = {
+    "failed": "DocumentsFailed",
+    "needs_ocr": "DocumentsNeedOcr",
+    "deleted": "DocumentsDeleted",
+    "stale": "StaleEvents",
+    "duplicate": "DuplicateEvents",
+    "gone": "StaleEvents",
+    "superseded": "StaleEvents",
+}
+
+
+def make_logger() -> Logger:
+    """A Powertools logger whose JSON lines always carry namespace and document_id, shared by the core's loggers."""
+    logger = Logger()
+    logger.append_keys(namespace="", document_id="")
+    logging.getLogger("docshelf")  # register the core's parent logger so its children share the handler
+    copy_config_to_registered_loggers(source_logger=logger, include={"docshelf"})
+    return logger
+
+
+def sqs_batch_processor() -> BatchProcessor:
+    """Partial batch responses: only the failed records go back to the queue (ReportBatchItemFailures)."""
+    return BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+
+
+@contextmanager
+def document_context(logger: Logger, namespace: str = "", document_id: str = "") -> Iterator[None]:
+    logger.append_keys(namespace=namespace, document_id=document_id)
+    try:
+        yield
+    finally:
+        logger.append_keys(namespace="", document_id="")
+
+
+def record_result(logger: Logger, metrics: Metrics, stage: str, result: StageResult) -> None:
+    name = OUTCOME_METRICS.get(result.outcome)
+    if name is not None:
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=1)
+    if result.cache_hit:
+        metrics.add_metric(name=f"{stage.capitalize()}CacheHits", unit=MetricUnit.Count, value=1)
+    log = logger.warning if result.outcome in ("failed", "needs_ocr") else logger.info
+    log(f"{stage}: {result.outcome}", extra={"outcome": result.outcome, "detail": result.detail})
+
+
+def record_invalid(logger: Logger, metrics: Metrics, stage: str, message_id: str, error: Exception) -> None:
+    """A message no retry can fix: acknowledged, but counted and logged at error level, never dropped silently."""
+    metrics.add_metric(name="InvalidMessages", unit=MetricUnit.Count, value=1)
+    logger.error(f"{stage}: invalid message acknowledged: {error}", extra={"message_id": message_id})

@@ -1,0 +1,108 @@
+"""Every setting the Lambdas read, from the environment, in one place (no os.getenv elsewhere)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from docshelf.chunking import ChunkConfig
+from docshelf.parsers import ParseLimits
+from docshelf.pipeline import PipelineConfig
+
+ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
+ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
+ENV_SEARCH_CACHE_TABLE = "SEARCH_CACHE_TABLE"
+ENV_CHUNK_QUEUE_URL = "CHUNK_QUEUE_URL"
+ENV_PUBLISH_QUEUE_URL = "PUBLISH_QUEUE_URL"
+ENV_OPENSEARCH_ENDPOINT = "OPENSEARCH_ENDPOINT"
+ENV_OPENSEARCH_SERVICE = "OPENSEARCH_SERVICE"
+ENV_OPENSEARCH_INDEX = "OPENSEARCH_INDEX"
+ENV_CHUNK_TOKENS = "CHUNK_TOKENS"
+ENV_OVERLAP_TOKENS = "OVERLAP_TOKENS"
+ENV_WHOLE_DOCUMENT_TOKENS = "WHOLE_DOCUMENT_TOKENS"
+ENV_MAX_FILE_BYTES = "MAX_FILE_BYTES"
+ENV_MAX_PAGES = "MAX_PAGES"
+ENV_PARSE_TIME_BUDGET_S = "PARSE_TIME_BUDGET_S"
+ENV_SEARCH_CACHE_TTL_S = "SEARCH_CACHE_TTL_S"
+ENV_NAMESPACES_CLAIM = "NAMESPACES_CLAIM"
+ENV_AWS_REGION = "AWS_REGION"
+
+DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
+DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
+OPENSEARCH_SERVICES = ("es", "aoss")
+
+
+class SettingsError(ValueError):
+    """A missing or malformed environment variable (a deployment mistake, not bad input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    artifacts_bucket: str
+    registry_table: str
+    region: str = ""
+    search_cache_table: str = ""
+    chunk_queue_url: str = ""
+    publish_queue_url: str = ""
+    opensearch_endpoint: str = ""
+    opensearch_service: str = "es"
+    opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
+    search_cache_ttl_s: int = 300
+    namespaces_claim: str = DEFAULT_NAMESPACES_CLAIM
+    pipeline: PipelineConfig = field(default_factory=PipelineConfig)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        service = env.get(ENV_OPENSEARCH_SERVICE, "es") or "es"
+        if service not in OPENSEARCH_SERVICES:
+            raise SettingsError(f"{ENV_OPENSEARCH_SERVICE} must be one of {OPENSEARCH_SERVICES}, not {service!r}")
+        defaults = ParseLimits()
+        limits = ParseLimits(
+            max_bytes=_int(env, ENV_MAX_FILE_BYTES, defaults.max_bytes),
+            max_pages=_int(env, ENV_MAX_PAGES, defaults.max_pages),
+            time_budget_s=float(_int(env, ENV_PARSE_TIME_BUDGET_S, int(defaults.time_budget_s))),
+        )
+        try:
+            chunking = ChunkConfig(
+                chunk_tokens=_int(env, ENV_CHUNK_TOKENS, 500),
+                overlap_tokens=_int(env, ENV_OVERLAP_TOKENS, 0),
+                whole_document_tokens=_int(env, ENV_WHOLE_DOCUMENT_TOKENS, 0),
+            )
+        except ValueError as error:
+            raise SettingsError(f"invalid chunking settings: {error}") from error
+        return cls(
+            artifacts_bucket=_required(env, ENV_ARTIFACTS_BUCKET),
+            registry_table=_required(env, ENV_REGISTRY_TABLE),
+            region=env.get(ENV_AWS_REGION, ""),
+            search_cache_table=env.get(ENV_SEARCH_CACHE_TABLE, ""),
+            chunk_queue_url=env.get(ENV_CHUNK_QUEUE_URL, ""),
+            publish_queue_url=env.get(ENV_PUBLISH_QUEUE_URL, ""),
+            opensearch_endpoint=env.get(ENV_OPENSEARCH_ENDPOINT, "").strip().rstrip("/"),
+            opensearch_service=service,
+            opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,
+            search_cache_ttl_s=_int(env, ENV_SEARCH_CACHE_TTL_S, 300),
+            namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
+            pipeline=PipelineConfig(chunking=chunking, limits=limits),
+        )
+
+
+def _required(env: Mapping[str, str], name: str) -> str:
+    value = env.get(name, "").strip()
+    if not value:
+        raise SettingsError(f"the environment variable {name} is not set")
+    return value
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
+    if value < 0:
+        raise SettingsError(f"{name} must not be negative")
+    return value

@@ -1,0 +1,163 @@
+"""One SQS record's work for each ingest Lambda, on decoded messages; the handlers only adapt and observe.
+
+Every function is safe to run twice for the same message and ends right when messages arrive out of order:
+the registry's per-document S3 sequencer decides which event is the newest, with conditional writes.
+Bad input returns a result (the message is acknowledged); anything else raises, so SQS retries it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from docshelf import pipeline
+from docshelf.aws.events import ObjectEvent, StageMessage
+from docshelf.aws.services import AwsServices
+from docshelf.errors import DocumentTooLargeError, StorageError
+from docshelf.ids import sha256_hex
+
+Outcome = Literal["queued", "ok", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded"]
+_MISSING_OBJECT = ("NoSuchKey", "NoSuchVersion", "404", "NotFound")
+
+
+@dataclass(frozen=True, slots=True)
+class StageResult:
+    outcome: Outcome
+    detail: str = ""
+    chunks: int = 0
+    cache_hit: bool = False
+
+
+def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResult:
+    """ParseFunction: an S3 object was created or deleted."""
+    if event.action == "deleted":
+        return _delete(services, event)
+    registry, config = services.registry, services.settings.pipeline
+    if pipeline.event_is_settled(registry, event.namespace, event.document_id, event.sequencer):
+        return StageResult("duplicate", "a newer or the same event was already processed")
+    try:
+        data = _read_object(services, event, max_bytes=config.limits.max_bytes)
+    except DocumentTooLargeError as error:
+        outcome = pipeline.ParseOutcome(event.namespace, event.document_id, event.source_key, "", None, error=error)
+        return _settle_failure(services, outcome, event.sequencer)
+    if data is None:
+        return StageResult("gone", "the object (version) no longer exists; its delete event decides")
+    if not pipeline.mark_processing(
+        registry,
+        namespace=event.namespace,
+        source_key=event.source_key,
+        revision=sha256_hex(data),
+        sequencer=event.sequencer,
+    ):
+        return StageResult("stale", "a newer event for this document won")
+    outcome = pipeline.parse_stage(
+        services.store, data, namespace=event.namespace, source_key=event.source_key, config=config
+    )
+    if outcome.document is None:
+        return _settle_failure(services, outcome, event.sequencer)
+    message = StageMessage(event.namespace, event.document_id, event.source_key, outcome.revision, event.sequencer)
+    services.send(services.settings.chunk_queue_url, message.to_json())
+    return StageResult("queued", f"revision {outcome.revision}", cache_hit=outcome.cache_hit)
+
+
+def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageResult:
+    """ChunkFunction: the parsed revision -> chunks and the per-document artifacts."""
+    stale = _stale(services, message)
+    if stale is not None:
+        return stale
+    outcome = pipeline.load_parsed(
+        services.store, namespace=message.namespace, source_key=message.source_key, revision=message.revision
+    )
+    if outcome is None:
+        raise StorageError(f"the parse cache of revision {message.revision} is missing")
+    chunks, hit = pipeline.chunk_stage(services.store, outcome, config=services.settings.pipeline)
+    services.send(services.settings.publish_queue_url, message.to_json())
+    return StageResult("queued", f"{len(chunks)} chunks", chunks=len(chunks), cache_hit=hit)
+
+
+def handle_publish_message(services: AwsServices, message: StageMessage) -> StageResult:
+    """PublishFunction: the revision's chunks -> the search index, and the document marked ok."""
+    stale = _stale(services, message)
+    if stale is not None:
+        return stale
+    outcome = pipeline.ParseOutcome(message.namespace, message.document_id, message.source_key, message.revision, None)
+    chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
+    if chunks is None:
+        raise StorageError(f"the chunk cache of revision {message.revision} is missing")
+    if not pipeline.publish_stage(
+        services.index_for_writing(), services.registry, outcome, chunks, sequencer=message.sequencer
+    ):
+        return StageResult("stale", "a newer event for this document won while publishing")
+    return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))
+
+
+def _stale(services: AwsServices, message: StageMessage) -> StageResult | None:
+    registry = services.registry
+    if pipeline.event_is_settled(registry, message.namespace, message.document_id, message.sequencer):
+        return StageResult("duplicate", "a newer or the same event was already processed")
+    if not pipeline.event_is_current(registry, message.namespace, message.document_id, message.sequencer):
+        return StageResult("stale", "a newer event for this document won")
+    return None
+
+
+def _settle_failure(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:
+    settled = pipeline.settle_failure(
+        services.store,
+        services.registry,
+        services.index(),
+        outcome,
+        config=services.settings.pipeline,
+        sequencer=sequencer,
+    )
+    if not settled:
+        return StageResult("stale", "a newer event for this document won")
+    error = outcome.error
+    status: Outcome = "needs_ocr" if error is not None and error.status == "needs_ocr" else "failed"
+    return StageResult(status, f"{error.code}: {error.message}" if error else "")
+
+
+def _delete(services: AwsServices, event: ObjectEvent) -> StageResult:
+    if _object_exists(services, event):
+        # Deleting an old version, or the key was written again since: the current object stays indexed.
+        return StageResult("superseded", "the key still has a current object")
+    deleted = pipeline.delete_document(
+        services.store,
+        services.registry,
+        services.index(),
+        namespace=event.namespace,
+        source_key=event.source_key,
+        sequencer=event.sequencer,
+    )
+    return StageResult("deleted") if deleted else StageResult("stale", "a newer event for this document won")
+
+
+def _read_object(services: AwsServices, event: ObjectEvent, *, max_bytes: int) -> bytes | None:
+    """The event's exact object version (so the revision matches the sequencer), or None when it is gone."""
+    from botocore.exceptions import ClientError
+
+    if event.size > max_bytes:
+        raise DocumentTooLargeError(f"{event.size} bytes is over the limit of {max_bytes}")
+    try:
+        if event.version_id:
+            response = services.s3.get_object(Bucket=event.bucket, Key=event.key, VersionId=event.version_id)
+        else:
+            response = services.s3.get_object(Bucket=event.bucket, Key=event.key)
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") in _MISSING_OBJECT:
+            return None
+        raise
+    if response.get("ContentLength", 0) > max_bytes:
+        raise DocumentTooLargeError(f"{response['ContentLength']} bytes is over the limit of {max_bytes}")
+    return response["Body"].read()
+
+
+def _object_exists(services: AwsServices, event: ObjectEvent) -> bool:
+    from botocore.exceptions import ClientError
+
+    try:
+        services.s3.head_object(Bucket=event.bucket, Key=event.key)
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") in _MISSING_OBJECT:
+            return False
+        raise
+    return True

@@ -1,0 +1,134 @@
+"""The registry in one DynamoDB table: a document's status and ordering, and each namespace's version.
+
+Items (partition key `pk`, sort key `sk`):
+- `pk=<namespace>, sk=doc#<document_id>`: one DocumentRecord, plus `seq_order` (the S3 sequencer left-padded
+  so that DynamoDB's string order is the sequencer order) for the conditional write.
+- `pk=<namespace>, sk=#version`: the namespace version, bumped by every publish and delete.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING, Any
+
+from docshelf.registry.base import DocumentRecord
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
+
+DOCUMENT_PREFIX = "doc#"
+VERSION_SORT_KEY = "#version"
+SEQUENCER_WIDTH = 64
+_INT_FIELDS = {"chunk_count"}
+_FLOAT_FIELDS = {"updated_at"}
+_FIELDS = [f.name for f in fields(DocumentRecord)]
+
+
+def sequencer_order(sequencer: str) -> str:
+    return sequencer.rjust(SEQUENCER_WIDTH, "0")
+
+
+class DynamoDBRegistry:
+    def __init__(self, table: str, *, client: DynamoDBClient | None = None) -> None:
+        self.table = table
+        self._client = client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        if self._client is None:
+            import boto3
+
+            self._client = boto3.client("dynamodb")
+        return self._client
+
+    def get(self, namespace: str, document_id: str) -> DocumentRecord | None:
+        response = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": namespace}, "sk": {"S": DOCUMENT_PREFIX + document_id}},
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        return _record(item) if item else None
+
+    def list(self, namespace: str) -> list[DocumentRecord]:
+        paginator = self.client.get_paginator("query")
+        records: list[DocumentRecord] = []
+        for page in paginator.paginate(
+            TableName=self.table,
+            KeyConditionExpression="pk = :ns AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":ns": {"S": namespace}, ":prefix": {"S": DOCUMENT_PREFIX}},
+        ):
+            records.extend(_record(item) for item in page.get("Items", []))
+        return sorted(records, key=lambda record: record.source_key)
+
+    def put(self, record: DocumentRecord) -> bool:
+        """Write unless the stored record has a newer sequencer (checked by DynamoDB, not read-then-write)."""
+        record = replace(record, updated_at=record.updated_at or time.time())
+        item = _item(record)
+        if record.sequencer:
+            condition = "attribute_not_exists(sk) OR seq_order <= :seq"
+        else:  # no sequencer is the oldest: it may only replace a record that has none either
+            condition = "attribute_not_exists(sk) OR seq_order = :seq"
+        try:
+            self.client.put_item(
+                TableName=self.table,
+                Item=item,
+                ConditionExpression=condition,
+                ExpressionAttributeValues={":seq": item["seq_order"]},
+            )
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def namespace_version(self, namespace: str) -> int:
+        response = self.client.get_item(
+            TableName=self.table,
+            Key={"pk": {"S": namespace}, "sk": {"S": VERSION_SORT_KEY}},
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        return int(item["version"]["N"]) if item and "version" in item else 0
+
+    def bump_namespace_version(self, namespace: str) -> int:
+        response = self.client.update_item(
+            TableName=self.table,
+            Key={"pk": {"S": namespace}, "sk": {"S": VERSION_SORT_KEY}},
+            UpdateExpression="ADD version :one",
+            ExpressionAttributeValues={":one": {"N": "1"}},
+            ReturnValues="UPDATED_NEW",
+        )
+        return int(response["Attributes"]["version"]["N"])
+
+
+def _item(record: DocumentRecord) -> dict[str, AttributeValueTypeDef]:
+    item: dict[str, AttributeValueTypeDef] = {
+        "pk": {"S": record.namespace},
+        "sk": {"S": DOCUMENT_PREFIX + record.document_id},
+        "seq_order": {"S": sequencer_order(record.sequencer)},
+    }
+    for name in _FIELDS:
+        value = getattr(record, name)
+        if name in _INT_FIELDS:
+            item[name] = {"N": str(int(value))}
+        elif name in _FLOAT_FIELDS:
+            item[name] = {"N": repr(float(value))}
+        else:
+            item[name] = {"S": str(value)}
+    return item
+
+
+def _record(item: dict[str, Any]) -> DocumentRecord:
+    values: dict[str, Any] = {}
+    for name in _FIELDS:
+        attribute = item.get(name)
+        if attribute is None:
+            continue
+        if name in _INT_FIELDS:
+            values[name] = int(attribute["N"])
+        elif name in _FLOAT_FIELDS:
+            values[name] = float(attribute["N"])
+        else:
+            values[name] = attribute["S"]
+    return DocumentRecord(**values)

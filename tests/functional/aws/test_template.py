@@ -1,0 +1,57 @@
+"""Checks on template.yaml that cfn-lint does not make: retries, dead letters, alarms, least privilege."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.functional.aws.template_resources import load_template
+
+TEMPLATE = load_template()
+RESOURCES: dict[str, Any] = TEMPLATE["Resources"]
+
+
+def functions() -> dict[str, dict[str, Any]]:
+    return {n: r["Properties"] for n, r in RESOURCES.items() if r["Type"] == "AWS::Serverless::Function"}
+
+
+def test_sqs_triggers_report_partial_batch_failures_and_queues_outlast_retries() -> None:
+    for name, props in functions().items():
+        for event in props.get("Events", {}).values():
+            if event["Type"] != "SQS":
+                continue
+            assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"], name
+            queue = RESOURCES[event["Properties"]["Queue"]["Fn::GetAtt"][0]]["Properties"]
+            assert queue["VisibilityTimeout"] >= 6 * props["Timeout"], name
+            assert "deadLetterTargetArn" in queue["RedrivePolicy"], name
+
+
+def test_every_dead_letter_queue_has_an_alarm() -> None:
+    dead_letter_queues = {n for n in RESOURCES if n.endswith("DeadLetterQueue")}
+    alarmed = {
+        r["Properties"]["Dimensions"][0]["Value"]["Fn::GetAtt"][0]
+        for r in RESOURCES.values()
+        if r["Type"] == "AWS::CloudWatch::Alarm"
+    }
+    assert dead_letter_queues and dead_letter_queues == alarmed
+
+
+def test_function_policies_name_their_resources() -> None:
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            assert node.get("Resource") != "*"
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for props in functions().values():
+        walk(props["Policies"])
+
+
+def test_source_bucket_is_private_versioned_encrypted_and_sends_events() -> None:
+    bucket = RESOURCES["SourceBucket"]["Properties"]
+    assert all(bucket["PublicAccessBlockConfiguration"].values())
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert bucket["NotificationConfiguration"]["EventBridgeConfiguration"]["EventBridgeEnabled"] is True
