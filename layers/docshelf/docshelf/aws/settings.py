@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from docshelf.chunking import ChunkConfig
+from docshelf.chunking import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
 from docshelf.parsers import ParseLimits
 from docshelf.pipeline import PipelineConfig
 
@@ -66,8 +66,8 @@ class Settings:
         )
         try:
             chunking = ChunkConfig(
-                chunk_tokens=_int(env, ENV_CHUNK_TOKENS, 500),
-                overlap_tokens=_int(env, ENV_OVERLAP_TOKENS, 0),
+                chunk_tokens=(chunk_tokens := _int(env, ENV_CHUNK_TOKENS, DEFAULT_CHUNK_TOKENS)),
+                overlap_tokens=_int(env, ENV_OVERLAP_TOKENS, default_overlap(chunk_tokens)),
                 whole_document_tokens=_int(env, ENV_WHOLE_DOCUMENT_TOKENS, 0),
             )
         except ValueError as error:
