@@ -49,9 +49,11 @@ def _stemmer() -> Any:
 
 
 def cjk_grams(run: str) -> list[str]:
+    """Character bigrams of a CJK run, plus its characters (unigrams catch one-character words and
+    queries whose bigrams straddle a different word boundary than the text's)."""
     if len(run) == 1:
         return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
+    return [run[i : i + 2] for i in range(len(run) - 1)] + list(run)
 
 
 def _word_terms(word: str) -> list[str]:
@@ -77,17 +79,20 @@ def analyze(text: str) -> list[str]:
 
 
 def raw_terms(text: str) -> list[str]:
-    """Terms for the `term` channel: unstemmed words, and identifiers with their joiners removed
-    plus character trigrams of that form, so `TX100`, `tx-100` and `TX 100` meet."""
+    """Terms for the `term` channel: surface forms without stemming (stop words left out), and for
+    identifiers, e-mail addresses and words with digits also the form without joiners plus its
+    character trigrams, so `TX100`, `tx-100` and `TX 100` meet."""
     terms: list[str] = []
     for match in _TOKEN.finditer(normalize(text)):
         kind, value = match.lastgroup, match.group()
         if kind == "cjk":
             terms.extend(cjk_grams(value))
             continue
-        terms.append(value)
         if kind == "word" and not any(ch.isdigit() for ch in value):
+            if value not in ENGLISH_STOP_WORDS:
+                terms.append(value)
             continue
+        terms.append(value)
         collapsed = "".join(_PARTS.findall(value))
         if collapsed != value:
             terms.append(collapsed)
