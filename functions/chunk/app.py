@@ -8,11 +8,10 @@ from aws_lambda_powertools import Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import process_partial_response
 
-from docshelf.aws.events import InvalidEventError, StageMessage
-from docshelf.aws.observe import document_context, make_logger, record_invalid, record_result, sqs_batch_processor
+from docshelf.aws.events import StageMessage
+from docshelf.aws.observe import make_logger, run_record, sqs_batch_processor
 from docshelf.aws.services import get_services
 from docshelf.aws.stages import handle_chunk_message
-from docshelf.errors import InvalidNameError
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
@@ -27,17 +26,15 @@ processor = sqs_batch_processor()
 
 @tracer.capture_method
 def record_handler(record: SQSRecord) -> None:
-    try:
-        message = StageMessage.from_json(record.body)
-    except (InvalidEventError, InvalidNameError) as error:
-        record_invalid(logger, metrics, "chunk", record.message_id, error)
-        return
-    with document_context(logger, message.namespace, message.document_id):
-        tracer.put_annotation("document_id", message.document_id)
-        result = handle_chunk_message(get_services(), message)
-        if result.outcome == "queued":
-            metrics.add_metric(name="ChunksCreated", unit=MetricUnit.Count, value=result.chunks)
-        record_result(logger, metrics, "chunk", result)
+    result = run_record(
+        (logger, metrics, tracer),
+        "chunk",
+        record.message_id,
+        lambda: StageMessage.from_json(record.body),
+        lambda message: handle_chunk_message(get_services(), message),
+    )
+    if result is not None and result.outcome == "queued":
+        metrics.add_metric(name="ChunksCreated", unit=MetricUnit.Count, value=result.chunks)
 
 
 @logger.inject_lambda_context

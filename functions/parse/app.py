@@ -11,11 +11,10 @@ from aws_lambda_powertools import Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import process_partial_response
 
-from docshelf.aws.events import InvalidEventError, decode_object_event
-from docshelf.aws.observe import document_context, make_logger, record_invalid, record_result, sqs_batch_processor
+from docshelf.aws.events import decode_object_event
+from docshelf.aws.observe import make_logger, run_record, sqs_batch_processor
 from docshelf.aws.services import get_services
 from docshelf.aws.stages import handle_object_event
-from docshelf.errors import InvalidNameError
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
@@ -30,17 +29,15 @@ processor = sqs_batch_processor()
 
 @tracer.capture_method
 def record_handler(record: SQSRecord) -> None:
-    try:
-        event = decode_object_event(record.body)
-    except (InvalidEventError, InvalidNameError) as error:
-        record_invalid(logger, metrics, "parse", record.message_id, error)
-        return
-    with document_context(logger, event.namespace, event.document_id):
-        tracer.put_annotation("document_id", event.document_id)
-        result = handle_object_event(get_services(), event)
-        if result.outcome == "queued":
-            metrics.add_metric(name="DocumentsParsed", unit=MetricUnit.Count, value=1)
-        record_result(logger, metrics, "parse", result)
+    result = run_record(
+        (logger, metrics, tracer),
+        "parse",
+        record.message_id,
+        lambda: decode_object_event(record.body),
+        lambda event: handle_object_event(get_services(), event),
+    )
+    if result is not None and result.outcome == "queued":
+        metrics.add_metric(name="DocumentsParsed", unit=MetricUnit.Count, value=1)
 
 
 @logger.inject_lambda_context

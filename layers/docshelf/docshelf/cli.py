@@ -1,4 +1,4 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status and delete (embedded index or OpenSearch)."""
+"""The `docshelf` command: ingest, search, parse, chunk, status, delete and serve (embedded index or OpenSearch)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,29 @@ def build_parser() -> argparse.ArgumentParser:
     delete.add_argument("keys", nargs="+")
     _store_options(delete)
     delete.set_defaults(handler=cmd_delete)
+
+    _serve_options(add("serve", "serve the search API, its docs and a search page over HTTP"))
     return parser
+
+
+def _serve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080)
+    auth = parser.add_mutually_exclusive_group(required=True)
+    auth.add_argument(
+        "--jwt-secret",
+        default=os.environ.get("DOCSHELF_JWT_SECRET"),
+        help="verify bearer JWTs signed HS256 with this secret (env DOCSHELF_JWT_SECRET)",
+    )
+    auth.add_argument("--no-auth", action="store_true", help="no authentication: every namespace is readable")
+    parser.add_argument("--user-claim", default="sub", help="the JWT claim naming the user")
+    parser.add_argument("--namespaces-claim", default="namespaces", help="the JWT claim listing readable namespaces")
+    parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
+    parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
+    parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
+    parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
+    parser.add_argument("--opensearch-index", default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX))
+    parser.set_defaults(handler=cmd_serve)
 
 
 def _store_options(parser: argparse.ArgumentParser) -> None:
@@ -318,6 +340,23 @@ def cmd_delete(args: argparse.Namespace) -> int:
         print(f"deleted {source_key}")
     _make_visible(services)
     return EXIT_FAILED if missing else EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from docshelf.api.auth import ClaimNames
+    from docshelf.api.local import LocalApiBackend
+    from docshelf.api.server import ServeConfig, run_server
+
+    if args.jwt_secret is not None and len(args.jwt_secret) < 32:
+        print("docshelf serve: --jwt-secret must be at least 32 characters", file=sys.stderr)
+        return EXIT_USAGE
+    config = ServeConfig(
+        jwt_secret=None if args.no_auth else args.jwt_secret,
+        claim_names=ClaimNames(user=args.user_claim, namespaces=args.namespaces_claim),
+    )
+    backend = LocalApiBackend(_services(args), cache_ttl_s=args.cache_ttl)
+    run_server(backend, config, host=args.host, port=args.port)
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -6,14 +6,17 @@ Powertools is imported here and in the handlers only, never by the core package.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
+
+from docshelf.aws.events import InvalidEventError
+from docshelf.errors import InvalidNameError
 
 if TYPE_CHECKING:
     from docshelf.aws.stages import StageResult
@@ -69,3 +72,39 @@ def record_invalid(logger: Logger, metrics: Metrics, stage: str, message_id: str
     """A message no retry can fix: acknowledged, but counted and logged at error level, never dropped silently."""
     metrics.add_metric(name="InvalidMessages", unit=MetricUnit.Count, value=1)
     logger.error(f"{stage}: invalid message acknowledged: {error}", extra={"message_id": message_id})
+
+
+class AboutADocument(Protocol):
+    @property
+    def namespace(self) -> str: ...
+
+    @property
+    def document_id(self) -> str: ...
+
+
+M = TypeVar("M", bound=AboutADocument)
+
+
+def run_record(
+    observers: tuple[Logger, Metrics, Tracer],
+    stage: str,
+    message_id: str,
+    decode: Callable[[], M],
+    handle: Callable[[M], StageResult],
+) -> StageResult | None:
+    """One SQS record through a stage: decode, run with the document's log keys, record the outcome.
+
+    An undecodable message is acknowledged and counted (None); anything `handle` raises propagates,
+    so the batch processor returns the record for a retry.
+    """
+    logger, metrics, tracer = observers
+    try:
+        message = decode()
+    except (InvalidEventError, InvalidNameError) as error:
+        record_invalid(logger, metrics, stage, message_id, error)
+        return None
+    with document_context(logger, message.namespace, message.document_id):
+        tracer.put_annotation("document_id", message.document_id)
+        result = handle(message)
+        record_result(logger, metrics, stage, result)
+        return result

@@ -1,46 +1,37 @@
-"""The search result cache in DynamoDB (DESIGN §5).
+"""The search result cache in DynamoDB (DESIGN §5), one table keyed on `cache_key`.
 
-An entry is keyed on the user, namespace, normalised query, top_k, max_tokens and filters; it is served only
-while its namespace version equals the current one and its TTL has not passed (DynamoDB deletes expired items
-lazily, up to days later, so the read checks the TTL itself). Written only after a successful search.
+Entries: `cache_key=<sha256>` with the namespace version it was computed at, `expires_at` (the table's TTL
+attribute; DynamoDB deletes expired items lazily, up to days later, so a read checks it too) and the response,
+as JSON in `payload` or zlib-compressed in `payload_z` when it is large. A response that stays over the item
+limit even compressed is not cached (the search still succeeds).
+Hit counts: `cache_key=hits#<namespace>#<document_id>`, with `hits` for the document and `chunk#<chunk_id>`
+per chunk: one update per document a response returned, ids and numbers only.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import logging
 import time
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from docshelf.search.service import SearchRequest
+from docshelf.search.cache import cache_key, decode_payload, encode_payload, hit_counts, normalise_query
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
 
-MAX_ENTRY_BYTES = 350_000  # DynamoDB items are capped at 400 KB
-CACHE_FORMAT = 1
+__all__ = ["DynamoDBSearchCache", "cache_key", "hits_key", "normalise_query"]
 
-
-def normalise_query(query: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", query).casefold().split())
-
-
-def cache_key(user: str, request: SearchRequest) -> str:
-    material = {
-        "format": CACHE_FORMAT,
-        "user": user,
-        "namespace": request.namespace,
-        "query": normalise_query(request.query),
-        "top_k": request.top_k,
-        "max_tokens": request.max_tokens,
-        "filters": request.filters.cache_fields(),
-    }
-    return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+HITS_PREFIX = "hits#"
+_log = logging.getLogger(__name__)
 
 
-class SearchCache:
+def hits_key(namespace: str, document_id: str) -> str:
+    return f"{HITS_PREFIX}{namespace}#{document_id}"
+
+
+class DynamoDBSearchCache:
     def __init__(
         self,
         table: str,
@@ -56,20 +47,24 @@ class SearchCache:
 
     def get(self, key: str, namespace_version: int) -> dict[str, Any] | None:
         item = self.client.get_item(TableName=self.table, Key={"cache_key": {"S": key}}).get("Item")
-        if not item:
+        if not item or "namespace_version" not in item:
             return None
         if int(item["expires_at"]["N"]) <= self.clock():
             return None
         if int(item["namespace_version"]["N"]) != namespace_version:
             return None
-        payload: dict[str, Any] = json.loads(item["payload"]["S"])
-        return payload
+        if "payload_z" in item:
+            return decode_payload(bytes(item["payload_z"]["B"]), True)
+        return decode_payload(item["payload"]["S"].encode(), False)
 
-    def put(self, key: str, namespace: str, namespace_version: int, payload: dict[str, Any]) -> bool:
-        """Store a response; False when it is too large for one item (the search still succeeded)."""
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-        if len(body.encode()) > MAX_ENTRY_BYTES:
+    def put(self, key: str, namespace: str, namespace_version: int, payload: Mapping[str, Any]) -> bool:
+        encoded = encode_payload(payload)
+        if encoded is None:
             return False
+        data, compressed = encoded
+        body: dict[str, AttributeValueTypeDef] = {"payload_z": {"B": data}} if compressed else {
+            "payload": {"S": data.decode()}
+        }  # fmt: skip
         self.client.put_item(
             TableName=self.table,
             Item={
@@ -77,7 +72,34 @@ class SearchCache:
                 "namespace": {"S": namespace},
                 "namespace_version": {"N": str(namespace_version)},
                 "expires_at": {"N": str(int(self.clock()) + self.ttl_s)},
-                "payload": {"S": body},
+                **body,
             },
         )
         return True
+
+    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None:
+        """Best effort: a counter that cannot be written is logged, never a failed search."""
+        for document_id, counts in hit_counts(results).items():
+            names = {f"#c{n}": f"chunk#{chunk}" for n, chunk in enumerate(c for c in counts if c)}
+            values: dict[str, AttributeValueTypeDef] = {":doc": {"N": str(counts[""])}}
+            clauses = ["hits :doc"]
+            for name, attribute in names.items():
+                values[f":{name[1:]}"] = {"N": str(counts[attribute.removeprefix("chunk#")])}
+                clauses.append(f"{name} :{name[1:]}")
+            try:
+                self.client.update_item(
+                    TableName=self.table,
+                    Key={"cache_key": {"S": hits_key(namespace, document_id)}},
+                    UpdateExpression="ADD " + ", ".join(clauses),
+                    ExpressionAttributeNames=names,
+                    ExpressionAttributeValues=values,
+                )
+            except Exception:  # the counters are statistics; the search has already succeeded
+                _log.warning("could not record hits", extra={"namespace": namespace, "document_id": document_id})
+
+    def hits(self, namespace: str, document_id: str, chunk_id: str = "") -> int:
+        item = self.client.get_item(
+            TableName=self.table, Key={"cache_key": {"S": hits_key(namespace, document_id)}}
+        ).get("Item")
+        attribute = (item or {}).get(f"chunk#{chunk_id}" if chunk_id else "hits")
+        return int(attribute["N"]) if attribute else 0

@@ -1,0 +1,69 @@
+"""The API's operations over any backend: search through the cache, list and get document status.
+
+Every operation authorises the namespace first; the search then reads the namespace version before the cache,
+so a cached entry is never newer than the index it is checked against.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from typing import Any, Protocol
+
+from docshelf.api.auth import Caller
+from docshelf.api.errors import NotFoundError
+from docshelf.index.base import SearchIndex
+from docshelf.registry import DocumentRecord, Registry
+from docshelf.search.cache import SearchCache, cache_key
+from docshelf.search.service import SearchRequest, search
+
+
+class ApiBackend(Protocol):
+    """What the API needs: the registry, an index that is current for a namespace, and maybe a cache."""
+
+    @property
+    def registry(self) -> Registry: ...
+
+    @property
+    def cache(self) -> SearchCache | None: ...
+
+    def index_for(self, namespace: str) -> SearchIndex: ...
+
+
+def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
+    """(response body, served from the cache)."""
+    started = time.perf_counter()
+    caller.authorize(request.namespace)
+    cache = backend.cache
+    payload: dict[str, Any] | None = None
+    if cache is not None:
+        version = backend.registry.namespace_version(request.namespace)
+        key = cache_key(caller.user, request)
+        payload = cache.get(key, version)
+    hit = payload is not None
+    if payload is None:
+        payload = search(backend.index_for(request.namespace), request).to_dict()
+        if cache is not None:
+            cache.put(key, request.namespace, version, payload)
+    if cache is not None:
+        cache.record_hits(request.namespace, payload["results"])
+    payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
+    return payload, hit
+
+
+def list_documents(backend: ApiBackend, caller: Caller, namespace: str) -> dict[str, Any]:
+    caller.authorize(namespace)
+    records = backend.registry.list(namespace)
+    return {"namespace": namespace, "documents": [record_to_dict(record) for record in records]}
+
+
+def get_document(backend: ApiBackend, caller: Caller, namespace: str, document_id: str) -> dict[str, Any]:
+    caller.authorize(namespace)
+    record = backend.registry.get(namespace, document_id)
+    if record is None:
+        raise NotFoundError(f"no document {document_id} in namespace {namespace}")
+    return record_to_dict(record)
+
+
+def record_to_dict(record: DocumentRecord) -> dict[str, Any]:
+    return asdict(record)

@@ -1,0 +1,155 @@
+"""The search result cache (DESIGN §5): the key, the stored form of a response, and the local SQLite cache.
+
+An entry is keyed on the user, namespace, normalised query, top_k, max_tokens and filters. It is served only
+while its namespace version equals the current one (every publish or delete bumps it) and its TTL has not
+passed, and it is written only after a successful search. Hit counts per chunk and per document are kept
+beside the entries, as ids and numbers only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+import unicodedata
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from docshelf.search.service import SearchRequest
+
+CACHE_FORMAT = 1
+COMPRESS_ABOVE_BYTES = 8_192
+MAX_ENTRY_BYTES = 350_000  # the DynamoDB item limit is 400 KB; the same bound keeps the SQLite file small
+
+
+def normalise_query(query: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", query).casefold().split())
+
+
+def cache_key(user: str, request: SearchRequest) -> str:
+    material = {
+        "format": CACHE_FORMAT,
+        "user": user,
+        "namespace": request.namespace,
+        "query": normalise_query(request.query),
+        "top_k": request.top_k,
+        "max_tokens": request.max_tokens,
+        "filters": request.filters.cache_fields(),
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def encode_payload(payload: Mapping[str, Any]) -> tuple[bytes, bool] | None:
+    """(stored bytes, compressed) for a response body, or None when even compressed it is too large to keep."""
+    raw = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(raw) <= COMPRESS_ABOVE_BYTES:
+        return raw, False
+    packed = zlib.compress(raw, 6)
+    return (packed, True) if len(packed) <= MAX_ENTRY_BYTES else None
+
+
+def decode_payload(data: bytes, compressed: bool) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads(zlib.decompress(data) if compressed else data)
+    return payload
+
+
+def hit_counts(results: Sequence[Mapping[str, Any]]) -> dict[str, Counter[str]]:
+    """Per document: how many of its chunks a response returned, and which (`""` counts the document)."""
+    per_document: dict[str, Counter[str]] = {}
+    for result in results:
+        counts = per_document.setdefault(str(result["document_id"]), Counter())
+        counts[""] += 1
+        counts[str(result["chunk_id"])] += 1
+    return per_document
+
+
+class SearchCache(Protocol):
+    def get(self, key: str, namespace_version: int) -> dict[str, Any] | None: ...
+
+    def put(self, key: str, namespace: str, namespace_version: int, payload: Mapping[str, Any]) -> bool:
+        """Store a response; False when it was not kept (too large). The search has succeeded either way."""
+        ...
+
+    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    cache_key TEXT PRIMARY KEY, namespace TEXT NOT NULL, namespace_version INTEGER NOT NULL,
+    expires_at REAL NOT NULL, compressed INTEGER NOT NULL, payload BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at);
+CREATE TABLE IF NOT EXISTS hits (
+    namespace TEXT NOT NULL, document_id TEXT NOT NULL, chunk_id TEXT NOT NULL, hits INTEGER NOT NULL,
+    PRIMARY KEY (namespace, document_id, chunk_id));
+"""
+
+
+class SqliteSearchCache:
+    """The cache for `docshelf serve`, in a SQLite file inside the store folder."""
+
+    def __init__(self, path: str | Path, *, ttl_s: int, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self.ttl_s = ttl_s
+        self.clock = clock
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def get(self, key: str, namespace_version: int) -> dict[str, Any] | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT namespace_version, expires_at, compressed, payload FROM entries WHERE cache_key = ?", (key,)
+            ).fetchone()
+        if row is None or row[0] != namespace_version or row[1] <= self.clock():
+            return None
+        return decode_payload(bytes(row[3]), bool(row[2]))
+
+    def put(self, key: str, namespace: str, namespace_version: int, payload: Mapping[str, Any]) -> bool:
+        encoded = encode_payload(payload)
+        if encoded is None:
+            return False
+        data, compressed = encoded
+        now = self.clock()
+        with self._connect() as db:
+            db.execute("DELETE FROM entries WHERE expires_at <= ?", (now,))
+            db.execute(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                (key, namespace, namespace_version, now + self.ttl_s, int(compressed), data),
+            )
+        return True
+
+    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None:
+        rows = [
+            (namespace, document, chunk, count)
+            for document, counts in hit_counts(results).items()
+            for chunk, count in counts.items()
+        ]
+        with self._connect() as db:
+            db.executemany(
+                "INSERT INTO hits VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (namespace, document_id, chunk_id) DO UPDATE SET hits = hits + excluded.hits",
+                rows,
+            )
+
+    def hits(self, namespace: str, document_id: str, chunk_id: str = "") -> int:
+        """How often a chunk (or, with no chunk id, any chunk of the document) was returned."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT hits FROM hits WHERE namespace = ? AND document_id = ? AND chunk_id = ?",
+                (namespace, document_id, chunk_id),
+            ).fetchone()
+        return int(row[0]) if row else 0

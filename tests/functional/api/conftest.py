@@ -1,0 +1,26 @@
+"""`docshelf serve`'s server on a free loopback port, over a store with two tenants' documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from docshelf.api.auth import ClaimNames
+from docshelf.api.local import LocalApiBackend
+from docshelf.api.server import ServeConfig
+from tests.functional.api.helpers import SECRET, Served, ingest_tenants, start_server
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    services = ingest_tenants(tmp_path / "store")
+    backend = LocalApiBackend(services, cache_ttl_s=300)
+    server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, claim_names=ClaimNames(), quiet=True))
+    try:
+        yield Served(server.url, services, backend)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

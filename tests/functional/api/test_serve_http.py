@@ -1,0 +1,170 @@
+"""`docshelf serve` over real HTTP on loopback: auth, tenant isolation, the cache, status and hostile input."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from urllib.parse import urlsplit
+
+from docshelf.ids import document_id
+from tests.functional.api.helpers import SECRET, Served, token
+
+DEMO = token("alice", ["demo"])
+BOTH = token("root", ["demo", "secret"])
+SECRET_ONLY = token("bob", ["secret"])
+
+
+def raw_post(served: Served, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, object]]:
+    parts = urlsplit(served.url)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    try:
+        connection.request("POST", "/search", body=body, headers={"Authorization": f"Bearer {DEMO}", **headers})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_search_returns_cited_results_for_an_allowed_namespace(served: Served) -> None:
+    status, body = served.search(DEMO, namespace="demo", query="pump seal replacement", top_k=1)
+    assert status == 200, body
+    first = body["results"][0]
+    assert first["source_file_name"] == "pump.md" and first["pages"] == [1]
+    assert first["section_path"][0] == "Pump guide" and "2000 operating hours" in first["text"]
+    assert "pump.md" in body["evidence_text"] and body["answer_text"] == ""
+    assert body["cache"] == "miss"
+
+
+def test_missing_bad_and_foreign_tokens_are_refused(served: Served) -> None:
+    status, body = served.request("POST", "/search", body={"namespace": "demo", "query": "pump"})
+    assert status == 401 and "bearer" in body["message"].lower()
+    forged = token("alice", ["demo", "secret"], secret="another-secret-that-is-also-long-enough")
+    assert served.search(forged, namespace="secret", query="salary")[0] == 401
+    expired = token("alice", ["demo"], exp=1)
+    assert served.search(expired, namespace="demo", query="pump")[0] == 401
+    status, body = served.search(DEMO, namespace="secret", query="salary")
+    assert status == 403 and "secret" in body["message"]
+
+
+def test_no_route_reaches_another_namespace(served: Served) -> None:
+    payroll = document_id("secret", "payroll.md")
+    # search: a filter naming the other tenant's document finds nothing in one's own namespace
+    status, body = served.search(DEMO, namespace="demo", query="salary", filters={"documents": [payroll]})
+    assert status == 200 and body["results"] == [] and body["total_chunks"] == 0
+    status, body = served.search(DEMO, namespace="demo", query="salary chief engineer confidential")
+    assert status == 200 and all(r["namespace"] == "demo" for r in body["results"])
+    assert "confidential" not in body["evidence_text"]
+    # status: the other namespace is 403, its document is not found through one's own
+    assert served.request("GET", "/documents?namespace=secret", bearer=DEMO)[0] == 403
+    assert served.request("GET", f"/documents/{payroll}?namespace=secret", bearer=DEMO)[0] == 403
+    assert served.request("GET", f"/documents/{payroll}?namespace=demo", bearer=DEMO)[0] == 404
+    status, body = served.request("GET", "/documents?namespace=demo", bearer=DEMO)
+    assert status == 200 and {d["source_key"] for d in body["documents"]} == {"manuals/pump.md", "valves.md"}
+
+
+def test_the_cache_is_per_user_and_never_outlives_a_publish(served: Served) -> None:
+    query = {"namespace": "demo", "query": "Pump   SEAL", "top_k": 2}
+    assert served.search(DEMO, **query)[1]["cache"] == "miss"
+    status, again = served.search(DEMO, **{**query, "query": "pump seal"})  # normalised to the same key
+    assert status == 200 and again["cache"] == "hit"
+    # another user with the same query and namespace never gets alice's entry
+    assert served.search(BOTH, **query)[1]["cache"] == "miss"
+    # a user who may not read the namespace gets 403 even though a cached answer exists
+    assert served.search(SECRET_ONLY, **query)[0] == 403
+    # a publish bumps the namespace version: the entry is not served again
+    served.services.ingest(b"# Pump seals\n\nNew seal kit: part SK-9.\n", namespace="demo", source_key="seals.md")
+    status, fresh = served.search(DEMO, **query)
+    assert fresh["cache"] == "miss" and any(r["source_file_name"] == "seals.md" for r in fresh["results"])
+    served.services.delete(namespace="demo", source_key="seals.md")
+    status, after_delete = served.search(DEMO, **query)
+    assert after_delete["cache"] == "miss"
+    assert all(r["source_file_name"] != "seals.md" for r in after_delete["results"])
+
+
+def test_hit_counts_are_recorded_per_chunk_and_document(served: Served) -> None:
+    body = served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)[1]
+    served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)
+    first = body["results"][0]
+    cache = served.backend.cache
+    assert cache is not None
+    assert cache.hits("demo", first["document_id"], first["chunk_id"]) == 2
+    assert cache.hits("demo", first["document_id"]) == 2
+
+
+def test_document_status_shows_revision_chunks_and_errors(served: Served) -> None:
+    served.services.ingest(b"\x00\x01garbage%PDF", namespace="demo", source_key="broken.pdf")
+    status, listing = served.request("GET", "/documents?namespace=demo", bearer=DEMO)
+    records = {d["source_key"]: d for d in listing["documents"]}
+    assert records["manuals/pump.md"]["status"] == "ok" and records["manuals/pump.md"]["chunk_count"] >= 1
+    assert len(records["manuals/pump.md"]["revision"]) == 64
+    assert records["broken.pdf"]["status"] == "failed" and records["broken.pdf"]["error_code"]
+    pump = records["manuals/pump.md"]["document_id"]
+    status, one = served.request("GET", f"/documents/{pump}?namespace=demo", bearer=DEMO)
+    assert status == 200 and one == records["manuals/pump.md"]
+
+
+def test_hostile_input_gets_a_4xx(served: Served) -> None:
+    base = {"namespace": "demo", "query": "pump"}
+    assert served.search(DEMO, **base, unknown=1)[0] == 400
+    assert served.search(DEMO, **base, top_k=51)[0] == 400
+    assert served.search(DEMO, **base, top_k="5")[0] == 400
+    assert served.search(DEMO, **base, top_k=True)[0] == 400
+    assert served.search(DEMO, **base, max_tokens=10**9)[0] == 400
+    assert served.search(DEMO, namespace="demo", query="x" * 1001)[0] == 400
+    assert served.search(DEMO, namespace="demo", query="   ")[0] == 400
+    assert served.search(DEMO, namespace="demo", query="a\x00b")[0] == 400
+    assert served.search(DEMO, namespace="Demo/../secret", query="pump")[0] == 400
+    assert served.search(DEMO, **base, filters={"documents": ["d"] * 51})[0] == 400
+    assert served.search(DEMO, **base, filters={"chunk_types": ["video"]})[0] == 400
+    assert served.search(DEMO, **base, filters={"where": "1=1"})[0] == 400
+    assert raw_post(served, b"\xff\xfe{}", {"Content-Type": "application/json"})[0] == 400
+    assert raw_post(served, b'{"namespace": "demo", "query": ' + b"[" * 100 + b"]" * 100 + b"}", {})[0] == 400
+    assert raw_post(served, b"{not json", {"Content-Type": "application/json"})[0] == 400
+    assert raw_post(served, b'{"query": "x"}', {"Content-Type": "text/plain"})[0] == 400
+    status, body = raw_post(served, b" " * 1_000_000, {"Content-Type": "application/json"})
+    assert status == 413 and "larger" in body["message"]
+
+
+def test_query_syntax_is_searched_as_text(served: Served) -> None:
+    for query in ('title:pump AND (seal OR "valve")~2 *', "TX-100 || 1=1; --", '{"match_all": {}}', "seal\\*"):
+        status, body = served.search(DEMO, namespace="demo", query=query)
+        assert status == 200, (query, body)
+        assert all(r["namespace"] == "demo" for r in body["results"])
+    body = served.search(DEMO, namespace="demo", query="TX-100 OR *:*", top_k=1)[1]
+    assert body["results"][0]["source_file_name"] == "valves.md"
+
+
+def test_errors_are_json_without_internals(served: Served) -> None:
+    status, body = served.request("GET", "/nowhere", bearer=DEMO)
+    assert status == 404 and set(body) == {"message"}
+    status, body = served.request("GET", "/documents", bearer=DEMO)
+    assert status == 400 and "namespace" in body["message"] and "Traceback" not in json.dumps(body)
+
+
+def test_openapi_and_docs_are_served_offline(served: Served) -> None:
+    status, text, _ = served.text("/openapi.json")
+    spec = json.loads(text)
+    assert status == 200 and {"/search", "/documents", "/documents/{document_id}"} <= set(spec["paths"])
+    assert spec["paths"]["/search"]["post"]["responses"].keys() >= {"200", "400", "401", "403", "413", "429"}
+    status, html, headers = served.text("/docs")
+    assert status == 200 and "SwaggerUIBundle" in html
+    assert "<script src=" not in html and "<link rel='stylesheet'" not in html  # assets inline, no CDN
+    assert "connect-src 'self'" in headers["Content-Security-Policy"]
+    status, page, headers = served.text("/")
+    assert status == 200 and "<script src" not in page and "http" not in page.split("<script>")[1]
+
+
+def test_no_auth_serves_everything(tmp_path: object, served: Served) -> None:
+    from docshelf.api.server import ServeConfig
+    from tests.functional.api.helpers import start_server
+
+    server, thread = start_server(served.backend, ServeConfig(jwt_secret=None, quiet=True))
+    try:
+        anonymous = Served(server.url, served.services, served.backend)
+        status, body = anonymous.request("POST", "/search", body={"namespace": "secret", "query": "salary"})
+        assert status == 200 and body["results"][0]["source_file_name"] == "payroll.md"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+    assert SECRET  # the fixture's own server still requires tokens
