@@ -16,6 +16,7 @@ from docshelf.parsers.pdf_lines import no_space_script
 from docshelf.parsers.pdf_paragraphs import TextBlock
 
 MAX_LEVEL = 6
+MAX_SIZE_LEVEL = 4
 LARGER_THAN_BODY = 1.15
 _DECIMAL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
 _KEYWORD = re.compile(
@@ -80,6 +81,18 @@ def numbering_level(text: str) -> int | None:
     return None
 
 
+def size_levels(sizes: set[float]) -> dict[float, int]:
+    """Heading levels from font sizes, largest first. Sizes within 12% of a level's largest share it
+    (a cover page or one odd title must not push every real heading down), capped at MAX_SIZE_LEVEL."""
+    levels: dict[float, int] = {}
+    level, anchor = 0, 0.0
+    for size in sorted(sizes, reverse=True):
+        if not level or size < anchor / 1.12:
+            level, anchor = level + 1, size
+        levels[size] = min(level, MAX_SIZE_LEVEL)
+    return levels
+
+
 def body_size(blocks: list[TextBlock]) -> float:
     weights: Counter[float] = Counter()
     for block in blocks:
@@ -98,8 +111,8 @@ class HeadingClassifier:
         sizes = {
             round(block.size * 2) / 2 for block in blocks if self._larger_than_body(block) and _heading_shaped(block)
         }
-        self.size_levels = {size: min(MAX_LEVEL, rank + 1) for rank, size in enumerate(sorted(sizes, reverse=True))}
-        self.bold_level = min(MAX_LEVEL, len(self.size_levels) + 1)
+        self.size_levels = size_levels(sizes)
+        self.bold_level = min(MAX_SIZE_LEVEL + 1, max(self.size_levels.values(), default=0) + 1)
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
