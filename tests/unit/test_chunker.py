@@ -112,3 +112,11 @@ def test_document_pages_are_assembled_in_order() -> None:
     assert [p.number for p in document.pages] == [1, 2, 3]
     assert [b.order for b in document.blocks()] == [0, 1]
     assert document.pages[1] == Page(2)
+
+
+def test_an_oversized_row_is_cut_between_cells_not_inside_them() -> None:
+    wide = [["Field", "Value", "Notes"], ["alpha " * 30, "beta " * 30, "gamma " * 30]]
+    chunks = chunks_of([table_from_rows(wide, page=1)], chunk_tokens=60)
+    assert all(c.token_count <= 60 for c in chunks)
+    bodies = [c.text.split("\n", 2)[2] for c in chunks]
+    assert bodies == [f"| {word.strip()} |" for word in ("alpha " * 30, "beta " * 30, "gamma " * 30)]

@@ -17,12 +17,12 @@ def table_grid(table: Table) -> list[list[str]]:
     return grid
 
 
-def _markdown_cell(text: str) -> str:
+def markdown_cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
 def markdown_rows(rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(_markdown_cell(text) for text in row) + " |" for row in rows]
+    return ["| " + " | ".join(markdown_cell(text) for text in row) + " |" for row in rows]
 
 
 def markdown_separator(n_cols: int) -> str:
