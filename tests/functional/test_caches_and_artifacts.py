@@ -57,6 +57,16 @@ def test_identical_bytes_are_neither_parsed_nor_chunked_again(tmp_path: Path, ca
     assert second.parse_cache_hit and second.chunk_cache_hit and second.chunks == first.chunks
 
 
+def test_a_failing_file_is_not_parsed_again(tmp_path: Path, calls: Counter[str]) -> None:
+    services = LocalServices.open(tmp_path)
+    first = services.ingest(b"%PDF-1.7 broken", namespace="ns", source_key="broken.pdf")
+    again = services.ingest(b"%PDF-1.7 broken", namespace="ns", source_key="broken.pdf")
+    assert calls == {"parse": 1}
+    assert (first.status, first.error_code) == (again.status, again.error_code) == ("failed", "corrupt")
+    record = services.registry.get("ns", first.document_id)
+    assert record is not None and record.error_code == "corrupt"
+
+
 def test_same_bytes_under_another_name_reuse_the_parse(tmp_path: Path, calls: Counter[str]) -> None:
     services = LocalServices.open(tmp_path)
     services.ingest(MANUAL, namespace="ns", source_key="manual.txt")

@@ -70,6 +70,22 @@ class InvalidNameError(DocshelfError):
     """A namespace or key that does not follow the naming rules."""
 
 
+# Failures decided by the bytes alone; too_large and timeout depend on the limits in force.
+_BYTES_ONLY_ERRORS: dict[str, type[DocumentError]] = {
+    cls.code: cls
+    for cls in (EncryptedDocumentError, CorruptDocumentError, NeedsOcrError, UnsupportedFormatError, EmptyDocumentError)
+}
+
+
+def is_cacheable_failure(error: DocumentError) -> bool:
+    return error.code in _BYTES_ONLY_ERRORS
+
+
+def document_error(code: str, message: str, page: int | None = None) -> DocumentError:
+    """Rebuild a cached failure as the error it was."""
+    return _BYTES_ONLY_ERRORS.get(code, CorruptDocumentError)(message, page=page)
+
+
 ERROR_CODES: tuple[str, ...] = tuple(
     cls.code
     for cls in (

@@ -13,11 +13,11 @@ from typing import Any
 
 from docshelf import artifacts
 from docshelf.chunking import ChunkConfig, chunk_document
-from docshelf.errors import DocumentError
+from docshelf.errors import DocumentError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.index.base import SearchIndex
-from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key
+from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
 from docshelf.parsers import ParseLimits, parse_bytes
 from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
@@ -81,10 +81,18 @@ def parse_stage(
     if cached is not None:
         document = document_from_dict(loads(cached))
         return ParseOutcome(namespace, doc_id, source_key, revision, document, cache_hit=True)
+    failed = store.get(parse_failure_key(revision))
+    if failed is not None:
+        known = loads(failed)
+        error = document_error(known["code"], known["message"], known.get("page"))
+        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error, cache_hit=True)
     try:
         document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
     except DocumentError as error:
         logger.info("document %s failed to parse: %s (%s)", source_key, error.message, error.code)
+        if is_cacheable_failure(error):
+            record = {"code": error.code, "message": error.message, "page": error.page}
+            store.put(parse_failure_key(revision), dumps(record), content_type="application/json")
         return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error)
     store.put(cache_key, dumps(document_to_dict(document)), content_type="application/json")
     return ParseOutcome(namespace, doc_id, source_key, revision, document)
@@ -150,13 +158,16 @@ def publish_stage(
     chunks: list[Chunk],
     *,
     sequencer: str = "",
+    chunker: str = "",
 ) -> bool:
-    """Index the revision's chunks and mark the document ok. False when a newer event already won."""
+    """Index the revision's chunks and mark the document ok. False when a newer event already won.
+
+    `chunker` names the chunk settings the chunks were made with (kept in the registry)."""
     current = registry.get(outcome.namespace, outcome.document_id)
     if current is not None and not sequencer_is_newer(sequencer, current.sequencer):
         return False
     index.upsert(outcome.namespace, outcome.document_id, outcome.revision, chunks)
-    written = registry.put(_record(outcome, "ok", chunks=len(chunks), sequencer=sequencer))
+    written = registry.put(_record(outcome, "ok", chunks=len(chunks), sequencer=sequencer, chunker=chunker))
     if not written:
         # A newer event landed between the check and the write; if it emptied the document, undo our upsert.
         winner = registry.get(outcome.namespace, outcome.document_id)
@@ -194,7 +205,9 @@ def record_failure(registry: Registry, outcome: ParseOutcome, *, sequencer: str 
     return registry.put(record)
 
 
-def _record(outcome: ParseOutcome, status: Any, *, chunks: int = 0, sequencer: str = "") -> DocumentRecord:
+def _record(
+    outcome: ParseOutcome, status: Any, *, chunks: int = 0, sequencer: str = "", chunker: str = ""
+) -> DocumentRecord:
     return DocumentRecord(
         namespace=outcome.namespace,
         document_id=outcome.document_id,
@@ -204,6 +217,7 @@ def _record(outcome: ParseOutcome, status: Any, *, chunks: int = 0, sequencer: s
         revision=outcome.revision,
         chunk_count=chunks,
         sequencer=sequencer,
+        chunker=chunker,
     )
 
 
@@ -223,19 +237,53 @@ def ingest(
     started = time.perf_counter()
     outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config)
     if outcome.document is None:
-        settle_failure(store, registry, index, outcome, config=config, sequencer=sequencer)
+        current = registry.get(namespace, outcome.document_id)
+        if not (outcome.cache_hit and _already_settled(current, outcome, sequencer)):
+            settle_failure(store, registry, index, outcome, config=config, sequencer=sequencer)
         error = outcome.error
         return IngestResult(
             namespace, outcome.document_id, source_key, error.status if error else "failed",
             error_code=error.code if error else "", error_message=error.message if error else "",
             seconds=time.perf_counter() - started,
         )  # fmt: skip
+    chunker = config.chunking.cache_key()
+    current = registry.get(namespace, outcome.document_id)
+    if outcome.cache_hit and _already_published(current, outcome, chunker, sequencer):
+        # The same bytes with the same settings are already indexed: nothing to redo.
+        return IngestResult(
+            namespace, outcome.document_id, source_key, "ok", chunks=current.chunk_count if current else 0,
+            parse_cache_hit=True, chunk_cache_hit=True, seconds=time.perf_counter() - started,
+        )  # fmt: skip
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
-    publish_stage(index, registry, outcome, chunks, sequencer=sequencer)
+    publish_stage(index, registry, outcome, chunks, sequencer=sequencer, chunker=chunker)
     return IngestResult(
         namespace, outcome.document_id, source_key, "ok", chunks=len(chunks),
         parse_cache_hit=outcome.cache_hit, chunk_cache_hit=chunk_hit, seconds=time.perf_counter() - started,
     )  # fmt: skip
+
+
+def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:
+    return (
+        current is not None
+        and current.status == "ok"
+        and current.revision == outcome.revision
+        and current.chunker == chunker
+        and current.source_key == outcome.source_key
+        and current.sequencer == sequencer
+    )
+
+
+def _already_settled(current: DocumentRecord | None, outcome: ParseOutcome, sequencer: str) -> bool:
+    error = outcome.error
+    return (
+        current is not None
+        and error is not None
+        and current.status == error.status
+        and current.error_code == error.code
+        and current.revision == outcome.revision
+        and current.source_key == outcome.source_key
+        and current.sequencer == sequencer
+    )
 
 
 def delete_document(

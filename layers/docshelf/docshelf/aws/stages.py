@@ -84,8 +84,10 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")
+    chunker = services.settings.pipeline.chunking.cache_key()
+    index = services.index_for_writing()
     if not pipeline.publish_stage(
-        services.index_for_writing(), services.registry, outcome, chunks, sequencer=message.sequencer
+        index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
     return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))

@@ -19,6 +19,7 @@ class DocumentRecord:
     error_message: str = ""
     sequencer: str = ""
     updated_at: float = 0.0
+    chunker: str = ""  # the chunking settings (ChunkConfig.cache_key) of the published chunks
 
 
 def sequencer_is_newer(incoming: str, stored: str) -> bool:

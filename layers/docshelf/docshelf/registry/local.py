@@ -24,6 +24,10 @@ class LocalRegistry:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
             db.executescript(_SCHEMA)
+            present = {row[1] for row in db.execute("PRAGMA table_info(documents)")}
+            for column in _COLUMNS:
+                if column not in present:  # a store written by an older docshelf
+                    db.execute(f"ALTER TABLE documents ADD COLUMN {column} DEFAULT ''")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -37,14 +41,15 @@ class LocalRegistry:
     def get(self, namespace: str, document_id: str) -> DocumentRecord | None:
         with self._connect() as db:
             row = db.execute(
-                "SELECT * FROM documents WHERE namespace = ? AND document_id = ?", (namespace, document_id)
+                f"SELECT {', '.join(_COLUMNS)} FROM documents WHERE namespace = ? AND document_id = ?",
+                (namespace, document_id),
             ).fetchone()
         return DocumentRecord(*row) if row else None
 
     def list(self, namespace: str) -> list[DocumentRecord]:
         with self._connect() as db:
             rows = db.execute(
-                "SELECT * FROM documents WHERE namespace = ? ORDER BY source_key", (namespace,)
+                f"SELECT {', '.join(_COLUMNS)} FROM documents WHERE namespace = ? ORDER BY source_key", (namespace,)
             ).fetchall()
         return [DocumentRecord(*row) for row in rows]
 
@@ -58,7 +63,9 @@ class LocalRegistry:
             if row and not sequencer_is_newer(record.sequencer, row[0]):
                 return False
             placeholders = ", ".join("?" for _ in _COLUMNS)
-            db.execute(f"INSERT OR REPLACE INTO documents VALUES ({placeholders})", astuple(record))
+            db.execute(
+                f"INSERT OR REPLACE INTO documents ({', '.join(_COLUMNS)}) VALUES ({placeholders})", astuple(record)
+            )
         return True
 
     def namespace_version(self, namespace: str) -> int:

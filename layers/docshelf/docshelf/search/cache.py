@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 import time
 import unicodedata
 import zlib
@@ -97,17 +98,29 @@ class SqliteSearchCache:
         self.ttl_s = ttl_s
         self.clock = clock
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
         with self._connect() as db:
             db.executescript(_SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+        """One connection for the process (opening and closing one per call costs more than the search), one
+        caller at a time; other processes share the file through SQLite's own locking."""
+        with self._lock:
+            if self._db is None:
+                self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+                # WAL with NORMAL sync: a crash may lose the newest entries, which a cache can afford.
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            with self._db:
+                yield self._db
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     def get(self, key: str, namespace_version: int) -> dict[str, Any] | None:
         with self._connect() as db:
