@@ -140,7 +140,7 @@ def main() -> None:
     else:
         rows.append(("corpus", "skipped", "../shared/corpus is absent"))
     print_table(rows)
-    for name in ("pdf_bench", "aws_cold_start", "opensearch_bench"):
+    for name in ("index_bench", "pdf_bench", "aws_cold_start", "opensearch_bench", "api_bench"):
         if (REPO / "bench" / f"{name}.py").is_file():
             print(f"\n## {name}")
             sys.stdout.flush()

@@ -23,5 +23,13 @@ else
   echo "run-tests: no Java (or DOCSHELF_SKIP_OPENSEARCH=1); OpenSearch tests will skip"
 fi
 
+# The search page's browser test needs chromium; in CI a browser that cannot be installed fails the run.
+if ! command -v chromium >/dev/null 2>&1; then
+  if ! infra/install-browser.sh && [ "${CI:-}" = true ]; then
+    echo "run-tests: chromium could not be installed, and CI requires it" >&2
+    exit 1
+  fi
+fi
+
 export OPENSEARCH_URL="${OPENSEARCH_URL:-http://127.0.0.1:${OPENSEARCH_PORT:-9200}}"
 .venv/bin/pytest "$@"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jwt
-from docshelf.api.auth import ClaimNames
+
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import SearchApiServer, ServeConfig
 from docshelf.local import LocalServices
@@ -28,7 +28,9 @@ The pump seal is replaced every 2000 operating hours. Check the impeller for wea
 Lock out the motor before opening the casing.
 """
 VALVES = b"# Valves\n\n## Torque\n\nFlange bolts of the TX-100 valve take 45 Nm.\n"
-SECRET_DOC = b"# Payroll\n\n## Salaries\n\nThe pump seal budget and the salary of the chief engineer are confidential.\n"
+SECRET_DOC = (
+    b"# Payroll\n\n## Salaries\n\nThe pump seal budget and the salary of the chief engineer are confidential.\n"
+)
 
 
 def ingest_tenants(root: Path) -> LocalServices:

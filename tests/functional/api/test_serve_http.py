@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+from typing import Any
 from urllib.parse import urlsplit
 
 from docshelf.ids import document_id
@@ -14,7 +15,7 @@ BOTH = token("root", ["demo", "secret"])
 SECRET_ONLY = token("bob", ["secret"])
 
 
-def raw_post(served: Served, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, object]]:
+def raw_post(served: Served, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
     parts = urlsplit(served.url)
     connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
     try:

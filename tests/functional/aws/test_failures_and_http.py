@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -127,3 +128,132 @@ def test_the_search_function_imports_no_parser_library() -> None:
     assert [
         m for m in loaded if m not in ("docshelf.parsers.base", "docshelf.parsers.deadline", "docshelf.parsers.detect")
     ] == []
+
+
+# -- the search API on AWS: isolation, the DynamoDB cache, hostile input (issue 8)
+SECRET_DOC = b"# Payroll\n\nThe backup generator budget and every salary are confidential.\n"
+
+
+def api_event(sample: str, *, body: bytes | str | None = None, sub: str = "alice", groups: str = "[demo]",
+              query: dict[str, str] | None = None, base64_body: bool = False) -> dict[str, Any]:  # fmt: skip
+    import base64
+
+    event = sample_event(sample)
+    claims = event["requestContext"]["authorizer"]["jwt"]["claims"]
+    claims.update({"sub": sub, "cognito:groups": groups})
+    if body is not None:
+        raw = body.encode() if isinstance(body, str) else body
+        event["body"] = base64.b64encode(raw).decode() if base64_body else raw.decode()
+        event["isBase64Encoded"] = base64_body
+    if query is not None:
+        event["queryStringParameters"] = query
+        event["rawQueryString"] = "&".join(f"{k}={v}" for k, v in query.items())
+    return event
+
+
+def call(pipeline: Pipeline, event: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    response = pipeline.invoke("search", event)
+    return int(response["statusCode"]), json.loads(response["body"])
+
+
+def two_tenants(pipeline: Pipeline) -> None:
+    pipeline.upload("demo/notes.md", DOC)
+    pipeline.upload("secret/payroll.md", SECRET_DOC)
+    pipeline.drain()
+
+
+def test_a_token_reaches_only_its_namespaces(pipeline: Pipeline) -> None:
+    two_tenants(pipeline)
+    payroll = document_id("secret", "payroll.md")
+    search = json.dumps({"namespace": "secret", "query": "backup generator"})
+    assert call(pipeline, api_event("search_request.json", body=search))[0] == 403
+    filtered = json.dumps({"namespace": "demo", "query": "budget salary", "filters": {"documents": [payroll]}})
+    status, body = call(pipeline, api_event("search_request.json", body=filtered))
+    assert status == 200 and body["results"] == []
+    status, body = call(pipeline, api_event("search_request.json", body=json.dumps(
+        {"namespace": "demo", "query": "backup generator budget salary confidential"})))  # fmt: skip
+    assert status == 200 and {r["namespace"] for r in body["results"]} == {"demo"}
+    assert call(pipeline, api_event("documents_list.json", query={"namespace": "secret"}))[0] == 403
+    assert call(pipeline, api_event("documents_list.json", query={"namespace": "secret"}, groups="[*]"))[0] == 200
+    event = api_event("document_status.json", query={"namespace": "demo"})
+    event["rawPath"] = event["requestContext"]["http"]["path"] = f"/documents/{payroll}"
+    event["pathParameters"] = {"document_id": payroll}
+    assert call(pipeline, event)[0] == 404
+    no_claims = api_event("search_request.json")
+    del no_claims["requestContext"]["authorizer"]
+    assert call(pipeline, no_claims)[0] == 401
+
+
+def test_the_dynamodb_cache_is_per_user_and_invalidated_by_a_publish(pipeline: Pipeline) -> None:
+    two_tenants(pipeline)
+    body = json.dumps({"namespace": "demo", "query": "Backup  GENERATOR", "top_k": 3})
+    assert call(pipeline, api_event("search_request.json", body=body))[1]["cache"] == "miss"
+    status, hit = call(
+        pipeline, api_event("search_request.json", body=body.replace("Backup  GENERATOR", "backup generator"))
+    )
+    assert status == 200 and hit["cache"] == "hit"
+    assert call(pipeline, api_event("search_request.json", body=body, sub="mallory"))[1]["cache"] == "miss"
+    assert call(pipeline, api_event("search_request.json", body=body, sub="mallory", groups="[secret]"))[0] == 403
+    pipeline.upload("demo/more.md", b"# More\n\nThe backup generator has a new fuel filter.\n")
+    pipeline.drain()
+    status, fresh = call(pipeline, api_event("search_request.json", body=body))
+    assert fresh["cache"] == "miss" and any(r["source_file_name"] == "more.md" for r in fresh["results"])
+    # hit counts: ids and numbers in the cache table, no content
+    cache = pipeline.stack.refs["SearchCacheTable"]
+    item = pipeline.stack.dynamodb.get_item(
+        TableName=cache, Key={"cache_key": {"S": f"hits#demo#{document_id('demo', 'notes.md')}"}}
+    )["Item"]
+    assert int(item["hits"]["N"]) >= 4 and all(key.startswith(("cache_key", "hits", "chunk#")) for key in item)
+
+
+def test_hostile_events_get_a_4xx(pipeline: Pipeline) -> None:
+    ok = {"namespace": "demo", "query": "x"}
+    cases = [
+        (api_event("search_request.json", body=b'{"query": "\xff"}', base64_body=True), 400),
+        (api_event("search_request.json", body="{" + '"a": [' * 50 + "]" * 50 + "}"), 400),
+        (api_event("search_request.json", body=json.dumps({**ok, "query": "x" * 20_000})), 413),
+        (api_event("search_request.json", body=json.dumps({**ok, "extra": True})), 400),
+        (api_event("search_request.json", body=json.dumps({**ok, "filters": {"documents": ["d"] * 60}})), 400),
+        (api_event("search_request.json", body="not json"), 400),
+    ]
+    for event, expected in cases:
+        status, body = call(pipeline, event)
+        assert status == expected, body
+        assert set(body) <= {"message", "errors"} and "Traceback" not in body["message"]
+
+
+def test_throttling_is_a_429(pipeline: Pipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline.services["search"].dynamodb, "get_item", throttled("GetItem"))
+    status, body = call(
+        pipeline, api_event("search_request.json", body=json.dumps({"namespace": "demo", "query": "x"}))
+    )
+    assert status == 429 and "retry" in body["message"]
+
+
+def test_large_cache_entries_are_compressed_and_oversized_ones_skipped(pipeline: Pipeline) -> None:
+    import os
+
+    from docshelf.aws.search_cache import DynamoDBSearchCache
+
+    cache = DynamoDBSearchCache(
+        pipeline.stack.refs["SearchCacheTable"], client=pipeline.stack.dynamodb, ttl_s=60, clock=lambda: 1000.0
+    )
+    large = {"results": [], "evidence_text": "generator maintenance " * 40_000}
+    assert cache.put("k-large", "demo", 3, large)
+    assert cache.get("k-large", 3) == large
+    assert cache.get("k-large", 4) is None  # a newer namespace version
+    expired = DynamoDBSearchCache(cache.table, client=cache.client, ttl_s=60, clock=lambda: 1061.0)
+    assert expired.get("k-large", 3) is None
+    incompressible = {"results": [], "evidence_text": os.urandom(400_000).hex()}
+    assert not cache.put("k-huge", "demo", 3, incompressible)
+    assert cache.get("k-huge", 3) is None
+
+
+def test_the_openapi_document_describes_the_routes() -> None:
+    from docshelf.api.resolver import openapi_json
+
+    app = importlib.import_module("functions.search.app").app
+    spec = json.loads(openapi_json(app))
+    body = spec["paths"]["/search"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["$ref"].endswith("SearchBody")
+    assert spec["components"]["schemas"]["SearchBody"]["additionalProperties"] is False

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError as RouteNotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
@@ -179,6 +178,8 @@ def _is_throttling(error: Exception) -> bool:
 
 
 def openapi_json(app: APIGatewayHttpResolver) -> str:
+    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+
     return app.get_openapi_json_schema(
         title=API_TITLE,
         version=API_VERSION,

@@ -37,4 +37,5 @@ class AwsApiBackend:
         return self.services.fresh_index(namespace)
 
     def claim_names(self) -> ClaimNames:
-        return ClaimNames(namespaces=self.services.settings.namespaces_claim)
+        settings = self.services.settings
+        return ClaimNames(user=settings.user_claim, namespaces=settings.namespaces_claim)

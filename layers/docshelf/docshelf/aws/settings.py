@@ -26,10 +26,12 @@ ENV_MAX_PAGES = "MAX_PAGES"
 ENV_PARSE_TIME_BUDGET_S = "PARSE_TIME_BUDGET_S"
 ENV_SEARCH_CACHE_TTL_S = "SEARCH_CACHE_TTL_S"
 ENV_NAMESPACES_CLAIM = "NAMESPACES_CLAIM"
+ENV_USER_CLAIM = "USER_CLAIM"
 ENV_AWS_REGION = "AWS_REGION"
 
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
+DEFAULT_USER_CLAIM = "sub"
 OPENSEARCH_SERVICES = ("es", "aoss")
 
 
@@ -50,6 +52,7 @@ class Settings:
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
     search_cache_ttl_s: int = 300
     namespaces_claim: str = DEFAULT_NAMESPACES_CLAIM
+    user_claim: str = DEFAULT_USER_CLAIM
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
 
     @classmethod
@@ -84,6 +87,7 @@ class Settings:
             opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,
             search_cache_ttl_s=_int(env, ENV_SEARCH_CACHE_TTL_S, 300),
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
+            user_claim=env.get(ENV_USER_CLAIM, "") or DEFAULT_USER_CLAIM,
             pipeline=PipelineConfig(chunking=chunking, limits=limits),
         )
 
