@@ -1,4 +1,5 @@
-"""PDF parser: PDFium text objects -> lines -> columns -> paragraphs, headings and ruled tables.
+"""PDF parser: PDFium text objects -> lines -> columns -> paragraphs, headings and tables (ruled grids and
+tables bounded by horizontal rules only).
 
 Pages are loaded and closed one at a time; only the extracted lines stay in memory. Running headers,
 footers and page numbers are removed once all pages are read, because they are found by repetition.
@@ -21,8 +22,9 @@ from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
+from docshelf.parsers.pdf_rule_tables import find_rule_tables
 from docshelf.parsers.pdf_tables import PlacedTable, find_tables
-from docshelf.parsers.pdf_text import PageReader, PageText
+from docshelf.parsers.pdf_text import PageReader, PageText, Run, split_run
 
 # Below this many characters per page on average, pages that are mostly images are taken as scans.
 SCANNED_CHARS_PER_PAGE = 20
@@ -78,11 +80,10 @@ def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[st
     pages: list[PageLayout] = []
     for index in range(page_count):
         try:
-            text = _read_page(document, index, reader)
+            text, tables, loose_runs = _read_page(document, index, reader)
         except pdfium.PdfiumError as exc:
             warnings.append(f"page {index + 1} could not be read: {exc}")
             continue
-        tables, loose_runs = find_tables(text.rules, text.runs, text.number)
         lines = build_lines(loose_runs)
         pages.append(
             PageLayout(
@@ -98,12 +99,20 @@ def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[st
     return pages
 
 
-def _read_page(document: pdfium.PdfDocument, index: int, reader: PageReader) -> PageText:
+def _read_page(
+    document: pdfium.PdfDocument, index: int, reader: PageReader
+) -> tuple[PageText, list[PlacedTable], list[Run]]:
+    """The page's text and its tables (found while the text page is open: cells may need character boxes)."""
     page = document[index]
     try:
         textpage = page.get_textpage()
         try:
-            return reader.read(page, textpage, index + 1)
+            text = reader.read(page, textpage, index + 1)
+            tables, loose_runs = find_tables(
+                text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
+            )
+            rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
+            return text, tables + rule_tables, loose_runs
         finally:
             textpage.close()
     finally:

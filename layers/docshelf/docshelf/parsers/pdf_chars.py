@@ -30,9 +30,11 @@ def _unwrapped(function: Any, restype: Any, *argtypes: Any) -> Any:
 _text_object_at = _unwrapped(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
 
 
-def object_texts(textpage: Any) -> dict[int, str] | None:
+def object_texts(textpage: Any, char_ranges: dict[int, tuple[int, int]] | None = None) -> dict[int, str] | None:
     """Object address -> text as `FPDFTextObj_GetText` gives it (plus a NUL where it skips an unmapped glyph),
-    or None when the page text is not 1:1 with the character list (then the caller must ask per object)."""
+    or None when the page text is not 1:1 with the character list (then the caller must ask per object).
+    `char_ranges` receives the character index range [start, end) of each object whose characters are contiguous
+    in the text page but for generated spaces and line breaks."""
     n_chars = pdfium_c.FPDFText_CountChars(textpage)
     if n_chars <= 0:
         return {}
@@ -49,16 +51,25 @@ def object_texts(textpage: Any) -> dict[int, str] | None:
     if handle is None:
         return None
     pieces: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    interleaved: set[int] = set()
+    last_object = None
     for obj, start, end in _object_runs(handle, text):
         if obj:
+            if obj != last_object and obj in pieces:
+                interleaved.add(obj)
             pieces[obj].append((start, end))
+            last_object = obj
     result: dict[int, str] = {}
-    for obj, spans in pieces.items():
-        if len(spans) == 1:
-            start, end = spans[0]
+    for obj, ranges in pieces.items():
+        if len(ranges) == 1:
+            start, end = ranges[0]
             result[obj] = text[start:end] + (" " if text[end : end + 1] == " " else "")
         else:
-            result[obj] = _scattered_object_text(textpage, text, spans)
+            result[obj] = _scattered_object_text(textpage, text, ranges)
+    if char_ranges is not None:
+        char_ranges.update(
+            (obj, (spans[0][0], spans[-1][1])) for obj, spans in pieces.items() if obj not in interleaved
+        )
     return result
 
 

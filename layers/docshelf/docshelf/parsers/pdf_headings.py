@@ -29,6 +29,7 @@ _CJK_LEVELS = {"部": 1, "編": 1, "编": 1, "章": 1, "節": 2, "节": 2, "款"
 _KEYWORD_LEVELS = {"section": 2}
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
+_NOT_TITLE_START = "—–-([{\"'“‘«"
 _TRAILING_PUNCTUATION = (".", ",", ";", "。", "，", "；", "、")
 
 
@@ -113,6 +114,8 @@ class HeadingClassifier:
         }
         self.size_levels = size_levels(sizes)
         self.bold_level = min(MAX_SIZE_LEVEL + 1, max(self.size_levels.values(), default=0) + 1)
+        italic_chars = sum(len(block.text) for block in blocks if block.italic)
+        self.italic_body = italic_chars * 2 > sum(len(block.text) for block in blocks)
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
@@ -120,7 +123,9 @@ class HeadingClassifier:
     def _larger_than_body(self, block: TextBlock) -> bool:
         return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
 
-    def level(self, block: TextBlock) -> int | None:
+    def level(
+        self, block: TextBlock, preceding: TextBlock | None = None, following: TextBlock | None = None
+    ) -> int | None:
         outlined = self._outline_level(block)
         if outlined is not None:
             return outlined
@@ -136,7 +141,26 @@ class HeadingClassifier:
             return size_level
         if block.bold and not block.list_item and block.n_lines <= 2 and _short(block.text, 12):
             return self.bold_level
+        if self._italic_title(block, preceding, following):
+            return self.bold_level
         return None
+
+    def _italic_title(self, block: TextBlock, preceding: TextBlock | None, following: TextBlock | None) -> bool:
+        """A single italic body-size line between upright body paragraphs (a title set in italics, not a quote,
+        an attribution or a lead-in ending with a colon)."""
+        text = block.text
+        if not block.italic or self.italic_body or block.n_lines != 1 or block.list_item or not _short(text, 8):
+            return False
+        if len(text.split()) < 2 or text[0] in _NOT_TITLE_START or text.endswith(":"):
+            return False
+        if preceding is not None and preceding.italic:
+            return False
+        if following is None or following.page != block.page or following.italic or following.bold:
+            return False
+        if following.text[:1].islower():
+            return False  # the line broke off in mid-sentence
+        body = self.page_body.get(block.page, self.body)
+        return abs(following.size - block.size) < 0.5 and abs(following.size - body) < 0.5 and following.n_lines >= 2
 
     def _outline_level(self, block: TextBlock) -> int | None:
         candidates = self.outline.get(block.page)
@@ -155,8 +179,9 @@ class HeadingClassifier:
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
     classifier = HeadingClassifier(blocks, outline)
     result: list[Block] = []
-    for block in blocks:
-        level = classifier.level(block)
+    for index, block in enumerate(blocks):
+        preceding = blocks[index - 1] if index else None
+        level = classifier.level(block, preceding, blocks[index + 1] if index + 1 < len(blocks) else None)
         if level is not None:
             result.append(Heading(text=block.text, level=level, page=block.page))
         else:

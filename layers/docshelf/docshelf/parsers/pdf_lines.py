@@ -18,6 +18,7 @@ _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 FRAGMENT_GAP_EM = 1.0
 # Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
 SPACE_GAP_EM = 0.15
+MAJORITY_FONT_SHARE = 0.8
 
 
 @dataclass(slots=True)
@@ -31,6 +32,8 @@ class Line:
     bold: bool
     rtl: bool = False
     vertical: bool = False
+    italic: bool = False
+    font: str = ""  # the font of most of the line's characters; empty when no font has a clear majority
 
     @property
     def height(self) -> float:
@@ -93,7 +96,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         run = runs[0]
         text = " ".join(run.text.split())
         bold = run.bold or not run.text.strip()
-        return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical)
+        return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
     ordered = list(reversed(runs)) if rtl else runs
     parts: list[str] = []
     previous: Run | None = None
@@ -124,4 +127,14 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         bold=all(r.bold for r in runs if r.text.strip()),
         rtl=rtl,
         vertical=vertical,
+        italic=all(r.italic for r in runs if r.text.strip()),
+        font=_majority_font(runs),
     )
+
+
+def _majority_font(runs: list[Run]) -> str:
+    weights: dict[str, int] = {}
+    for run in runs:
+        weights[run.font] = weights.get(run.font, 0) + len(run.text)
+    font, weight = max(weights.items(), key=lambda item: item[1])
+    return font if weight >= MAJORITY_FONT_SHARE * sum(weights.values()) else ""

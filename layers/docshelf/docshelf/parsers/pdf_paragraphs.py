@@ -24,6 +24,7 @@ class TextBlock:
     bold: bool
     n_lines: int
     list_item: bool
+    italic: bool = False
 
 
 def is_list_item(text: str) -> bool:
@@ -62,10 +63,17 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         return False
     if abs(line.size - previous.size) > _SIZE_CHANGE * size or line.bold != previous.bold:
         return False
+    # A heading set in its own face (slightly larger, or italic) ends where the text wraps below it.
+    wrapped_below = line.x0 < previous.x1 and line.top > previous.top + 0.5 * size
+    restyled = previous.font and line.font and previous.font != line.font and abs(line.size - previous.size) >= 0.5
+    if restyled and wrapped_below and line.height > 0 < previous.height:
+        return False
     if is_list_item(line.text):
         return False
-    ended_short = previous.x1 < right_edge - 2.0 * size and _SENTENCE_END.search(previous.text) is not None
-    if ended_short:
+    short = previous.x1 < right_edge - 2.0 * size
+    if short and (
+        _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
+    ):
         return False
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
@@ -96,4 +104,5 @@ def _block(lines: list[Line], page: int) -> TextBlock:
         bold=all(line.bold for line in lines),
         n_lines=len({round(line.top) for line in lines}),
         list_item=is_list_item(text),
+        italic=all(line.italic for line in lines),
     )

@@ -8,6 +8,7 @@ of the page per object and is only the fallback for pages whose text index does 
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import itertools
 import math
@@ -24,6 +25,8 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 # Control characters become nothing, layout whitespace becomes a space, PDFium's hyphen markers a hyphen.
 _CLEAN = {code: None for code in range(32)} | {9: " ", 10: " ", 13: " ", 2: "-", 0xAD: "-", 0xFFFE: None, 0xFEFF: None}
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_ITALIC_NAMES = ("italic", "oblique")
+_ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
 _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
 
@@ -38,6 +41,9 @@ class Run:
     size: float
     bold: bool
     vertical: bool = False
+    italic: bool = False
+    font: str = ""  # base font name without the subset tag
+    chars: tuple[int, int] = (0, 0)  # the object's character index range in the text page, when known
 
 
 @dataclass(slots=True)
@@ -69,7 +75,7 @@ def _multiply(inner: Matrix, outer: Matrix) -> Matrix:
 
 
 class PageReader:
-    """Reads one page's objects; holds reusable ctypes buffers and a font-boldness cache per document."""
+    """Reads one page's objects; holds reusable ctypes buffers and a font style cache per page."""
 
     def __init__(self) -> None:
         self._text = (ctypes.c_ushort * _TEXT_BUFFER_UNITS)()
@@ -78,14 +84,16 @@ class PageReader:
         self._right, self._top = ctypes.c_float(), ctypes.c_float()
         self._size = ctypes.c_float()
         self._matrix = pdfium_c.FS_MATRIX()
-        self._bold_fonts: dict[int | None, bool] = {}
+        self._fonts: dict[int | None, tuple[bool, bool, str]] = {}
         self._object_texts: dict[int, str] | None = None
+        self._ranges: dict[int, tuple[int, int]] = {}
 
     def read(self, page: Any, textpage: Any, number: int) -> PageText:
         width, height = page.get_size()
         result = PageText(number=number, width=float(width), height=float(height))
-        self._bold_fonts.clear()  # font handles are only stable while their page is loaded
-        self._object_texts = object_texts(textpage.raw)
+        self._fonts.clear()  # font handles are only stable while their page is loaded
+        self._ranges = {}
+        self._object_texts = object_texts(textpage.raw, self._ranges)
         self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
         return result
 
@@ -155,10 +163,13 @@ class PageReader:
         return min(xs), min(ys), max(xs), max(ys)
 
     def _text_run(self, obj: Any, textpage: Any, page_height: float, outer: Matrix) -> Run | None:
+        chars = (0, 0)
         if self._object_texts is None:
             raw_text = self._object_text(obj, textpage)
         else:
-            raw_text = self._object_texts.get(ctypes.addressof(obj.contents), "")
+            address = ctypes.addressof(obj.contents)
+            raw_text = self._object_texts.get(address, "")
+            chars = self._ranges.get(address, chars)
         text = raw_text.translate(_CLEAN)
         if not text.strip():
             return None
@@ -171,7 +182,9 @@ class PageReader:
             scale *= math.sqrt(abs(outer[0] * outer[3] - outer[1] * outer[2]))
         size = self._size.value * scale if self._size.value > 0 else y1 - y0
         vertical = abs(m.b) > abs(m.a)
-        return Run(text, x0, page_height - y1, x1, page_height - y0, round(size, 1), self._is_bold(obj), vertical)
+        bold, italic, font = self._font_style(obj)
+        top, bottom = page_height - y1, page_height - y0
+        return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars)
 
     def _object_text(self, obj: Any, textpage: Any) -> str:
         n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
@@ -182,16 +195,60 @@ class PageReader:
             n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
         return ctypes.string_at(self._text, n_bytes - 2).decode("utf-16-le", "replace")
 
-    def _is_bold(self, obj: Any) -> bool:
+    def _font_style(self, obj: Any) -> tuple[bool, bool, str]:
+        """(bold, italic, base font name) of a text object's font, cached per font handle."""
         font = pdfium_c.FPDFTextObj_GetFont(obj)
         key = ctypes.addressof(font.contents) if font else None
-        cached = self._bold_fonts.get(key)
+        cached = self._fonts.get(key)
         if cached is None:
-            cached = False
+            cached = (False, False, "")
             if key is not None:
                 weight = pdfium_c.FPDFFont_GetWeight(font)
                 length = pdfium_c.FPDFFont_GetBaseFontName(font, self._name, len(self._name))
-                name = self._name.raw[: max(0, length - 1)].decode("latin-1").lower()
-                cached = weight >= 600 or any(marker in name for marker in _BOLD_NAMES)
-            self._bold_fonts[key] = cached
+                name = self._name.raw[: max(0, length - 1)].decode("latin-1")
+                name = name.split("+", 1)[1] if name[6:7] == "+" else name
+                lowered = name.lower()
+                bold = weight >= 600 or any(marker in lowered for marker in _BOLD_NAMES)
+                flags = pdfium_c.FPDFFont_GetFlags(font)
+                italic = bool(flags & _ITALIC_FLAG) or any(marker in lowered for marker in _ITALIC_NAMES)
+                cached = (bold, italic, name)
+            self._fonts[key] = cached
         return cached
+
+
+def split_run(textpage: Any, page_height: float, run: Run, cuts: list[float]) -> list[Run] | None:
+    """The run cut at the given x positions into one run per side, from its characters' boxes; None when a cut
+    falls inside a word. Without the run's character range, the page's characters inside its box are taken."""
+    if run.vertical:
+        return None
+    start, end = run.chars
+    known = end > start
+    if not known:
+        start, end = 0, max(0, pdfium_c.FPDFText_CountChars(textpage))
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    pieces: dict[int, list[tuple[float, float, str]]] = {}
+    previous_side, previous_char, previous_right = -1, " ", 0.0
+    for index in range(start, end):
+        char = chr(pdfium_c.FPDFText_GetUnicode(textpage, index)).translate(_CLEAN)
+        if not char or not pdfium_c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top):
+            continue
+        x = (left.value + right.value) / 2
+        if not known:
+            y = page_height - (top.value + bottom.value) / 2
+            if not (run.x0 <= x <= run.x1 and run.top <= y <= run.bottom):
+                continue
+        side = bisect.bisect(cuts, x)
+        joined = not char.isspace() and not previous_char.isspace() and left.value - previous_right < 0.25 * run.size
+        if side != previous_side and previous_side >= 0 and joined:
+            return None  # the cut runs through a word
+        pieces.setdefault(side, []).append((left.value, right.value, char))
+        previous_side, previous_char, previous_right = side, char, right.value
+    result: list[Run] = []
+    for _, chars in sorted(pieces.items()):
+        text = "".join(char for _, _, char in chars)
+        boxes = [(x0, x1) for x0, x1, char in chars if not char.isspace()]
+        if not text.strip() or not boxes:
+            continue
+        x0, x1 = min(box[0] for box in boxes), max(box[1] for box in boxes)
+        result.append(Run(text, x0, run.top, x1, run.bottom, run.size, run.bold, False, run.italic, run.font))
+    return result or None
