@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
@@ -28,6 +30,7 @@ _TOKEN = re.compile(
     rf"|(?P<word>{_WORD}+)"
     rf"|(?P<cjk>[{_CJK}]+)"
 )
+_TOKEN_TEXT = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN.pattern))
 _PARTS = re.compile(_WORD + "+")
 
 
@@ -62,42 +65,98 @@ def _word_terms(word: str) -> list[str]:
     return [stem(word) if word.isascii() and word.isalpha() else word]
 
 
+def _content_terms_of_token(token: str) -> tuple[str, ...]:
+    kind = _kind(token)
+    if kind == "word":
+        return tuple(_word_terms(token))
+    if kind == "cjk":
+        return tuple(cjk_grams(token))
+    terms = [token]
+    for part in _PARTS.findall(token):
+        terms.extend(_word_terms(part))
+    return tuple(terms)
+
+
+def _raw_terms_of_token(token: str) -> tuple[str, ...]:
+    kind = _kind(token)
+    if kind == "cjk":
+        return tuple(cjk_grams(token))
+    if kind == "word" and not any(ch.isdigit() for ch in token):
+        return () if token in ENGLISH_STOP_WORDS else (token,)
+    terms = [token]
+    collapsed = "".join(_PARTS.findall(token))
+    if collapsed != token:
+        terms.append(collapsed)
+    terms.extend(f"#{collapsed[i : i + 3]}" for i in range(len(collapsed) - 2))
+    return tuple(terms)
+
+
+def _kind(token: str) -> str | None:
+    # The pattern has no anchors or lookarounds, so a token matched inside a text matches the same
+    # alternative on its own.
+    match = _TOKEN.match(token)
+    if match is None or match.end() != len(token):
+        raise AssertionError(f"{token!r} is not a token")
+    return match.lastgroup
+
+
+class _TokenTerms(dict[str, tuple[str, ...]]):
+    """Terms per distinct token, computed on first sight: a text's terms are then dictionary look-ups."""
+
+    LIMIT = 500_000
+
+    def __init__(self, compute: Callable[[str], tuple[str, ...]]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, token: str) -> tuple[str, ...]:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        terms = self[token] = self._compute(token)
+        return terms
+
+
+_CONTENT_TERMS = _TokenTerms(_content_terms_of_token)
+_RAW_TERMS = _TokenTerms(_raw_terms_of_token)
+
+# No token holds whitespace and none can look past it, so a text's tokens are the tokens of its
+# whitespace-separated pieces in order, and a piece's terms are cached like a token's.
+_PIECE_CONTENT_TERMS = _TokenTerms(
+    lambda piece: tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _TOKEN_TEXT.findall(piece))))
+)
+_PIECE_RAW_TERMS = _TokenTerms(
+    lambda piece: tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _TOKEN_TEXT.findall(piece))))
+)
+
+
+def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Content and raw terms of a piece of normalised text without whitespace."""
+    tokens = _TOKEN_TEXT.findall(piece)
+    return (
+        tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens))),
+        tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, tokens))),
+    )
+
+
 def analyze(text: str) -> list[str]:
     """Terms for the `content` and `path` channels."""
-    terms: list[str] = []
-    for match in _TOKEN.finditer(normalize(text)):
-        kind, value = match.lastgroup, match.group()
-        if kind == "word":
-            terms.extend(_word_terms(value))
-        elif kind == "cjk":
-            terms.extend(cjk_grams(value))
-        else:
-            terms.append(value)
-            for part in _PARTS.findall(value):
-                terms.extend(_word_terms(part))
-    return terms
+    return list(chain.from_iterable(map(_PIECE_CONTENT_TERMS.__getitem__, normalize(text).split())))
 
 
 def raw_terms(text: str) -> list[str]:
     """Terms for the `term` channel: surface forms without stemming (stop words left out), and for
     identifiers, e-mail addresses and words with digits also the form without joiners plus its
     character trigrams, so `TX100`, `tx-100` and `TX 100` meet."""
-    terms: list[str] = []
-    for match in _TOKEN.finditer(normalize(text)):
-        kind, value = match.lastgroup, match.group()
-        if kind == "cjk":
-            terms.extend(cjk_grams(value))
-            continue
-        if kind == "word" and not any(ch.isdigit() for ch in value):
-            if value not in ENGLISH_STOP_WORDS:
-                terms.append(value)
-            continue
-        terms.append(value)
-        collapsed = "".join(_PARTS.findall(value))
-        if collapsed != value:
-            terms.append(collapsed)
-        terms.extend(f"#{collapsed[i : i + 3]}" for i in range(len(collapsed) - 2))
-    return terms
+    return list(chain.from_iterable(map(_PIECE_RAW_TERMS.__getitem__, normalize(text).split())))
+
+
+def content_and_raw_terms(text: str) -> tuple[list[str], list[str]]:
+    """`analyze(text)` and `raw_terms(text)` from one normalisation."""
+    pieces = normalize(text).split()
+    return (
+        list(chain.from_iterable(map(_PIECE_CONTENT_TERMS.__getitem__, pieces))),
+        list(chain.from_iterable(map(_PIECE_RAW_TERMS.__getitem__, pieces))),
+    )
 
 
 def path_text(source_file_name: str, section_path: tuple[str, ...]) -> str:

@@ -3,15 +3,20 @@
 k1 1.5, b 0.75, epsilon 0.25: idf = log(N - n + 0.5) - log(n + 0.5), and a negative idf is
 replaced by epsilon times the mean idf over the vocabulary. Repeated query terms count again.
 Only postings of the query terms are touched, so a query costs what its terms cost.
+
+Terms are integer ids (a namespace's `Vocabulary`). Each added batch of rows (one document) becomes a
+small segment of postings sorted by term; segments are merged lazily, when a query needs them, into
+a few segments of geometrically growing size, dropping the postings of removed rows on the way.
 """
 
 from __future__ import annotations
 
 import math
-from array import array
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -20,108 +25,212 @@ K1 = 1.5
 B = 0.75
 EPSILON = 0.25
 
-IntArray = npt.NDArray[np.int32]
+IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+_Array = TypeVar("_Array", bound="npt.NDArray[Any]")
 
 
-@dataclass(slots=True)
-class _Posting:
-    """Rows and term frequencies in compact arrays (4 bytes each), frozen to numpy on demand."""
+class Vocabulary(dict[str, int]):
+    """Term -> id; an unseen term gets the next id."""
 
-    ids: array[int] = field(default_factory=lambda: array("i"))
-    tfs: array[int] = field(default_factory=lambda: array("i"))
-    frozen: tuple[IntArray, FloatArray] | None = None
+    def __init__(self) -> None:
+        super().__init__()
+        self.terms: list[str] = []
 
-    def arrays(self) -> tuple[IntArray, FloatArray]:
-        if self.frozen is None:
-            self.frozen = (np.array(self.ids, dtype=np.int32), np.array(self.tfs, dtype=np.float64))
-        return self.frozen
+    def __missing__(self, term: str) -> int:
+        term_id = self[term] = len(self.terms)
+        self.terms.append(term)
+        return term_id
+
+    def ids(self, terms: Iterable[str]) -> IntArray:
+        return np.fromiter(map(self.__getitem__, terms), dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """(term, row, tf) triples sorted by term, stored by term: rows[starts[i]:starts[i+1]] hold terms[i]."""
+
+    terms: IntArray
+    starts: IntArray
+    rows: npt.NDArray[np.int32]
+    tfs: npt.NDArray[np.int32]
+
+    @classmethod
+    def build(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
+        order = np.argsort(term_col, kind="stable")
+        term_col = term_col[order]
+        boundaries = np.flatnonzero(term_col[1:] != term_col[:-1]) + 1
+        firsts = np.concatenate(([0], boundaries)) if len(term_col) else boundaries
+        return cls(
+            terms=term_col[firsts],
+            starts=np.concatenate((firsts, [len(term_col)])).astype(np.int64),
+            rows=row_col[order].astype(np.int32),
+            tfs=tf_col[order].astype(np.int32),
+        )
+
+    @classmethod
+    def merge(cls, parts: Sequence[Postings], alive: BoolArray) -> Postings:
+        term_col = np.concatenate([np.repeat(p.terms, np.diff(p.starts)) for p in parts])
+        row_col = np.concatenate([p.rows for p in parts])
+        tf_col = np.concatenate([p.tfs for p in parts])
+        keep = alive[row_col]
+        return cls.build(term_col[keep], row_col[keep], tf_col[keep])
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def lookup(self, term_id: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        at = int(np.searchsorted(self.terms, term_id))
+        if at == len(self.terms) or self.terms[at] != term_id:
+            return self.rows[:0], self.tfs[:0]
+        start, end = self.starts[at], self.starts[at + 1]
+        return self.rows[start:end], self.tfs[start:end]
+
+
+def count_postings(rows: Sequence[int], term_ids: Sequence[Collection[int]]) -> tuple[IntArray, IntArray, IntArray]:
+    """(term, row, tf) triples of rows given as term-id lists, one triple per distinct term of a row."""
+    lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
+    flat = np.fromiter(chain.from_iterable(term_ids), dtype=np.int64, count=int(lengths.sum()))
+    keys, tfs = np.unique((flat << 32) | np.repeat(np.asarray(rows, dtype=np.int64), lengths), return_counts=True)
+    return keys >> 32, keys & 0xFFFFFFFF, tfs.astype(np.int64)
+
+
+def _grown(array: _Array, size: int) -> _Array:
+    if len(array) >= size:
+        return array
+    grown = np.zeros(max(size, 2 * len(array), 1024), dtype=array.dtype)
+    grown[: len(array)] = array
+    return cast("_Array", grown)
 
 
 class BM25Channel:
     """One channel's postings. Rows are slots handed out by the owner; a removed row stops counting."""
 
+    MERGE_RATIO = 2  # merge a segment into the one before it once it is at least half that size
+    MAX_CACHED_POSTINGS = 5_000_000
+
     def __init__(self) -> None:
-        self._postings: dict[str, _Posting] = {}
-        self._df: Counter[str] = Counter()  # live rows per term
-        self._lengths: list[int] = []
-        self._alive: list[bool] = []
+        self._segments: list[Postings] = []
+        self._pending: list[Postings] = []
+        self._df = np.zeros(0, dtype=np.int64)  # live rows per term id
+        self._lengths = np.zeros(0, dtype=np.int64)
+        self._alive = np.zeros(0, dtype=np.bool_)
         self._live_rows = 0
         self._live_length = 0
-        self._cache: tuple[FloatArray, npt.NDArray[np.bool_], float] | None = None
+        self._removed_rows = 0  # rows masked by `_alive`; their postings go at the next merge that sees them
+        self._norms: FloatArray | None = None
         self._mean_idf: float | None = None
+        self._contributions: dict[int, tuple[npt.NDArray[np.int32], FloatArray]] = {}
+        self._cached_postings = 0
 
-    def add(self, row: int, terms: Sequence[str]) -> None:
-        while len(self._lengths) <= row:
-            self._lengths.append(0)
-            self._alive.append(False)
-        counts = Counter(terms)
-        for term, tf in counts.items():
-            posting = self._postings.get(term)
-            if posting is None:
-                posting = self._postings[term] = _Posting()
-            posting.ids.append(row)
-            posting.tfs.append(tf)
-            posting.frozen = None
-            self._df[term] += 1
-        self._lengths[row] = len(terms)
-        self._alive[row] = True
-        self._live_rows += 1
-        self._live_length += len(terms)
+    def add(self, rows: IntArray, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> tuple[IntArray, IntArray]:
+        """Add `rows` (consecutive) with their (term, row, tf) triples; returns (distinct terms, rows per
+        term) for `remove`."""
+        postings = Postings.build(term_col, row_col, tf_col)
+        self._pending.append(postings)
+        if not len(rows):
+            return postings.terms, np.diff(postings.starts)
+        first = int(rows[0])
+        self._lengths = _grown(self._lengths, first + len(rows))
+        self._alive = _grown(self._alive, first + len(rows))
+        lengths = np.bincount(row_col - first, weights=tf_col, minlength=len(rows)).astype(np.int64)
+        self._lengths[rows] = lengths
+        self._alive[rows] = True
+        df_delta = np.diff(postings.starts)
+        if len(postings.terms):
+            self._df = _grown(self._df, int(postings.terms[-1]) + 1)
+            self._df[postings.terms] += df_delta
+        self._live_rows += len(rows)
+        self._live_length += int(lengths.sum())
         self._invalidate()
+        return postings.terms, df_delta
 
-    def remove(self, row: int, terms: Sequence[str]) -> None:
-        """Stop counting `row` (its postings stay, masked, until the owner rebuilds)."""
-        if row >= len(self._alive) or not self._alive[row]:
+    def remove(self, rows: IntArray, terms: IntArray, df_delta: IntArray) -> None:
+        """Stop counting `rows`, added together with the (terms, df_delta) `add` returned."""
+        rows = rows[self._alive[rows]]
+        if not len(rows):
             return
-        for term in set(terms):
-            self._df[term] -= 1
-            if self._df[term] <= 0:
-                del self._df[term]
-        self._alive[row] = False
-        self._live_rows -= 1
-        self._live_length -= self._lengths[row]
+        self._df[terms] -= df_delta
+        self._alive[rows] = False
+        self._removed_rows += len(rows)
+        self._live_rows -= len(rows)
+        self._live_length -= int(self._lengths[rows].sum())
         self._invalidate()
 
     def _invalidate(self) -> None:
-        self._cache = None
+        self._norms = None
         self._mean_idf = None
+        self._contributions.clear()
+        self._cached_postings = 0
 
-    def _arrays(self) -> tuple[FloatArray, npt.NDArray[np.bool_], float]:
-        if self._cache is None:
-            lengths = np.asarray(self._lengths, dtype=np.float64)
+    def _merged_segments(self) -> list[Postings]:
+        if self._pending:
+            self._segments.append(Postings.merge(self._pending, self._alive))
+            self._pending = []
+            while len(self._segments) > 1 and len(self._segments[-1]) * self.MERGE_RATIO >= len(self._segments[-2]):
+                last = self._segments.pop()
+                self._segments[-1] = Postings.merge([self._segments[-1], last], self._alive)
+        return self._segments
+
+    def _row_norms(self) -> FloatArray:
+        norms = self._norms
+        if norms is None:
             average = self._live_length / self._live_rows if self._live_rows else 1.0
-            norms = K1 * (1 - B + B * lengths / (average or 1.0))
-            self._cache = (norms, np.asarray(self._alive, dtype=np.bool_), average)
-        return self._cache
+            norms = self._norms = np.asarray(K1 * (1 - B + B * self._lengths / (average or 1.0)), dtype=np.float64)
+        return norms
 
-    def idf(self, term: str) -> float:
-        df = self._df.get(term, 0)
+    def document_frequency(self, term_id: int) -> int:
+        return int(self._df[term_id]) if 0 <= term_id < len(self._df) else 0
+
+    def idf(self, term_id: int) -> float:
+        df = self.document_frequency(term_id)
         if df == 0:
             return 0.0
         value = math.log(self._live_rows - df + 0.5) - math.log(df + 0.5)
         if value >= 0:
             return value
         if self._mean_idf is None:
-            dfs = np.fromiter(self._df.values(), dtype=np.float64, count=len(self._df))
+            dfs = self._df[self._df > 0].astype(np.float64)
             self._mean_idf = float(np.mean(np.log(self._live_rows - dfs + 0.5) - np.log(dfs + 0.5)))
         return EPSILON * self._mean_idf
 
-    def scores(self, terms: Sequence[str], size: int) -> tuple[FloatArray, IntArray]:
-        """(score per row, number of distinct query terms matched per row) for rows 0..size-1."""
-        scores = np.zeros(size, dtype=np.float64)
-        matched = np.zeros(size, dtype=np.int32)
-        if not self._live_rows:
-            return scores, matched
-        norms, alive, _ = self._arrays()
-        for term, repeats in Counter(terms).items():
-            posting = self._postings.get(term)
-            if posting is None or term not in self._df:
-                continue
-            ids, tfs = posting.arrays()
-            live = alive[ids]
-            ids, tfs = ids[live], tfs[live]
-            weight = self.idf(term) * repeats
-            scores[ids] += weight * tfs * (K1 + 1) / (tfs + norms[ids])
-            matched[ids] += 1
+    def _term_postings(self, term_id: int) -> tuple[npt.NDArray[np.int32], FloatArray]:
+        """Live rows holding the term, with tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)) for each;
+        kept until the next write, since the terms people search for repeat."""
+        cached = self._contributions.get(term_id)
+        if cached is None:
+            norms = self._row_norms()
+            rows_parts, parts = [], []
+            for segment in self._merged_segments():
+                rows, tfs = segment.lookup(term_id)
+                if self._removed_rows:
+                    live = self._alive[rows]
+                    rows, tfs = rows[live], tfs[live]
+                rows_parts.append(rows)
+                parts.append(tfs * (K1 + 1) / (tfs + norms[rows]))
+            cached = (np.concatenate(rows_parts), np.concatenate(parts))
+            self._cached_postings += len(cached[0])
+            if self._cached_postings > self.MAX_CACHED_POSTINGS:
+                self._contributions.clear()
+                self._cached_postings = len(cached[0])
+            self._contributions[term_id] = cached
+        return cached
+
+    def scores(self, term_ids: Sequence[int], size: int, required: int = 1) -> tuple[FloatArray, BoolArray]:
+        """(score per row, whether the row matched at least `required` distinct query terms) for rows 0..size-1."""
+        rows_parts, weighted = [], []
+        for term_id, repeats in Counter(term_ids).items():
+            if self._live_rows and self.document_frequency(term_id) > 0:
+                rows, contributions = self._term_postings(term_id)
+                rows_parts.append(rows)
+                weighted.append(contributions * (self.idf(term_id) * repeats))
+        if not rows_parts:
+            return np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.bool_)
+        rows = np.concatenate(rows_parts)
+        scores = np.asarray(np.bincount(rows, weights=np.concatenate(weighted), minlength=size), dtype=np.float64)
+        if required > 1:
+            return scores, np.bincount(rows, minlength=size) >= required
+        matched = np.zeros(size, dtype=np.bool_)
+        matched[rows] = True
         return scores, matched
