@@ -40,9 +40,11 @@ class OutlineEntry:
     page: int
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")  # \w is exactly str.isalnum() plus "_"
+
+
 def _normal(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(char for char in folded if char.isalnum())
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 def _short(text: str, max_words: int = 20) -> bool:
