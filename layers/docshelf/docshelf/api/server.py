@@ -31,6 +31,7 @@ PAGE_POLICY = (
     "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 REQUEST_TIMEOUT_S = 30
+DRAIN_LIMIT_BYTES = 4 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +117,19 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             raise ApiError("Content-Length is not a number") from None
         if length > MAX_BODY_BYTES:
-            self.close_connection = True  # the body is never read
+            self.close_connection = True
+            self._discard(min(length, DRAIN_LIMIT_BYTES))
             raise PayloadTooLargeError(f"the request body is larger than {MAX_BODY_BYTES} bytes")
         return self.rfile.read(length) if length > 0 else b""
+
+    def _discard(self, length: int) -> None:
+        """Read and drop a refused body (bounded), so a client still sending it reads our 413 instead of
+        a reset connection; a body beyond the bound is cut off by closing the connection."""
+        while length > 0:
+            chunk = self.rfile.read(min(length, 64 * 1024))
+            if not chunk:
+                return
+            length -= len(chunk)
 
     def _claims(self) -> dict[str, Any]:
         config = self.server.config
