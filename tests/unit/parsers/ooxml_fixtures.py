@@ -6,13 +6,20 @@ import io
 import struct
 import zipfile
 import zlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docshelf.model import Block, Table
 from docshelf.tables import table_grid
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+
+def saved_bytes(package: Any) -> bytes:
+    """The bytes of a python-docx document or python-pptx presentation, saved in memory."""
+    buffer = io.BytesIO()
+    package.save(buffer)
+    return buffer.getvalue()
 
 
 def png_bytes(width: int = 4, height: int = 3) -> bytes:

@@ -7,6 +7,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from tests.unit.parsers.markup_measures import document_text
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -21,16 +23,6 @@ def _words(text: str) -> Counter[str]:
 
 def _normal(text: str) -> str:
     return " ".join(text.split()).lower()
-
-
-def document_text(document: Document) -> str:
-    parts: list[str] = []
-    for block in document.blocks():
-        if block.kind == "table":
-            parts.extend(cell.text for cell in block.cells)
-        else:
-            parts.append(block.text)
-    return "\n".join(parts)
 
 
 def text_recall(document: Document, reference_markdown: str) -> float:

@@ -28,19 +28,13 @@ from tests.unit.parsers.markup_measures import (
     markdown_table_cells,
     text_recall,
 )
-from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, zip_bomb
+from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, saved_bytes, zip_bomb
 
 Document = docx.document.Document
 
 
-def to_bytes(document: Document) -> bytes:
-    buffer = io.BytesIO()
-    document.save(buffer)
-    return buffer.getvalue()
-
-
 def parse_doc(document: Document) -> ParsedContent:
-    return parse(to_bytes(document), filename="t.docx", limits=ParseLimits())
+    return parse(saved_bytes(document), filename="t.docx", limits=ParseLimits())
 
 
 def kinds(blocks: list[Block]) -> list[str]:
@@ -199,7 +193,7 @@ def test_deleted_revisions_are_dropped_and_text_boxes_are_read() -> None:
 
 
 def test_broken_packages_are_corrupt() -> None:
-    data = to_bytes(docx.Document())
+    data = saved_bytes(docx.Document())
     with pytest.raises(CorruptDocumentError):
         parse(data[: len(data) // 2], filename="cut.docx", limits=ParseLimits())
     with pytest.raises(CorruptDocumentError):
@@ -211,7 +205,7 @@ def test_zip_bombs_are_too_large_before_parsing() -> None:
         parse(zip_bomb("word/document.xml", 40 * 1024 * 1024), filename="bomb.docx", limits=ParseLimits())
     small = ParseLimits(max_decompressed_bytes=1000)
     with pytest.raises(DocumentTooLargeError):
-        parse(to_bytes(docx.Document()), filename="t.docx", limits=small)
+        parse(saved_bytes(docx.Document()), filename="t.docx", limits=small)
 
 
 # --- the real corpus -------------------------------------------------------------------------------------------

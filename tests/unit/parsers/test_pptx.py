@@ -26,21 +26,15 @@ from tests.unit.parsers.markup_measures import (
     markdown_table_cells,
     text_recall,
 )
-from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, zip_bomb
+from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, saved_bytes, zip_bomb
 
 TITLE_AND_CONTENT = 1
 TITLE_ONLY = 5
 BLANK = 6
 
 
-def to_bytes(presentation: Any) -> bytes:
-    buffer = io.BytesIO()
-    presentation.save(buffer)
-    return buffer.getvalue()
-
-
 def parse_deck(presentation: Any) -> ParsedContent:
-    return parse(to_bytes(presentation), filename="t.pptx", limits=ParseLimits())
+    return parse(saved_bytes(presentation), filename="t.pptx", limits=ParseLimits())
 
 
 def texts(blocks: list[Block]) -> list[str]:
@@ -125,7 +119,7 @@ def test_picture_alt_text_and_speaker_notes() -> None:
 
 
 def test_broken_and_oversized_packages() -> None:
-    data = to_bytes(pptx.Presentation())
+    data = saved_bytes(pptx.Presentation())
     with pytest.raises(CorruptDocumentError):
         parse(data[: len(data) // 3], filename="cut.pptx", limits=ParseLimits())
     with pytest.raises(DocumentTooLargeError):
