@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
+
+import lxml.html
+from lxml import etree
 
 from docshelf.model import Document
 from docshelf.tables import table_grid
@@ -25,7 +29,8 @@ def groundtruth_markdown(corpus_dir: Path, relative: str) -> str:
 
 
 def markdown_plain_text(markdown: str) -> str:
-    return _MD_MARKUP.sub(" ", _MD_LINK_TARGET.sub("] ", markdown))
+    """The words of a Markdown text: markup and link targets removed, character references (`&amp;`) decoded."""
+    return html.unescape(_MD_MARKUP.sub(" ", _MD_LINK_TARGET.sub("] ", markdown)))
 
 
 _LINK_ONLY_ITEM = re.compile(r"^\s*[-*+]\s+(\[[ xX]\]\s+)?(\[[^\]]*\]\([^)]*\)\s*)*\S{0,40}$")
@@ -92,3 +97,39 @@ def cell_f1(reference: list[str], candidate: list[str]) -> float:
         return 1.0
     r, p = recall(ref, cand), recall(cand, ref)
     return 0.0 if r + p == 0 else 2 * r * p / (r + p)
+
+
+# What the issue requires an HTML parser to drop, by element name and ARIA role, whatever the reference keeps.
+_NAVIGATION_TAGS = ("nav", "footer", "aside")
+_NAVIGATION_ROLES = ("navigation", "search", "menubar", "menu", "toolbar")
+
+
+def html_navigation(html: bytes) -> tuple[str, list[str]]:
+    """The text and the table cell texts inside the navigation of an HTML page (outermost elements only)."""
+    root = lxml.html.fromstring(html)
+    roles = " or ".join(f"@role='{role}'" for role in _NAVIGATION_ROLES)
+    tags = " or ".join(f"self::{tag}" for tag in _NAVIGATION_TAGS)
+    query = f"//*[{tags} or {roles}][not(ancestor::*[{tags} or {roles}])]"
+    matches = root.xpath(query)
+    found = [element for element in matches if isinstance(element, etree._Element)] if isinstance(matches, list) else []
+    text = "\n".join(" ".join(map(str, element.itertext())) for element in found)
+    cells = [_cell_words(cell) for element in found for cell in element.iter("td", "th")]
+    return text, cells
+
+
+def _cell_words(cell: etree._Element) -> str:
+    """A cell's text and its images' alt texts, as docling writes them."""
+    alts = cell.xpath(".//img/@alt")
+    return " ".join([*map(str, cell.itertext()), *(map(str, alts) if isinstance(alts, list) else ())])
+
+
+def without(reference: list[str], excluded: list[str]) -> list[str]:
+    """The reference multiset minus the excluded one (each excluded item removes one occurrence)."""
+    remaining = Counter(excluded)
+    kept: list[str] = []
+    for item in reference:
+        if remaining[item] > 0:
+            remaining[item] -= 1
+        else:
+            kept.append(item)
+    return kept

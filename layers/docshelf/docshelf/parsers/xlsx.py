@@ -14,12 +14,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from docshelf.errors import CorruptDocumentError, DocshelfError, EncryptedDocumentError
-from docshelf.model import Block, Heading
+from docshelf.model import Block, Heading, Image
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
 from docshelf.parsers.sheet_package import check_zip_limits, read_merged_ranges
 from docshelf.parsers.sheet_tables import sheet_blocks
 from docshelf.parsers.sheet_values import typed_cell
+from docshelf.parsers.xlsx_charts import sheet_drawings
 
 TITLE_LEVEL = 2
 
@@ -72,11 +73,14 @@ def _read_workbook(workbook: Any, *, filename: str, limits: ParseLimits) -> Pars
             content.warnings.append(f"sheet {sheet.title!r} skipped: the workbook is over {budget.limit} cells")
             continue
         grid = _read_sheet(sheet, budget, content.warnings)
-        if grid.is_empty():
+        drawings = _drawings(workbook, sheet, page=page, warnings=content.warnings)
+        if grid.is_empty() and not drawings:
             continue
-        grid.merges = _merged_ranges(workbook, sheet)
         blocks: list[Block] = [Heading(text=str(sheet.title), level=1, page=page)]
-        blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
+        if not grid.is_empty():
+            grid.merges = _merged_ranges(workbook, sheet)
+            blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
+        blocks.extend(drawings)
         content.blocks.extend(blocks)
     return content
 
@@ -108,6 +112,14 @@ def _merged_ranges(workbook: Any, sheet: Any) -> list[Any]:
         return []
     with archive.open(path) as source:
         return read_merged_ranges(source)
+
+
+def _drawings(workbook: Any, sheet: Any, *, page: int, warnings: list[str]) -> list[Image]:
+    path = getattr(sheet, "_worksheet_path", None)
+    archive = getattr(workbook, "_archive", None)
+    if not path or archive is None:
+        return []
+    return sheet_drawings(archive, path, page=page, warnings=warnings)
 
 
 def _title(workbook: Any, filename: str) -> str:

@@ -1,0 +1,208 @@
+"""Charts and pictures a worksheet draws, read from the package parts openpyxl's read-only mode ignores.
+
+A sheet's drawing is found through its relationships (worksheet rels -> drawing part -> drawing rels -> chart
+or image parts). Each chart becomes an Image block: the chart title as caption, and as alt text the author's
+description when there is one, else what the chart shows (its kind, series names and axis titles), since that
+text exists nowhere else in the workbook. Parts are parsed without entity expansion or network access; a part
+that is missing, oversized or malformed is skipped with a warning rather than failing the whole workbook.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from docshelf.model import Image
+from docshelf.parsers.xml_safety import local, safe_xml_parser
+
+if TYPE_CHECKING:
+    import zipfile
+
+PACKAGE_RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+DOC_RELS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+CHART_NS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+DRAWING_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+MAX_PART_BYTES = 8 * 1024 * 1024
+MAX_DRAWN_OBJECTS = 500
+EMU_PER_PIXEL = 9525
+_AXES = ("catAx", "valAx", "dateAx", "serAx")
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    kinds: tuple[str, ...]
+    title: str
+    series: tuple[str, ...]
+    axis_titles: tuple[str, ...]
+
+    def summary(self) -> str:
+        """What the chart shows, in words: `Line chart of col-2, col-3 (axes: year, sales)`."""
+        kind = " and ".join(dict.fromkeys(self.kinds)) or "chart"
+        text = f"{kind[0].upper()}{kind[1:]} chart" if self.kinds else "Chart"
+        if self.series:
+            text += " of " + ", ".join(self.series)
+        if self.axis_titles:
+            text += " (axes: " + ", ".join(self.axis_titles) + ")"
+        return text
+
+
+def sheet_drawings(archive: zipfile.ZipFile, sheet_path: str, *, page: int, warnings: list[str]) -> list[Image]:
+    """Image blocks for the charts and pictures drawn on the worksheet at `sheet_path`, top to bottom."""
+    try:
+        drawings = [rel.target for rel in _relationships(archive, sheet_path) if rel.kind == "drawing"]
+        anchored: list[tuple[tuple[int, int], Image]] = []
+        for drawing_path in drawings:
+            anchored.extend(_drawing_images(archive, drawing_path, page=page))
+            if len(anchored) >= MAX_DRAWN_OBJECTS:
+                warnings.append(f"{sheet_path}: only the first {MAX_DRAWN_OBJECTS} drawn objects are read")
+                break
+    except (etree.XMLSyntaxError, KeyError, ValueError, OSError) as exc:
+        warnings.append(f"{sheet_path}: drawing skipped ({exc})")
+        return []
+    anchored.sort(key=lambda item: item[0])
+    return [image for _, image in anchored[:MAX_DRAWN_OBJECTS]]
+
+
+def read_chart(root: etree._Element) -> Chart:
+    """The title, chart kinds, series names and axis titles of a `c:chartSpace` part."""
+    chart = _child(root, CHART_NS, "chart")
+    if chart is None:
+        return Chart((), "", (), ())
+    title_element = _child(chart, CHART_NS, "title")
+    plot = _child(chart, CHART_NS, "plotArea")
+    kinds: list[str] = []
+    series: list[str] = []
+    axis_titles: list[str] = []
+    for element in plot if plot is not None else ():
+        name = local(element.tag)
+        if name.endswith("Chart"):
+            kinds.append(_kind_words(name))
+            for ser in element.iterchildren(f"{{{CHART_NS}}}ser"):
+                text = _text_of(_child(ser, CHART_NS, "tx"))
+                if text:
+                    series.append(text)
+        elif name in _AXES:
+            text = _text_of(_child(element, CHART_NS, "title"))
+            if text:
+                axis_titles.append(text)
+    title = _text_of(title_element)
+    if not title and title_element is not None and len(series) == 1:
+        title = series[0]  # a title element without text shows the only series' name
+    return Chart(tuple(kinds), title, tuple(dict.fromkeys(series)), tuple(dict.fromkeys(axis_titles)))
+
+
+def _drawing_images(archive: zipfile.ZipFile, drawing_path: str, *, page: int) -> list[tuple[tuple[int, int], Image]]:
+    charts = {rel.rid: rel.target for rel in _relationships(archive, drawing_path) if rel.kind == "chart"}
+    found: list[tuple[tuple[int, int], Image]] = []
+    for anchor in _parse(archive, drawing_path):
+        if not local(anchor.tag).endswith("Anchor"):
+            continue
+        position = _anchor_cell(anchor)
+        for frame in anchor.iter():
+            name = local(frame.tag)
+            if name not in {"graphicFrame", "pic"}:
+                continue
+            described = next((el for el in frame.iter() if local(el.tag) == "cNvPr"), None)
+            alt = _description(described)
+            width, height = _extent(frame, anchor)
+            if name == "pic":
+                found.append((position, Image(page=page, alt_text=alt, width=width, height=height)))
+                continue
+            chart_ref = next(frame.iter(f"{{{CHART_NS}}}chart"), None)
+            chart_path = charts.get(chart_ref.get(f"{{{DOC_RELS_NS}}}id", "")) if chart_ref is not None else None
+            if chart_path is None or chart_path not in archive.NameToInfo:
+                continue
+            chart = read_chart(_parse(archive, chart_path))
+            image = Image(page=page, caption=chart.title, alt_text=alt or chart.summary(), width=width, height=height)
+            found.append((position, image))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Relationship:
+    rid: str
+    kind: str
+    target: str
+
+
+def _description(properties: etree._Element | None) -> str:
+    """The author's description of a drawn object; Excel's default, the object's own name (`Picture 1`), is none."""
+    if properties is None:
+        return ""
+    description = " ".join((properties.get("descr") or "").split())
+    return "" if description == " ".join((properties.get("name") or "").split()) else description
+
+
+def _relationships(archive: zipfile.ZipFile, part: str) -> list[_Relationship]:
+    """The internal relationships of `part`, with targets resolved to part names."""
+    rels_path = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
+    if rels_path not in archive.NameToInfo:
+        return []
+    found: list[_Relationship] = []
+    for rel in _parse(archive, rels_path).iter(f"{{{PACKAGE_RELS_NS}}}Relationship"):
+        target = rel.get("Target", "")
+        if not target or rel.get("TargetMode") == "External":
+            continue
+        resolved = target.lstrip("/") if target.startswith("/") else posixpath.join(posixpath.dirname(part), target)
+        kind = rel.get("Type", "").rsplit("/", 1)[-1]
+        found.append(_Relationship(rel.get("Id", ""), kind, posixpath.normpath(resolved)))
+    return found
+
+
+def _parse(archive: zipfile.ZipFile, part: str) -> etree._Element:
+    info = archive.getinfo(part)
+    if info.file_size > MAX_PART_BYTES:
+        raise ValueError(f"{part} is {info.file_size} bytes (limit {MAX_PART_BYTES})")
+    return etree.fromstring(archive.read(info), parser=safe_xml_parser())
+
+
+def _anchor_cell(anchor: etree._Element) -> tuple[int, int]:
+    start = next((el for el in anchor if local(el.tag) == "from"), None)
+    if start is None:
+        return (0, 0)
+    values = {local(el.tag): (el.text or "").strip() for el in start}
+    row, col = values.get("row", "0"), values.get("col", "0")
+    return (int(row) if row.isdigit() else 0, int(col) if col.isdigit() else 0)
+
+
+def _extent(frame: etree._Element, anchor: etree._Element) -> tuple[int | None, int | None]:
+    """Size from the shape's own transform, else from a one-cell anchor's extent (zero means not given)."""
+    for element in (frame, anchor):
+        for ext in element.iter():
+            if local(ext.tag) == "ext" and _pixels(ext.get("cx")) is not None:
+                return _pixels(ext.get("cx")), _pixels(ext.get("cy"))
+    return None, None
+
+
+def _pixels(value: str | None) -> int | None:
+    if value is None or not value.isdigit():
+        return None
+    pixels = round(int(value) / EMU_PER_PIXEL)
+    return pixels if pixels > 0 else None
+
+
+def _child(element: etree._Element | None, ns: str, name: str) -> etree._Element | None:
+    return None if element is None else element.find(f"{{{ns}}}{name}")
+
+
+def _text_of(element: etree._Element | None) -> str:
+    """Text of a title or series `tx`: rich-text runs, else the cached value of a cell reference."""
+    if element is None:
+        return ""
+    runs = [run.text or "" for run in element.iter(f"{{{DRAWING_NS}}}t")]
+    if not runs:
+        runs = [value.text or "" for value in element.iter(f"{{{CHART_NS}}}v")]
+    return " ".join(" ".join(runs).split())
+
+
+def _kind_words(tag: str) -> str:
+    """`bar3DChart` -> `3D bar`, `lineChart` -> `line`, `ofPieChart` -> `pie-of-pie`."""
+    stem = tag[: -len("Chart")]
+    if stem == "ofPie":
+        return "pie-of-pie"
+    if stem.endswith("3D"):
+        return "3D " + stem[:-2].lower()
+    return stem.lower()
