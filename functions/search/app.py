@@ -1,20 +1,25 @@
 """SearchFunction: the HTTP API (JWT-authorised) for search and document status.
 
 The routes, validation and error mapping are `docshelf.api.resolver`, the same code `docshelf serve` runs;
-this adapter adds the AWS backend, logging, tracing and metrics.
+this adapter adds the AWS backend, logging and metrics.
+
+Tracing is Lambda's own active tracing (`Tracing: Active` in the template): the invocation, its cold-start
+initialisation and its duration are traced without the X-Ray SDK. Powertools' Tracer would import the SDK and
+botocore's session machinery, which costs more than the whole cold-start budget of this user-facing function;
+the SQS-driven ingest functions, where a cold start delays nobody, keep it for per-record subsegments.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools import Metrics, Tracer
+from aws_lambda_powertools import Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 
 from docshelf.api.auth import ClaimNames
 from docshelf.api.resolver import build_resolver, handle
-from docshelf.aws.observe import make_logger
+from docshelf.aws.logs import make_logger
 from docshelf.aws.search_api import AwsApiBackend
 from docshelf.aws.services import AwsServices, get_services
 
@@ -22,7 +27,6 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = make_logger()
-tracer = Tracer()
 metrics = Metrics()
 _backends: dict[int, AwsApiBackend] = {}
 
@@ -52,7 +56,6 @@ app = build_resolver(_backend, _claim_names, on_search=_observe_search)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
-@tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return handle(app, event, context)

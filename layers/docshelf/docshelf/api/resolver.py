@@ -4,65 +4,65 @@ POST /search                                   DESIGN §5 request and response
 GET  /documents?namespace=NS                   every document of a namespace: status, revision, chunks, errors
 GET  /documents/{document_id}?namespace=NS     one document
 
-Requests and responses are validated against `docshelf.api.models`; every error is JSON `{"message"}` with
-400/401/403/404/413/429/500, and nothing about the server's internals (no stack trace) leaves it.
+Requests and responses are validated against the JSON Schemas of `docshelf.api.schemas` (the OpenAPI document's
+components); every error is JSON `{"message"}` with 400/401/403/404/413/429/500, and nothing about the server's
+internals (no stack trace) leaves it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError as RouteNotFoundError
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event
-from docshelf.api.models import (
-    DOCUMENT_ID_REGEX,
-    NAMESPACE_REGEX,
-    DocumentListOut,
-    DocumentOut,
-    ErrorOut,
-    SearchBody,
-    SearchOut,
-)
+from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.search.filters import SearchFilters
-from docshelf.search.service import SearchRequest
+from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 
-if TYPE_CHECKING:
-    from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
-
-API_TITLE = "docshelf search API"
-API_VERSION = "1.0.0"
 THROTTLING_CODES = frozenset(
     {"ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded", "TooManyRequests"}
 )
 SearchHook = Callable[[dict[str, Any], bool], None]
+VALIDATOR = Validator(COMPONENTS)
 _log = logging.getLogger(__name__)
 
 
-def _error_responses(*statuses: int) -> dict[int, OpenAPIResponse]:
-    described = {
-        400: "invalid request",
-        401: "no valid token",
-        403: "namespace not allowed",
-        404: "not found",
-        413: "body too large",
-        429: "throttled",
-        500: "internal error",
-    }
-    return {
-        status: {"description": described[status], "content": {"application/json": {"model": ErrorOut}}}
-        for status in statuses
-    }
+class RequestValidationError(ApiError):
+    status = 400
+
+    def __init__(self, problems: list[Problem]) -> None:
+        summary = "; ".join(f"{problem.as_dict()['loc']}: {problem.msg}" for problem in problems[:3])
+        super().__init__(f"invalid request: {summary}")
+        self.problems = problems
+
+
+class ResponseValidationError(Exception):
+    """A handler produced a body outside its documented schema: a server bug, answered with 500."""
+
+
+def validated(value: Any, schema: Schema, loc: Location) -> Any:
+    problems = VALIDATOR.problems(value, schema, loc)
+    if problems:
+        raise RequestValidationError(problems)
+    return value
+
+
+def json_response(payload: Any, schema: Schema, status: int = 200) -> Response[str]:
+    body = VALIDATOR.declared(payload, schema)
+    problems = VALIDATOR.problems(body, schema, ("response",))
+    if problems:
+        raise ResponseValidationError("; ".join(f"{p.as_dict()['loc']}: {p.msg}" for p in problems[:3]))
+    return Response(status, "application/json", json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
 def error_response(status: int, message: str, errors: list[dict[str, str]] | None = None) -> Response[str]:
@@ -73,18 +73,19 @@ def error_response(status: int, message: str, errors: list[dict[str, str]] | Non
     return Response(status, "application/json", json.dumps(body, ensure_ascii=False), headers=headers)
 
 
-def to_search_request(body: SearchBody) -> SearchRequest:
-    filters = body.filters
+def to_search_request(body: Mapping[str, Any]) -> SearchRequest:
+    """A request body that passed `SEARCH_BODY`, with the schema's defaults filled in."""
+    filters = body.get("filters", {})
     return SearchRequest(
-        namespace=body.namespace,
-        query=body.query,
-        top_k=body.top_k,
-        max_tokens=body.max_tokens,
+        namespace=body["namespace"],
+        query=body["query"],
+        top_k=body.get("top_k", DEFAULT_TOP_K),
+        max_tokens=body.get("max_tokens", DEFAULT_MAX_TOKENS),
         filters=SearchFilters(
-            documents=tuple(filters.documents),
-            exclude_documents=tuple(filters.exclude_documents),
-            exclude_sections=tuple(filters.exclude_sections),
-            chunk_types=tuple(filters.chunk_types),
+            documents=tuple(filters.get("documents", ())),
+            exclude_documents=tuple(filters.get("exclude_documents", ())),
+            exclude_sections=tuple(filters.get("exclude_sections", ())),
+            chunk_types=tuple(filters.get("chunk_types", ())),
         ),
     )
 
@@ -96,43 +97,49 @@ def build_resolver(
     on_search: SearchHook | None = None,
 ) -> APIGatewayHttpResolver:
     """`backend` and `claim_names` are called per request, so nothing is built at import time."""
-    app = APIGatewayHttpResolver(enable_validation=True)
-    common = _error_responses(400, 401, 403, 413, 429, 500)
+    app = APIGatewayHttpResolver()
 
     def caller() -> Caller:
         claims = app.current_event.request_context.authorizer.jwt_claim
         return caller_from_claims(claims, claim_names())
 
-    @app.post("/search", summary="Search a namespace", responses={200: _ok(SearchOut), **common})
-    def search_route(body: Annotated[SearchBody, Body()]) -> SearchOut:
+    def namespace_param() -> str:
+        namespace = (app.current_event.query_string_parameters or {}).get("namespace")
+        if namespace is None:
+            raise RequestValidationError([Problem(("query", "namespace"), "field required")])
+        value: str = validated(namespace, NAMESPACE, ("query", "namespace"))
+        return value
+
+    @app.post("/search")
+    def search_route() -> Response[str]:
+        body = validated(_json_body(app.current_event.decoded_body), SEARCH_BODY, ("body",))
         payload, hit = run_search(backend(), caller(), to_search_request(body))
         if on_search is not None:
             on_search(payload, hit)
-        return SearchOut.model_validate(payload)
+        return json_response(payload, ref("SearchOut"))
 
-    @app.get("/documents", summary="List a namespace's documents", responses={200: _ok(DocumentListOut), **common})
-    def documents_route(
-        namespace: Annotated[str, Query(pattern=NAMESPACE_REGEX, max_length=64)],
-    ) -> DocumentListOut:
-        return DocumentListOut.model_validate(list_documents(backend(), caller(), namespace))
+    @app.get("/documents")
+    def documents_route() -> Response[str]:
+        return json_response(list_documents(backend(), caller(), namespace_param()), ref("DocumentListOut"))
 
-    @app.get(
-        "/documents/<document_id>",
-        summary="One document's status",
-        responses={200: _ok(DocumentOut), 404: _error_responses(404)[404], **common},
-    )
-    def document_route(
-        document_id: Annotated[str, Path(pattern=DOCUMENT_ID_REGEX, max_length=128)],
-        namespace: Annotated[str, Query(pattern=NAMESPACE_REGEX, max_length=64)],
-    ) -> DocumentOut:
-        return DocumentOut.model_validate(get_document(backend(), caller(), namespace, document_id))
+    @app.get("/documents/<document_id>")
+    def document_route(document_id: str) -> Response[str]:
+        validated(document_id, DOCUMENT_ID, ("path", "document_id"))
+        document = get_document(backend(), caller(), namespace_param(), document_id)
+        return json_response(document, ref("DocumentOut"))
 
     _register_error_handlers(app)
     return app
 
 
-def _ok(model: type[Any]) -> OpenAPIResponse:
-    return {"description": "OK", "content": {"application/json": {"model": model}}}
+def _json_body(text: str | None) -> Any:
+    """The body as JSON; `check_event` has already bounded its size, encoding and depth."""
+    if not text:
+        raise RequestValidationError([Problem(("body",), "field required")])
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise RequestValidationError([Problem(("body",), "invalid JSON")]) from None
 
 
 def _register_error_handlers(app: APIGatewayHttpResolver) -> None:
@@ -144,12 +151,7 @@ def _register_error_handlers(app: APIGatewayHttpResolver) -> None:
 
 
 def _invalid_request(error: RequestValidationError) -> Response[str]:
-    problems = [
-        {"loc": ".".join(str(part)[:64] for part in problem.get("loc", ())), "msg": str(problem.get("msg", ""))}
-        for problem in error.errors()
-    ]
-    summary = "; ".join(f"{problem['loc']}: {problem['msg']}" for problem in problems[:3])
-    return error_response(400, f"invalid request: {summary}", problems)
+    return error_response(400, error.message, [problem.as_dict() for problem in error.problems])
 
 
 def _api_error(error: ApiError) -> Response[str]:
@@ -177,20 +179,8 @@ def _is_throttling(error: Exception) -> bool:
     return code in THROTTLING_CODES
 
 
-def openapi_json(app: APIGatewayHttpResolver) -> str:
-    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
-
-    return app.get_openapi_json_schema(
-        title=API_TITLE,
-        version=API_VERSION,
-        description="Cited, token-budgeted search over the namespaces a JWT allows.",
-        security_schemes={"bearerAuth": HTTPBearer(bearerFormat="JWT")},
-        security=[{"bearerAuth": []}],
-    )
-
-
 def handle(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
-    """Refuse hostile bodies before Powertools parses them, then resolve the route."""
+    """Refuse hostile bodies before anything parses them, then resolve the route."""
     try:
         check_event(event)
     except ApiError as error:

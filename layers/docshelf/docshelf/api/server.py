@@ -19,10 +19,12 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from docshelf.api.auth import ALL_NAMESPACES, ClaimNames, verify_hs256
+from docshelf.api.docs_page import docs_page
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
+from docshelf.api.openapi import openapi_json
 from docshelf.api.pages import SEARCH_PAGE
-from docshelf.api.resolver import API_TITLE, API_VERSION, build_resolver, handle, openapi_json
+from docshelf.api.resolver import build_resolver, handle
 from docshelf.api.service import ApiBackend
 
 PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs"})
@@ -51,8 +53,8 @@ class SearchApiServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], backend: ApiBackend, config: ServeConfig) -> None:
         self.config = config
         self.app = build_resolver(lambda: backend, lambda: config.claim_names)
-        self.app.enable_swagger(path="/docs", title=API_TITLE, version=API_VERSION)
-        self.openapi = openapi_json(self.app)
+        self.openapi = openapi_json()
+        self.docs = docs_page(self.openapi)
         super().__init__(address, _RequestHandler)
 
     @property
@@ -95,6 +97,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 return self._send(200, "text/html; charset=utf-8", SEARCH_PAGE.encode())
             if path == "/openapi.json" and self.command == "GET":
                 return self._send(200, "application/json", self.server.openapi.encode())
+            if path == "/docs" and self.command == "GET":
+                return self._send(200, "text/html; charset=utf-8", self.server.docs.encode())
             claims = self._claims() if path not in PUBLIC_PATHS else {}
         except ApiError as error:
             return self._send_error(error)

@@ -1,24 +1,24 @@
-"""What every handler does around its stage: log keys, metrics per outcome, and one SQS batch processor.
+"""What every ingest handler does around its stage: log keys, metrics per outcome, and one SQS batch processor.
 
-Powertools is imported here and in the handlers only, never by the core package.
+Powertools is imported here, in `logs` and in the handlers only, never by the core package.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 
 from docshelf.aws.events import InvalidEventError
+from docshelf.aws.logs import make_logger as make_logger  # the ingest handlers take it from here
 from docshelf.errors import InvalidNameError
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools import Logger, Metrics, Tracer
+
     from docshelf.aws.stages import StageResult
 
 DOCUMENT_KEYS = ("namespace", "document_id")
@@ -33,15 +33,6 @@ OUTCOME_METRICS = {
     "gone": "StaleEvents",
     "superseded": "StaleEvents",
 }
-
-
-def make_logger() -> Logger:
-    """A Powertools logger whose JSON lines always carry namespace and document_id, shared by the core's loggers."""
-    logger = Logger()
-    logger.append_keys(namespace="", document_id="")
-    logging.getLogger("docshelf")  # register the core's parent logger so its children share the handler
-    copy_config_to_registered_loggers(source_logger=logger, include={"docshelf"})
-    return logger
 
 
 def sqs_batch_processor() -> BatchProcessor:

@@ -1,0 +1,88 @@
+"""The OpenAPI 3.1 document of the search API, assembled from the very schemas requests are validated against.
+
+It is built only when asked for (`docshelf serve` at /openapi.json and /docs), never on a Lambda cold start.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
+
+API_TITLE = "docshelf search API"
+API_VERSION = "1.0.0"
+OPENAPI_VERSION = "3.1.0"
+ERROR_DESCRIPTIONS = {
+    400: "invalid request",
+    401: "no valid token",
+    403: "namespace not allowed",
+    404: "not found",
+    413: "body too large",
+    429: "throttled",
+    500: "internal error",
+}
+COMMON_ERRORS = (400, 401, 403, 413, 429, 500)
+
+
+def _json_content(schema: Schema) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
+def _responses(ok: str, *errors: int) -> dict[str, Any]:
+    responses: dict[str, Any] = {"200": {"description": "OK", "content": _json_content(ref(ok))}}
+    for status in sorted(errors):
+        responses[str(status)] = {"description": ERROR_DESCRIPTIONS[status], "content": _json_content(ref("ErrorOut"))}
+    return responses
+
+
+def _parameter(name: str, where: str, schema: Schema) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": True, "schema": schema}
+
+
+def openapi_document() -> dict[str, Any]:
+    namespace = _parameter("namespace", "query", NAMESPACE)
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {
+            "title": API_TITLE,
+            "version": API_VERSION,
+            "description": "Cited, token-budgeted search over the namespaces a JWT allows.",
+        },
+        "servers": [{"url": "/"}],
+        "paths": {
+            "/search": {
+                "post": {
+                    "summary": "Search a namespace",
+                    "operationId": "search",
+                    "requestBody": {"required": True, "content": _json_content(ref("SearchBody"))},
+                    "responses": _responses("SearchOut", *COMMON_ERRORS),
+                }
+            },
+            "/documents": {
+                "get": {
+                    "summary": "List a namespace's documents",
+                    "operationId": "list_documents",
+                    "parameters": [namespace],
+                    "responses": _responses("DocumentListOut", *COMMON_ERRORS),
+                }
+            },
+            "/documents/{document_id}": {
+                "get": {
+                    "summary": "One document's status",
+                    "operationId": "get_document",
+                    "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace],
+                    "responses": _responses("DocumentOut", 404, *COMMON_ERRORS),
+                }
+            },
+        },
+        "components": {
+            "schemas": COMPONENTS,
+            "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
+        },
+        "security": [{"bearerAuth": []}],
+    }
+
+
+def openapi_json() -> str:
+    return json.dumps(openapi_document(), ensure_ascii=False, indent=2)

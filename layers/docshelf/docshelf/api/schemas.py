@@ -1,0 +1,179 @@
+"""The HTTP contract as JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1).
+
+The same dictionaries validate requests and responses (`docshelf.api.json_schema`) and are the
+`components/schemas` of the OpenAPI document (`docshelf.api.openapi`), so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docshelf.api.limits import (
+    MAX_DOCUMENT_ID_CHARS,
+    MAX_EVIDENCE_TOKENS,
+    MAX_FILTER_VALUE_CHARS,
+    MAX_FILTER_VALUES,
+    MAX_QUERY_CHARS,
+    TOP_K_LIMIT,
+)
+from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+
+Schema = dict[str, Any]
+
+NAMESPACE_REGEX = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+DOCUMENT_ID_REGEX = r"^[A-Za-z0-9_-]{1,128}$"
+# Tab, newline and carriage return are text; every other C0 control character and DEL are refused.
+NO_CONTROL_CHARACTERS_REGEX = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+CHUNK_TYPES = ["text", "table", "image"]
+DOCUMENT_STATUSES = ["processing", "ok", "failed", "needs_ocr", "deleted"]
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _closed(properties: dict[str, Schema], *, required: list[str] | None = None, **extra: Any) -> Schema:
+    """An object with exactly these properties, all required unless `required` says otherwise."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+        "additionalProperties": False,
+        **extra,
+    }
+
+
+NAMESPACE: Schema = {"type": "string", "pattern": NAMESPACE_REGEX, "maxLength": 64}
+DOCUMENT_ID: Schema = {"type": "string", "pattern": DOCUMENT_ID_REGEX, "maxLength": MAX_DOCUMENT_ID_CHARS}
+_FILTER_VALUE: Schema = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_FILTER_VALUE_CHARS,
+    "pattern": NO_CONTROL_CHARACTERS_REGEX,
+}
+_CHUNK_TYPE: Schema = {"type": "string", "enum": CHUNK_TYPES}
+_STRINGS: Schema = {"type": "array", "items": {"type": "string"}}
+
+
+def _filter_list(items: Schema, max_items: int) -> Schema:
+    return {"type": "array", "items": items, "maxItems": max_items, "default": []}
+
+
+SEARCH_FILTERS_BODY = _closed(
+    {
+        "documents": _filter_list(_FILTER_VALUE, MAX_FILTER_VALUES),
+        "exclude_documents": _filter_list(_FILTER_VALUE, MAX_FILTER_VALUES),
+        "exclude_sections": _filter_list(_FILTER_VALUE, MAX_FILTER_VALUES),
+        "chunk_types": _filter_list(_CHUNK_TYPE, len(CHUNK_TYPES)),
+    },
+    required=[],
+)
+
+SEARCH_BODY = _closed(
+    {
+        "namespace": NAMESPACE,
+        "query": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_QUERY_CHARS,
+            "allOf": [{"pattern": NO_CONTROL_CHARACTERS_REGEX}, {"pattern": r"\S"}],
+            "description": "Plain text, analysed into terms; never parsed as query syntax.",
+        },
+        "top_k": {"type": "integer", "minimum": 1, "maximum": TOP_K_LIMIT, "default": DEFAULT_TOP_K},
+        "max_tokens": {"type": "integer", "minimum": 1, "maximum": MAX_EVIDENCE_TOKENS, "default": DEFAULT_MAX_TOKENS},
+        "filters": {**ref("SearchFiltersBody"), "default": {}},
+    },
+    required=["namespace", "query"],
+    description="DESIGN §5: a search over one namespace.",
+)
+
+LINK_OUT = _closed(
+    {
+        "target": {"type": "string"},
+        "relation": {"type": "string"},
+        "ref": {"type": "string"},
+        "position": {"type": "integer"},
+    }
+)
+
+SEARCH_RESULT_OUT = _closed(
+    {
+        "chunk_id": {"type": "string"},
+        "document_id": {"type": "string"},
+        "namespace": {"type": "string"},
+        "chunk_type": _CHUNK_TYPE,
+        "type": _CHUNK_TYPE,
+        "text": {"type": "string"},
+        "section_path": _STRINGS,
+        "pages": {"type": "array", "items": {"type": "integer"}},
+        "token_count": {"type": "integer"},
+        "ordinal": {"type": "integer"},
+        "source_file_name": {"type": "string"},
+        "revision": {"type": "string"},
+        "connect_to": {"type": "array", "items": ref("LinkOut")},
+        "overlap_chars": {"type": "integer"},
+        "score": {"type": "number"},
+        "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
+    }
+)
+
+SEARCH_OUT = _closed(
+    {
+        "evidence_text": {
+            "type": "string",
+            "description": "The ranked chunks with citation headers, as many as fit max_tokens",
+        },
+        "answer_text": {"type": "string", "description": "Always empty (kept for compatibility)"},
+        "results": {
+            "type": "array",
+            "items": ref("SearchResultOut"),
+            "description": "The top_k ranked chunks, not cut by the budget",
+        },
+        "total_chunks": {"type": "integer"},
+        "evidence_chunks": {"type": "integer"},
+        "cache": {"type": "string", "enum": ["hit", "miss"]},
+        "took_ms": {"type": "number"},
+    }
+)
+
+DOCUMENT_OUT = _closed(
+    {
+        "namespace": {"type": "string"},
+        "document_id": {"type": "string"},
+        "source_key": {"type": "string"},
+        "source_file_name": {"type": "string"},
+        "status": {"type": "string", "enum": DOCUMENT_STATUSES},
+        "revision": {"type": "string"},
+        "chunk_count": {"type": "integer"},
+        "error_code": {"type": "string"},
+        "error_message": {"type": "string"},
+        "sequencer": {"type": "string"},
+        "updated_at": {"type": "number"},
+    }
+)
+
+DOCUMENT_LIST_OUT = _closed(
+    {"namespace": {"type": "string"}, "documents": {"type": "array", "items": ref("DocumentOut")}}
+)
+
+ERROR_OUT = _closed(
+    {
+        "message": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "items": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+    required=["message"],
+)
+
+COMPONENTS: dict[str, Schema] = {
+    "SearchFiltersBody": SEARCH_FILTERS_BODY,
+    "SearchBody": SEARCH_BODY,
+    "LinkOut": LINK_OUT,
+    "SearchResultOut": SEARCH_RESULT_OUT,
+    "SearchOut": SEARCH_OUT,
+    "DocumentOut": DOCUMENT_OUT,
+    "DocumentListOut": DOCUMENT_LIST_OUT,
+    "ErrorOut": ERROR_OUT,
+}

@@ -1,0 +1,89 @@
+"""The layer split and slimming (layers/docshelf/Makefile) rest on facts about the code; these tests hold them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.functional.aws.template_resources import load_template
+
+ROOT = Path(__file__).resolve().parents[3]
+REQUIREMENTS = ROOT / "layers" / "docshelf" / "requirements.txt"
+MAKEFILE = ROOT / "layers" / "docshelf" / "Makefile"
+MARKER = "# -- parsers layer"
+# Distribution name -> the import name docshelf's parsers use.
+PARSER_DISTRIBUTIONS = {
+    "lxml": "lxml",
+    "pypdf": "pypdf",
+    "pypdfium2": "pypdfium2",
+    "python-docx": "docx",
+    "python-pptx": "pptx",
+    "openpyxl": "openpyxl",
+    "xlrd": "xlrd",
+}
+
+
+def requirement_names(lines: list[str]) -> set[str]:
+    names = set()
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(re.split(r"[\[=<>~! ]", line, maxsplit=1)[0].lower())
+    return names
+
+
+def split_requirements() -> tuple[set[str], set[str]]:
+    lines = REQUIREMENTS.read_text(encoding="utf-8").splitlines()
+    marker = next(index for index, line in enumerate(lines) if line.startswith(MARKER))
+    return requirement_names(lines[:marker]), requirement_names(lines[marker + 1 :])
+
+
+def test_the_parser_libraries_go_to_the_parsers_layer_only() -> None:
+    core, parsers = split_requirements()
+    assert set(PARSER_DISTRIBUTIONS) <= parsers
+    assert not core & parsers
+    assert MARKER in MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
+
+
+def test_only_the_parse_function_gets_the_parsers_layer() -> None:
+    resources = load_template()["Resources"]
+    with_parsers = [
+        name
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::Function"
+        and {"Ref": "ParsersLayer"} in resource["Properties"].get("Layers", [])
+    ]
+    assert with_parsers == ["ParseFunction"]
+    assert {"Ref": "DocshelfLayer"} in load_template()["Globals"]["Function"]["Layers"]
+    for name in ("DocshelfLayer", "ParsersLayer"):
+        assert resources[name]["Metadata"]["BuildMethod"] == "makefile"
+
+
+def test_the_chunk_and_publish_functions_import_no_parser_library() -> None:
+    """They read the parse cache (`pipeline.load_parsed`); the parsers registry loads a parser only to parse."""
+    modules = sorted(PARSER_DISTRIBUTIONS.values())
+    code = (
+        "import sys, json; import functions.chunk.app, functions.publish.app, docshelf.pipeline, docshelf.serde; "
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {modules!r})))"
+    )
+    assert _loaded_by(code) == []
+
+
+def test_the_opensearch_http_client_never_imports_grpc_or_protobuf() -> None:
+    """The layer build drops grpcio, protobuf and opensearch-protobufs, which opensearch-py 3 requires."""
+    code = (
+        "import sys, json; import opensearchpy, opensearchpy.helpers; "
+        "import docshelf.index.opensearch, docshelf.index.opensearch_bulk, docshelf.index.opensearch_client; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('grpc', 'google', 'opensearch'))))"
+    )
+    assert _loaded_by(code) == []
+
+
+def _loaded_by(code: str) -> list[str]:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "POWERTOOLS_TRACE_DISABLED": "true"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    loaded: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return loaded
