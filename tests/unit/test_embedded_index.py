@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from rank_bm25 import BM25Okapi
 
 from docshelf.index.analyzer import analyze, raw_terms
+from docshelf.index.base import DocumentChunks
 from docshelf.index.bm25 import Vocabulary
-from docshelf.index.embedded import EmbeddedIndex, channel_terms
+from docshelf.index.embedded import INDEX_FORMAT, EmbeddedIndex, channel_terms
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
@@ -167,13 +169,18 @@ def test_chunks_without_terms_are_indexed_and_reloaded(tmp_path) -> None:  # typ
     assert [cid for cid, _ in reopened.rank("ns", "content", analyze("valves"), SearchFilters(), 10)] == ["c0003"]
 
 
-def test_term_table_gives_the_analyzer_terms_in_order() -> None:
+@pytest.mark.parametrize("boundary_in_text", [False, True])
+def test_term_table_gives_the_analyzer_terms_in_order(boundary_in_text: bool) -> None:
     texts = [
         "Replace the TX-100 seal\u3000(see v2.3.1),\u00a0then\u2003mail OPS@Corp.com",
         "阀门TX-100的维修手册。東京です 서울 특별시",
         "",
         "  The valves were running quickly\n\tＴＸ－１００ Straße",
+        "e\u0301 \u0301 cafe\u0301 ΣΑΣ",  # combining marks at piece and text starts; final sigma
+        "\u0301 ends with a mark e",
     ]
+    if boundary_in_text:  # the character the table joins texts with
+        texts.append("nul\x00inside \x00 TX\x00100")
     vocabulary = Vocabulary()
     table = TermTable(vocabulary)
     for _ in range(2):  # first sight of every piece, then from the cache
@@ -182,3 +189,73 @@ def test_term_table_gives_the_analyzer_terms_in_order() -> None:
             expected_content, expected_raw = analyze(text), raw_terms(text)
             assert [vocabulary.terms[t] for t in content[content_at == i]] == expected_content
             assert [vocabulary.terms[t] for t in raw[raw_at == i]] == expected_raw
+
+
+def _all_rankings(index: EmbeddedIndex, chunks: list[Chunk]) -> dict[tuple[str, str], dict[str, float]]:
+    """Per channel and query (the first terms of each chunk): chunk id -> score."""
+    rankings: dict[tuple[str, str], dict[str, float]] = {}
+    for chunk in chunks:
+        for channel, terms in channel_terms(chunk).items():
+            query = terms[:3]
+            ranked = index.rank("ns", channel, query, SearchFilters(), 1000)
+            rankings[(channel, " ".join(query))] = dict(ranked)
+    return rankings
+
+
+def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(5)
+    texts = [*WORDS, "TX-100", "v2.3.1", "阀门维修", "東京です", "ops@corp.com"]
+    documents: list[tuple[str, str, list[Chunk]]] = []
+    number = 0
+    for d in range(12):
+        chunks = []
+        for _ in range(0 if d == 3 else rng.randint(1, 5)):  # d3 has no chunks
+            number += 1
+            text = " ".join(rng.choices(texts, k=rng.randint(0, 25)))
+            chunks.append(make_chunk(number, text, f"d{d}", section_path=(f"Part {d % 3}",)))
+        documents.append((f"d{d}", "r1", chunks))
+    replaced = documents[5][2][:1]
+    one_by_one = EmbeddedIndex(LocalStore(tmp_path / "one"))
+    for document_id, revision, chunks in [*documents, ("d5", "r2", replaced)]:
+        one_by_one.upsert("ns", document_id, revision, chunks)
+    bulk = EmbeddedIndex(LocalStore(tmp_path / "bulk"))
+    bulk.upsert_many("ns", [DocumentChunks(*document) for document in documents[:4]])
+    later = [*documents[4:], ("d5", "r2", replaced)]  # the last version of a document wins
+    bulk.upsert_many("ns", [DocumentChunks(*document) for document in later])
+    live = [chunk for document_id, _, chunks in documents if document_id != "d5" for chunk in chunks] + replaced
+    # The order of summing differs between segment layouts, so scores are compared with a tolerance.
+    expected = {key: pytest.approx(ranked, rel=1e-12) for key, ranked in _all_rankings(one_by_one, live).items()}
+    assert expected and any(ranked.expected for ranked in expected.values())
+    assert _all_rankings(bulk, live) == expected
+    reopened = EmbeddedIndex(LocalStore(tmp_path / "bulk"))
+    reopened.LOAD_BATCH = 3  # loads in several blocks, merged at the end
+    assert _all_rankings(reopened, live) == expected
+    assert bulk.count("ns", SearchFilters()) == len(live)
+    _assert_matches_rank_bm25(EmbeddedIndex(LocalStore(tmp_path / "bulk")), live, ["seal leak", "pump filler3"])
+
+
+def test_format_3_objects_load_and_newer_formats_ask_for_an_upgrade(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = LocalStore(tmp_path)
+    EmbeddedIndex(store).upsert("ns", "d1", "r1", [make_chunk(1, "old pump manual TX-100")])
+    current = json.loads(store.get("index/ns/d1.json") or b"")
+    assert current["format"] == INDEX_FORMAT
+    current["format"], current["postings"]["terms"] = 3, current["postings"]["terms"].split("\n")
+    store.put("index/ns/d1.json", dumps(current))
+    reopened = EmbeddedIndex(store)
+    assert [cid for cid, _ in reopened.rank("ns", "content", analyze("pumps"), SearchFilters(), 10)] == ["c0001"]
+    assert [cid for cid, _ in reopened.rank("ns", "term", raw_terms("tx100"), SearchFilters(), 10)] == ["c0001"]
+    current["format"] = INDEX_FORMAT + 1
+    store.put("index/ns/d1.json", dumps(current))
+    with pytest.raises(ValueError, match="rebuild"):
+        EmbeddedIndex(store).count("ns", SearchFilters())
+
+
+def test_weighted_query_terms_scale_each_terms_score(tmp_path, corpus: list[Chunk]) -> None:  # type: ignore[no-untyped-def]
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert("ns", "d1", "r1", corpus)
+    repeated = dict(index.rank("ns", "content", ["seal", "seal", "leak"], SearchFilters(), 200))
+    weighted = dict(index.rank("ns", "content", {"seal": 2.0, "leak": 1.0, "unknown": 3.0}, SearchFilters(), 200))
+    assert repeated and weighted == pytest.approx(repeated, rel=1e-12)
+    half = dict(index.rank("ns", "content", {"seal": 0.5}, SearchFilters(), 200))
+    full = dict(index.rank("ns", "content", ["seal"], SearchFilters(), 200))
+    assert half == pytest.approx({cid: score / 2 for cid, score in full.items()}, rel=1e-12)

@@ -70,3 +70,21 @@ def test_requests_are_validated() -> None:
         SearchRequest("ns", "   ")
     with pytest.raises(InvalidQueryError):
         SearchRequest("ns", "q", top_k=51)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seal replacement, step 4.",
+        "  indented code\n    return x",
+        "密封圈每六个月更换一次。",
+        "\nstarts on a new line",
+        "x",
+    ],
+)
+def test_evidence_block_cost_equals_the_exact_token_count(text: str) -> None:
+    from docshelf.search.evidence import _block_tokens
+
+    item = chunk(7, text)
+    header = "[2] manual.pdf | Maintenance > Seals | p. 1 | d1#c7\n"
+    assert _block_tokens(header, item) == count_tokens(header + text)

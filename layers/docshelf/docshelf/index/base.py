@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias
 
 from docshelf.model import Chunk
@@ -9,6 +11,16 @@ from docshelf.search.filters import SearchFilters
 
 Channel: TypeAlias = Literal["content", "path", "term"]
 CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
+
+# A query: terms in order (a repeated term counts again, as in rank-bm25), or each term with its weight.
+QueryTerms: TypeAlias = Sequence[str] | Mapping[str, float]
+
+
+def term_weights(terms: QueryTerms) -> dict[str, float]:
+    if isinstance(terms, Mapping):
+        return {term: float(weight) for term, weight in terms.items() if weight > 0}
+    return {term: float(count) for term, count in Counter(terms).items()}
+
 
 # The share of a query's distinct terms a chunk must match to be a candidate in a channel.
 # A file name or section title that shares one word with a long question is weak evidence,
@@ -18,6 +30,15 @@ MIN_MATCH: dict[Channel, float] = {"content": 0.0, "path": 0.5, "term": 0.0}
 
 def required_matches(channel: Channel, distinct_terms: int) -> int:
     return max(1, math.ceil(MIN_MATCH[channel] * distinct_terms))
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentChunks:
+    """One document's chunks for one revision, as published together by a backend's `upsert_many`."""
+
+    document_id: str
+    revision: str
+    chunks: Sequence[Chunk]
 
 
 class SearchIndex(Protocol):
@@ -30,9 +51,10 @@ class SearchIndex(Protocol):
     def delete(self, namespace: str, document_id: str) -> None: ...
 
     def rank(
-        self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
-        """Chunk ids with their BM25 scores, best first, among chunks the filters allow."""
+        """Chunk ids with their BM25 scores (each term's weighted by the query's), best first, among chunks
+        the filters allow."""
         ...
 
     def count(self, namespace: str, filters: SearchFilters) -> int: ...

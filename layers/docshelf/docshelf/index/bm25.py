@@ -12,8 +12,7 @@ a few segments of geometrically growing size, dropping the postings of removed r
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar, cast
@@ -37,6 +36,8 @@ class Vocabulary(dict[str, int]):
     def __init__(self) -> None:
         super().__init__()
         self.terms: list[str] = []
+        self._term_array = np.empty(0, dtype=object)  # self.terms[:filled], grown geometrically
+        self._filled = 0
 
     def __missing__(self, term: str) -> int:
         term_id = self[term] = len(self.terms)
@@ -45,6 +46,19 @@ class Vocabulary(dict[str, int]):
 
     def ids(self, terms: Iterable[str]) -> IntArray:
         return np.fromiter(map(self.__getitem__, terms), dtype=np.int64)
+
+    def strings(self, term_ids: IntArray) -> list[str]:
+        """The terms of ids, gathered by numpy rather than one look-up per term."""
+        size = len(self.terms)
+        if size > len(self._term_array):
+            grown = np.empty(max(2 * len(self._term_array), size, 1024), dtype=object)
+            grown[: self._filled] = self._term_array[: self._filled]
+            self._term_array = grown
+        if size > self._filled:
+            self._term_array[self._filled : size] = self.terms[self._filled : size]
+            self._filled = size
+        terms: list[str] = self._term_array[term_ids].tolist()
+        return terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +160,9 @@ class BM25Channel:
         self._invalidate()
         return postings.terms, df_delta
 
-    def remove(self, rows: IntArray, terms: IntArray, df_delta: IntArray) -> None:
+    def remove(
+        self, rows: IntArray, terms: npt.NDArray[np.integer[Any]], df_delta: npt.NDArray[np.integer[Any]]
+    ) -> None:
         """Stop counting `rows`, added together with the (terms, df_delta) `add` returned."""
         rows = rows[self._alive[rows]]
         if not len(rows):
@@ -164,9 +180,18 @@ class BM25Channel:
         self._contributions.clear()
         self._cached_postings = 0
 
+    def merge_pending(self) -> None:
+        """Merge now what the next query would merge (after a bulk write, so that query stays fast)."""
+        self._merged_segments()
+
     def _merged_segments(self) -> list[Postings]:
         if self._pending:
-            self._segments.append(Postings.merge(self._pending, self._alive))
+            pending = self._pending
+            # One block with every row alive (a bulk write or a load) is sorted already.
+            alone = len(pending) == 1 and bool(self._alive[pending[0].rows].all())
+            merged = pending[0] if alone else Postings.merge(pending, self._alive)
+            if len(merged):
+                self._segments.append(merged)
             self._pending = []
             while len(self._segments) > 1 and len(self._segments[-1]) * self.MERGE_RATIO >= len(self._segments[-2]):
                 last = self._segments.pop()
@@ -217,14 +242,15 @@ class BM25Channel:
             self._contributions[term_id] = cached
         return cached
 
-    def scores(self, term_ids: Sequence[int], size: int, required: int = 1) -> tuple[FloatArray, BoolArray]:
-        """(score per row, whether the row matched at least `required` distinct query terms) for rows 0..size-1."""
+    def scores(self, weights: Mapping[int, float], size: int, required: int = 1) -> tuple[FloatArray, BoolArray]:
+        """(score per row, whether the row matched at least `required` distinct query terms) for rows 0..size-1;
+        each term's BM25 score counts `weights[term id]` times (rank-bm25 counts a repeated query term again)."""
         rows_parts, weighted = [], []
-        for term_id, repeats in Counter(term_ids).items():
+        for term_id, weight in weights.items():
             if self._live_rows and self.document_frequency(term_id) > 0:
                 rows, contributions = self._term_postings(term_id)
                 rows_parts.append(rows)
-                weighted.append(contributions * (self.idf(term_id) * repeats))
+                weighted.append(contributions * (self.idf(term_id) * weight))
         if not rows_parts:
             return np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.bool_)
         rows = np.concatenate(rows_parts)

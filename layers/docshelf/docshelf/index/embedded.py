@@ -1,34 +1,39 @@
 """The embedded BM25 index: numpy postings per channel (index/bm25.py), persisted one object per
-document in an object store, so a document is upserted or deleted without rebuilding the rest.
-
-A document's object holds its chunks, its distinct terms, and per channel its postings in a compact
-form: the channel's terms (as indexes into the document's terms), how many of the document's chunks
-hold each, and then those chunks (as positions in the document) with the term's frequency; the
-numbers as base64 of the smallest little-endian unsigned type that holds them. Loading maps the
-terms to ids and takes the arrays as they are; no text is analysed again.
+document in an object store (index/document_objects.py), so a document is upserted or deleted without
+rebuilding the rest. `upsert_many` analyses many documents in one pass and merges postings before it
+returns, so the first search after a bulk build does not pay for the merge.
 """
 
 from __future__ import annotations
 
-import base64
 import threading
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from itertools import chain
 
 import numpy as np
+import numpy.typing as npt
 
 from docshelf.index.analyzer import analyze, content_and_raw_terms, path_text
-from docshelf.index.base import CHANNELS, Channel, required_matches
-from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Vocabulary, count_postings
+from docshelf.index.base import CHANNELS, Channel, DocumentChunks, QueryTerms, required_matches, term_weights
+from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Vocabulary
+from docshelf.index.document_objects import (
+    INDEX_FORMAT,
+    ChannelPostings,
+    DocumentPostings,
+    document_postings,
+    dump_document,
+    load_document,
+)
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
-from docshelf.serde import chunk_from_dict, dumps, loads
 from docshelf.store.base import ObjectStore
 
-INDEX_FORMAT = 3
+__all__ = ["INDEX_FORMAT", "EmbeddedIndex", "channel_terms"]
+
+Int32Array = npt.NDArray[np.int32]
 
 
 @lru_cache(maxsize=65_536)
@@ -42,49 +47,65 @@ def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
     return {"content": content, "path": list(_path_terms(chunk.source_file_name, chunk.section_path)), "term": raw}
 
 
-# Per channel: (term ids, position of the chunk in its document, term frequency), one per distinct term of a chunk.
-ChannelPostings = dict[Channel, tuple[IntArray, IntArray, IntArray]]
-_CHUNK_FIELDS = tuple(field.name for field in fields(Chunk))
+def _counted_by_position(term_ids: IntArray, positions: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """(term, position, tf) per distinct (term, position) pair, sorted by position, then term."""
+    keys, tfs = np.unique((positions << 32) | term_ids, return_counts=True)
+    return keys & 0xFFFFFFFF, keys >> 32, tfs.astype(np.int64)
 
 
-def _chunk_dict(chunk: Chunk) -> dict[str, Any]:
-    """serde.chunk_to_dict without dataclasses.asdict's deep copies."""
-    data = {name: getattr(chunk, name) for name in _CHUNK_FIELDS}
-    data["connect_to"] = [asdict(link) for link in chunk.connect_to]
-    return data
+def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
+    """(term ids, position of their list) of lists of term ids."""
+    lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
+    flat = np.fromiter(chain.from_iterable(term_ids), dtype=np.int64, count=int(lengths.sum()))
+    return flat, np.repeat(np.arange(len(term_ids), dtype=np.int64), lengths)
 
 
-def _encode(values: IntArray) -> str:
-    """Non-negative integers as `<dtype>:<base64>`, in the smallest little-endian unsigned type that holds them."""
-    top = int(values.max()) if len(values) else 0
-    dtype = "<u1" if top < 1 << 8 else "<u2" if top < 1 << 16 else "<u4"
-    return f"{dtype}:{base64.b64encode(values.astype(dtype).tobytes()).decode('ascii')}"
-
-
-def _decode(text: str) -> IntArray:
-    dtype, _, data = text.partition(":")
-    if dtype not in ("<u1", "<u2", "<u4"):
-        raise ValueError(f"unknown array type {dtype!r} in an index object")
-    return np.frombuffer(base64.b64decode(data), dtype=dtype).astype(np.int64)
-
-
-def _runs(sorted_values: IntArray) -> tuple[IntArray, IntArray]:
-    """(distinct values, how often each occurs) of a sorted array."""
-    if not len(sorted_values):
-        return sorted_values, sorted_values
-    firsts = np.flatnonzero(np.concatenate(([True], sorted_values[1:] != sorted_values[:-1])))
-    return sorted_values[firsts], np.diff(np.append(firsts, len(sorted_values)))
-
-
-def _counted(term_ids: IntArray, positions: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    keys, tfs = np.unique((term_ids << 32) | positions, return_counts=True)
-    return keys >> 32, keys & 0xFFFFFFFF, tfs.astype(np.int64)
+def _per_document(
+    postings: ChannelPostings, documents: Sequence[tuple[str, Sequence[Chunk]]]
+) -> list[tuple[str, Sequence[Chunk], ChannelPostings]]:
+    """Split a batch's postings (positions in the batch, sorted by position) into each document's postings
+    (positions in the document, sorted by term, then position)."""
+    sizes = np.fromiter((len(chunks) for _, chunks in documents), dtype=np.int64, count=len(documents))
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    bounds = {channel: np.searchsorted(positions, ends).tolist() for channel, (_, positions, _) in postings.items()}
+    split = []
+    for i, (document_id, chunks) in enumerate(documents):
+        own: ChannelPostings = {}
+        for channel, (terms, positions, tfs) in postings.items():
+            low, high = bounds[channel][i - 1] if i else 0, bounds[channel][i]
+            order = np.argsort(terms[low:high], kind="stable")
+            own[channel] = (terms[low:high][order], positions[low:high][order] - starts[i], tfs[low:high][order])
+        split.append((document_id, chunks, own))
+    return split
 
 
 @dataclass(frozen=True, slots=True)
 class _DocumentRows:
     rows: IntArray
-    removal: dict[Channel, tuple[IntArray, IntArray]]  # per channel what BM25Channel.remove needs
+    removal: dict[Channel, tuple[Int32Array, Int32Array]]  # per channel what BM25Channel.remove needs
+    # The content channel by chunk: chunk i's term ids and tfs are at content_offsets[i]:content_offsets[i + 1].
+    content_terms: Int32Array
+    content_tfs: Int32Array
+    content_offsets: IntArray
+
+    @classmethod
+    def of(cls, rows: IntArray, document: DocumentPostings) -> _DocumentRows:
+        removal = {
+            channel: (terms.astype(np.int32), counts.astype(np.int32))
+            for channel, (terms, counts) in document.distinct.items()
+        }
+        terms, positions, tfs = document.postings["content"]
+        order = np.argsort(positions, kind="stable")
+        offsets = np.searchsorted(positions[order], np.arange(len(rows) + 1)).astype(np.int64)
+        return cls(rows, removal, terms[order].astype(np.int32), tfs[order].astype(np.int32), offsets)
+
+    def content_frequencies(self, row: int, vocabulary: Vocabulary) -> dict[str, int]:
+        local = row - int(self.rows[0])
+        low, high = int(self.content_offsets[local]), int(self.content_offsets[local + 1])
+        terms = vocabulary.terms
+        names = [terms[term_id] for term_id in self.content_terms[low:high].tolist()]
+        return dict(zip(names, self.content_tfs[low:high].tolist(), strict=True))
 
 
 class _Namespace:
@@ -100,18 +121,33 @@ class _Namespace:
         self.dead = 0
         self._allowed: dict[SearchFilters, BoolArray] = {}
 
-    def add_document(self, document_id: str, chunks: Sequence[Chunk], postings: ChannelPostings) -> None:
+    def add_documents(self, documents: Sequence[DocumentPostings]) -> None:
+        """Add documents not in the namespace (remove their old versions first), all channels in one step each."""
         first = len(self.rows)
-        rows = np.arange(first, first + len(chunks), dtype=np.int64)
-        for chunk in chunks:
-            self.row_of[chunk.chunk_id] = len(self.rows)
-            self.rows.append(chunk)
-        removal: dict[Channel, tuple[IntArray, IntArray]] = {}
+        starts = []
+        for document in documents:
+            start = len(self.rows)
+            starts.append(start)
+            self.rows.extend(document.chunks)
+            self.row_of.update(
+                zip([chunk.chunk_id for chunk in document.chunks], range(start, len(self.rows)), strict=True)
+            )
+            rows = np.arange(start, len(self.rows), dtype=np.int64)
+            self.by_document[document.document_id] = _DocumentRows.of(rows, document)
+        rows = np.arange(first, len(self.rows), dtype=np.int64)
         for channel in CHANNELS:
-            term_col, positions, tfs = postings[channel]
-            removal[channel] = self.channels[channel].add(rows, term_col, positions + first, tfs)
-        self.by_document[document_id] = _DocumentRows(rows, removal)
+            columns = [document.postings[channel] for document in documents]
+            term_col = np.concatenate([terms for terms, _, _ in columns] or [rows[:0]])
+            row_col = np.concatenate(
+                [at + start for (_, at, _), start in zip(columns, starts, strict=True)] or [rows[:0]]
+            )
+            tf_col = np.concatenate([tfs for _, _, tfs in columns] or [rows[:0]])
+            self.channels[channel].add(rows, term_col, row_col, tf_col)
         self._allowed.clear()
+
+    def merge_segments(self) -> None:
+        for channel in self.channels.values():
+            channel.merge_pending()
 
     def remove_document(self, document_id: str) -> None:
         document = self.by_document.pop(document_id, None)
@@ -148,12 +184,22 @@ class _Namespace:
     def needs_rebuild(self) -> bool:
         return self.dead > 256 and self.dead * 2 > len(self.rows)
 
-    def rank(
-        self, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        term_ids = [self.vocabulary.get(term, -1) for term in terms]
-        required = required_matches(channel, len(set(terms)))
-        scores, selected = self.channels[channel].scores(term_ids, len(self.rows), required)
+    def content_frequencies(self, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
+        frequencies: list[dict[str, int]] = []
+        for chunk_id in chunk_ids:
+            row = self.row_of.get(chunk_id)
+            chunk = None if row is None else self.rows[row]
+            if row is None or chunk is None:
+                frequencies.append({})
+                continue
+            frequencies.append(self.by_document[chunk.document_id].content_frequencies(row, self.vocabulary))
+        return frequencies
+
+    def rank(self, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int) -> list[tuple[str, float]]:
+        weights = term_weights(terms)
+        known = {self.vocabulary[term]: weight for term, weight in weights.items() if term in self.vocabulary}
+        required = required_matches(channel, len(weights))
+        scores, selected = self.channels[channel].scores(known, len(self.rows), required)
         if not filters.is_empty():
             selected &= self.allowed(filters)
         candidates = np.flatnonzero(selected)
@@ -168,6 +214,8 @@ class _Namespace:
 
 class EmbeddedIndex:
     """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
+
+    LOAD_BATCH = 256  # documents decoded before their postings join the namespace
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index") -> None:
         self.store = store
@@ -186,43 +234,29 @@ class EmbeddedIndex:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
                 loaded = _Namespace(self._vocabulary)
+                documents: list[DocumentPostings] = []
                 for key in self.store.list(f"{self.prefix}/{namespace}/"):
                     raw = self.store.get(key)
                     if raw is not None:
-                        self._load_document(loaded, raw)
+                        documents.append(load_document(raw, self._vocabulary))
+                    if len(documents) == self.LOAD_BATCH:  # bounds the decoded arrays held at once
+                        loaded.add_documents(documents)
+                        documents = []
+                loaded.add_documents(documents)
+                loaded.merge_segments()
                 self._namespaces[namespace] = loaded
             return loaded
 
-    def _load_document(self, space: _Namespace, raw: bytes) -> None:
-        data = loads(raw)
-        if data.get("format", 1) == 1:  # every chunk with its term lists
-            chunks = [chunk_from_dict(entry["chunk"]) for entry in data["chunks"]]
-            postings = self._listed_postings([entry["terms"] for entry in data["chunks"]])
-        else:
-            chunks = [chunk_from_dict(entry) for entry in data["chunks"]]
-            postings = {}
-            term_ids = self._vocabulary.ids(data["postings"]["terms"])
-            for channel in CHANNELS:
-                stored = data["postings"][channel]
-                term_col = np.repeat(term_ids[_decode(stored["terms"])], _decode(stored["per_term"]))
-                postings[channel] = (term_col, _decode(stored["positions"]), _decode(stored["tfs"]))
-        space.add_document(data["document_id"], chunks, postings)
-
-    def _listed_postings(self, terms_per_chunk: Sequence[dict[Channel, list[str]]]) -> ChannelPostings:
-        ids = self._vocabulary.ids
-        return {
-            channel: count_postings(range(len(terms_per_chunk)), [ids(terms[channel]) for terms in terms_per_chunk])
-            for channel in CHANNELS
-        }
-
-    def _analysed(self, chunks: Sequence[Chunk]) -> ChannelPostings:
+    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> list[DocumentPostings]:
+        chunks = [chunk for _, chunks in documents for chunk in chunks]
         (content, content_at), (raw, raw_at) = self._terms.text_terms([chunk.text for chunk in chunks])
         paths = [self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in chunks]
-        return {
-            "content": _counted(content, content_at),
-            "path": count_postings(range(len(chunks)), paths),
-            "term": _counted(raw, raw_at),
+        postings: ChannelPostings = {
+            "content": _counted_by_position(content, content_at),
+            "path": _counted_by_position(*_flattened(paths)),
+            "term": _counted_by_position(raw, raw_at),
         }
+        return [document_postings(*document) for document in _per_document(postings, documents)]
 
     def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
         key = (source_file_name, section_path)
@@ -233,35 +267,33 @@ class EmbeddedIndex:
             ids = self._path_terms[key] = self._vocabulary.ids(_path_terms(*key)).tolist()
         return ids
 
-    def _stored_postings(self, postings: ChannelPostings) -> dict[str, Any]:
-        """The document's distinct terms once, and per channel its postings with terms as indexes into them."""
-        runs = {channel: _runs(term_col) for channel, (term_col, _, _) in postings.items()}
-        terms = np.unique(np.concatenate([distinct for distinct, _ in runs.values()]))
-        stored: dict[str, Any] = {"terms": list(map(self._vocabulary.terms.__getitem__, terms.tolist()))}
-        for channel, (_, positions, tfs) in postings.items():
-            distinct, per_term = runs[channel]
-            stored[channel] = {
-                "terms": _encode(np.searchsorted(terms, distinct)),
-                "per_term": _encode(per_term),
-                "positions": _encode(positions),
-                "tfs": _encode(tfs),
-            }
-        return stored
-
     def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
+
+    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> None:
+        """`upsert` of many documents, analysed together; searchable and persisted on return, with postings
+        merged so that the next search pays for nothing the build left behind. A document given twice is
+        published in its last version. A store error stops the batch: the documents written before it
+        are in the index, the others keep their previous version."""
+        self._upsert(namespace, documents, merge=True)
+
+    def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> None:
+        latest = {document.document_id: document for document in documents}
         with self._lock:
-            postings = self._analysed(chunks)
-            payload = {
-                "format": INDEX_FORMAT,
-                "document_id": document_id,
-                "revision": revision,
-                "chunks": [_chunk_dict(chunk) for chunk in chunks],
-                "postings": self._stored_postings(postings),
-            }
-            self.store.put(self._key(namespace, document_id), dumps(payload), content_type="application/json")
+            analysed = self._analysed([(document_id, document.chunks) for document_id, document in latest.items()])
             space = self._namespace(namespace)
-            space.remove_document(document_id)
-            space.add_document(document_id, chunks, postings)
+            written: list[DocumentPostings] = []
+            try:
+                for document in analysed:
+                    payload = dump_document(document, latest[document.document_id].revision, self._vocabulary)
+                    self.store.put(self._key(namespace, document.document_id), payload, content_type="application/json")
+                    written.append(document)
+            finally:
+                for document in written:
+                    space.remove_document(document.document_id)
+                space.add_documents(written)
+                if merge:
+                    space.merge_segments()
 
     def delete(self, namespace: str, document_id: str) -> None:
         with self._lock:
@@ -269,10 +301,15 @@ class EmbeddedIndex:
             self._namespace(namespace).remove_document(document_id)
 
     def rank(
-        self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
         with self._lock:
             return self._namespace(namespace).rank(channel, terms, filters, limit)
+
+    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
+        """Each chunk's content-channel terms with their frequencies ({} for an unknown chunk)."""
+        with self._lock:
+            return self._namespace(namespace).content_frequencies(chunk_ids)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         with self._lock:

@@ -30,7 +30,7 @@ from typing import Any
 from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
 
 from docshelf.errors import IndexBackendError
-from docshelf.index.base import Channel
+from docshelf.index.base import Channel, QueryTerms
 from docshelf.index.embedded import channel_terms
 from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
 from docshelf.index.opensearch_queries import (
@@ -181,12 +181,12 @@ class OpenSearchIndex:
     # -- reads -------------------------------------------------------------------------------------
 
     def rank(
-        self, namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
         return self.rank_channels(namespace, {channel: terms}, filters, limit).get(channel, [])
 
     def rank_channels(
-        self, namespace: str, queries: Mapping[Channel, Sequence[str]], filters: SearchFilters, limit: int
+        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
     ) -> dict[Channel, list[tuple[str, float]]]:
         """Every channel in one `_msearch`; a channel with no usable terms ranks nothing."""
         channels = [channel for channel, terms in queries.items() if weighted_terms(terms)]

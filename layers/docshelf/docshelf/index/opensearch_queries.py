@@ -8,11 +8,10 @@ reaches a query-string syntax.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from docshelf.index.base import Channel, required_matches
+from docshelf.index.base import Channel, QueryTerms, required_matches, term_weights
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_from_dict, chunk_to_dict
@@ -125,21 +124,21 @@ def filter_clause(namespace: str, filters: SearchFilters) -> JsonObject:
     return {"bool": clause}
 
 
-def weighted_terms(terms: Sequence[str]) -> list[tuple[str, int]]:
-    """Distinct indexable terms in first-seen order with their repeat counts, capped at MAX_QUERY_TERMS.
+def weighted_terms(terms: QueryTerms) -> list[tuple[str, float]]:
+    """Distinct indexable terms in first-seen order with their weights, capped at MAX_QUERY_TERMS.
 
     A term repeated n times scores n times over in rank-bm25; a boost of n gives the same in Lucene.
     """
-    counts = Counter(term for term in terms if indexable(term))
-    return list(counts.items())[:MAX_QUERY_TERMS]
+    weights = term_weights(terms)
+    return [(term, weight) for term, weight in weights.items() if indexable(term)][:MAX_QUERY_TERMS]
 
 
 def channel_query(
-    namespace: str, channel: Channel, terms: Sequence[str], filters: SearchFilters, limit: int
+    namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
 ) -> JsonObject:
     field = CHANNEL_FIELDS[channel]
     weighted = weighted_terms(terms)
-    should = [{"term": {field: {"value": term, "boost": float(n)}}} for term, n in weighted]
+    should = [{"term": {field: {"value": term, "boost": weight}}} for term, weight in weighted]
     return {
         "size": limit,
         "_source": False,

@@ -16,6 +16,8 @@ from docshelf.index.analyzer import normalize, piece_terms
 from docshelf.index.bm25 import IntArray, Vocabulary
 
 CONTENT, RAW = 0, 1
+_BOUNDARY = "\x00"  # neither a word character nor whitespace, so it is a piece of its own without terms
+_SEPARATOR = f" {_BOUNDARY} "
 
 
 class _PieceTerms:
@@ -91,10 +93,17 @@ class TermTable:
         """For the content and the raw channel: (term ids, position of their text in `texts`)."""
         if len(self._pieces) > self.MAX_PIECES:
             self._reset()
-        split = [normalize(text).split() for text in texts]
-        counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-        pieces = np.fromiter(map(self._pieces.__getitem__, chain.from_iterable(split)), dtype=np.int64)
+        joined = _SEPARATOR.join(texts)
+        if joined.count(_BOUNDARY) == max(len(texts) - 1, 0):
+            # One normalisation and one split for all texts: the boundary piece has no terms, and counting
+            # boundaries gives each piece its text. NFKC and case folding do not act across the spaces.
+            pieces = np.fromiter(map(self._pieces.__getitem__, normalize(joined).split()), dtype=np.int64)
+            owners = np.cumsum(pieces == self._pieces[_BOUNDARY])
+        else:  # a text holds the boundary character itself
+            split = [normalize(text).split() for text in texts]
+            counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+            pieces = np.fromiter(map(self._pieces.__getitem__, chain.from_iterable(split)), dtype=np.int64)
+            owners = np.repeat(np.arange(len(texts), dtype=np.int64), counts)
         self._content.flush()
         self._raw.flush()
-        owners = np.repeat(np.arange(len(texts), dtype=np.int64), counts)
         return self._content.gather(pieces, owners), self._raw.gather(pieces, owners)

@@ -34,8 +34,9 @@ def render_evidence(chunks: Sequence[Chunk], max_tokens: int) -> tuple[str, int]
     blocks: list[str] = []
     used = 0
     for number, chunk in enumerate(chunks, start=1):
-        block = f"[{number}] {citation(chunk)}\n{chunk.text}"
-        cost = count_tokens(block) + (2 if blocks else 0)
+        header = f"[{number}] {citation(chunk)}\n"
+        block = header + chunk.text
+        cost = _block_tokens(header, chunk) + (2 if blocks else 0)
         if used + cost > max_tokens:
             if not blocks:
                 cut = next(iter(token_windows(block, max_tokens)), "")
@@ -45,3 +46,11 @@ def render_evidence(chunks: Sequence[Chunk], max_tokens: int) -> tuple[str, int]
         blocks.append(block)
         used += cost
     return "\n\n".join(blocks), len(blocks)
+
+
+def _block_tokens(header: str, chunk: Chunk) -> int:
+    """Tokens of `header + chunk.text`. The chunker counted the text already; a header ending in a line
+    break is its own pre-token, so the counts add up unless the text starts with white space."""
+    if chunk.token_count > 0 and chunk.text and not chunk.text[0].isspace():
+        return count_tokens(header) + chunk.token_count
+    return count_tokens(header + chunk.text)

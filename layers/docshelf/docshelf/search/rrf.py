@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 RRF_K = 60
-CHANNEL_WEIGHTS: dict[str, float] = {"content": 2.0, "path": 1.0, "term": 1.5}
+CHANNEL_WEIGHTS: dict[str, float] = {"content": 2.0, "path": 1.0, "term": 1.5, "expansion": 1.0}
 
 
 def fuse_rrf(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -10,9 +11,10 @@ from typing import Any, Protocol, runtime_checkable
 from docshelf.errors import InvalidQueryError
 from docshelf.ids import validate_namespace
 from docshelf.index.analyzer import analyze, raw_terms
-from docshelf.index.base import Channel, SearchIndex
+from docshelf.index.base import Channel, QueryTerms, SearchIndex
 from docshelf.model import Chunk
 from docshelf.search.evidence import render_evidence
+from docshelf.search.expansion import FEEDBACK_CHUNKS, expanded_query
 from docshelf.search.filters import SearchFilters
 from docshelf.search.rrf import fuse_rrf
 
@@ -78,13 +80,30 @@ class BatchChannelRanking(Protocol):
     """A backend that ranks every channel in one round trip (OpenSearch `_msearch`)."""
 
     def rank_channels(
-        self, namespace: str, queries: Mapping[Channel, Sequence[str]], filters: SearchFilters, limit: int
+        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
     ) -> dict[Channel, list[tuple[str, float]]]: ...
 
 
+@runtime_checkable
+class ContentFrequencies(Protocol):
+    """A backend that keeps each chunk's content terms (the embedded index), so feedback needs no analysis."""
+
+    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]: ...
+
+
 def query_terms(query: str) -> dict[Channel, list[str]]:
-    analyzed = analyze(query)
-    return {"content": analyzed, "path": analyzed, "term": raw_terms(query)}
+    """Each channel's distinct query terms in query order.
+
+    A query term counts once: a long question that repeats a word is not asking for it twice. The
+    `term` channel (surface forms) only runs for queries that name something exact, a code, an
+    identifier or a number; for plain words it would re-count the content channel's evidence unstemmed.
+    """
+    analyzed = list(dict.fromkeys(analyze(query)))
+    surface = list(dict.fromkeys(raw_terms(query)))
+    queries: dict[Channel, list[str]] = {"content": analyzed, "path": analyzed}
+    if any(not term.isalpha() for term in surface):
+        queries["term"] = surface
+    return queries
 
 
 def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
@@ -116,6 +135,24 @@ def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
             for channel, terms in queries.items()
         }
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked.get(channel, [])] for channel in queries}
+    chunks: dict[str, Chunk] = {}
+    feedback = ranked.get("content", [])[:FEEDBACK_CHUNKS]
+    if feedback:
+        expanded = expanded_query(queries["content"], _feedback_frequencies(index, request.namespace, feedback, chunks))
+        expansion = index.rank(request.namespace, "content", expanded, request.filters, limit)
+        rankings["expansion"] = [cid for cid, _ in expansion]
     fused = fuse_rrf(rankings)[: request.top_k]
-    chunks = {c.chunk_id: c for c in index.fetch(request.namespace, [cid for cid, _, _ in fused])}
+    missing = [cid for cid, _, _ in fused if cid not in chunks]
+    chunks.update((c.chunk_id, c) for c in index.fetch(request.namespace, missing))
     return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
+
+
+def _feedback_frequencies(
+    index: SearchIndex, namespace: str, feedback: Sequence[tuple[str, float]], fetched: dict[str, Chunk]
+) -> list[tuple[Mapping[str, int], float]]:
+    """Each feedback chunk's content-term frequencies with its score; chunks fetched for it go into `fetched`."""
+    ids = [chunk_id for chunk_id, _ in feedback]
+    if isinstance(index, ContentFrequencies):
+        return list(zip(index.content_frequencies(namespace, ids), [score for _, score in feedback], strict=True))
+    fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, ids))
+    return [(Counter(analyze(fetched[cid].text)), score) for cid, score in feedback if cid in fetched]

@@ -1,0 +1,55 @@
+"""Pseudo-relevance feedback: RM3 query expansion from the first pass's best chunks.
+
+The top `FEEDBACK_CHUNKS` chunks of the content channel are taken as relevant. Each votes for its terms
+with P(t | chunk) weighted by its share of the first-pass scores (relevance model RM1); the
+`EXPANSION_TERMS` strongest terms are mixed with the query's own at `ORIGINAL_WEIGHT` (RM3).
+The defaults are the usual published ones (Lavrenko & Croft 2001; Anserini's RM3: 10 docs, 10 terms, 0.5).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+FEEDBACK_CHUNKS = 10
+EXPANSION_TERMS = 10
+ORIGINAL_WEIGHT = 0.5
+
+
+def expanded_query(
+    query_terms: Sequence[str],
+    feedback: Sequence[tuple[Mapping[str, int], float]],
+    *,
+    expansion_terms: int = EXPANSION_TERMS,
+    original_weight: float = ORIGINAL_WEIGHT,
+) -> dict[str, float]:
+    """Term -> weight (summing to 1) for the query mixed with its relevance model.
+
+    `feedback` holds each feedback chunk's content terms with their frequencies, and its first-pass score.
+    Without usable feedback (no chunk, no positive score) the query's own terms come back, weighted by frequency.
+    """
+    query = Counter(query_terms)
+    if not query:
+        return {}
+    relevance = _relevance_model(feedback)
+    mixed: dict[str, float] = {}
+    query_total = sum(query.values())
+    share = original_weight if relevance else 1.0
+    for term, count in query.items():
+        mixed[term] = share * count / query_total
+    strongest = sorted(relevance.items(), key=lambda item: (-item[1], item[0]))[:expansion_terms]
+    strongest_total = sum(weight for _, weight in strongest)
+    for term, weight in strongest:
+        mixed[term] = mixed.get(term, 0.0) + (1 - original_weight) * weight / strongest_total
+    return mixed
+
+
+def _relevance_model(feedback: Sequence[tuple[Mapping[str, int], float]]) -> dict[str, float]:
+    usable = [(frequencies, score) for frequencies, score in feedback if frequencies and score > 0]
+    total_score = sum(score for _, score in usable)
+    model: dict[str, float] = {}
+    for frequencies, score in usable:
+        chunk_weight = score / total_score / sum(frequencies.values())
+        for term, count in frequencies.items():
+            model[term] = model.get(term, 0.0) + chunk_weight * count
+    return model
