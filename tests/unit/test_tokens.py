@@ -5,8 +5,13 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from docshelf import tokens
 from docshelf.tokens import VOCAB_DIR, count_tokens, count_tokens_batch, decode, encode
+
+if TYPE_CHECKING:
+    import pytest
 
 OFFLINE_PROBE = textwrap.dedent(
     """
@@ -46,3 +51,35 @@ def test_encoding_loads_with_networking_disabled_and_no_tiktoken_cache(tmp_path:
     assert result.stdout.split() == ["2", "6", "6"]
     assert not any(tmp_path.iterdir()), "tiktoken must not have written a cache copy"
     assert (VOCAB_DIR / "9b5ad71b2ce5302211f9c61530b329a4922fc6a4").is_file()
+
+
+def test_large_batches_counted_in_threads_match_one_by_one_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "spare_cpus", lambda: 3)
+    texts = [f"Paragraph {i}: " + "tiktoken counts 阀门 tokens. " * (i % 50) for i in range(3000)] + [""]
+    assert sum(map(len, texts)) > tokens.PARALLEL_COUNT_MIN_CHARS
+    assert count_tokens_batch(texts) == [count_tokens(text) for text in texts]
+    assert count_tokens_batch([]) == []
+
+
+def test_balanced_slices_cover_every_index_once() -> None:
+    assert tokens._balanced_slices([1] * 10, 3) == [(0, 4), (4, 7), (7, 10)]
+    assert tokens._balanced_slices([100, 1, 1], 2) == [(0, 1), (1, 3)]
+    assert tokens._balanced_slices([1, 1, 100], 2) == [(0, 2), (2, 3)]
+    assert tokens._balanced_slices([5], 4) == [(0, 1)]
+
+
+def test_cpus_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(tokens.CPUS_ENV, "1")
+    assert tokens.usable_cpus() == 1
+    monkeypatch.setenv(tokens.CPUS_ENV, "not a number")
+    assert tokens.usable_cpus() >= 1
+
+
+def test_no_spare_cpus_when_the_machine_has_no_idle_capacity(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "usable_cpus", lambda: 4)
+    loads = {"idle but for this process": 1.0, "one other busy process": 2.2, "saturated": 4.0}
+    spare = {}
+    for name, load in loads.items():
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        spare[name] = tokens.spare_cpus()
+    assert spare == {"idle but for this process": 4, "one other busy process": 4, "saturated": 1}

@@ -380,6 +380,7 @@ CORPUS_RECALL = {
     "2305.03393v1-pg9.pdf": (0.95, 0.8, 0.95),
     "normal_4pages.pdf": (0.95, 0.6, 0.9),
     "amt_handbook_sample.pdf": (0.95, 0.9, 0.0),
+    "right_to_left_01.pdf": (0.95, 0.8, 0.0),
 }
 
 
@@ -512,7 +513,7 @@ def _object_text_mismatches(data: bytes) -> tuple[int, list[str]]:
         for index in range(len(document)):
             page = document[index]
             textpage = page.get_textpage()
-            texts = object_texts(textpage.raw)
+            texts = object_texts(textpage.raw, logical_order=False)
             if texts is None:
                 textpage.close()
                 page.close()

@@ -21,7 +21,7 @@ from docshelf.parsers.detect import MEDIA_TYPES, detect_format
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 # format -> module under docshelf.parsers exposing `parse(data, *, filename, limits)`
 PARSER_MODULES: dict[str, str] = {

@@ -3,6 +3,8 @@ tables bounded by horizontal rules only).
 
 Pages are loaded and closed one at a time; only the extracted lines stay in memory. Running headers,
 footers and page numbers are removed once all pages are read, because they are found by repetition.
+Reading pages and laying each one out (reading order, paragraphs) are per-page work: for long PDFs on
+idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
 from docshelf.parsers.pdf_rule_tables import find_rule_tables
 from docshelf.parsers.pdf_tables import PlacedTable, find_tables
 from docshelf.parsers.pdf_text import PageReader, PageText, Run, split_run
+from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
 
 # Below this many characters per page on average, pages that are mostly images are taken as scans.
 SCANNED_CHARS_PER_PAGE = 20
@@ -76,27 +79,34 @@ def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
 
 
 def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[str]) -> list[PageLayout]:
-    reader = PageReader()
+    def read(start: int, end: int) -> list[PageLayout | str]:
+        reader = PageReader()
+        return [_page_layout(document, index, reader) for index in range(start, end)]
+
     pages: list[PageLayout] = []
-    for index in range(page_count):
-        try:
-            text, tables, loose_runs = _read_page(document, index, reader)
-        except pdfium.PdfiumError as exc:
-            warnings.append(f"page {index + 1} could not be read: {exc}")
-            continue
-        lines = build_lines(loose_runs)
-        pages.append(
-            PageLayout(
-                number=text.number,
-                width=text.width,
-                height=text.height,
-                lines=lines,
-                tables=tables,
-                image_coverage=text.image_coverage,
-                has_graphics=text.image_area > 0 or text.has_vector_paths,
-            )
-        )
+    for index, page in enumerate(map_page_ranges(read, page_count, worker_count(page_count))):
+        if isinstance(page, str):
+            warnings.append(f"page {index + 1} could not be read: {page}")
+        else:
+            pages.append(page)
     return pages
+
+
+def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -> PageLayout | str:
+    """The page's lines and tables, or why PDFium could not read it."""
+    try:
+        text, tables, loose_runs = _read_page(document, index, reader)
+    except pdfium.PdfiumError as exc:
+        return str(exc)
+    return PageLayout(
+        number=text.number,
+        width=text.width,
+        height=text.height,
+        lines=build_lines(loose_runs),
+        tables=tables,
+        image_coverage=text.image_coverage,
+        has_graphics=text.image_area > 0 or text.has_vector_paths,
+    )
 
 
 def _read_page(
@@ -134,32 +144,41 @@ def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[s
 
 
 def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]:
-    candidates: list[TextBlock | PlacedTable] = []
-    for page in pages:
-        sizes = [line.size for line in page.lines]
-        gutter = GUTTER_MIN_EM * (statistics.median(sizes) if sizes else 10.0)
-        rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
-        items: list[Line | PlacedTable] = [*(line for line in page.lines if not line.vertical), *page.tables]
-        regions = reading_order(items, gutter, rtl=rtl)
-        rotated: list[Line | PlacedTable] = [line for line in page.lines if line.vertical]
-        if rotated:
-            regions.append(rotated)  # margin stamps and side labels are read last
-        for region in regions:
-            run: list[Line] = []
-            for item in region:
-                if isinstance(item, Line):
-                    run.append(item)
-                    continue
-                candidates.extend(paragraphs(run, page.number))
-                run = []
-                candidates.append(item)
-            candidates.extend(paragraphs(run, page.number))
+    def layout(start: int, end: int) -> list[list[TextBlock | PlacedTable]]:
+        return [_page_candidates(pages[index]) for index in range(start, end)]
+
+    per_page = map_page_ranges(layout, len(pages), worker_count(len(pages)))
+    candidates = [candidate for page in per_page for candidate in page]
     text_blocks = [item for item in candidates if isinstance(item, TextBlock)]
     classified = iter(classify(text_blocks, outline))
     result: list[Block] = []
     for candidate in candidates:
         result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
     return result
+
+
+def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
+    """The page's paragraphs and tables in reading order."""
+    candidates: list[TextBlock | PlacedTable] = []
+    sizes = [line.size for line in page.lines]
+    gutter = GUTTER_MIN_EM * (statistics.median(sizes) if sizes else 10.0)
+    rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
+    items: list[Line | PlacedTable] = [*(line for line in page.lines if not line.vertical), *page.tables]
+    regions = reading_order(items, gutter, rtl=rtl)
+    rotated: list[Line | PlacedTable] = [line for line in page.lines if line.vertical]
+    if rotated:
+        regions.append(rotated)  # margin stamps and side labels are read last
+    for region in regions:
+        run: list[Line] = []
+        for item in region:
+            if isinstance(item, Line):
+                run.append(item)
+                continue
+            candidates.extend(paragraphs(run, page.number))
+            run = []
+            candidates.append(item)
+        candidates.extend(paragraphs(run, page.number))
+    return candidates
 
 
 def _outline(document: pdfium.PdfDocument, page_count: int) -> list[OutlineEntry]:

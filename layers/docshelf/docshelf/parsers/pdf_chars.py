@@ -16,6 +16,8 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from docshelf.parsers.pdf_bidi import glyph_continuations, rtl_letter_pairs, unreversed_glyphs
+
 # The page text shows both PDFium's soft-hyphen marker (0x02) and unmapped glyphs (0) as U+FFFE.
 _PAGE_PLACEHOLDER = "\ufffe"
 
@@ -30,23 +32,20 @@ def _unwrapped(function: Any, restype: Any, *argtypes: Any) -> Any:
 _text_object_at = _unwrapped(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
 
 
-def object_texts(textpage: Any, char_ranges: dict[int, tuple[int, int]] | None = None) -> dict[int, str] | None:
+def object_texts(
+    textpage: Any, char_ranges: dict[int, tuple[int, int]] | None = None, *, logical_order: bool = True
+) -> dict[int, str] | None:
     """Object address -> text as `FPDFTextObj_GetText` gives it (plus a NUL where it skips an unmapped glyph),
     or None when the page text is not 1:1 with the character list (then the caller must ask per object).
     `char_ranges` receives the character index range [start, end) of each object whose characters are contiguous
-    in the text page but for generated spaces and line breaks."""
+    in the text page but for generated spaces and line breaks. With `logical_order` right-to-left ligatures are
+    put back in logical order (see `_logical_glyph_order`), where PDFium's own per-object text keeps them reversed."""
     n_chars = pdfium_c.FPDFText_CountChars(textpage)
     if n_chars <= 0:
         return {}
-    buffer = (ctypes.c_ushort * (2 * n_chars + 2))()
-    n_units = pdfium_c.FPDFText_GetText(textpage, 0, n_chars, buffer)
-    if n_units <= 0:
+    text = _page_text(textpage, n_chars, logical_order=logical_order)
+    if text is None:
         return None
-    text = ctypes.string_at(buffer, 2 * (n_units - 1)).decode("utf-16-le", "replace")
-    if len(text) != n_chars:
-        return None
-    if _PAGE_PLACEHOLDER in text:
-        text = _with_real_characters(textpage, text)
     handle = ctypes.cast(textpage, ctypes.c_void_p).value
     if handle is None:
         return None
@@ -159,3 +158,32 @@ def _scattered_object_text(textpage: Any, text: str, spans: list[tuple[int, int]
     if contains_previous and text[cursor : cursor + 1] == " ":
         parts.append(" ")
     return "".join(parts)
+
+
+def _page_text(textpage: Any, n_chars: int, *, logical_order: bool) -> str | None:
+    """The page text, one character per entry of the character list, or None when PDFium's text is not 1:1."""
+    buffer = (ctypes.c_ushort * (2 * n_chars + 2))()
+    n_units = pdfium_c.FPDFText_GetText(textpage, 0, n_chars, buffer)
+    if n_units <= 0:
+        return None
+    text = ctypes.string_at(buffer, 2 * (n_units - 1)).decode("utf-16-le", "replace")
+    if len(text) != n_chars:
+        return None
+    if _PAGE_PLACEHOLDER in text:
+        text = _with_real_characters(textpage, text)
+    return _logical_glyph_order(textpage, text) if logical_order else text
+
+
+def _logical_glyph_order(textpage: Any, text: str) -> str:
+    """PDFium gives a right-to-left ligature's letters reversed (lam-alef comes out as alef-lam); both letters
+    of one glyph share one box, so only adjacent right-to-left letters need their boxes compared."""
+    pairs = rtl_letter_pairs(text)
+    if not pairs:
+        return text
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+
+    def box(index: int) -> tuple[float, float, float, float]:
+        pdfium_c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top)
+        return (left.value, bottom.value, right.value, top.value)
+
+    return unreversed_glyphs(text, {i for i in pairs if glyph_continuations([box(i - 1), box(i)])})

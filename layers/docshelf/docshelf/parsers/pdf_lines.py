@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from docshelf.parsers.pdf_bidi import logical_line
 from docshelf.parsers.pdf_text import Run
 
 # Scripts written without spaces between words (Han, kana, CJK punctuation, full-width forms).
@@ -38,6 +39,14 @@ class Line:
     @property
     def height(self) -> float:
         return self.bottom - self.top
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Line], tuple[str, float, float, float, float, float, bool, bool, bool, bool, str]]:
+        # Lines cross process boundaries by the thousand (pdf_workers); a positional tuple pickles ~3x faster
+        # than the field-by-field state of a slots dataclass.
+        fields = (self.text, self.x0, self.top, self.x1, self.bottom, self.size, self.bold)
+        return Line, (*fields, self.rtl, self.vertical, self.italic, self.font)
 
 
 def no_space_script(char: str) -> bool:
@@ -94,7 +103,7 @@ def _rows(runs: list[Run]) -> list[list[Run]]:
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     if len(runs) == 1:
         run = runs[0]
-        text = " ".join(run.text.split())
+        text = logical_line(" ".join(run.text.split()))
         bold = run.bold or not run.text.strip()
         return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
     ordered = list(reversed(runs)) if rtl else runs
@@ -118,7 +127,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         previous = run
     main = max(runs, key=lambda r: len(r.text))
     return Line(
-        text=" ".join("".join(parts).split()),
+        text=logical_line(" ".join("".join(parts).split())),
         x0=min(r.x0 for r in runs),
         top=min(r.top for r in runs),
         x1=max(r.x1 for r in runs),
