@@ -134,12 +134,13 @@ def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
             channel: index.rank(request.namespace, channel, terms, request.filters, limit)
             for channel, terms in queries.items()
         }
+    ranked = {channel: _settled(ranking) for channel, ranking in ranked.items()}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked.get(channel, [])] for channel in queries}
     chunks: dict[str, Chunk] = {}
     feedback = ranked.get("content", [])[:FEEDBACK_CHUNKS]
     if feedback:
         expanded = expanded_query(queries["content"], _feedback_frequencies(index, request.namespace, feedback, chunks))
-        expansion = index.rank(request.namespace, "content", expanded, request.filters, limit)
+        expansion = _settled(index.rank(request.namespace, "content", expanded, request.filters, limit))
         rankings["expansion"] = [cid for cid, _ in expansion]
     fused = fuse_rrf(rankings)[: request.top_k]
     missing = [cid for cid, _, _ in fused if cid not in chunks]
@@ -156,3 +157,11 @@ def _feedback_frequencies(
         return list(zip(index.content_frequencies(namespace, ids), [score for _, score in feedback], strict=True))
     fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, ids))
     return [(Counter(analyze(fetched[cid].text)), score) for cid, score in feedback if cid in fetched]
+
+
+def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Scores to six significant digits, ties broken by chunk id: Lucene scores in float32, the embedded index
+    in float64, and the last bits must not decide an order (nor, through feedback, the expanded query)."""
+    rounded = [(chunk_id, float(f"{score:.6g}")) for chunk_id, score in ranked]
+    rounded.sort(key=lambda item: (-item[1], item[0]))
+    return rounded
