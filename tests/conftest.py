@@ -16,3 +16,11 @@ def corpus_dir() -> Path:
     if not (CORPUS / "MANIFEST.tsv").is_file():
         pytest.skip("../shared/corpus is absent (only present in the project workspace and CI)")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def ireval_dir() -> Path:
+    """The retrieval sets in ../shared/ireval; tests using them skip cleanly on a user's fresh clone."""
+    if not (IREVAL / "med" / "docs").is_dir():
+        pytest.skip("../shared/ireval is absent (only present in the project workspace and CI)")
+    return IREVAL
