@@ -23,12 +23,14 @@ _CJK = (
     "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # hangul
     "\U00020000-\U0002fa1f"
 )
-_WORD = r"[^\W_" + _CJK + r"]"
+# Text is cut into CJK runs and the rest first, so the word patterns need no CJK exclusion: compiling
+# `[^\W_<CJK ranges>]` costs ~3 ms an occurrence, which is most of the search function's analyzer import.
+_CJK_RUN = re.compile(f"([{_CJK}]+)")
+_WORD = r"[^\W_]"
 _TOKEN = re.compile(
     rf"(?P<email>{_WORD}[\w.+-]*@{_WORD}+(?:[.-]{_WORD}+)*\.{_WORD}{{2,}})"
     rf"|(?P<ident>{_WORD}+(?:[-._/:#+]{_WORD}+)+)"
     rf"|(?P<word>{_WORD}+)"
-    rf"|(?P<cjk>[{_CJK}]+)"
 )
 _TOKEN_TEXT = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN.pattern))
 _PARTS = re.compile(_WORD + "+")
@@ -91,7 +93,23 @@ def _raw_terms_of_token(token: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+def _tokens(piece: str) -> list[str]:
+    """The tokens of a piece of normalised text without whitespace: CJK runs, and the tokens between them."""
+    segments = _CJK_RUN.split(piece)
+    if len(segments) == 1:
+        return _TOKEN_TEXT.findall(piece)
+    tokens: list[str] = []
+    for number, segment in enumerate(segments):
+        if number % 2:
+            tokens.append(segment)
+        elif segment:
+            tokens.extend(_TOKEN_TEXT.findall(segment))
+    return tokens
+
+
 def _kind(token: str) -> str | None:
+    if _CJK_RUN.match(token):
+        return "cjk"
     # The pattern has no anchors or lookarounds, so a token matched inside a text matches the same
     # alternative on its own.
     match = _TOKEN.match(token)
@@ -122,16 +140,14 @@ _RAW_TERMS = _TokenTerms(_raw_terms_of_token)
 # No token holds whitespace and none can look past it, so a text's tokens are the tokens of its
 # whitespace-separated pieces in order, and a piece's terms are cached like a token's.
 _PIECE_CONTENT_TERMS = _TokenTerms(
-    lambda piece: tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _TOKEN_TEXT.findall(piece))))
+    lambda piece: tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _tokens(piece))))
 )
-_PIECE_RAW_TERMS = _TokenTerms(
-    lambda piece: tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _TOKEN_TEXT.findall(piece))))
-)
+_PIECE_RAW_TERMS = _TokenTerms(lambda piece: tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _tokens(piece)))))
 
 
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Content and raw terms of a piece of normalised text without whitespace."""
-    tokens = _TOKEN_TEXT.findall(piece)
+    tokens = _tokens(piece)
     return (
         tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens))),
         tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, tokens))),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from docshelf.chunking.split import token_windows
 from docshelf.model import Chunk
 from docshelf.tokens import count_tokens
 
@@ -39,6 +38,8 @@ def render_evidence(chunks: Sequence[Chunk], max_tokens: int) -> tuple[str, int]
         cost = _block_tokens(header, chunk) + (2 if blocks else 0)
         if used + cost > max_tokens:
             if not blocks:
+                from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
+
                 cut = next(iter(token_windows(block, max_tokens)), "")
                 if cut:
                     blocks.append(cut)
