@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ class LocalRegistry:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connections = threading.local()
         with self._connect() as db:
             db.executescript(_SCHEMA)
             present = {row[1] for row in db.execute("PRAGMA table_info(documents)")}
@@ -31,12 +33,16 @@ class LocalRegistry:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level="IMMEDIATE")
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+        """One transaction on this thread's connection, kept open (opening one costs more than most queries).
+        Write-ahead logging lets `docshelf serve` read while an ingest writes, and with synchronous=NORMAL a
+        commit waits for no fsync: a crash can lose the last statuses, which the next ingest writes again."""
+        db: sqlite3.Connection | None = getattr(self._connections, "db", None)
+        if db is None:
+            db = self._connections.db = sqlite3.connect(self.path, timeout=30, isolation_level="IMMEDIATE")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        with db:
+            yield db
 
     def get(self, namespace: str, document_id: str) -> DocumentRecord | None:
         with self._connect() as db:
