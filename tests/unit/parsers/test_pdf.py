@@ -374,11 +374,12 @@ CORPUS_ERRORS = {
     "ocr_test.pdf": "needs_ocr",
     "loremipsum-flat.pdf": "needs_ocr",
 }
-# Minimum text recall, heading recall and table cell F1 against the reference conversions.
+# Minimum text recall, heading recall (a heading counts when its words match in any order) and table cell F1
+# against the reference conversions; text 0.95 and headings 0.8 for any other PDF with a reference.
 CORPUS_RECALL = {
     "redp5110_sampled.pdf": (0.95, 0.85, 0.55),
     "2305.03393v1-pg9.pdf": (0.95, 0.8, 0.95),
-    "normal_4pages.pdf": (0.95, 0.6, 0.9),
+    "normal_4pages.pdf": (0.95, 0.8, 0.9),
     "amt_handbook_sample.pdf": (0.95, 0.9, 0.0),
     "right_to_left_01.pdf": (0.95, 0.8, 0.0),
 }
@@ -484,9 +485,9 @@ def test_corpus_pdfs(corpus_dir: Path) -> None:
                 f" ({any_order:.2f} in any word order),"
                 f" table cell F1 {table_f1:.2f} ({n_ours} tables, reference {n_expected})"
             )
-            minimum_text, minimum_headings, minimum_table_f1 = CORPUS_RECALL.get(path.name, (0.8, 0.0, 0.0))
+            minimum_text, minimum_headings, minimum_table_f1 = CORPUS_RECALL.get(path.name, (0.95, 0.8, 0.0))
             assert text_recall >= minimum_text, path.name
-            assert heading_recall >= minimum_headings, path.name
+            assert any_order >= minimum_headings, path.name
             assert table_f1 >= minimum_table_f1, path.name
 
 
