@@ -9,6 +9,7 @@ from typing import Literal
 
 from docshelf import pipeline
 from docshelf.chunking import ChunkConfig, default_overlap
+from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError
 from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
@@ -27,7 +28,7 @@ class LocalServices:
     store: LocalStore
     registry: LocalRegistry
     index: SearchIndex
-    config: pipeline.PipelineConfig
+    config: PipelineConfig
 
     @classmethod
     def open(
@@ -51,7 +52,7 @@ class LocalServices:
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
             index=_open_index(store, backend, opensearch_url, opensearch_index),
-            config=pipeline.PipelineConfig(chunking=chunking),
+            config=PipelineConfig(chunking=chunking),
         )
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:

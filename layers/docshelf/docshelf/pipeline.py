@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from docshelf import artifacts
-from docshelf.chunking import ChunkConfig, chunk_document
+from docshelf.chunking import chunk_document
+from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.index.base import SearchIndex
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
-from docshelf.parsers import ParseLimits, parse_bytes
+from docshelf.parsers import parse_bytes
 from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
 from docshelf.serde import chunks_from_dict, chunks_to_dict, document_from_dict, document_to_dict, dumps, loads
 from docshelf.store.base import ObjectStore
@@ -30,12 +31,6 @@ logger = logging.getLogger(__name__)
 EMPTY_STATUSES: frozenset[str] = frozenset({"failed", "needs_ocr", "deleted"})
 # Statuses that end an event's processing: a redelivery of the same event finds nothing left to do.
 SETTLED_STATUSES: frozenset[str] = frozenset({"ok", *EMPTY_STATUSES})
-
-
-@dataclass(frozen=True, slots=True)
-class PipelineConfig:
-    chunking: ChunkConfig = field(default_factory=ChunkConfig)
-    limits: ParseLimits = field(default_factory=ParseLimits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from docshelf.chunking import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
-from docshelf.parsers import ParseLimits
-from docshelf.pipeline import PipelineConfig
+from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
+from docshelf.config import PipelineConfig
+from docshelf.parsers.base import ParseLimits
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
