@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,23 @@ def test_embedded_feedback_frequencies_are_the_analyzers(tmp_path: Path) -> None
     reloaded = EmbeddedIndex(store)  # from the persisted objects, as a search process sees it
     found = reloaded.content_frequencies("ns", ["c03", "c00", "gone", "c01", "c02"])
     assert found == [Counter(analyze(texts[3])), Counter(analyze(texts[0])), {}, Counter(analyze(texts[1])), {}]
+
+
+def test_terms_found_in_most_chunks_are_not_added() -> None:
+    feedback = [({"seal": 1, "the": 5, "gasket": 2}, 1.0)]
+    asked: list[list[str]] = []
+
+    def common(terms: Collection[str]) -> set[str]:
+        asked.append(sorted(terms))
+        return {"the"}
+
+    weights = expanded_query(["seal"], feedback, expansion_terms=2, common=common)
+    assert weights == pytest.approx({"seal": 0.5, "gasket": 0.5 * 2 / 7})
+    assert asked == [["gasket", "the"]]  # only the strongest terms are looked up
+
+
+def test_embedded_common_terms_are_those_in_more_than_half_the_chunks(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = ["pump seal", "pump valve", "pump gasket", "seal valve"]
+    index.upsert("ns", "d1", "r", [_chunk(i, t) for i, t in enumerate(texts)])
+    assert index.common_content_terms("ns", ["pump", "seal", "valv", "unknown"]) == {"pump"}

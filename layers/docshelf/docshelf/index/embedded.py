@@ -7,7 +7,7 @@ returns, so the first search after a bulk build does not pay for the merge.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -195,6 +195,11 @@ class _Namespace:
             frequencies.append(self.by_document[chunk.document_id].content_frequencies(row, self.vocabulary))
         return frequencies
 
+    def common_content_terms(self, terms: Collection[str]) -> set[str]:
+        content, half = self.channels["content"], len(self.row_of) / 2
+        known = [(term, self.vocabulary[term]) for term in terms if term in self.vocabulary]
+        return {term for term, term_id in known if content.document_frequency(term_id) > half}
+
     def rank(self, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int) -> list[tuple[str, float]]:
         weights = term_weights(terms)
         known = {self.vocabulary[term]: weight for term, weight in weights.items() if term in self.vocabulary}
@@ -310,6 +315,11 @@ class EmbeddedIndex:
         """Each chunk's content-channel terms with their frequencies ({} for an unknown chunk)."""
         with self._lock:
             return self._namespace(namespace).content_frequencies(chunk_ids)
+
+    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
+        """The terms found in the content of more than half of the namespace's chunks."""
+        with self._lock:
+            return self._namespace(namespace).common_content_terms(terms)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         with self._lock:

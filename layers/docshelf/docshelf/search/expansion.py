@@ -8,8 +8,9 @@ The defaults are the usual published ones (Lavrenko & Croft 2001; Anserini's RM3
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 FEEDBACK_CHUNKS = 10
 EXPANSION_TERMS = 10
@@ -22,11 +23,14 @@ def expanded_query(
     *,
     expansion_terms: int = EXPANSION_TERMS,
     original_weight: float = ORIGINAL_WEIGHT,
+    common: Callable[[Collection[str]], Collection[str]] | None = None,
 ) -> dict[str, float]:
-    """Term -> weight (summing to 1) for the query mixed with its relevance model.
+    """Term -> weight (summing to 1 unless common terms were dropped) for the query mixed with its relevance model.
 
     `feedback` holds each feedback chunk's content terms with their frequencies, and its first-pass score.
     Without usable feedback (no chunk, no positive score) the query's own terms come back, weighted by frequency.
+    `common` tells which of some terms are in more than half of the chunks (no evidence under BM25, and the
+    longest postings); those are left out rather than replaced, so the feedback's weight stays where it was.
     """
     query = Counter(query_terms)
     if not query:
@@ -37,10 +41,12 @@ def expanded_query(
     share = original_weight if relevance else 1.0
     for term, count in query.items():
         mixed[term] = share * count / query_total
-    strongest = sorted(relevance.items(), key=lambda item: (-item[1], item[0]))[:expansion_terms]
+    strongest = heapq.nsmallest(expansion_terms, relevance.items(), key=lambda item: (-item[1], item[0]))
+    dropped = common([term for term, _ in strongest]) if common else ()
     strongest_total = sum(weight for _, weight in strongest)
     for term, weight in strongest:
-        mixed[term] = mixed.get(term, 0.0) + (1 - original_weight) * weight / strongest_total
+        if term not in dropped:
+            mixed[term] = mixed.get(term, 0.0) + (1 - original_weight) * weight / strongest_total
     return mixed
 
 

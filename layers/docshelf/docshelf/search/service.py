@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from docshelf.errors import InvalidQueryError
@@ -85,10 +86,13 @@ class BatchChannelRanking(Protocol):
 
 
 @runtime_checkable
-class ContentFrequencies(Protocol):
-    """A backend that keeps each chunk's content terms (the embedded index), so feedback needs no analysis."""
+class ContentStatistics(Protocol):
+    """A backend that keeps each chunk's content terms and their document frequencies (the embedded index), so
+    feedback needs no re-analysis and leaves out terms that are everywhere."""
 
     def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]: ...
+
+    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]: ...
 
 
 def query_terms(query: str) -> dict[Channel, list[str]]:
@@ -139,13 +143,28 @@ def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
     chunks: dict[str, Chunk] = {}
     feedback = ranked.get("content", [])[:FEEDBACK_CHUNKS]
     if feedback:
-        expanded = expanded_query(queries["content"], _feedback_frequencies(index, request.namespace, feedback, chunks))
-        expansion = _settled(index.rank(request.namespace, "content", expanded, request.filters, limit))
-        rankings["expansion"] = [cid for cid, _ in expansion]
+        rankings["expansion"] = _expansion_ranking(index, request, queries["content"], feedback, chunks, limit)
     fused = fuse_rrf(rankings)[: request.top_k]
     missing = [cid for cid, _, _ in fused if cid not in chunks]
     chunks.update((c.chunk_id, c) for c in index.fetch(request.namespace, missing))
     return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
+
+
+def _expansion_ranking(
+    index: SearchIndex,
+    request: SearchRequest,
+    content_terms: Sequence[str],
+    feedback: Sequence[tuple[str, float]],
+    fetched: dict[str, Chunk],
+    limit: int,
+) -> list[str]:
+    """The content channel again, for the query expanded from the feedback chunks (RM3)."""
+    frequencies = _feedback_frequencies(index, request.namespace, feedback, fetched)
+    common = None
+    if isinstance(index, ContentStatistics):
+        common = partial(index.common_content_terms, request.namespace)
+    expanded = expanded_query(content_terms, frequencies, common=common)
+    return [cid for cid, _ in _settled(index.rank(request.namespace, "content", expanded, request.filters, limit))]
 
 
 def _feedback_frequencies(
@@ -153,7 +172,7 @@ def _feedback_frequencies(
 ) -> list[tuple[Mapping[str, int], float]]:
     """Each feedback chunk's content-term frequencies with its score; chunks fetched for it go into `fetched`."""
     ids = [chunk_id for chunk_id, _ in feedback]
-    if isinstance(index, ContentFrequencies):
+    if isinstance(index, ContentStatistics):
         return list(zip(index.content_frequencies(namespace, ids), [score for _, score in feedback], strict=True))
     fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, ids))
     return [(Counter(analyze(fetched[cid].text)), score) for cid, score in feedback if cid in fetched]
