@@ -4,8 +4,9 @@
     .venv/bin/python bench/pdf_bench.py [--runs 3] [--source DIR] [FILE.pdf ...]
 
 Each file is parsed in a fresh subprocess (so imports and earlier files do not inflate its peak RSS),
-which times one parse and reports its wall and CPU seconds and peak RSS (`ru_maxrss`, which includes
-the interpreter and imports). Long PDFs are read by forked page workers (parsers/pdf_workers.py): CPU
+which times one parse and reports its wall and CPU seconds and peak RSS (VmHWM where Linux has it, else
+`ru_maxrss`, which survives exec and would count the launching process; both include the interpreter and
+imports). Long PDFs are read by forked page workers (parsers/pdf_workers.py): CPU
 time includes theirs, and their peak RSS is shown apart. Every file is measured in three modes,
 alternating run by run: serial (DOCSHELF_CPUS=1), default (workers only for CPUs the load average
 leaves spare) and forced (a worker per usable CPU whatever the load); the last column is the serial
@@ -40,6 +41,17 @@ def _cpu_seconds() -> float:
     return times.user + times.system + times.children_user + times.children_system
 
 
+def _peak_kib() -> int:
+    try:
+        with Path("/proc/self/status").open(encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def _child(path: str, runs: int, source: str, mode: str) -> None:
     sys.path.insert(0, source)
     from docshelf import tokens
@@ -58,7 +70,7 @@ def _child(path: str, runs: int, source: str, mode: str) -> None:
         pages = pdf.parse(data, filename=Path(path).name, limits=ParseLimits()).page_count
         walls.append(time.perf_counter() - wall)
         cpus.append(_cpu_seconds() - cpu)
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_kib = _peak_kib()
     worker_peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(json.dumps({"pages": pages, "wall": walls, "cpu": cpus, "peak_kib": peak_kib, "worker_kib": worker_peak_kib}))
 

@@ -9,7 +9,6 @@ Lambda cold starts, OpenSearch) are run after this one when their scripts are pr
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import shutil
 import statistics
@@ -160,11 +159,17 @@ def main() -> None:
     else:
         rows.append(("corpus", "skipped", "../shared/corpus is absent"))
     print_table(rows)
+    import subprocess
+
+    # Each in its own interpreter, so its memory peaks and caches are its own.
     for name in ("index_bench", "pdf_bench", "aws_cold_start", "opensearch_bench", "api_bench"):
-        if (REPO / "bench" / f"{name}.py").is_file():
+        script = REPO / "bench" / f"{name}.py"
+        if script.is_file():
             print(f"\n## {name}")
             sys.stdout.flush()
-            importlib.import_module(f"bench.{name}").main()
+            done = subprocess.run([sys.executable, str(script)], cwd=REPO, check=False)
+            if done.returncode:
+                print(f"({name} exited with status {done.returncode})")
     shutil.rmtree(REPO / ".bench", ignore_errors=True)
 
 
