@@ -12,6 +12,7 @@ import contextlib
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -149,8 +150,6 @@ def print_table(rows: list[Row]) -> None:
 
 def main() -> None:
     if not EXAMPLES.is_dir():
-        import subprocess
-
         subprocess.run([sys.executable, str(REPO / "examples" / "make_examples.py"), str(EXAMPLES)], check=True)
     rows = bench_ingest(EXAMPLES, "examples")
     if CORPUS.is_dir():
@@ -159,8 +158,6 @@ def main() -> None:
     else:
         rows.append(("corpus", "skipped", "../shared/corpus is absent"))
     print_table(rows)
-    import subprocess
-
     # Each in its own interpreter, so its memory peaks and caches are its own.
     for name in ("index_bench", "pdf_bench", "aws_cold_start", "opensearch_bench", "api_bench"):
         script = REPO / "bench" / f"{name}.py"

@@ -78,8 +78,10 @@ def count_tokens_batch(texts: Sequence[str]) -> list[int]:
     def count(batch: Sequence[str]) -> list[int]:
         return [len(encode_ordinary(text)) if text else 0 for text in batch]
 
+    if len(texts) < 2 or sum(map(len, texts)) < PARALLEL_COUNT_MIN_CHARS:
+        return count(texts)
     workers = min(MAX_COUNT_THREADS, spare_cpus(), len(texts))
-    if workers < 2 or sum(map(len, texts)) < PARALLEL_COUNT_MIN_CHARS:
+    if workers < 2:
         return count(texts)
     bounds = _balanced_slices([len(text) for text in texts], workers)
     with ThreadPoolExecutor(workers) as pool:

@@ -34,29 +34,24 @@ class AwsServices:
     def _region(self) -> str | None:
         return self.settings.region or None
 
-    @property
-    def s3(self) -> S3Client:
-        if "s3" not in self._clients:
+    def _client(self, service: Literal["s3", "sqs", "dynamodb"]) -> Any:
+        if service not in self._clients:
             import boto3
 
-            self._clients["s3"] = boto3.client("s3", region_name=self._region())
-        return cast("S3Client", self._clients["s3"])
+            self._clients[service] = boto3.client(service, region_name=self._region())
+        return self._clients[service]
+
+    @property
+    def s3(self) -> S3Client:
+        return cast("S3Client", self._client("s3"))
 
     @property
     def sqs(self) -> SQSClient:
-        if "sqs" not in self._clients:
-            import boto3
-
-            self._clients["sqs"] = boto3.client("sqs", region_name=self._region())
-        return cast("SQSClient", self._clients["sqs"])
+        return cast("SQSClient", self._client("sqs"))
 
     @property
     def dynamodb(self) -> DynamoDBClient:
-        if "dynamodb" not in self._clients:
-            import boto3
-
-            self._clients["dynamodb"] = boto3.client("dynamodb", region_name=self._region())
-        return cast("DynamoDBClient", self._clients["dynamodb"])
+        return cast("DynamoDBClient", self._client("dynamodb"))
 
     @property
     def store(self) -> S3Store:

@@ -158,24 +158,20 @@ def _expansion_ranking(
     fetched: dict[str, Chunk],
     limit: int,
 ) -> list[str]:
-    """The content channel again, for the query expanded from the feedback chunks (RM3)."""
-    frequencies = _feedback_frequencies(index, request.namespace, feedback, fetched)
+    """The content channel again, for the query expanded from the feedback chunks (RM3). A backend without
+    content statistics has its feedback chunks fetched (into `fetched`) and analysed here."""
+    ids = [chunk_id for chunk_id, _ in feedback]
+    scores = [score for _, score in feedback]
+    frequencies: Sequence[Mapping[str, int]]
     common = None
     if isinstance(index, ContentStatistics):
+        frequencies = index.content_frequencies(request.namespace, ids)
         common = partial(index.common_content_terms, request.namespace)
-    expanded = expanded_query(content_terms, frequencies, common=common)
+    else:
+        fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(request.namespace, ids))
+        frequencies = [Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in ids]
+    expanded = expanded_query(content_terms, list(zip(frequencies, scores, strict=True)), common=common)
     return [cid for cid, _ in _settled(index.rank(request.namespace, "content", expanded, request.filters, limit))]
-
-
-def _feedback_frequencies(
-    index: SearchIndex, namespace: str, feedback: Sequence[tuple[str, float]], fetched: dict[str, Chunk]
-) -> list[tuple[Mapping[str, int], float]]:
-    """Each feedback chunk's content-term frequencies with its score; chunks fetched for it go into `fetched`."""
-    ids = [chunk_id for chunk_id, _ in feedback]
-    if isinstance(index, ContentStatistics):
-        return list(zip(index.content_frequencies(namespace, ids), [score for _, score in feedback], strict=True))
-    fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, ids))
-    return [(Counter(analyze(fetched[cid].text)), score) for cid, score in feedback if cid in fetched]
 
 
 def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
