@@ -8,7 +8,6 @@ Lambda cold starts, OpenSearch) are run after this one when their scripts are pr
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import statistics
@@ -24,11 +23,12 @@ sys.path.insert(0, str(REPO))
 
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
 from docshelf.errors import DocumentError  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
+from docshelf.forked import forked_imap  # noqa: E402
+from docshelf.local import LocalServices, one_cpu_each  # noqa: E402
 from docshelf.model import Document  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
-from docshelf.tokens import CPUS_ENV, usable_cpus  # noqa: E402
+from docshelf.tokens import CPUS_ENV, spare_cpus, usable_cpus  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 EXAMPLES = REPO / "examples" / "docs"
@@ -63,11 +63,10 @@ def timed(action: Callable[[], object]) -> float:
 
 def ingest_folder(folder: Path, store: Path) -> tuple[float, int, int]:
     services = LocalServices.open(store)
-    files = files_of(folder)
+    files = [(path, path.relative_to(folder).as_posix()) for path in files_of(folder)]
     chunks = failed = 0
     started = time.perf_counter()
-    for path in files:
-        result = services.ingest(path.read_bytes(), namespace="bench", source_key=path.relative_to(folder).as_posix())
+    for result in services.ingest_files(files, namespace="bench"):
         chunks += result.chunks
         failed += result.status != "ok"
     return time.perf_counter() - started, chunks, failed
@@ -100,17 +99,24 @@ def bench_search(services: LocalServices, label: str) -> list[Row]:
              f"p95 {p95:.1f} ms")]  # fmt: skip
 
 
+def parse_file(path: Path) -> Document | None:
+    try:
+        return parse_bytes(path.read_bytes(), path.name)
+    except DocumentError:
+        return None
+
+
 def parse_corpus(files: list[Path], *, cpus: str | None) -> tuple[float, list[Document]]:
-    """Parse every file in order, with DOCSHELF_CPUS set to `cpus` (None: every usable CPU)."""
+    """Parse every file with DOCSHELF_CPUS set to `cpus` (None: every usable CPU), as a folder ingest does:
+    in forked workers of one CPU each, largest file first, when CPUs are spare."""
     previous = os.environ.pop(CPUS_ENV, None)
     if cpus is not None:
         os.environ[CPUS_ENV] = cpus
-    documents: list[Document] = []
     try:
         started = time.perf_counter()
-        for path in files:
-            with contextlib.suppress(DocumentError):
-                documents.append(parse_bytes(path.read_bytes(), path.name))
+        largest_first = sorted(files, key=lambda path: path.stat().st_size, reverse=True)
+        parsed = forked_imap(parse_file, largest_first, spare_cpus(), child_setup=one_cpu_each)
+        documents = [document for _, document in parsed if document is not None]
         return time.perf_counter() - started, documents
     finally:
         os.environ.pop(CPUS_ENV, None)

@@ -167,9 +167,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     results = []
     progress = _progress(len(files), disabled=args.quiet)
-    for file, key in files:
-        progress.set_postfix_str(key[-40:], refresh=False)
-        results.append(services.ingest(file.read_bytes(), namespace=args.namespace, source_key=key))
+    for result in services.ingest_files(files, namespace=args.namespace):
+        progress.set_postfix_str(result.source_key[-40:], refresh=False)
+        results.append(result)
         progress.update(1)
     progress.close()
     _make_visible(services)
@@ -180,7 +180,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"{len(results) - len(failed)} ok, {len(failed)} failed, {chunks} chunks, {seconds:.2f}s "
         f"(namespace {args.namespace}, store {args.store})"
     )
-    for result in failed:
+    for result in sorted(failed, key=lambda failure: failure.source_key):
         print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
     return EXIT_FAILED if failed else EXIT_OK
 
@@ -195,6 +195,7 @@ def _make_visible(services: LocalServices) -> None:
 def _progress(total: int, *, disabled: bool) -> Any:
     from tqdm import tqdm
 
+    tqdm.monitor_interval = 0  # no monitor thread: ingest forks parse workers, which needs a single thread
     return tqdm(total=total, unit="doc", disable=disabled or None, file=sys.stderr, dynamic_ncols=True)
 
 

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from docshelf import pipeline
+from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError
+from docshelf.forked import forked_imap
 from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
@@ -60,10 +63,32 @@ class LocalServices:
             self.store, self.registry, self.index, data, namespace=namespace, source_key=source_key, config=self.config
         )
 
+    def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
+        """Ingest `(path, source key)` pairs; results come in completion order.
+
+        With CPUs to spare, files are parsed in forked workers, largest first, each worker on one CPU,
+        while this process chunks and indexes what they have parsed (the registry and the index keep one
+        writer). Otherwise they are ingested one after the other."""
+
+        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
+            path, key = file
+            data = path.read_bytes()
+            return pipeline.parse_stage(self.store, data, namespace=namespace, source_key=key, config=self.config)
+
+        largest_first = sorted(files, key=lambda file: file[0].stat().st_size, reverse=True)
+        workers = tokens.spare_cpus()
+        for _, outcome in forked_imap(parse, largest_first, workers, child_setup=one_cpu_each):
+            yield pipeline.ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)
+
     def delete(self, *, namespace: str, source_key: str) -> bool:
         return pipeline.delete_document(
             self.store, self.registry, self.index, namespace=namespace, source_key=source_key
         )
+
+
+def one_cpu_each() -> None:
+    """In a parse worker: no page workers or token-counting threads of its own; its siblings use the CPUs."""
+    os.environ[tokens.CPUS_ENV] = "1"
 
 
 def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchIndex:

@@ -42,6 +42,7 @@ class ParseOutcome:
     document: Document | None
     error: DocumentError | None = None
     cache_hit: bool = False
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ def parse_stage(
     media_type: str | None = None,
 ) -> ParseOutcome:
     """Bytes -> Document through the content-addressed `_ori` cache."""
+    started = time.perf_counter()
     validate_namespace(namespace)
     doc_id = make_document_id(namespace, source_key)
     revision = sha256_hex(data)
@@ -75,12 +77,14 @@ def parse_stage(
     cached = store.get(cache_key)
     if cached is not None:
         document = document_from_dict(loads(cached))
-        return ParseOutcome(namespace, doc_id, source_key, revision, document, cache_hit=True)
+        return ParseOutcome(namespace, doc_id, source_key, revision, document, cache_hit=True,
+                            seconds=time.perf_counter() - started)  # fmt: skip
     failed = store.get(parse_failure_key(revision))
     if failed is not None:
         known = loads(failed)
         error = document_error(known["code"], known["message"], known.get("page"))
-        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error, cache_hit=True)
+        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error, cache_hit=True,
+                            seconds=time.perf_counter() - started)  # fmt: skip
     try:
         document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
     except DocumentError as error:
@@ -88,9 +92,10 @@ def parse_stage(
         if is_cacheable_failure(error):
             record = {"code": error.code, "message": error.message, "page": error.page}
             store.put(parse_failure_key(revision), dumps(record), content_type="application/json")
-        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error)
+        return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error,
+                            seconds=time.perf_counter() - started)  # fmt: skip
     store.put(cache_key, dumps(document_to_dict(document)), content_type="application/json")
-    return ParseOutcome(namespace, doc_id, source_key, revision, document)
+    return ParseOutcome(namespace, doc_id, source_key, revision, document, seconds=time.perf_counter() - started)
 
 
 def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
@@ -229,8 +234,22 @@ def ingest(
 ) -> IngestResult:
     """All three stages for one file, as the local CLI runs them."""
     config = config or PipelineConfig()
-    started = time.perf_counter()
     outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config)
+    return ingest_parsed(store, registry, index, outcome, config=config, sequencer=sequencer)
+
+
+def ingest_parsed(
+    store: ObjectStore,
+    registry: Registry,
+    index: SearchIndex,
+    outcome: ParseOutcome,
+    *,
+    config: PipelineConfig,
+    sequencer: str = "",
+) -> IngestResult:
+    """Chunk and publish a parsed file, or settle its failure (the stages after `parse_stage`)."""
+    started = time.perf_counter() - outcome.seconds
+    namespace, source_key = outcome.namespace, outcome.source_key
     if outcome.document is None:
         current = registry.get(namespace, outcome.document_id)
         if not (outcome.cache_hit and _already_settled(current, outcome, sequencer)):

@@ -14,25 +14,22 @@ process with a single thread (a fork copies locks other threads may hold), and f
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import os
 import pickle
 import signal
-import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from docshelf import tokens
+from docshelf.forked import can_fork, die_with_parent
 
 T = TypeVar("T")
 
 MIN_PAGES_PER_WORKER = 48
 MAX_WORKERS = 4
 SLICE_PAGES = 16  # pages are dealt in slices of this many, round robin, so uneven pages spread evenly
-_PR_SET_PDEATHSIG = 1
 _READ_BYTES = 1 << 20
 
 
@@ -45,7 +42,7 @@ class _Worker:
 
 def worker_count(page_count: int) -> int:
     """How many processes (the caller included) should read `page_count` pages; 1 means read them serially."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    if not can_fork():
         return 1
     return max(1, min(MAX_WORKERS, tokens.spare_cpus(), page_count // MIN_PAGES_PER_WORKER))
 
@@ -105,7 +102,7 @@ def _child(read: Callable[[int, int], list[T]], ranges: list[tuple[int, int]], w
     status = 1
     gc.disable()  # a collection would walk, and so copy, every object inherited from the caller's heap
     try:
-        _die_with_parent()
+        die_with_parent()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         payload = pickle.dumps([read(start, end) for start, end in ranges], protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb", closefd=True) as pipe:
@@ -113,14 +110,6 @@ def _child(read: Callable[[int, int], list[T]], ranges: list[tuple[int, int]], w
         status = 0
     finally:
         os._exit(status)  # no atexit handlers, finalizers or buffered output of the parent's
-
-
-def _die_with_parent() -> None:
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == 1:
-            os._exit(1)
 
 
 def _collect(child: _Worker) -> list[list[T]] | None:

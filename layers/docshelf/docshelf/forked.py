@@ -1,0 +1,210 @@
+"""Work spread over forked child processes talking through pipes: no `multiprocessing` queues, pools or
+semaphores, which need /dev/shm (absent on AWS Lambda) and a re-import of everything in each worker.
+
+`forked_imap` hands out item numbers through one shared pipe (each number is a 4-byte write, so a read
+of 4 bytes takes exactly one) and gets each result back, pickled and length-prefixed, on the child's
+own pipe. Results arrive in completion order, so the caller can use one while the children work on
+the next. An item whose child died before answering is computed by the caller itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import os
+import pickle
+import selectors
+import signal
+import struct
+import sys
+import threading
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_PR_SET_PDEATHSIG = 1
+_JOB = struct.Struct("<I")
+_LENGTH = struct.Struct("<Q")
+_READ_BYTES = 1 << 20
+_JOBS_PER_WRITE = 1024  # 4 KiB: one atomic pipe write (PIPE_BUF)
+
+
+def can_fork() -> bool:
+    """Forking copies locks other threads may hold: only a single-threaded process on a platform with fork."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def die_with_parent() -> None:
+    """In a forked child: be killed when the parent dies, so no orphan keeps working."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:
+            os._exit(1)
+
+
+@dataclass(slots=True)
+class _Child:
+    pid: int
+    fd: int
+    buffer: bytearray = field(default_factory=bytearray)
+
+
+def forked_imap(
+    work: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    *,
+    child_setup: Callable[[], None] | None = None,
+) -> Generator[tuple[int, R], None, None]:
+    """Yield `(i, work(items[i]))` for every item, in completion order, computed by `workers` forked children.
+
+    `work` runs in the children, so it sees the caller's state as of the fork, and its results must pickle.
+    `child_setup` runs once in each child before its first item. With `workers` <= 1, fewer than two items,
+    or no safe way to fork, everything is computed here, in order."""
+    if workers <= 1 or len(items) < 2 or not can_fork():
+        for number, item in enumerate(items):
+            yield number, work(item)
+        return
+    delivered: set[int] = set()
+    with _ChildPool(work, items, min(workers, len(items)), child_setup) as pool:
+        for number, result in pool.results():
+            delivered.add(number)
+            yield number, result
+    for number, item in enumerate(items):
+        if number not in delivered:  # its child died: compute it here
+            yield number, work(item)
+
+
+class _ChildPool(Generic[T, R]):
+    def __init__(
+        self, work: Callable[[T], R], items: Sequence[T], workers: int, child_setup: Callable[[], None] | None
+    ) -> None:
+        self._count = len(items)
+        self._next_job = 0
+        self._children: list[_Child] = []
+        self._jobs_read, self._jobs_write = os.pipe()
+        try:
+            for _ in range(workers):
+                self._children.append(self._spawn(work, items, child_setup))
+        except BaseException:
+            self.close()
+            raise
+        os.close(self._jobs_read)
+        self._jobs_read = -1
+        os.set_blocking(self._jobs_write, False)
+
+    def __enter__(self) -> _ChildPool[T, R]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def results(self) -> Iterator[tuple[int, R]]:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._jobs_write, selectors.EVENT_WRITE)
+            for started in self._children:
+                selector.register(started.fd, selectors.EVENT_READ, started)
+            open_children = len(self._children)
+            while open_children:
+                for key, _ in selector.select():
+                    if key.data is None:
+                        if self._feed_jobs():
+                            selector.unregister(self._jobs_write)
+                            os.close(self._jobs_write)
+                            self._jobs_write = -1
+                        continue
+                    child = key.data
+                    chunk = os.read(child.fd, _READ_BYTES)
+                    if not chunk:
+                        selector.unregister(child.fd)
+                        self._reap(child)
+                        open_children -= 1
+                        continue
+                    child.buffer += chunk
+                    yield from _complete_messages(child)
+
+    def _feed_jobs(self) -> bool:
+        """Write as many job numbers as the pipe takes now; True once all are written."""
+        while self._next_job < self._count:
+            batch = range(self._next_job, min(self._count, self._next_job + _JOBS_PER_WRITE))
+            try:
+                os.write(self._jobs_write, b"".join(_JOB.pack(number) for number in batch))
+            except BlockingIOError:
+                return False
+            self._next_job = batch.stop
+        return True
+
+    def _spawn(self, work: Callable[[T], R], items: Sequence[T], child_setup: Callable[[], None] | None) -> _Child:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the caller's code
+            inherited = [read_fd, self._jobs_write, *(c.fd for c in self._children)]
+            _child_main(work, items, self._jobs_read, write_fd, child_setup, inherited)
+        os.close(write_fd)
+        return _Child(pid=pid, fd=read_fd)
+
+    def _reap(self, child: _Child) -> None:
+        with contextlib.suppress(OSError):
+            os.close(child.fd)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child.pid, 0)
+        child.pid = 0
+
+    def close(self) -> None:
+        for fd in (self._jobs_read, self._jobs_write):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._jobs_read = self._jobs_write = -1
+        for child in self._children:
+            with contextlib.suppress(OSError):
+                os.close(child.fd)
+            if child.pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)
+                self._reap(child)
+
+
+def _complete_messages(child: _Child) -> Iterator[tuple[int, R]]:
+    while len(child.buffer) >= _LENGTH.size:
+        (length,) = _LENGTH.unpack_from(child.buffer)
+        end = _LENGTH.size + length
+        if len(child.buffer) < end:
+            return
+        message = bytes(child.buffer[_LENGTH.size : end])
+        del child.buffer[:end]
+        answer: tuple[int, R] = pickle.loads(message)
+        yield answer
+
+
+def _child_main(
+    work: Callable[[T], R],
+    items: Sequence[T],
+    jobs_fd: int,
+    results_fd: int,
+    child_setup: Callable[[], None] | None,
+    inherited: list[int],
+) -> None:
+    status = 1
+    gc.freeze()  # collections then skip the heap inherited from the parent, which stays shared
+    try:
+        for fd in inherited:  # the jobs pipe must see EOF once the parent closes its end
+            os.close(fd)
+        die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if child_setup is not None:
+            child_setup()
+        with os.fdopen(results_fd, "wb", closefd=True) as pipe:
+            while job := os.read(jobs_fd, _JOB.size):
+                (number,) = _JOB.unpack(job)
+                payload = pickle.dumps((number, work(items[number])), protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.write(_LENGTH.pack(len(payload)) + payload)
+                pipe.flush()
+        status = 0
+    finally:
+        os._exit(status)  # no atexit handlers, finalizers or buffered output of the parent's
