@@ -1,11 +1,14 @@
 """Publish throughput and search latency: the OpenSearch backend next to the embedded index.
 
-    .venv/bin/python bench/opensearch_bench.py [--chunks 20000] [--queries 300] [--url http://127.0.0.1:9200]
+    .venv/bin/python bench/opensearch_bench.py [--chunks 20000] [--queries 300] [--url URL] [--no-per-document]
 
 Both backends get the same generated chunks (documents of 20 chunks, ~80 words each from a Zipf-like
 vocabulary) and the same queries, run through search/service.py. OpenSearch is measured twice for
 publishing: one `upsert` per document (what the pipeline does) and `upsert_many` over 50 documents per
-call. Without a node at the URL, the OpenSearch rows are skipped with a message.
+call. Search on OpenSearch runs in two passes (two `_msearch` requests); the row "one call at a time" is the
+same index searched through the plain SearchIndex methods (count, channels, feedback fetch, expanded query,
+hydration), interleaved query by query with the two-pass searches so both see the same machine load.
+Without a node at the URL, the OpenSearch rows are skipped with a message.
 """
 
 from __future__ import annotations
@@ -18,19 +21,21 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.opensearch import DocumentChunks, OpenSearchIndex
+from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.opensearch_client import opensearch_client
 from docshelf.model import Chunk
+from docshelf.search.filters import SearchFilters
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 
 CHUNKS_PER_DOCUMENT = 20
+WARM_UP_QUERIES = 10
 DOCUMENTS_PER_BATCH = 50
 NAMESPACE = "bench"
 
@@ -42,6 +47,21 @@ class Row:
     chunks_per_second: float
     p50_ms: float | None = None
     p95_ms: float | None = None
+    requests_per_search: float | None = None
+
+
+class RequestCounter:
+    """Counts the HTTP requests a client sends, by wrapping its transport's `perform_request`."""
+
+    def __init__(self, client: Any) -> None:
+        self.requests = 0
+        send = client.transport.perform_request
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.requests += 1
+            return send(*args, **kwargs)
+
+        client.transport.perform_request = counted
 
 
 def generate_documents(total_chunks: int, seed: int = 7) -> list[DocumentChunks]:
@@ -91,15 +111,70 @@ def timed(action: Callable[[], None]) -> float:
 
 
 def latencies_ms(index: SearchIndex, queries: Sequence[str]) -> tuple[float, float]:
-    for query in queries[:10]:  # warm caches and connections
-        search(index, SearchRequest(NAMESPACE, query))
-    samples = []
-    for query in queries:
-        started = time.perf_counter()
-        search(index, SearchRequest(NAMESPACE, query))
-        samples.append((time.perf_counter() - started) * 1000)
+    (samples,) = interleaved_latencies_ms([index], queries)
+    return quantiles(samples)
+
+
+def interleaved_latencies_ms(indexes: Sequence[SearchIndex], queries: Sequence[str]) -> list[list[float]]:
+    """Each index's search times for the queries; every query runs on each index in turn, in an order that
+    alternates, so a change in the machine's load weighs on all of them alike."""
+    for query in queries[:WARM_UP_QUERIES]:  # warm caches and connections
+        for index in indexes:
+            search(index, SearchRequest(NAMESPACE, query))
+    samples: list[list[float]] = [[] for _ in indexes]
+    for number, query in enumerate(queries):
+        order = list(range(len(indexes)))
+        for position in order if number % 2 else reversed(order):
+            started = time.perf_counter()
+            search(indexes[position], SearchRequest(NAMESPACE, query))
+            samples[position].append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def quantiles(samples: Sequence[float]) -> tuple[float, float]:
+    """(p50, p95)"""
     cuts = statistics.quantiles(samples, n=100)
     return cuts[49], cuts[94]
+
+
+class OneCallAtATime:
+    """An index seen through `SearchIndex` and `rank_channels` only, so the search service takes its sequential
+    path: count, channels, feedback fetch, expanded query, hydration; the request pattern before two passes."""
+
+    def __init__(self, index: OpenSearchIndex) -> None:
+        self.index = index
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        self.index.upsert(namespace, document_id, revision, chunks)
+
+    def delete(self, namespace: str, document_id: str) -> None:
+        self.index.delete(namespace, document_id)
+
+    def rank(
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        return self.index.rank(namespace, channel, terms, filters, limit)
+
+    def rank_channels(
+        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
+    ) -> dict[Channel, list[tuple[str, float]]]:
+        return self.index.rank_channels(namespace, queries, filters, limit)
+
+    def count(self, namespace: str, filters: SearchFilters) -> int:
+        return self.index.count(namespace, filters)
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        return self.index.fetch(namespace, chunk_ids)
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        return self.index.list_chunks(namespace, filters, limit)
+
+
+def requests_per_search(counter: RequestCounter, index: SearchIndex, queries: Sequence[str]) -> float:
+    sent = counter.requests
+    for query in queries:
+        search(index, SearchRequest(NAMESPACE, query))
+    return (counter.requests - sent) / len(queries)
 
 
 def bench_embedded(documents: list[DocumentChunks], queries: list[str], total: int) -> Row:
@@ -110,15 +185,24 @@ def bench_embedded(documents: list[DocumentChunks], queries: list[str], total: i
     return Row("embedded", "upsert per document", total / seconds, p50, p95)
 
 
-def bench_opensearch(client: Any, documents: list[DocumentChunks], queries: list[str], total: int) -> list[Row]:
+def bench_opensearch(
+    client: Any,
+    counter: RequestCounter,
+    documents: list[DocumentChunks],
+    queries: list[str],
+    total: int,
+    *,
+    per_document_publish: bool = True,
+) -> list[Row]:
     rows = []
-    per_document = OpenSearchIndex(client, index=f"docshelfbench-{uuid.uuid4().hex[:8]}")
-    per_document.ensure_index()
-    try:
-        seconds = timed(publish_each(per_document, documents))
-        rows.append(Row("opensearch", "upsert per document", total / seconds))
-    finally:
-        per_document.drop_index()
+    if per_document_publish:
+        per_document = OpenSearchIndex(client, index=f"docshelfbench-{uuid.uuid4().hex[:8]}")
+        per_document.ensure_index()
+        try:
+            seconds = timed(publish_each(per_document, documents))
+            rows.append(Row("opensearch", "upsert per document", total / seconds))
+        finally:
+            per_document.drop_index()
 
     batched = OpenSearchIndex(client, index=f"docshelfbench-{uuid.uuid4().hex[:8]}")
     batched.ensure_index()
@@ -134,22 +218,38 @@ def bench_opensearch(client: Any, documents: list[DocumentChunks], queries: list
         seconds = timed(publish_all)
         batched.refresh()
         client.indices.forcemerge(index=batched.index, max_num_segments=1)
-        p50, p95 = latencies_ms(batched, queries)
-        rows.append(Row("opensearch", f"upsert_many, {DOCUMENTS_PER_BATCH} docs/call", total / seconds, p50, p95))
+        sequential = OneCallAtATime(batched)
+        two_passes, one_at_a_time = interleaved_latencies_ms([batched, sequential], queries)
+        label = f"upsert_many, {DOCUMENTS_PER_BATCH} docs/call"
+        requests = requests_per_search(counter, batched, queries)
+        rows.append(Row("opensearch", label, total / seconds, *quantiles(two_passes), requests))
+        requests = requests_per_search(counter, sequential, queries)
+        rows.append(Row("opensearch", "same, one call at a time", total / seconds, *quantiles(one_at_a_time), requests))
     finally:
         batched.drop_index()
     return rows
 
 
 def print_table(rows: list[Row], chunks: int, queries: int) -> None:
-    print(f"\n{chunks} chunks, {queries} queries (top_k 8, three channels, RRF)\n")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"\n{chunks} chunks, {queries} queries (top_k 8, channels and query expansion fused by RRF), load {load}\n")
     header = f"{'backend':<11} {'publish':<28} {'chunks/s':>9} {'search p50 ms':>14} {'search p95 ms':>14}"
+    header += f" {'requests/search':>16}"
     print(header)
     print("-" * len(header))
     for row in rows:
         p50 = f"{row.p50_ms:.2f}" if row.p50_ms is not None else "-"
         p95 = f"{row.p95_ms:.2f}" if row.p95_ms is not None else "-"
-        print(f"{row.backend:<11} {row.publish:<28} {row.chunks_per_second:>9.0f} {p50:>14} {p95:>14}")
+        requests = f"{row.requests_per_search:.2f}" if row.requests_per_search is not None else "-"
+        print(f"{row.backend:<11} {row.publish:<28} {row.chunks_per_second:>9.0f} {p50:>14} {p95:>14} {requests:>16}")
+    searched = {row.publish: row for row in rows if row.backend == "opensearch" and row.p50_ms and row.p95_ms}
+    if len(searched) == 2:
+        (two_passes, one_at_a_time) = searched.values()
+        assert two_passes.p50_ms and two_passes.p95_ms and one_at_a_time.p50_ms and one_at_a_time.p95_ms
+        print(
+            f"\nopensearch two passes / one call at a time: p50 {two_passes.p50_ms / one_at_a_time.p50_ms:.2f}, "
+            f"p95 {two_passes.p95_ms / one_at_a_time.p95_ms:.2f}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,6 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chunks", type=int, default=20_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--url", default=os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200"))
+    parser.add_argument(
+        "--no-per-document", action="store_true", help="skip the slow one-upsert-per-document publish run"
+    )
     args = parser.parse_args(argv)
 
     documents = generate_documents(args.chunks)
@@ -164,12 +267,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     queries = generate_queries(args.queries)
     rows = [bench_embedded(documents, queries, total)]
     client = opensearch_client(args.url)
+    counter = RequestCounter(client)
     try:
         client.info()
     except Exception as error:  # any failure to reach the node means there is nothing to measure
         print(f"opensearch: skipped, no node answers at {args.url} ({error.__class__.__name__})", file=sys.stderr)
     else:
-        rows += bench_opensearch(client, documents, queries, total)
+        rows += bench_opensearch(
+            client, counter, documents, queries, total, per_document_publish=not args.no_per_document
+        )
     print_table(rows, total, len(queries))
     return 0
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import uuid
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +21,9 @@ import pytest
 
 from docshelf.errors import IndexBackendError
 from docshelf.index.analyzer import analyze
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.opensearch import DocumentChunks, OpenSearchIndex
+from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.opensearch_client import opensearch_client
 from docshelf.model import Chunk, Link
 from docshelf.search.filters import SearchFilters
@@ -328,3 +330,125 @@ def test_path_channel_needs_half_the_query_terms(index: SearchIndex) -> None:
     assert ids(index.rank("ns", "path", analyze("company news"), SearchFilters(), 10)) == ["d1-c0"]
     assert ids(index.rank("ns", "path", analyze("vacation days policy"), SearchFilters(), 10)) == ["d2-c0"]
     assert ids(index.rank("ns", "content", long_question, SearchFilters(), 10)) == []
+
+
+class _SequentialReference:
+    """An OpenSearch index seen through `SearchIndex` alone, with the content statistics the embedded index keeps
+    derived from that API: the search service's one-call-at-a-time path, the reference for its two passes."""
+
+    def __init__(self, remote: OpenSearchIndex) -> None:
+        self.remote = remote
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        self.remote.upsert(namespace, document_id, revision, chunks)
+
+    def delete(self, namespace: str, document_id: str) -> None:
+        self.remote.delete(namespace, document_id)
+
+    def rank(
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        return self.remote.rank(namespace, channel, terms, filters, limit)
+
+    def count(self, namespace: str, filters: SearchFilters) -> int:
+        return self.remote.count(namespace, filters)
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        return self.remote.fetch(namespace, chunk_ids)
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        return self.remote.list_chunks(namespace, filters, limit)
+
+    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
+        found = {chunk.chunk_id: chunk for chunk in self.fetch(namespace, chunk_ids)}
+        return [dict(Counter(analyze(found[cid].text))) if cid in found else {} for cid in chunk_ids]
+
+    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
+        total = self.count(namespace, ALL)
+        return {term for term in terms if 2 * len(self.rank(namespace, "content", [term], ALL, total + 1)) > total}
+
+
+class _RequestLog:
+    def __init__(self, client: Any) -> None:
+        self.paths: list[str] = []
+        send = client.transport.perform_request
+
+        def logged(method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+            self.paths.append(url.rsplit("/", 1)[-1])
+            return send(method, url, *args, **kwargs)
+
+        client.transport.perform_request = logged
+
+
+def _pump_manual(seed: int = 3) -> list[Chunk]:
+    """Sixty chunks of up to twelve words: `motor` and `pump` in most, the rest drawn at random."""
+    rng = random.Random(seed)
+    words = [*WORDS, "seal", "valve", "gasket", "impeller", "casing", "bearing", "shaft", "TX-100", "80"]
+    chunks = []
+    for i in range(60):
+        text = " ".join(["motor"] * (i % 3 != 0) + ["pump"] * (i % 5 < 3) + rng.choices(words, k=10))
+        chunks.append(make_chunk(i, text, doc=f"doc{i % 6}", name=f"manual{i % 6}.txt", section=(f"Part {i % 4}",)))
+    return chunks
+
+
+PASS_QUERIES = ["motor pump seal", "impeller casing", "TX-100 bearing", "alpha bravo motor", "shaft", "gasket valve 80"]
+
+
+@pytest.mark.opensearch
+def test_two_passes_give_the_sequential_results_in_two_requests(opensearch: Any) -> None:
+    client = opensearch_client(OPENSEARCH_URL)
+    log = _RequestLog(client)
+    remote = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
+    remote.ensure_index()
+    try:
+        chunks = _pump_manual()
+        for doc in sorted({c.document_id for c in chunks}):
+            remote.upsert("ns", doc, "r1", [c for c in chunks if c.document_id == doc])
+        reference = _SequentialReference(remote)
+        assert reference.common_content_terms("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}
+        filtered = SearchFilters(exclude_documents=("doc1",), chunk_types=("text",))
+        requests = [SearchRequest("ns", q, top_k=5) for q in PASS_QUERIES]
+        requests += [SearchRequest("ns", q, top_k=12, filters=filtered) for q in PASS_QUERIES[:3]]
+        for attempt in ("cold", "warm"):
+            for request in requests:
+                expected = search(reference, request)
+                del log.paths[:]
+                found = search(remote, request)
+                assert [(r.chunk, r.score, r.channel_ranks) for r in found.results] == [
+                    (r.chunk, r.score, r.channel_ranks) for r in expected.results
+                ]
+                assert found.total_chunks == expected.total_chunks and found.evidence_text == expected.evidence_text
+                # The expansion pass ranks again only when its guess of the common terms was wrong, which a warm
+                # memory never is; a result the first pass did not foresee is fetched on its own.
+                msearches = log.paths.count("_msearch")
+                assert (msearches == 2) if attempt == "warm" else (msearches in (2, 3))
+                assert set(log.paths) <= {"_msearch", "_mget"} and log.paths.count("_mget") <= 1
+        assert remote.common_term_memory.guess("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}  # checked, dropped
+    finally:
+        remote.drop_index()
+        client.close()
+
+
+@pytest.mark.opensearch
+def test_a_wrong_common_term_guess_is_ranked_again(opensearch: Any) -> None:
+    client = opensearch_client(OPENSEARCH_URL)
+    log = _RequestLog(client)
+    remote = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
+    remote.ensure_index()
+    try:
+        chunks = _pump_manual()
+        remote.upsert("ns", "d1", "r1", chunks)
+        vocabulary = {term for chunk in chunks for term in analyze(chunk.text)}
+        remote.common_term_memory.learn("ns", vocabulary, vocabulary)  # every term guessed common
+        request = SearchRequest("ns", "impeller casing", top_k=5)
+        expected = search(_SequentialReference(remote), request)
+        del log.paths[:]
+        found = search(remote, request)
+        assert [(r.chunk.chunk_id, r.score) for r in found.results] == [
+            (r.chunk.chunk_id, r.score) for r in expected.results
+        ]
+        assert log.paths.count("_msearch") == 3
+        assert remote.common_term_memory.guess("ns", ["motor", "pump", *analyze(request.query)]) == {"motor", "pump"}
+    finally:
+        remote.drop_index()
+        client.close()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from typing import Any
 
 from docshelf.index.embedded import channel_terms
 from docshelf.index.opensearch_queries import (
@@ -10,8 +12,16 @@ from docshelf.index.opensearch_queries import (
     channel_query,
     chunk_from_source,
     chunk_source,
+    common_terms,
+    content_frequencies,
+    document_frequency_query,
+    feedback_query,
     filter_clause,
+    hydrated_chunks,
+    hydration_query,
     joined_terms,
+    total_hits,
+    total_query,
     weighted_terms,
 )
 from docshelf.model import Chunk, Link
@@ -82,3 +92,53 @@ def test_filters_mirror_search_filters() -> None:
         {"terms": {"source_file_name": ["b.pdf"]}},
         {"terms": {"section_path": ["Intro"]}},
     ]
+
+
+def test_feedback_hits_give_each_chunk_its_content_term_frequencies() -> None:
+    query = feedback_query("ns", ["seal"], SearchFilters(), 15)
+    assert query["size"] == 15 and query["_source"] == ["content_terms"]
+    assert query["sort"] == channel_query("ns", "content", ["seal"], SearchFilters(), 15)["sort"]
+    terms = channel_terms(CHUNK)["content"]
+    source = chunk_source(CHUNK, "r9", channel_terms(CHUNK))
+    response = {
+        "hits": {
+            "hits": [
+                {"_source": {"content_terms": source["content_terms"]}, "sort": [2.5, "c1"]},
+                {"_source": {"content_terms": ""}, "sort": [1.0, "c2"]},
+                {"_source": {}, "sort": [0.5, "c3"]},
+            ]
+        }
+    }
+    assert content_frequencies(response) == {"c1": dict(Counter(terms)), "c2": {}, "c3": {}}
+
+
+def test_common_terms_are_those_in_more_than_half_of_the_namespace() -> None:
+    terms = ["the", "seal", "pump"]
+    query = document_frequency_query("ns", terms)
+    assert query["query"] == {"bool": {"filter": [{"term": {"namespace": "ns"}}]}}
+    assert query["track_total_hits"] is True and query["size"] == 0
+    assert query["aggs"]["frequencies"]["filters"]["filters"]["1"] == {"term": {"content_terms": "seal"}}
+
+    def response(chunks: int, counts: list[int]) -> dict[str, Any]:
+        buckets = {str(i): {"doc_count": count} for i, count in enumerate(counts)}
+        return {"hits": {"total": {"value": chunks}}, "aggregations": {"frequencies": {"buckets": buckets}}}
+
+    assert common_terms(response(10, [6, 5, 0]), terms) == {"the"}  # 5 of 10 is half, not more
+    assert common_terms(response(11, [6, 5, 11]), terms) == {"the", "pump"}
+    assert total_hits(response(11, [])) == 11
+
+
+def test_total_and_hydration_queries_keep_to_the_namespace() -> None:
+    filters = SearchFilters(chunk_types=("table",))
+    total = total_query("ns", filters)
+    assert total["track_total_hits"] is True and total["size"] == 0
+    assert total["query"]["bool"]["filter"] == [filter_clause("ns", filters)]
+    hydration = hydration_query("ns", ["c1", "c2"])
+    assert hydration["size"] == 2
+    assert hydration["query"]["bool"]["filter"] == [
+        {"term": {"namespace": "ns"}},
+        {"ids": {"values": ["ns/c1", "ns/c2"]}},
+    ]
+    source = json.loads(json.dumps(chunk_source(CHUNK, "r9", channel_terms(CHUNK))))
+    hydrated = hydrated_chunks({"hits": {"hits": [{"_source": {k: source[k] for k in hydration["_source"]}}]}})
+    assert hydrated == {"c1": CHUNK}

@@ -1,16 +1,21 @@
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
 from docshelf.errors import InvalidNameError, InvalidQueryError
+from docshelf.index.base import Channel, QueryTerms
 from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.passes import ExpansionPass, FirstPass, SequentialPasses, TwoPassSearch
 from docshelf.model import Chunk
 from docshelf.search.evidence import format_pages, render_evidence
+from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.filters import SearchFilters
 from docshelf.search.rrf import fuse_rrf
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import SearchRequest, query_terms, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 
@@ -88,3 +93,95 @@ def test_evidence_block_cost_equals_the_exact_token_count(text: str) -> None:
     item = chunk(7, text)
     header = "[2] manual.pdf | Maintenance > Seals | p. 1 | d1#c7\n"
     assert _block_tokens(header, item) == count_tokens(header + text)
+
+
+class _TwoPassEmbedded:
+    """The embedded index behind the two-pass protocol, fetching along what the expansion pass is asked for and
+    reading the feedback terms of only `known_feedback` chunks; it records the ids the service fetches itself."""
+
+    def __init__(self, index: EmbeddedIndex, known_feedback: int) -> None:
+        self.index = index
+        self.known_feedback = known_feedback
+        self.fetched: list[list[str]] = []
+        self.fetched_along: list[str] = []
+
+    def first_pass(
+        self,
+        namespace: str,
+        queries: Mapping[Channel, QueryTerms],
+        filters: SearchFilters,
+        limit: int,
+        feedback: int,
+        *,
+        small_corpus: int,
+    ) -> FirstPass:
+        found = SequentialPasses(self.index).first_pass(
+            namespace, queries, filters, limit, feedback, small_corpus=small_corpus
+        )
+        known = dict(itertools.islice(found.content_frequencies.items(), self.known_feedback))
+        return FirstPass(found.total, found.rankings, known)
+
+    def expansion_pass(
+        self,
+        namespace: str,
+        query: Mapping[str, float],
+        expansion: Mapping[str, float],
+        filters: SearchFilters,
+        limit: int,
+        fetch: Sequence[str],
+    ) -> ExpansionPass:
+        ranked = SequentialPasses(self.index).expansion_pass(namespace, query, expansion, filters, limit, fetch)
+        self.fetched_along = list(fetch)
+        return ExpansionPass(ranked.ranking, {c.chunk_id: c for c in self.index.fetch(namespace, fetch)})
+
+    def count(self, namespace: str, filters: SearchFilters) -> int:
+        return self.index.count(namespace, filters)
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        self.fetched.append(list(chunk_ids))
+        return self.index.fetch(namespace, chunk_ids)
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        return self.index.list_chunks(namespace, filters, limit)
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        self.index.upsert(namespace, document_id, revision, chunks)
+
+    def delete(self, namespace: str, document_id: str) -> None:
+        self.index.delete(namespace, document_id)
+
+    def rank(
+        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        return self.index.rank(namespace, channel, terms, filters, limit)
+
+
+def _seal_manual(index: EmbeddedIndex) -> None:
+    texts = [f"Replace the {part} seal of pump {i % 3}; check the {part} gasket." for i, part in enumerate("abcdefgh")]
+    texts += [f"Invoice {i} for pump parts was paid by the accounts team." for i in range(12)]
+    texts += ["Seal kits ship with every pump overhaul."]
+    index.upsert("ns", "d1", "r", [chunk(i, text, pages=(i + 1,)) for i, text in enumerate(texts)])
+
+
+@pytest.mark.parametrize("known_feedback", [15, 4, 0])
+def test_two_pass_backends_give_the_sequential_results(tmp_path: Path, known_feedback: int) -> None:
+    embedded = EmbeddedIndex(LocalStore(tmp_path))
+    _seal_manual(embedded)
+    two_pass = _TwoPassEmbedded(embedded, known_feedback)
+    assert isinstance(two_pass, TwoPassSearch) and not isinstance(embedded, TwoPassSearch)
+    for query in ["pump seal", "gasket", "invoice paid", "TX-100 overhaul"]:
+        request = SearchRequest("ns", query, top_k=4)
+        expected = search(embedded, request)
+        two_pass.fetched.clear()
+        two_pass.fetched_along.clear()
+        found = search(two_pass, request)
+        assert [(r.chunk, r.score, r.channel_ranks) for r in found.results] == [
+            (r.chunk, r.score, r.channel_ranks) for r in expected.results
+        ]
+        # The feedback chunks the first pass did not read are fetched (to be analysed), then only results that
+        # neither fetch brought; nothing twice.
+        content = embedded.rank("ns", "content", query_terms(query)["content"], SearchFilters(), 50)
+        unread = {chunk_id for chunk_id, _ in content[known_feedback:FEEDBACK_CHUNKS]}
+        fetched = [chunk_id for call in two_pass.fetched for chunk_id in call]
+        assert len(fetched) == len(set(fetched)) and not set(fetched) & set(two_pass.fetched_along)
+        assert unread <= set(fetched) <= unread | {r.chunk.chunk_id for r in found.results}

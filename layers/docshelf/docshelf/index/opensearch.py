@@ -13,6 +13,12 @@ order on a corpus where the statistics agree:
   chunks until segments merge — whereas the embedded index counts one namespace.
 Repeated query terms count again in both (a term repeated n times gets boost n here).
 
+A search takes two `_msearch` requests (the passes of index/passes.py): the count, every channel and the
+feedback chunks' content terms; then the expanded query, the document frequencies of its expansion terms and
+the chunks likely to be returned. The expanded query must leave out terms found in more than half of the
+namespace's chunks before their frequencies are known, so it is sent without those `CommonTermMemory` last
+found common, and ranked again (a third request) when the frequencies prove that guess wrong.
+
 Publishing finds a document's previous chunks with a search, so it sees them once they are refreshed
 (1 s by default). With `refresh=False`, two publishes of one document inside that window can leave the
 first revision's chunks behind until the document's next publish or delete, which removes them.
@@ -23,14 +29,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
 
 from docshelf.errors import IndexBackendError
-from docshelf.index.base import Channel, QueryTerms
+from docshelf.index.base import Channel, DocumentChunks, QueryTerms
+from docshelf.index.common_term_memory import CommonTermMemory
 from docshelf.index.embedded import channel_terms
 from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
 from docshelf.index.opensearch_queries import (
@@ -40,12 +46,23 @@ from docshelf.index.opensearch_queries import (
     channel_query,
     chunk_from_source,
     chunk_source,
+    common_terms,
+    content_frequencies,
     count_query,
+    document_frequency_query,
     document_id_for,
+    feedback_query,
+    hydrated_chunks,
+    hydration_query,
+    indexable,
     ranked_hits,
+    total_hits,
+    total_query,
     weighted_terms,
 )
+from docshelf.index.passes import FEEDBACK_MARGIN, ExpansionPass, FirstPass
 from docshelf.model import Chunk
+from docshelf.search.expansion import mixed_query
 from docshelf.search.filters import SearchFilters
 
 DEFAULT_INDEX = "docshelf-chunks"
@@ -58,15 +75,6 @@ def index_template() -> JsonObject:
     text = resources.files("docshelf").joinpath("schemas").joinpath(TEMPLATE_RESOURCE).read_text(encoding="utf-8")
     template: JsonObject = json.loads(text)
     return template
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentChunks:
-    """One document's chunks for one revision, as published together by `upsert_many`."""
-
-    document_id: str
-    revision: str
-    chunks: Sequence[Chunk]
 
 
 class OpenSearchIndex:
@@ -86,6 +94,7 @@ class OpenSearchIndex:
         self.refresh_policy: Refresh = refresh
         self.backoff = backoff or Backoff()
         self.writer = BulkWriter(client, index, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
+        self.common_term_memory = CommonTermMemory()
 
     # -- setup -------------------------------------------------------------------------------------
 
@@ -189,19 +198,70 @@ class OpenSearchIndex:
         self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
     ) -> dict[Channel, list[tuple[str, float]]]:
         """Every channel in one `_msearch`; a channel with no usable terms ranks nothing."""
-        channels = [channel for channel, terms in queries.items() if weighted_terms(terms)]
-        results: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
-        if not channels or limit < 1:
-            return results
+        channels = _usable(queries) if limit > 0 else []
+        searches = [channel_query(namespace, channel, queries[channel], filters, limit) for channel in channels]
+        return _rankings(queries, channels, self._msearch(namespace, searches))
+
+    def first_pass(
+        self,
+        namespace: str,
+        queries: Mapping[Channel, QueryTerms],
+        filters: SearchFilters,
+        limit: int,
+        feedback: int,
+        *,
+        small_corpus: int,
+    ) -> FirstPass:
+        """One `_msearch`: the count, every channel, and the content terms of the content channel's first chunks."""
+        channels = _usable(queries) if limit > 0 else []
+        searches = [total_query(namespace, filters)]
+        searches += [channel_query(namespace, channel, queries[channel], filters, limit) for channel in channels]
+        if "content" in channels and feedback > 0:
+            searches.append(feedback_query(namespace, queries["content"], filters, feedback + FEEDBACK_MARGIN))
+        responses = self._msearch(namespace, searches)
+        frequencies = content_frequencies(responses[-1]) if len(responses) > len(channels) + 1 else {}
+        return FirstPass(total_hits(responses[0]), _rankings(queries, channels, responses[1:]), frequencies)
+
+    def expansion_pass(
+        self,
+        namespace: str,
+        query: Mapping[str, float],
+        expansion: Mapping[str, float],
+        filters: SearchFilters,
+        limit: int,
+        fetch: Sequence[str],
+    ) -> ExpansionPass:
+        """One `_msearch`: the expanded query without the terms `common_term_memory` remembers as common, the document
+        frequencies that check that guess, and the chunks to fetch. A wrong guess is ranked again."""
+        checked = [term for term in expansion if indexable(term)]
+        guessed = self.common_term_memory.guess(namespace, checked)
+        searches = [channel_query(namespace, "content", mixed_query(query, expansion, guessed), filters, limit)]
+        if checked:
+            searches.append(document_frequency_query(namespace, checked))
+        if fetch:
+            searches.append(hydration_query(namespace, fetch))
+        responses = self._msearch(namespace, searches)
+        ranking = ranked_hits(responses[0])
+        chunks = hydrated_chunks(responses[-1]) if fetch else {}
+        common = common_terms(responses[1], checked) if checked else set()
+        self.common_term_memory.learn(namespace, checked, common)
+        if common != guessed:
+            ranking = self.rank(namespace, "content", mixed_query(query, expansion, common), filters, limit)
+        return ExpansionPass(ranking, chunks)
+
+    def _msearch(self, namespace: str, searches: Sequence[JsonObject]) -> list[JsonObject]:
+        """The responses of one `_msearch`, in order; any failed search fails the whole call."""
+        if not searches:
+            return []
         body: list[JsonObject] = []
-        for channel in channels:
-            body += [{"routing": namespace}, channel_query(namespace, channel, queries[channel], filters, limit)]
+        for search in searches:
+            body += [{"routing": namespace}, search]
         response = call_with_retries(lambda: self.client.msearch(index=self.index, body=body), self.backoff, "search")
-        for channel, item in zip(channels, response["responses"], strict=True):
+        items: list[JsonObject] = response["responses"]
+        for item in items:
             if "error" in item:
-                raise IndexBackendError(f"OpenSearch {channel} search failed: {_reason(item['error'])}")
-            results[channel] = ranked_hits(item)
-        return results
+                raise IndexBackendError(f"OpenSearch search failed: {_reason(item['error'])}")
+        return items
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         response = call_with_retries(
@@ -272,6 +332,20 @@ class OpenSearchIndex:
             if len(hits) < size:
                 return
             after = hits[-1]["sort"]
+
+
+def _usable(queries: Mapping[Channel, QueryTerms]) -> list[Channel]:
+    return [channel for channel, terms in queries.items() if weighted_terms(terms)]
+
+
+def _rankings(
+    queries: Mapping[Channel, QueryTerms], channels: Sequence[Channel], responses: Sequence[JsonObject]
+) -> dict[Channel, list[tuple[str, float]]]:
+    """Each asked channel's ranking: from its response, or empty for a channel that was not searched."""
+    rankings: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
+    for channel, response in zip(channels, responses[: len(channels)], strict=True):
+        rankings[channel] = ranked_hits(response)
+    return rankings
 
 
 def _reason(error: Any) -> str:

@@ -8,6 +8,7 @@ reaches a query-string syntax.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -163,3 +164,70 @@ def count_query(namespace: str, filters: SearchFilters) -> JsonObject:
 
 def ranked_hits(response: Mapping[str, Any]) -> list[tuple[str, float]]:
     return [(hit["sort"][1], float(hit["sort"][0])) for hit in response["hits"]["hits"]]
+
+
+# -- the requests of a search's two passes (items of one `_msearch` each) -------------------------------
+
+
+def total_query(namespace: str, filters: SearchFilters) -> JsonObject:
+    """Counts the chunks the filters allow, exactly (`hits.total`), inside an `_msearch`."""
+    return {**count_query(namespace, filters), "size": 0, "track_total_hits": True}
+
+
+def feedback_query(namespace: str, terms: QueryTerms, filters: SearchFilters, size: int) -> JsonObject:
+    """The content channel's first `size` chunks with their indexed content terms."""
+    return {**channel_query(namespace, "content", terms, filters, size), "_source": [CHANNEL_FIELDS["content"]]}
+
+
+def document_frequency_query(namespace: str, terms: Sequence[str]) -> JsonObject:
+    """The namespace's chunk count and, per term (bucket `str(i)` for `terms[i]`), how many contain it."""
+    field = CHANNEL_FIELDS["content"]
+    buckets = {str(i): {"term": {field: term}} for i, term in enumerate(terms)}
+    return {
+        "size": 0,
+        "track_total_hits": True,
+        "query": {"bool": {"filter": [{"term": {"namespace": namespace}}]}},
+        "aggs": {"frequencies": {"filters": {"filters": buckets}}},
+    }
+
+
+def hydration_query(namespace: str, chunk_ids: Sequence[str]) -> JsonObject:
+    """The named chunks, with every field `chunk_from_source` needs."""
+    return {
+        "size": len(chunk_ids),
+        "track_total_hits": False,
+        "_source": HYDRATION_FIELDS,
+        "query": {
+            "bool": {
+                "filter": [
+                    {"term": {"namespace": namespace}},
+                    {"ids": {"values": [document_id_for(namespace, cid) for cid in chunk_ids]}},
+                ]
+            }
+        },
+    }
+
+
+def total_hits(response: Mapping[str, Any]) -> int:
+    return int(response["hits"]["total"]["value"])
+
+
+def content_frequencies(response: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Chunk id -> its content terms with their frequencies, from the hits of a `feedback_query`."""
+    frequencies: dict[str, dict[str, int]] = {}
+    for hit in response["hits"]["hits"]:
+        terms = hit["_source"].get(CHANNEL_FIELDS["content"], "").split(" ")
+        frequencies[hit["sort"][1]] = dict(Counter(term for term in terms if term))
+    return frequencies
+
+
+def common_terms(response: Mapping[str, Any], terms: Sequence[str]) -> set[str]:
+    """Those of `terms` found in more than half of the chunks, from a `document_frequency_query`'s response."""
+    chunks = total_hits(response)
+    buckets = response["aggregations"]["frequencies"]["buckets"]
+    return {term for i, term in enumerate(terms) if int(buckets[str(i)]["doc_count"]) * 2 > chunks}
+
+
+def hydrated_chunks(response: Mapping[str, Any]) -> dict[str, Chunk]:
+    chunks = (chunk_from_source(hit["_source"]) for hit in response["hits"]["hits"])
+    return {chunk.chunk_id: chunk for chunk in chunks}

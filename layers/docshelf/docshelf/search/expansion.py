@@ -32,21 +32,42 @@ def expanded_query(
     `common` tells which of some terms are in more than half of the chunks (no evidence under BM25, and the
     longest postings); those are left out rather than replaced, so the feedback's weight stays where it was.
     """
+    query, expansion = expansion_parts(
+        query_terms, feedback, expansion_terms=expansion_terms, original_weight=original_weight
+    )
+    dropped = common(list(expansion)) if common and expansion else ()
+    return mixed_query(query, expansion, dropped)
+
+
+def expansion_parts(
+    query_terms: Sequence[str],
+    feedback: Sequence[tuple[Mapping[str, int], float]],
+    *,
+    expansion_terms: int = EXPANSION_TERMS,
+    original_weight: float = ORIGINAL_WEIGHT,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """(the query's own terms, the relevance model's strongest terms), each term with its weight in the mixed
+    query, strongest first: the expanded query before common terms are dropped (see `mixed_query`)."""
     query = Counter(query_terms)
     if not query:
-        return {}
+        return {}, {}
     relevance = _relevance_model(feedback)
-    mixed: dict[str, float] = {}
     query_total = sum(query.values())
     share = original_weight if relevance else 1.0
-    for term, count in query.items():
-        mixed[term] = share * count / query_total
+    own = {term: share * count / query_total for term, count in query.items()}
     strongest = heapq.nsmallest(expansion_terms, relevance.items(), key=lambda item: (-item[1], item[0]))
-    dropped = common([term for term, _ in strongest]) if common else ()
     strongest_total = sum(weight for _, weight in strongest)
-    for term, weight in strongest:
+    return own, {term: (1 - original_weight) * weight / strongest_total for term, weight in strongest}
+
+
+def mixed_query(
+    query: Mapping[str, float], expansion: Mapping[str, float], dropped: Collection[str] = ()
+) -> dict[str, float]:
+    """The query's terms, then the expansion terms not `dropped`; a term in both gets both weights."""
+    mixed = dict(query)
+    for term, weight in expansion.items():
         if term not in dropped:
-            mixed[term] = mixed.get(term, 0.0) + (1 - original_weight) * weight / strongest_total
+            mixed[term] = mixed.get(term, 0.0) + weight
     return mixed
 
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from docshelf.errors import InvalidQueryError
 from docshelf.ids import validate_namespace
 from docshelf.index.analyzer import analyze, raw_terms
-from docshelf.index.base import Channel, QueryTerms, SearchIndex
+from docshelf.index.base import Channel, SearchIndex
+from docshelf.index.passes import FirstPass, SequentialPasses, TwoPassSearch
 from docshelf.model import Chunk
 from docshelf.search.evidence import render_evidence
-from docshelf.search.expansion import FEEDBACK_CHUNKS, expanded_query
+from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
 from docshelf.search.filters import SearchFilters
 from docshelf.search.rrf import fuse_rrf
 
@@ -23,6 +23,8 @@ DEFAULT_TOP_K = 8
 MAX_TOP_K = 50
 DEFAULT_MAX_TOKENS = 2000
 MIN_CANDIDATES = 50
+# Chunks fetched along with the expansion pass beyond top_k, in case expansion reorders the first pass.
+LIKELY_RESULTS_MARGIN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,25 +78,6 @@ class SearchResponse:
         }
 
 
-@runtime_checkable
-class BatchChannelRanking(Protocol):
-    """A backend that ranks every channel in one round trip (OpenSearch `_msearch`)."""
-
-    def rank_channels(
-        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
-    ) -> dict[Channel, list[tuple[str, float]]]: ...
-
-
-@runtime_checkable
-class ContentStatistics(Protocol):
-    """A backend that keeps each chunk's content terms and their document frequencies (the embedded index), so
-    feedback needs no re-analysis and leaves out terms that are everywhere."""
-
-    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]: ...
-
-    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]: ...
-
-
 def query_terms(query: str) -> dict[Channel, list[str]]:
     """Each channel's distinct query terms in query order.
 
@@ -112,66 +95,78 @@ def query_terms(query: str) -> dict[Channel, list[str]]:
 
 def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
     started = time.perf_counter()
-    total = index.count(request.namespace, request.filters)
-    if total <= request.top_k:
+    passes = index if isinstance(index, TwoPassSearch) else SequentialPasses(index)
+    queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
+    limit = max(MIN_CANDIDATES, request.top_k * 5)
+    first = passes.first_pass(
+        request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS, small_corpus=request.top_k
+    )
+    if first.total <= request.top_k:
         # Small corpus: everything fits, so return it all in document order.
-        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in index.list_chunks(request.namespace, request.filters, total)]
+        listed = index.list_chunks(request.namespace, request.filters, first.total)
+        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in listed]
     else:
-        ranked = _ranked(index, request)
+        ranked = _ranked(index, passes, request, queries, first, limit)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
     return SearchResponse(
         evidence_text=evidence,
         results=ranked,
-        total_chunks=total,
+        total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
     )
 
 
-def _ranked(index: SearchIndex, request: SearchRequest) -> list[RankedChunk]:
-    limit = max(MIN_CANDIDATES, request.top_k * 5)
-    queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
-    if isinstance(index, BatchChannelRanking):
-        ranked = index.rank_channels(request.namespace, queries, request.filters, limit)
-    else:
-        ranked = {
-            channel: index.rank(request.namespace, channel, terms, request.filters, limit)
-            for channel, terms in queries.items()
-        }
-    ranked = {channel: _settled(ranking) for channel, ranking in ranked.items()}
-    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked.get(channel, [])] for channel in queries}
+def _ranked(
+    index: SearchIndex,
+    passes: TwoPassSearch,
+    request: SearchRequest,
+    queries: Mapping[Channel, Sequence[str]],
+    first: FirstPass,
+    limit: int,
+) -> list[RankedChunk]:
+    settled = {channel: _settled(first.rankings.get(channel, [])) for channel in queries}
+    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranking] for channel, ranking in settled.items()}
     chunks: dict[str, Chunk] = {}
-    feedback = ranked.get("content", [])[:FEEDBACK_CHUNKS]
+    feedback = settled.get("content", [])[:FEEDBACK_CHUNKS]
     if feedback:
-        rankings["expansion"] = _expansion_ranking(index, request, queries["content"], feedback, chunks, limit)
+        ids = [chunk_id for chunk_id, _ in feedback]
+        frequencies = _feedback_frequencies(index, request.namespace, ids, first.content_frequencies, chunks)
+        scores = [score for _, score in feedback]
+        query, expansion = expansion_parts(queries["content"], list(zip(frequencies, scores, strict=True)))
+        likely = _likely_results(rankings, request.top_k)
+        second = passes.expansion_pass(
+            request.namespace, query, expansion, request.filters, limit, [c for c in likely if c not in chunks]
+        )
+        chunks.update(second.chunks)
+        rankings["expansion"] = [cid for cid, _ in _settled(second.ranking)]
     fused = fuse_rrf(rankings)[: request.top_k]
     missing = [cid for cid, _, _ in fused if cid not in chunks]
     chunks.update((c.chunk_id, c) for c in index.fetch(request.namespace, missing))
     return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
 
 
-def _expansion_ranking(
+def _feedback_frequencies(
     index: SearchIndex,
-    request: SearchRequest,
-    content_terms: Sequence[str],
-    feedback: Sequence[tuple[str, float]],
+    namespace: str,
+    ids: Sequence[str],
+    known: Mapping[str, Mapping[str, int]],
     fetched: dict[str, Chunk],
-    limit: int,
-) -> list[str]:
-    """The content channel again, for the query expanded from the feedback chunks (RM3). A backend without
-    content statistics has its feedback chunks fetched (into `fetched`) and analysed here."""
-    ids = [chunk_id for chunk_id, _ in feedback]
-    scores = [score for _, score in feedback]
-    frequencies: Sequence[Mapping[str, int]]
-    common = None
-    if isinstance(index, ContentStatistics):
-        frequencies = index.content_frequencies(request.namespace, ids)
-        common = partial(index.common_content_terms, request.namespace)
-    else:
-        fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(request.namespace, ids))
-        frequencies = [Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in ids]
-    expanded = expanded_query(content_terms, list(zip(frequencies, scores, strict=True)), common=common)
-    return [cid for cid, _ in _settled(index.rank(request.namespace, "content", expanded, request.filters, limit))]
+) -> list[Mapping[str, int]]:
+    """Each feedback chunk's content-term frequencies: those the first pass read, and for the others (a backend
+    that keeps no content terms) the analysed text of the chunk, fetched into `fetched` for the results."""
+    unknown = [cid for cid in ids if cid not in known]
+    fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, unknown))
+    analysed = {cid: Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in unknown}
+    return [known[cid] if cid in known else analysed[cid] for cid in ids]
+
+
+def _likely_results(rankings: Mapping[str, Sequence[str]], top_k: int) -> list[str]:
+    """The chunks most likely to be returned, to fetch along with the expansion pass: the first pass fused,
+    with the content ranking standing in for the expansion channel's (the expanded query contains the
+    content query and mostly agrees with it). A miss costs one more fetch, not a different result."""
+    guess = {**rankings, "expansion": rankings.get("content", [])}
+    return [cid for cid, _, _ in fuse_rrf(guess)[: top_k + LIKELY_RESULTS_MARGIN]]
 
 
 def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
