@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from rank_bm25 import BM25Okapi
@@ -169,8 +170,8 @@ def test_chunks_without_terms_are_indexed_and_reloaded(tmp_path) -> None:  # typ
     assert [cid for cid, _ in reopened.rank("ns", "content", analyze("valves"), SearchFilters(), 10)] == ["c0003"]
 
 
-@pytest.mark.parametrize("boundary_in_text", [False, True])
-def test_term_table_gives_the_analyzer_terms_in_order(boundary_in_text: bool) -> None:
+@pytest.mark.parametrize(("boundary_in_text", "unicode_spaces"), [(False, True), (True, True), (False, False)])
+def test_term_table_gives_the_analyzer_terms_in_order(boundary_in_text: bool, unicode_spaces: bool) -> None:
     texts = [
         "Replace the TX-100 seal\u3000(see v2.3.1),\u00a0then\u2003mail OPS@Corp.com",
         "阀门TX-100的维修手册。東京です 서울 특별시",
@@ -178,9 +179,12 @@ def test_term_table_gives_the_analyzer_terms_in_order(boundary_in_text: bool) ->
         "  The valves were running quickly\n\tＴＸ－１００ Straße",
         "e\u0301 \u0301 cafe\u0301 ΣΑΣ",  # combining marks at piece and text starts; final sigma
         "\u0301 ends with a mark e",
+        "an-identifier-longer-than-fifteen-bytes 😀 \ud83d lone surrogate",
     ]
     if boundary_in_text:  # the character the table joins texts with
         texts.append("nul\x00inside \x00 TX\x00100")
+    if not unicode_spaces:  # then pieces are found in numpy (piece_keys.py), not by str.split
+        texts = [" ".join(text.split()) for text in texts]
     vocabulary = Vocabulary()
     table = TermTable(vocabulary)
     for _ in range(2):  # first sight of every piece, then from the cache
@@ -231,6 +235,10 @@ def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(tmp_path) -
     reopened.LOAD_BATCH = 3  # loads in several blocks, merged at the end
     assert _all_rankings(reopened, live) == expected
     assert bulk.count("ns", SearchFilters()) == len(live)
+    chunk_ids = [chunk.chunk_id for chunk in live]
+    frequencies = [Counter(channel_terms(chunk)["content"]) for chunk in live]
+    for index in (one_by_one, bulk, reopened):  # analysed alone and in a batch, and loaded from the store
+        assert index.content_frequencies("ns", chunk_ids) == frequencies
     _assert_matches_rank_bm25(EmbeddedIndex(LocalStore(tmp_path / "bulk")), live, ["seal leak", "pump filler3"])
 
 

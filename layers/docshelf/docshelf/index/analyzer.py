@@ -147,6 +147,8 @@ _PIECE_RAW_TERMS = _TokenTerms(lambda piece: tuple(chain.from_iterable(map(_RAW_
 
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Content and raw terms of a piece of normalised text without whitespace."""
+    if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find
+        return ((), ()) if piece in ENGLISH_STOP_WORDS else ((stem(piece),), (piece,))
     tokens = _tokens(piece)
     return (
         tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens))),

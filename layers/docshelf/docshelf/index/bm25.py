@@ -61,6 +61,13 @@ class Vocabulary(dict[str, int]):
         return terms
 
 
+def sorted_distinct(values: IntArray) -> IntArray:
+    """The distinct values, sorted. np.unique without return_* takes a hash-table path here that is 10-40x
+    slower than this on arrays of sorted runs (measured on numpy 2.4 with term ids)."""
+    ordered = np.sort(values, kind="stable")
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered
+
+
 @dataclass(frozen=True, slots=True)
 class Postings:
     """(term, row, tf) triples sorted by term, stored by term: rows[starts[i]:starts[i+1]] hold terms[i]."""
@@ -85,11 +92,35 @@ class Postings:
 
     @classmethod
     def merge(cls, parts: Sequence[Postings], alive: BoolArray) -> Postings:
-        term_col = np.concatenate([np.repeat(p.terms, np.diff(p.starts)) for p in parts])
-        row_col = np.concatenate([p.rows for p in parts])
-        tf_col = np.concatenate([p.tfs for p in parts])
-        keep = alive[row_col]
-        return cls.build(term_col[keep], row_col[keep], tf_col[keep])
+        """The parts' postings of live rows in one, in `build`'s order (by term, then part, then place), placed
+        by counting rather than sorted again."""
+        kept = [part.live(alive) for part in parts]
+        terms = sorted_distinct(np.concatenate([part.terms for part in kept]))
+        places = [np.searchsorted(terms, part.terms) for part in kept]
+        totals = np.zeros(len(terms), dtype=np.int64)
+        for part, at in zip(kept, places, strict=True):
+            totals[at] += np.diff(part.starts)
+        starts = np.concatenate(([0], np.cumsum(totals))).astype(np.int64)
+        rows = np.empty(int(starts[-1]), dtype=np.int32)
+        tfs = np.empty(int(starts[-1]), dtype=np.int32)
+        cursors = starts[:-1].copy()
+        for part, at in zip(kept, places, strict=True):
+            counts = np.diff(part.starts)
+            destinations = np.repeat(cursors[at] - part.starts[:-1], counts) + np.arange(len(part.rows))
+            rows[destinations], tfs[destinations] = part.rows, part.tfs
+            cursors[at] += counts
+        return cls(terms, starts, rows, tfs)
+
+    def live(self, alive: BoolArray) -> Postings:
+        """These postings without those of rows `alive` says are removed."""
+        keep = alive[self.rows]
+        if keep.all():
+            return self
+        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        counts = kept_before[self.starts[1:]] - kept_before[self.starts[:-1]]
+        held = counts > 0
+        starts = np.concatenate(([0], np.cumsum(counts[held]))).astype(np.int64)
+        return Postings(self.terms[held], starts, self.rows[keep], self.tfs[keep])
 
     def __len__(self) -> int:
         return len(self.rows)

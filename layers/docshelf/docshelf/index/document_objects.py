@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from docshelf.index.base import CHANNELS, Channel
-from docshelf.index.bm25 import IntArray, Vocabulary, count_postings
+from docshelf.index.bm25 import IntArray, Vocabulary, count_postings, sorted_distinct
 from docshelf.model import Chunk
 from docshelf.serde import chunk_from_dict, dumps, loads
 
@@ -36,12 +36,20 @@ class DocumentPostings:
     chunks: Sequence[Chunk]
     postings: ChannelPostings
     distinct: dict[Channel, tuple[IntArray, IntArray]]  # per channel: the document's terms, chunks holding each
+    # The content postings sorted by chunk, then term, where the analysis had them in that order already.
+    content_by_chunk: tuple[IntArray, IntArray, IntArray] | None = None
 
 
-def document_postings(document_id: str, chunks: Sequence[Chunk], postings: ChannelPostings) -> DocumentPostings:
+def document_postings(
+    document_id: str,
+    chunks: Sequence[Chunk],
+    postings: ChannelPostings,
+    *,
+    content_by_chunk: tuple[IntArray, IntArray, IntArray] | None = None,
+) -> DocumentPostings:
     """A document's postings, each channel's sorted by term."""
     distinct = {channel: runs(term_col) for channel, (term_col, _, _) in postings.items()}
-    return DocumentPostings(document_id, chunks, postings, distinct)
+    return DocumentPostings(document_id, chunks, postings, distinct, content_by_chunk)
 
 
 def _chunk_dict(chunk: Chunk) -> dict[str, Any]:
@@ -77,15 +85,15 @@ def dump_document(document: DocumentPostings, revision: str, vocabulary: Vocabul
     """The document's store object; its distinct terms once, and per channel its postings with terms as
     indexes into them."""
     channel_runs = document.distinct
-    terms = np.unique(np.concatenate([distinct for distinct, _ in channel_runs.values()]))
+    terms = sorted_distinct(np.concatenate([terms for terms, _ in channel_runs.values()]))
     joined = "\n".join(vocabulary.strings(terms))
     if joined.count("\n") != max(len(terms) - 1, 0):  # terms come from whitespace-split text
         raise ValueError("an index term holds a newline")
     stored: dict[str, Any] = {"terms": joined}
     for channel, (_, positions, tfs) in document.postings.items():
-        distinct, per_term = channel_runs[channel]
+        channel_terms, per_term = channel_runs[channel]
         stored[channel] = {
-            "terms": _encode(np.searchsorted(terms, distinct)),
+            "terms": _encode(np.searchsorted(terms, channel_terms)),
             "per_term": _encode(per_term),
             "positions": _encode(positions),
             "tfs": _encode(tfs),

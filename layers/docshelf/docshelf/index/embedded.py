@@ -62,9 +62,10 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
 
 def _per_document(
     postings: ChannelPostings, documents: Sequence[tuple[str, Sequence[Chunk]]]
-) -> list[tuple[str, Sequence[Chunk], ChannelPostings]]:
-    """Split a batch's postings (positions in the batch, sorted by position) into each document's postings
-    (positions in the document, sorted by term, then position)."""
+) -> list[DocumentPostings]:
+    """Split a batch's postings (positions in the batch, sorted by position, then term) into each document's
+    postings (positions in the document, sorted by term, then position). One stable sort per document and
+    channel measured faster than one for the whole batch, whose key has a run per chunk."""
     sizes = np.fromiter((len(chunks) for _, chunks in documents), dtype=np.int64, count=len(documents))
     ends = np.cumsum(sizes)
     starts = ends - sizes
@@ -76,7 +77,10 @@ def _per_document(
             low, high = bounds[channel][i - 1] if i else 0, bounds[channel][i]
             order = np.argsort(terms[low:high], kind="stable")
             own[channel] = (terms[low:high][order], positions[low:high][order] - starts[i], tfs[low:high][order])
-        split.append((document_id, chunks, own))
+        terms, positions, tfs = postings["content"]
+        low, high = bounds["content"][i - 1] if i else 0, bounds["content"][i]
+        by_chunk = (terms[low:high], positions[low:high] - starts[i], tfs[low:high])
+        split.append(document_postings(document_id, chunks, own, content_by_chunk=by_chunk))
     return split
 
 
@@ -95,10 +99,14 @@ class _DocumentRows:
             channel: (terms.astype(np.int32), counts.astype(np.int32))
             for channel, (terms, counts) in document.distinct.items()
         }
-        terms, positions, tfs = document.postings["content"]
-        order = np.argsort(positions, kind="stable")
-        offsets = np.searchsorted(positions[order], np.arange(len(rows) + 1)).astype(np.int64)
-        return cls(rows, removal, terms[order].astype(np.int32), tfs[order].astype(np.int32), offsets)
+        if document.content_by_chunk is None:
+            terms, positions, tfs = document.postings["content"]
+            order = np.argsort(positions, kind="stable")
+            terms, positions, tfs = terms[order], positions[order], tfs[order]
+        else:
+            terms, positions, tfs = document.content_by_chunk
+        offsets = np.searchsorted(positions, np.arange(len(rows) + 1)).astype(np.int64)
+        return cls(rows, removal, terms.astype(np.int32), tfs.astype(np.int32), offsets)
 
     def content_frequencies(self, row: int, vocabulary: Vocabulary) -> dict[str, int]:
         local = row - int(self.rows[0])
@@ -261,7 +269,7 @@ class EmbeddedIndex:
             "path": _counted_by_position(*_flattened(paths)),
             "term": _counted_by_position(raw, raw_at),
         }
-        return [document_postings(*document) for document in _per_document(postings, documents)]
+        return _per_document(postings, documents)
 
     def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
         key = (source_file_name, section_path)

@@ -2,7 +2,7 @@
 
 A text is normalised and split on whitespace (no token spans whitespace, see analyzer.py); each
 distinct piece is analysed once and its content and raw term ids are kept in flat arrays, so the
-terms of a whole document come from one dictionary look-up per piece and a few numpy gathers.
+terms of a whole batch come from piece ids found in numpy (piece_keys.py) and a few numpy gathers.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 
 from docshelf.index.analyzer import normalize, piece_terms
 from docshelf.index.bm25 import IntArray, Vocabulary
+from docshelf.index.piece_keys import PieceKeys, piece_ids
 
 CONTENT, RAW = 0, 1
 _BOUNDARY = "\x00"  # neither a word character nor whitespace, so it is a piece of its own without terms
@@ -88,6 +89,7 @@ class TermTable:
     def _reset(self) -> None:
         self._content, self._raw = _PieceTerms(), _PieceTerms()
         self._pieces = _Pieces(self.vocabulary, self._content, self._raw)
+        self._keys = PieceKeys()
 
     def text_terms(self, texts: Sequence[str]) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
         """For the content and the raw channel: (term ids, position of their text in `texts`)."""
@@ -97,7 +99,7 @@ class TermTable:
         if joined.count(_BOUNDARY) == max(len(texts) - 1, 0):
             # One normalisation and one split for all texts: the boundary piece has no terms, and counting
             # boundaries gives each piece its text. NFKC and case folding do not act across the spaces.
-            pieces = np.fromiter(map(self._pieces.__getitem__, normalize(joined).split()), dtype=np.int64)
+            pieces = piece_ids(self._keys, normalize(joined), self._pieces.__getitem__)
             owners = np.cumsum(pieces == self._pieces[_BOUNDARY])
         else:  # a text holds the boundary character itself
             split = [normalize(text).split() for text in texts]

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from docshelf.index.bm25 import Postings
+
+
+def _as_triples(postings: Postings) -> list[tuple[int, int, int]]:
+    terms = np.repeat(postings.terms, np.diff(postings.starts))
+    return list(zip(terms.tolist(), postings.rows.tolist(), postings.tfs.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_merge_keeps_the_live_postings_in_the_order_a_build_of_all_parts_gives(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    parts, first_row = [], 0
+    for _ in range(int(rng.integers(1, 5))):
+        rows = int(rng.integers(0, 40))
+        size = int(rng.integers(0, 300)) if rows else 0
+        term_col = rng.integers(0, 60, size)
+        row_col = first_row + rng.integers(0, max(rows, 1), size)
+        parts.append(Postings.build(term_col, row_col, rng.integers(1, 9, size)))
+        first_row += rows
+    alive = rng.random(first_row + 1) < (1.0 if seed == 0 else 0.6)
+    all_terms = np.concatenate([np.repeat(part.terms, np.diff(part.starts)) for part in parts])
+    all_rows = np.concatenate([part.rows for part in parts])
+    all_tfs = np.concatenate([part.tfs for part in parts])
+    keep = alive[all_rows]
+    expected = Postings.build(all_terms[keep], all_rows[keep], all_tfs[keep])
+    merged = Postings.merge(parts, alive)
+    assert _as_triples(merged) == _as_triples(expected)
+    assert merged.terms.tolist() == expected.terms.tolist()
+    assert merged.starts.tolist() == expected.starts.tolist()
+
+
+def test_merge_of_postings_whose_rows_are_all_removed_is_empty() -> None:
+    part = Postings.build(np.array([3, 1, 3]), np.array([0, 1, 1]), np.array([1, 2, 3]))
+    merged = Postings.merge([part, part], np.zeros(2, dtype=np.bool_))
+    assert len(merged) == 0 and len(merged.terms) == 0 and merged.starts.tolist() == [0]
