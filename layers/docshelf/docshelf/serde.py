@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any
+
+import orjson
 
 from docshelf.model import (
     SCHEMA_VERSION,
@@ -93,11 +94,13 @@ def chunks_from_dict(data: JsonObject) -> list[Chunk]:
 
 
 def dumps(data: JsonObject) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    """Compact UTF-8 JSON, as `json.dumps(data, ensure_ascii=False, separators=(",", ":"))` writes it but for
+    shorter exponents (1e-7, not 1e-07)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 def loads(data: bytes) -> JsonObject:
-    value = json.loads(data)
+    value = orjson.loads(data)
     if not isinstance(value, dict):
         raise ValueError("expected a JSON object")
     return value
