@@ -61,6 +61,21 @@ def test_search_ranks_and_cites(tmp_path: Path) -> None:
     assert filtered.results == [] and filtered.total_chunks == 0
 
 
+def test_chinese_question_words_are_left_out_of_the_query(tmp_path: Path) -> None:
+    content = query_terms("谁发明了电话？")["content"]
+    assert "电话" in content and "发明" in content
+    assert not any("谁" in term for term in content)  # neither the word nor the bigram straddling it
+    assert not any(word in term for term in query_terms("阀门的额定压力是多少？")["content"] for word in ("多", "少"))
+    assert query_terms("谁？")["content"] == ["谁"]  # nothing else is left: keep it
+    assert query_terms("Who invented the telephone?")["content"] == ["invent", "telephon"]
+
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    # Without the cut, the question word (in no other chunk, so of high idf) ranks the chunk asking it first.
+    texts = ["电话是谁发明的？谁知道呢？", "贝尔发明电话。"] + [f"第{i}段讲的是运输和包装。" for i in range(20)]
+    index.upsert("ns", "d1", "r", [chunk(i, t) for i, t in enumerate(texts)])
+    assert search(index, SearchRequest("ns", "谁发明了电话？", top_k=3)).results[0].chunk.chunk_id == "c1"
+
+
 def test_small_corpus_returns_everything_in_document_order(tmp_path: Path) -> None:
     index = EmbeddedIndex(LocalStore(tmp_path))
     index.upsert("ns", "d1", "r", [chunk(2, "second"), chunk(1, "first")])

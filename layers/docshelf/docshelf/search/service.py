@@ -10,9 +10,10 @@ from typing import Any
 
 from docshelf.errors import InvalidQueryError
 from docshelf.ids import validate_namespace
-from docshelf.index.analyzer import analyze, raw_terms
+from docshelf.index.analyzer import analyze, normalize, raw_terms
 from docshelf.index.base import Channel, SearchIndex
 from docshelf.index.passes import FirstPass, SequentialPasses, TwoPassSearch
+from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
 from docshelf.search.evidence import render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
@@ -84,8 +85,10 @@ def query_terms(query: str) -> dict[Channel, list[str]]:
     A query term counts once: a long question that repeats a word is not asking for it twice. The
     `term` channel (surface forms) only runs for queries that name something exact, a code, an
     identifier or a number; for plain words it would re-count the content channel's evidence unstemmed.
+    Chinese question words are left out as the English ones are (index/stopwords.py), unless nothing else
+    is left.
     """
-    analyzed = list(dict.fromkeys(analyze(query)))
+    analyzed = list(dict.fromkeys(analyze(without_question_words(normalize(query))) or analyze(query)))
     surface = list(dict.fromkeys(raw_terms(query)))
     queries: dict[Channel, list[str]] = {"content": analyzed, "path": analyzed}
     if any(not term.isalpha() for term in surface):
