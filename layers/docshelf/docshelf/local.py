@@ -68,14 +68,24 @@ class LocalServices:
 
         With CPUs to spare, files are parsed in forked workers, largest first, each worker on one CPU,
         while this process chunks and indexes what they have parsed (the registry and the index keep one
-        writer). Otherwise they are ingested one after the other."""
+        writer). Otherwise they are ingested one after the other. Files already published as they are
+        need no parse: they are answered first, from the registry."""
 
         def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
             path, key = file
             data = path.read_bytes()
             return pipeline.parse_stage(self.store, data, namespace=namespace, source_key=key, config=self.config)
 
-        largest_first = sorted(files, key=lambda file: file[0].stat().st_size, reverse=True)
+        changed = []
+        for path, key in files:
+            unchanged = pipeline.already_published(
+                self.registry, path.read_bytes(), namespace=namespace, source_key=key, config=self.config
+            )
+            if unchanged is None:
+                changed.append((path, key))
+            else:
+                yield unchanged
+        largest_first = sorted(changed, key=lambda file: file[0].stat().st_size, reverse=True)
         workers = tokens.spare_cpus()
         for _, outcome in forked_imap(parse, largest_first, workers, child_setup=one_cpu_each):
             yield pipeline.ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)
