@@ -87,7 +87,7 @@ def test_dumps_writes_the_bytes_of_compact_utf8_json() -> None:
     # What json.dumps wrote before orjson; only exponents are written shorter (1e-7, not 1e-07).
     data: dict[str, object] = {
         "document": document_to_dict(sample_document()),
-        "text": "阀门 TX-100 „Straße“ 😀 \u2028 tab\t quote\" back\\slash \x01",
+        "text": '阀门 TX-100 „Straße“ 😀 \u2028 tab\t quote" back\\slash \x01',
         "numbers": [0, -7, 2**53, 0.1, 1e22, 3.5, -0.0, 1.2345678901234568e17],
         "nested": {"empty": {}, "list": [], "none": None, "flags": [True, False]},
         "page_labels": {3: "iii"},
