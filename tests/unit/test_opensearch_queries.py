@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from docshelf.index.embedded import channel_terms
+import pytest
+
+from docshelf.index.embedded import EmbeddedIndex, channel_terms
 from docshelf.index.opensearch_queries import (
     MAX_QUERY_TERMS,
+    bm25_idf,
     channel_query,
     chunk_from_source,
     chunk_source,
@@ -26,6 +32,7 @@ from docshelf.index.opensearch_queries import (
 )
 from docshelf.model import Chunk, Link
 from docshelf.search.filters import SearchFilters
+from docshelf.store import LocalStore
 
 CHUNK = Chunk(
     chunk_id="c1", document_id="d1", namespace="ns", type="table", text="Torque the TX-100 bolts: 80 Nm.",
@@ -126,6 +133,19 @@ def test_common_terms_are_those_in_more_than_half_of_the_namespace() -> None:
     assert common_terms(response(10, [6, 5, 0]), terms) == {"the"}  # 5 of 10 is half, not more
     assert common_terms(response(11, [6, 5, 11]), terms) == {"the", "pump"}
     assert total_hits(response(11, [])) == 11
+
+
+def test_bm25_idf_from_document_frequencies_matches_the_embedded_index(tmp_path: Path) -> None:
+    texts = ["the pump seal", "the pump", "the valve", "the gasket", "the bolt"]
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert("ns", "d1", "r", [dataclasses.replace(CHUNK, chunk_id=f"c{i}", text=t) for i, t in enumerate(texts)])
+    terms = ["seal", "pump", "valv", "absent"]
+    buckets = {str(i): {"doc_count": count} for i, count in enumerate([1, 2, 1, 0])}
+    response = {"hits": {"total": {"value": 5}}, "aggregations": {"frequencies": {"buckets": buckets}}}
+    assert bm25_idf(response, terms) == pytest.approx(index.content_idf("ns", terms))
+    assert bm25_idf(response, terms)["seal"] == pytest.approx(math.log(4.5 / 1.5))
+    common = {"hits": {"total": {"value": 5}}, "aggregations": {"frequencies": {"buckets": {"0": {"doc_count": 5}}}}}
+    assert bm25_idf(common, ["the"]) == {"the": 0.0}
 
 
 def test_total_and_hydration_queries_keep_to_the_namespace() -> None:

@@ -145,6 +145,11 @@ _PIECE_CONTENT_TERMS = _TokenTerms(
 _PIECE_RAW_TERMS = _TokenTerms(lambda piece: tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _tokens(piece)))))
 
 
+def piece_content_terms(piece: str) -> tuple[str, ...]:
+    """`analyze` of a piece of normalised text without whitespace, from the same cache."""
+    return _PIECE_CONTENT_TERMS[piece]
+
+
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Content and raw terms of a piece of normalised text without whitespace."""
     if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find

@@ -203,6 +203,10 @@ class _Namespace:
             frequencies.append(self.by_document[chunk.document_id].content_frequencies(row, self.vocabulary))
         return frequencies
 
+    def content_idf(self, terms: Collection[str]) -> dict[str, float]:
+        content = self.channels["content"]
+        return {term: content.idf(self.vocabulary[term]) if term in self.vocabulary else 0.0 for term in terms}
+
     def common_content_terms(self, terms: Collection[str]) -> set[str]:
         content, half = self.channels["content"], len(self.row_of) / 2
         known = [(term, self.vocabulary[term]) for term in terms if term in self.vocabulary]
@@ -323,6 +327,11 @@ class EmbeddedIndex:
         """Each chunk's content-channel terms with their frequencies ({} for an unknown chunk)."""
         with self._lock:
             return self._namespace(namespace).content_frequencies(chunk_ids)
+
+    def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]:
+        """The content channel's BM25 idf of each term (0.0 for a term no chunk holds)."""
+        with self._lock:
+            return self._namespace(namespace).content_idf(terms)
 
     def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
         """The terms found in the content of more than half of the namespace's chunks."""

@@ -35,7 +35,7 @@ from typing import Any
 from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
 
 from docshelf.errors import IndexBackendError
-from docshelf.index.base import Channel, DocumentChunks, QueryTerms
+from docshelf.index.base import Channel, DocumentChunks, QueryTerms, term_weights
 from docshelf.index.common_term_memory import CommonTermMemory
 from docshelf.index.embedded import channel_terms
 from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
@@ -43,6 +43,7 @@ from docshelf.index.opensearch_queries import (
     DOCUMENT_ORDER,
     HYDRATION_FIELDS,
     JsonObject,
+    bm25_idf,
     channel_query,
     chunk_from_source,
     chunk_source,
@@ -212,15 +213,22 @@ class OpenSearchIndex:
         *,
         small_corpus: int,
     ) -> FirstPass:
-        """One `_msearch`: the count, every channel, and the content terms of the content channel's first chunks."""
+        """One `_msearch`: the count, every channel, the content terms of the content channel's first chunks,
+        and the document frequencies of the content query's terms (for their idf)."""
         channels = _usable(queries) if limit > 0 else []
         searches = [total_query(namespace, filters)]
         searches += [channel_query(namespace, channel, queries[channel], filters, limit) for channel in channels]
-        if "content" in channels and feedback > 0:
+        wants_feedback = "content" in channels and feedback > 0
+        if wants_feedback:
             searches.append(feedback_query(namespace, queries["content"], filters, feedback + FEEDBACK_MARGIN))
+        terms = [term for term in term_weights(queries["content"]) if indexable(term)] if "content" in channels else []
+        if terms:
+            searches.append(document_frequency_query(namespace, terms))
         responses = self._msearch(namespace, searches)
-        frequencies = content_frequencies(responses[-1]) if len(responses) > len(channels) + 1 else {}
-        return FirstPass(total_hits(responses[0]), _rankings(queries, channels, responses[1:]), frequencies)
+        after_channels = responses[len(channels) + 1 :]
+        frequencies = content_frequencies(after_channels[0]) if wants_feedback else {}
+        idf = bm25_idf(after_channels[-1], terms) if terms else {}
+        return FirstPass(total_hits(responses[0]), _rankings(queries, channels, responses[1:]), frequencies, idf)
 
     def expansion_pass(
         self,

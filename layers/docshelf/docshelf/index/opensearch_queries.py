@@ -8,6 +8,7 @@ reaches a query-string syntax.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -226,6 +227,20 @@ def common_terms(response: Mapping[str, Any], terms: Sequence[str]) -> set[str]:
     chunks = total_hits(response)
     buckets = response["aggregations"]["frequencies"]["buckets"]
     return {term for i, term in enumerate(terms) if int(buckets[str(i)]["doc_count"]) * 2 > chunks}
+
+
+def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, float]:
+    """Each term's BM25Okapi idf, log((N - df + 0.5) / (df + 0.5)), from a `document_frequency_query`'s response
+    (0.0 for a term no chunk holds). Where that is negative (a term in more than half of the chunks), rank-bm25
+    and the embedded index put a small fraction of the vocabulary's mean idf, which needs every term's
+    frequency; here it is 0.0."""
+    chunks = total_hits(response)
+    buckets = response["aggregations"]["frequencies"]["buckets"]
+    idf: dict[str, float] = {}
+    for i, term in enumerate(terms):
+        df = int(buckets[str(i)]["doc_count"])
+        idf[term] = max(0.0, math.log(chunks - df + 0.5) - math.log(df + 0.5)) if df else 0.0
+    return idf
 
 
 def hydrated_chunks(response: Mapping[str, Any]) -> dict[str, Chunk]:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from docshelf.index.base import Channel, QueryTerms, SearchIndex
+from docshelf.index.base import Channel, QueryTerms, SearchIndex, term_weights
 from docshelf.model import Chunk
 from docshelf.search.expansion import mixed_query
 from docshelf.search.filters import SearchFilters
@@ -32,6 +32,9 @@ class FirstPass:
     content_frequencies: dict[str, dict[str, int]] = field(default_factory=dict)
     """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (at least
     `feedback + FEEDBACK_MARGIN`, when the backend keeps content terms; the caller analyses any it lacks)."""
+    content_idf: dict[str, float] = field(default_factory=dict)
+    """The content channel's BM25 idf of each content query term (0.0 for a term no chunk holds), for
+    weighing passage evidence; empty when the backend does not tell it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,13 @@ class ContentStatistics(Protocol):
     def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]: ...
 
 
+@runtime_checkable
+class ContentIdf(Protocol):
+    """A backend that tells the content channel's BM25 idf of terms (0.0 for a term no chunk holds)."""
+
+    def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]: ...
+
+
 class SequentialPasses:
     """Both passes over a plain `SearchIndex`, one method call after another.
 
@@ -129,7 +139,10 @@ class SequentialPasses:
         if isinstance(self.index, ContentStatistics) and feedback > 0:
             ids = [chunk_id for chunk_id, _ in rankings.get("content", [])[: feedback + FEEDBACK_MARGIN]]
             frequencies = dict(zip(ids, self.index.content_frequencies(namespace, ids), strict=True))
-        return FirstPass(total, rankings, frequencies)
+        idf: dict[str, float] = {}
+        if isinstance(self.index, ContentIdf) and "content" in queries:
+            idf = self.index.content_idf(namespace, list(term_weights(queries["content"])))
+        return FirstPass(total, rankings, frequencies, idf)
 
     def expansion_pass(
         self,

@@ -18,6 +18,7 @@ from docshelf.model import Chunk
 from docshelf.search.evidence import render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
 from docshelf.search.filters import SearchFilters
+from docshelf.search.passages import siblings_by_passage
 from docshelf.search.rrf import fuse_rrf
 
 DEFAULT_TOP_K = 8
@@ -146,7 +147,10 @@ def _ranked(
     fused = fuse_rrf(rankings)[: request.top_k]
     missing = [cid for cid, _, _ in fused if cid not in chunks]
     chunks.update((c.chunk_id, c) for c in index.fetch(request.namespace, missing))
-    return [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
+    results = [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
+    return _siblings_by_passage(
+        queries.get("content", []), dict(settled.get("content", [])), first.content_idf, results
+    )
 
 
 def _feedback_frequencies(
@@ -170,6 +174,28 @@ def _likely_results(rankings: Mapping[str, Sequence[str]], top_k: int) -> list[s
     content query and mostly agrees with it). A miss costs one more fetch, not a different result."""
     guess = {**rankings, "expansion": rankings.get("content", [])}
     return [cid for cid, _, _ in fuse_rrf(guess)[: top_k + LIKELY_RESULTS_MARGIN]]
+
+
+def _siblings_by_passage(
+    content_terms: Sequence[str],
+    content_scores: Mapping[str, float],
+    idf: Mapping[str, float],
+    results: list[RankedChunk],
+) -> list[RankedChunk]:
+    """The results with each document's chunks in the order of content score and best passage together
+    (search/passages.py); each keeps its fused score and channel ranks. Query terms weigh their content idf
+    where the backend tells it (`FirstPass.content_idf`), else alike."""
+    terms = list(dict.fromkeys(content_terms))
+    if not terms or len({r.chunk.document_id for r in results}) == len(results):
+        return results
+    weights = {term: idf[term] for term in terms if idf.get(term, 0.0) > 0} if idf else dict.fromkeys(terms, 1.0)
+    by_id = {r.chunk.chunk_id: r for r in results}
+    order = siblings_by_passage(
+        [(r.chunk.chunk_id, content_scores.get(r.chunk.chunk_id, 0.0)) for r in results],
+        {r.chunk.chunk_id: r.chunk for r in results},
+        weights,
+    )
+    return [by_id[chunk_id] for chunk_id, _ in order]
 
 
 def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:

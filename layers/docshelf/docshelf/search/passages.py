@@ -1,0 +1,88 @@
+"""Which of a document's chunks answers best: sibling chunks ordered by their best passage.
+
+Chunks of one document share its vocabulary, so their chunk-level BM25 scores are often close, and the
+winner is decided by terms scattered over the whole chunk. A question is usually answered where its terms
+meet: a few consecutive sentences (Callan 1994; Kaszkiel & Zobel 1997 on passage evidence, best combined
+with the whole-text score). So among the results of one document, each chunk is scored by its content
+(chunk BM25) score plus its best window of `WINDOW_SENTENCES` sentences (BM25 with the index's idf and no
+length normalisation, windows being of like size), each relative to the best of the document's results; the
+document's chunks then take its positions in that order. Which positions a document holds is left to the
+fused ranking, so the ranking of documents does not change.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from itertools import chain, compress, count
+from operator import not_
+
+from docshelf.index.analyzer import normalize, piece_content_terms
+from docshelf.index.bm25 import K1
+from docshelf.model import Chunk
+
+WINDOW_SENTENCES = 3
+_ENDERS = ".!?。"  # after NFKC the full-width ！？． are ASCII; 。 stays
+
+
+def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
+    """Per sentence, its content terms that are in `wanted`. The text's whitespace pieces are analysed through
+    the analyzer's own cache; a sentence ends with a piece ending in . ! ? or 。 (a space is put after each 。,
+    since Chinese and Japanese write none; 。 is no part of a token, so the terms are the same)."""
+    pieces = normalize(text).replace("。", "。 ").split()
+    terms = list(map(piece_content_terms, pieces))
+    wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
+    # Positions of sentence ends and of pieces with a wanted term, found by C-level maps (most pieces have none).
+    ends = [at for at, piece in enumerate(pieces) if piece[-1] in _ENDERS]
+    matched = compress(count(), map(not_, map(wanted_set.isdisjoint, terms)))
+    sentences: list[list[str]] = [[] for _ in range(len(ends) + 1)]
+    for at in matched:
+        sentences[bisect_left(ends, at)].extend(term for term in terms[at] if term in wanted_set)
+    return sentences
+
+
+def best_passage_score(text: str, weights: Mapping[str, float], window: int = WINDOW_SENTENCES) -> float:
+    """The best BM25 score (tf saturated, no length normalisation) of `window` consecutive sentences."""
+    sentences = sentence_terms(text, weights)
+    best = 0.0
+    last = max(0, len(sentences) - window)
+    for start in range(last + 1):
+        if start < last and not sentences[start]:  # the next window holds all this one's terms
+            continue
+        counts = Counter(chain.from_iterable(sentences[start : start + window]))
+        score = sum(weights[term] * tf * (K1 + 1) / (tf + K1) for term, tf in counts.items())
+        best = max(best, score)
+    return best
+
+
+def siblings_by_passage(
+    ranked: Sequence[tuple[str, float]],
+    chunks: Mapping[str, Chunk],
+    weights: Mapping[str, float],
+) -> list[tuple[str, float]]:
+    """`ranked` (chunk id, score; best first) with each document's chunks reordered among the document's own
+    positions by chunk score / best chunk score of the document + passage score / best passage score of
+    the document. A chunk missing from `chunks`, and a document with one candidate, stay where they are."""
+    positions: dict[str, list[int]] = {}
+    for at, (chunk_id, _) in enumerate(ranked):
+        chunk = chunks.get(chunk_id)
+        if chunk is not None:
+            positions.setdefault(chunk.document_id, []).append(at)
+    reordered = list(ranked)
+    for slots in positions.values():
+        if len(slots) < 2:
+            continue
+        members = [ranked[at] for at in slots]
+        passages = [best_passage_score(chunks[chunk_id].text, weights) for chunk_id, _ in members]
+        top_score = max(score for _, score in members) or 1.0
+        top_passage = max(passages) or 1.0
+        combined = [
+            round(score / top_score + passage / top_passage, 6)
+            for (_, score), passage in zip(members, passages, strict=True)
+        ]
+        # Ties keep the content channel's order.
+        order = sorted(range(len(members)), key=lambda i: (-combined[i], i))
+        for at, i in zip(slots, order, strict=True):
+            reordered[at] = members[i]
+    return reordered
