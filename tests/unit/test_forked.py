@@ -55,6 +55,19 @@ def test_a_dead_workers_items_are_computed_by_the_caller() -> None:
 
 
 @needs_fork
+def test_when_every_worker_dies_the_caller_computes_everything() -> None:
+    def dies_in_a_worker(number: int) -> tuple[int, int]:
+        if os.getpid() != PARENT:
+            os._exit(3)
+        return _square_with_pid(number)
+
+    # More job numbers than the pipe holds: feeding them must stop, not fail, once no worker reads.
+    results = dict(forked_imap(dies_in_a_worker, list(range(40_000)), 2))
+    assert len(results) == 40_000 and {pid for _, pid in results.values()} == {PARENT}
+    assert _no_children_left()
+
+
+@needs_fork
 def test_an_error_in_a_worker_is_raised_by_the_caller() -> None:
     def fails_on_three(number: int) -> int:
         if number == 3:

@@ -129,13 +129,16 @@ class _ChildPool(Generic[T, R]):
                     yield from _complete_messages(child)
 
     def _feed_jobs(self) -> bool:
-        """Write as many job numbers as the pipe takes now; True once all are written."""
+        """Write as many job numbers as the pipe takes now; True once all are written, or once no child is
+        left to read them (the caller then computes what was not delivered)."""
         while self._next_job < self._count:
             batch = range(self._next_job, min(self._count, self._next_job + _JOBS_PER_WRITE))
             try:
                 os.write(self._jobs_write, b"".join(_JOB.pack(number) for number in batch))
             except BlockingIOError:
                 return False
+            except BrokenPipeError:
+                return True
             self._next_job = batch.stop
         return True
 
