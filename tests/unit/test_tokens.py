@@ -7,6 +7,8 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import tiktoken
+
 from docshelf import tokens
 from docshelf.tokens import VOCAB_DIR, count_tokens, count_tokens_batch, decode, encode
 
@@ -83,3 +85,18 @@ def test_no_spare_cpus_when_the_machine_has_no_idle_capacity(monkeypatch: pytest
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
         spare[name] = tokens.spare_cpus()
     assert spare == {"idle but for this process": 4, "one other busy process": 4, "saturated": 1}
+
+
+def test_the_shipped_encoding_is_tiktokens_own_cl100k_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiktoken.load import load_tiktoken_bpe
+    from tiktoken_ext import openai_public
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(VOCAB_DIR))  # tiktoken reads the shipped file as its cache
+    reference = openai_public.cl100k_base()
+    assert reference["pat_str"] == tokens.CL100K_PATTERN
+    assert reference["special_tokens"] == tokens.CL100K_SPECIAL_TOKENS
+    assert tokens.mergeable_ranks() == load_tiktoken_bpe(
+        "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken", expected_hash=tokens.VOCAB_SHA256
+    )
+    text = "Replace the TX-100 seal (v2.3.1) 阀门的额定压力 東京です\r\n\tÅngström <|endoftext|> 😀"
+    assert encode(text) == tiktoken.Encoding(**reference).encode(text, disallowed_special=())
