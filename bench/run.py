@@ -23,12 +23,11 @@ sys.path.insert(0, str(REPO))
 
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
 from docshelf.errors import DocumentError  # noqa: E402
-from docshelf.forked import forked_imap  # noqa: E402
-from docshelf.local import LocalServices, one_cpu_each  # noqa: E402
+from docshelf.local import LocalServices, parse_in_workers  # noqa: E402
 from docshelf.model import Document  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
-from docshelf.tokens import CPUS_ENV, spare_cpus, usable_cpus  # noqa: E402
+from docshelf.tokens import CPUS_ENV, usable_cpus  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 EXAMPLES = REPO / "examples" / "docs"
@@ -114,9 +113,8 @@ def parse_corpus(files: list[Path], *, cpus: str | None) -> tuple[float, list[Do
         os.environ[CPUS_ENV] = cpus
     try:
         started = time.perf_counter()
-        largest_first = sorted(files, key=lambda path: path.stat().st_size, reverse=True)
-        parsed = forked_imap(parse_file, largest_first, spare_cpus(), child_setup=one_cpu_each)
-        documents = [document for _, document in parsed if document is not None]
+        parsed = parse_in_workers(parse_file, files, path=lambda path: path)
+        documents = [document for document in parsed if document is not None]
         return time.perf_counter() - started, documents
     finally:
         os.environ.pop(CPUS_ENV, None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import random
 import uuid
@@ -365,7 +366,16 @@ class _SequentialReference:
 
     def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
         total = self.count(namespace, ALL)
-        return {term for term in terms if 2 * len(self.rank(namespace, "content", [term], ALL, total + 1)) > total}
+        return {term for term in terms if 2 * self._document_frequency(namespace, term, total) > total}
+
+    def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]:
+        total = self.count(namespace, ALL)
+        frequencies = {term: self._document_frequency(namespace, term, total) for term in terms}
+        return {term: max(0.0, math.log(total - df + 0.5) - math.log(df + 0.5)) if df else 0.0
+                for term, df in frequencies.items()}  # fmt: skip
+
+    def _document_frequency(self, namespace: str, term: str, total: int) -> int:
+        return len(self.rank(namespace, "content", [term], ALL, total + 1))
 
 
 class _RequestLog:

@@ -134,7 +134,7 @@ class _TwoPassEmbedded:
             namespace, queries, filters, limit, feedback, small_corpus=small_corpus
         )
         known = dict(itertools.islice(found.content_frequencies.items(), self.known_feedback))
-        return FirstPass(found.total, found.rankings, known)
+        return FirstPass(found.total, found.rankings, known, found.content_idf)
 
     def expansion_pass(
         self,

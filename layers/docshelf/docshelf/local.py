@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError
 from docshelf.forked import forked_imap
+from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
@@ -24,6 +25,8 @@ DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"  # the alias; kept equal to docshelf.index.opensearch.DEFAULT_INDEX
 Backend = Literal["embedded", "opensearch"]
 BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,28 +69,32 @@ class LocalServices:
     def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
         """Ingest `(path, source key)` pairs; results come in completion order.
 
-        With CPUs to spare, files are parsed in forked workers, largest first, each worker on one CPU,
-        while this process chunks and indexes what they have parsed (the registry and the index keep one
-        writer). Otherwise they are ingested one after the other. Files already published as they are
-        need no parse: they are answered first, from the registry."""
-
-        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
-            path, key = file
-            data = path.read_bytes()
-            return pipeline.parse_stage(self.store, data, namespace=namespace, source_key=key, config=self.config)
-
-        changed = []
+        Files already published as they are need no parse: they are answered first, from the registry. The
+        others are parsed by `parse_in_workers` while this process chunks and indexes what they have parsed
+        (the registry and the index keep one writer)."""
+        changed: list[tuple[Path, str, str]] = []
         for path, key in files:
+            revision = sha256_hex(path.read_bytes())
             unchanged = pipeline.already_published(
-                self.registry, path.read_bytes(), namespace=namespace, source_key=key, config=self.config
+                self.registry, revision, namespace=namespace, source_key=key, config=self.config
             )
             if unchanged is None:
-                changed.append((path, key))
+                changed.append((path, key, revision))
             else:
                 yield unchanged
-        largest_first = sorted(changed, key=lambda file: file[0].stat().st_size, reverse=True)
-        workers = tokens.spare_cpus()
-        for _, outcome in forked_imap(parse, largest_first, workers, child_setup=one_cpu_each):
+
+        def parse(file: tuple[Path, str, str]) -> pipeline.ParseOutcome:
+            path, key, revision = file
+            return pipeline.parse_stage(
+                self.store,
+                path.read_bytes(),
+                namespace=namespace,
+                source_key=key,
+                config=self.config,
+                revision=revision,
+            )
+
+        for outcome in parse_in_workers(parse, changed, path=lambda file: file[0]):
             yield pipeline.ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)
 
     def delete(self, *, namespace: str, source_key: str) -> bool:
@@ -96,8 +103,15 @@ class LocalServices:
         )
 
 
-def one_cpu_each() -> None:
-    """In a parse worker: no page workers or token-counting threads of its own; its siblings use the CPUs."""
+def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Callable[[T], Path]) -> Iterator[R]:
+    """`parse` of every file, in completion order: with CPUs to spare, in forked workers of one CPU each
+    (none forks page workers of its own), largest file first; otherwise here, one after the other."""
+    largest_first = sorted(files, key=lambda file: path(file).stat().st_size, reverse=True)
+    for _, parsed in forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each):
+        yield parsed
+
+
+def _one_cpu_each() -> None:
     os.environ[tokens.CPUS_ENV] = "1"
 
 

@@ -67,12 +67,14 @@ def parse_stage(
     source_key: str,
     config: PipelineConfig,
     media_type: str | None = None,
+    revision: str | None = None,
 ) -> ParseOutcome:
-    """Bytes -> Document through the content-addressed `_ori` cache."""
+    """Bytes -> Document through the content-addressed `_ori` cache. `revision` is the bytes' sha256, when the
+    caller has it already."""
     started = time.perf_counter()
     validate_namespace(namespace)
     doc_id = make_document_id(namespace, source_key)
-    revision = sha256_hex(data)
+    revision = sha256_hex(data) if revision is None else revision
     cache_key = parse_cache_key(revision)
     cached = store.get(cache_key)
     if cached is not None:
@@ -234,26 +236,27 @@ def ingest(
 ) -> IngestResult:
     """All three stages for one file, as the local CLI runs them."""
     config = config or PipelineConfig()
-    unchanged = already_published(registry, data, namespace=namespace, source_key=source_key, config=config)
-    if unchanged is not None and not sequencer:
+    revision = sha256_hex(data)
+    unchanged = already_published(
+        registry, revision, namespace=namespace, source_key=source_key, config=config, sequencer=sequencer
+    )
+    if unchanged is not None:
         return unchanged
-    outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config)
+    outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config, revision=revision)
     return ingest_parsed(store, registry, index, outcome, config=config, sequencer=sequencer)
 
 
 def already_published(
-    registry: Registry, data: bytes, *, namespace: str, source_key: str, config: PipelineConfig
+    registry: Registry, revision: str, *, namespace: str, source_key: str, config: PipelineConfig, sequencer: str = ""
 ) -> IngestResult | None:
-    """The result of ingesting bytes the registry shows published as they are, with these chunk settings
-    (nothing to redo, not even reading the parse cache); None when there is work to do."""
+    """The result of ingesting a revision (the bytes' sha256) the registry shows published as it is, with these
+    chunk settings (nothing to redo, not even reading the parse cache); None when there is work to do."""
     started = time.perf_counter()
     validate_namespace(namespace)
     doc_id = make_document_id(namespace, source_key)
     current = registry.get(namespace, doc_id)
-    if current is None or current.status != "ok" or current.sequencer:
-        return None
-    outcome = ParseOutcome(namespace, doc_id, source_key, sha256_hex(data), None)
-    if not _already_published(current, outcome, config.chunking.cache_key(), ""):
+    outcome = ParseOutcome(namespace, doc_id, source_key, revision, None)
+    if current is None or not _already_published(current, outcome, config.chunking.cache_key(), sequencer):
         return None
     return IngestResult(
         namespace, doc_id, source_key, "ok", chunks=current.chunk_count, parse_cache_hit=True,

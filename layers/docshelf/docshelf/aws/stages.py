@@ -42,16 +42,17 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
         return _settle_failure(services, outcome, event.sequencer)
     if data is None:
         return StageResult("gone", "the object (version) no longer exists; its delete event decides")
+    revision = sha256_hex(data)
     if not pipeline.mark_processing(
         registry,
         namespace=event.namespace,
         source_key=event.source_key,
-        revision=sha256_hex(data),
+        revision=revision,
         sequencer=event.sequencer,
     ):
         return StageResult("stale", "a newer event for this document won")
     outcome = pipeline.parse_stage(
-        services.store, data, namespace=event.namespace, source_key=event.source_key, config=config
+        services.store, data, namespace=event.namespace, source_key=event.source_key, config=config, revision=revision
     )
     if outcome.document is None:
         return _settle_failure(services, outcome, event.sequencer)
