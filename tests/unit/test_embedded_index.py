@@ -12,7 +12,7 @@ from docshelf.index.base import DocumentChunks
 from docshelf.index.bm25 import Vocabulary
 from docshelf.index.embedded import INDEX_FORMAT, EmbeddedIndex, channel_terms
 from docshelf.index.term_table import TermTable
-from docshelf.model import Chunk
+from docshelf.model import Chunk, Link
 from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_to_dict, dumps
 from docshelf.store import LocalStore
@@ -242,16 +242,30 @@ def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(tmp_path) -
     _assert_matches_rank_bm25(EmbeddedIndex(LocalStore(tmp_path / "bulk")), live, ["seal leak", "pump filler3"])
 
 
-def test_format_3_objects_load_and_newer_formats_ask_for_an_upgrade(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_objects_with_stored_postings_load_their_chunks_analysed_again(tmp_path, version: int) -> None:  # type: ignore[no-untyped-def]
     store = LocalStore(tmp_path)
-    EmbeddedIndex(store).upsert("ns", "d1", "r1", [make_chunk(1, "old pump manual TX-100")])
-    current = json.loads(store.get("index/ns/d1.json") or b"")
-    assert current["format"] == INDEX_FORMAT
-    current["format"], current["postings"]["terms"] = 3, current["postings"]["terms"].split("\n")
-    store.put("index/ns/d1.json", dumps(current))
+    chunk = make_chunk(1, "old pump manual TX-100")
+    # Formats 2-4 held postings besides the chunks; stale ones (here of other words) must not count.
+    stale: dict[str, object] = {"terms": "valv" if version == 4 else ["valv"]}
+    for channel in ("content", "path", "term"):
+        stale[channel] = {"terms": "<u1:AA==", "per_term": "<u1:AQ==", "positions": "<u1:AA==", "tfs": "<u1:AQ=="}
+    data = {"format": version, "document_id": "d1", "revision": "r1", "chunks": [chunk_to_dict(chunk)]}
+    store.put("index/ns/d1.json", dumps({**data, "postings": stale}))
     reopened = EmbeddedIndex(store)
     assert [cid for cid, _ in reopened.rank("ns", "content", analyze("pumps"), SearchFilters(), 10)] == ["c0001"]
     assert [cid for cid, _ in reopened.rank("ns", "term", raw_terms("tx100"), SearchFilters(), 10)] == ["c0001"]
+    assert reopened.rank("ns", "content", analyze("valve"), SearchFilters(), 10) == []
+
+
+def test_objects_hold_the_chunks_and_newer_formats_ask_for_an_upgrade(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = LocalStore(tmp_path)
+    chunks = [make_chunk(1, "pump", connect_to=(Link("table", "contains", "d1/t1.json", 3),)), make_chunk(2, "valve")]
+    EmbeddedIndex(store).upsert("ns", "d1", "r1", chunks)
+    current = json.loads(store.get("index/ns/d1.json") or b"")
+    as_written_by_json = json.loads(json.dumps([chunk_to_dict(chunk) for chunk in chunks]))
+    assert current == {"format": INDEX_FORMAT, "document_id": "d1", "revision": "r1", "chunks": as_written_by_json}
+    assert EmbeddedIndex(store).fetch("ns", ["c0001", "c0002"]) == chunks
     current["format"] = INDEX_FORMAT + 1
     store.put("index/ns/d1.json", dumps(current))
     with pytest.raises(ValueError, match="rebuild"):

@@ -128,9 +128,12 @@ class _TokenTerms(dict[str, tuple[str, ...]]):
         self._compute = compute
 
     def __missing__(self, token: str) -> tuple[str, ...]:
+        return self.remember(token, self._compute(token))
+
+    def remember(self, token: str, terms: tuple[str, ...]) -> tuple[str, ...]:
         if len(self) >= self.LIMIT:
             self.clear()
-        terms = self[token] = self._compute(token)
+        self[token] = terms
         return terms
 
 
@@ -151,14 +154,17 @@ def piece_content_terms(piece: str) -> tuple[str, ...]:
 
 
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Content and raw terms of a piece of normalised text without whitespace."""
+    """Content and raw terms of a piece of normalised text without whitespace. The content terms are cached for
+    `analyze` too: the embedded index analyses its texts piece by piece, and queries then analyse some again."""
+    content: tuple[str, ...]
+    raw: tuple[str, ...]
     if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find
-        return ((), ()) if piece in ENGLISH_STOP_WORDS else ((stem(piece),), (piece,))
-    tokens = _tokens(piece)
-    return (
-        tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens))),
-        tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, tokens))),
-    )
+        content, raw = ((), ()) if piece in ENGLISH_STOP_WORDS else ((stem(piece),), (piece,))
+    else:
+        tokens = _tokens(piece)
+        content = tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens)))
+        raw = tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, tokens)))
+    return _PIECE_CONTENT_TERMS.remember(piece, content), raw
 
 
 def analyze(text: str) -> list[str]:

@@ -12,9 +12,8 @@ a few segments of geometrically growing size, dropping the postings of removed r
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -80,14 +79,18 @@ class Postings:
     @classmethod
     def build(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
         order = np.argsort(term_col, kind="stable")
-        term_col = term_col[order]
+        return cls.of_sorted(term_col[order], row_col[order], tf_col[order])
+
+    @classmethod
+    def of_sorted(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
+        """Postings of triples sorted by term already."""
         boundaries = np.flatnonzero(term_col[1:] != term_col[:-1]) + 1
         firsts = np.concatenate(([0], boundaries)) if len(term_col) else boundaries
         return cls(
             terms=term_col[firsts],
             starts=np.concatenate((firsts, [len(term_col)])).astype(np.int64),
-            rows=row_col[order].astype(np.int32),
-            tfs=tf_col[order].astype(np.int32),
+            rows=row_col.astype(np.int32),
+            tfs=tf_col.astype(np.int32),
         )
 
     @classmethod
@@ -133,14 +136,6 @@ class Postings:
         return self.rows[start:end], self.tfs[start:end]
 
 
-def count_postings(rows: Sequence[int], term_ids: Sequence[Collection[int]]) -> tuple[IntArray, IntArray, IntArray]:
-    """(term, row, tf) triples of rows given as term-id lists, one triple per distinct term of a row."""
-    lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
-    flat = np.fromiter(chain.from_iterable(term_ids), dtype=np.int64, count=int(lengths.sum()))
-    keys, tfs = np.unique((flat << 32) | np.repeat(np.asarray(rows, dtype=np.int64), lengths), return_counts=True)
-    return keys >> 32, keys & 0xFFFFFFFF, tfs.astype(np.int64)
-
-
 def _grown(array: _Array, size: int) -> _Array:
     if len(array) >= size:
         return array
@@ -169,27 +164,23 @@ class BM25Channel:
         self._contributions: dict[int, tuple[npt.NDArray[np.int32], FloatArray]] = {}
         self._cached_postings = 0
 
-    def add(self, rows: IntArray, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> tuple[IntArray, IntArray]:
-        """Add `rows` (consecutive) with their (term, row, tf) triples; returns (distinct terms, rows per
-        term) for `remove`."""
-        postings = Postings.build(term_col, row_col, tf_col)
+    def add(self, rows: IntArray, postings: Postings) -> None:
+        """Add `rows` (consecutive) with their postings."""
         self._pending.append(postings)
         if not len(rows):
-            return postings.terms, np.diff(postings.starts)
+            return
         first = int(rows[0])
         self._lengths = _grown(self._lengths, first + len(rows))
         self._alive = _grown(self._alive, first + len(rows))
-        lengths = np.bincount(row_col - first, weights=tf_col, minlength=len(rows)).astype(np.int64)
+        lengths = np.bincount(postings.rows - first, weights=postings.tfs, minlength=len(rows)).astype(np.int64)
         self._lengths[rows] = lengths
         self._alive[rows] = True
-        df_delta = np.diff(postings.starts)
         if len(postings.terms):
             self._df = _grown(self._df, int(postings.terms[-1]) + 1)
-            self._df[postings.terms] += df_delta
+            self._df[postings.terms] += np.diff(postings.starts)
         self._live_rows += len(rows)
         self._live_length += int(lengths.sum())
         self._invalidate()
-        return postings.terms, df_delta
 
     def remove(
         self, rows: IntArray, terms: npt.NDArray[np.integer[Any]], df_delta: npt.NDArray[np.integer[Any]]

@@ -1,31 +1,25 @@
 """The embedded BM25 index: numpy postings per channel (index/bm25.py), persisted one object per
 document in an object store (index/document_objects.py), so a document is upserted or deleted without
-rebuilding the rest. `upsert_many` analyses many documents in one pass and merges postings before it
-returns, so the first search after a bulk build does not pay for the merge.
+rebuilding the rest. Documents are analysed in batches (index/analysed_batch.py); `upsert_many` merges
+postings before it returns, so the first search after a bulk build does not pay for the merge.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import chain
 
 import numpy as np
-import numpy.typing as npt
 
+from docshelf.batching import sized_batches
+from docshelf.index.analysed_batch import AnalysedBatch, analysed_batch, runs
 from docshelf.index.analyzer import analyze, content_and_raw_terms, path_text
 from docshelf.index.base import CHANNELS, Channel, DocumentChunks, QueryTerms, required_matches, term_weights
-from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Vocabulary
-from docshelf.index.document_objects import (
-    INDEX_FORMAT,
-    ChannelPostings,
-    DocumentPostings,
-    document_postings,
-    dump_document,
-    load_document,
-)
+from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary
+from docshelf.index.document_objects import INDEX_FORMAT, dump_document, load_document
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
@@ -33,7 +27,8 @@ from docshelf.store.base import ObjectStore
 
 __all__ = ["INDEX_FORMAT", "EmbeddedIndex", "channel_terms"]
 
-Int32Array = npt.NDArray[np.int32]
+# Chunks analysed in one batch at most, which bounds the memory the analysis of a large upsert or load takes.
+BATCH_CHUNKS = 1 << 16
 
 
 @lru_cache(maxsize=65_536)
@@ -47,12 +42,6 @@ def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
     return {"content": content, "path": list(_path_terms(chunk.source_file_name, chunk.section_path)), "term": raw}
 
 
-def _counted_by_position(term_ids: IntArray, positions: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """(term, position, tf) per distinct (term, position) pair, sorted by position, then term."""
-    keys, tfs = np.unique((positions << 32) | term_ids, return_counts=True)
-    return keys & 0xFFFFFFFF, keys >> 32, tfs.astype(np.int64)
-
-
 def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     """(term ids, position of their list) of lists of term ids."""
     lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
@@ -60,97 +49,42 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     return flat, np.repeat(np.arange(len(term_ids), dtype=np.int64), lengths)
 
 
-def _per_document(
-    postings: ChannelPostings, documents: Sequence[tuple[str, Sequence[Chunk]]]
-) -> list[DocumentPostings]:
-    """Split a batch's postings (positions in the batch, sorted by position, then term) into each document's
-    postings (positions in the document, sorted by term, then position). One stable sort per document and
-    channel measured faster than one for the whole batch, whose key has a run per chunk."""
-    sizes = np.fromiter((len(chunks) for _, chunks in documents), dtype=np.int64, count=len(documents))
-    ends = np.cumsum(sizes)
-    starts = ends - sizes
-    bounds = {channel: np.searchsorted(positions, ends).tolist() for channel, (_, positions, _) in postings.items()}
-    split = []
-    for i, (document_id, chunks) in enumerate(documents):
-        own: ChannelPostings = {}
-        for channel, (terms, positions, tfs) in postings.items():
-            low, high = bounds[channel][i - 1] if i else 0, bounds[channel][i]
-            order = np.argsort(terms[low:high], kind="stable")
-            own[channel] = (terms[low:high][order], positions[low:high][order] - starts[i], tfs[low:high][order])
-        terms, positions, tfs = postings["content"]
-        low, high = bounds["content"][i - 1] if i else 0, bounds["content"][i]
-        by_chunk = (terms[low:high], positions[low:high] - starts[i], tfs[low:high])
-        split.append(document_postings(document_id, chunks, own, content_by_chunk=by_chunk))
-    return split
+def _batches(
+    documents: Iterable[tuple[str, Sequence[Chunk]]], max_documents: int
+) -> Iterator[list[tuple[str, Sequence[Chunk]]]]:
+    return sized_batches(documents, lambda document: len(document[1]), BATCH_CHUNKS, max_documents)
 
 
-@dataclass(frozen=True, slots=True)
-class _DocumentRows:
-    rows: IntArray
-    removal: dict[Channel, tuple[Int32Array, Int32Array]]  # per channel what BM25Channel.remove needs
-    # The content channel by chunk: chunk i's term ids and tfs are at content_offsets[i]:content_offsets[i + 1].
-    content_terms: Int32Array
-    content_tfs: Int32Array
-    content_offsets: IntArray
-
-    @classmethod
-    def of(cls, rows: IntArray, document: DocumentPostings) -> _DocumentRows:
-        removal = {
-            channel: (terms.astype(np.int32), counts.astype(np.int32))
-            for channel, (terms, counts) in document.distinct.items()
-        }
-        if document.content_by_chunk is None:
-            terms, positions, tfs = document.postings["content"]
-            order = np.argsort(positions, kind="stable")
-            terms, positions, tfs = terms[order], positions[order], tfs[order]
-        else:
-            terms, positions, tfs = document.content_by_chunk
-        offsets = np.searchsorted(positions, np.arange(len(rows) + 1)).astype(np.int64)
-        return cls(rows, removal, terms.astype(np.int32), tfs.astype(np.int32), offsets)
-
-    def content_frequencies(self, row: int, vocabulary: Vocabulary) -> dict[str, int]:
-        local = row - int(self.rows[0])
-        low, high = int(self.content_offsets[local]), int(self.content_offsets[local + 1])
-        terms = vocabulary.terms
-        names = [terms[term_id] for term_id in self.content_terms[low:high].tolist()]
-        return dict(zip(names, self.content_tfs[low:high].tolist(), strict=True))
+Analyse = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalysedBatch]
 
 
 class _Namespace:
     """Chunks in rows; a deleted document's rows are masked, and the namespace is reloaded when
-    more than half of its rows are dead."""
+    more than half of its rows are dead. Which terms a chunk holds is not kept: removing a document, or
+    asking for a chunk's terms, analyses its chunks again (the analyzer is deterministic)."""
 
-    def __init__(self, vocabulary: Vocabulary) -> None:
+    def __init__(self, vocabulary: Vocabulary, analyse: Analyse) -> None:
         self.rows: list[Chunk | None] = []
         self.row_of: dict[str, int] = {}
-        self.by_document: dict[str, _DocumentRows] = {}
+        self.by_document: dict[str, IntArray] = {}  # rows
         self.vocabulary = vocabulary
+        self._analyse = analyse
         self.channels: dict[Channel, BM25Channel] = {channel: BM25Channel() for channel in CHANNELS}
         self.dead = 0
         self._allowed: dict[SearchFilters, BoolArray] = {}
 
-    def add_documents(self, documents: Sequence[DocumentPostings]) -> None:
-        """Add documents not in the namespace (remove their old versions first), all channels in one step each."""
+    def add_batch(self, batch: AnalysedBatch) -> None:
+        """Add a batch's documents, none of them in the namespace (remove their old versions first)."""
         first = len(self.rows)
-        starts = []
-        for document in documents:
+        for document_id, chunks in batch.documents:
             start = len(self.rows)
-            starts.append(start)
-            self.rows.extend(document.chunks)
-            self.row_of.update(
-                zip([chunk.chunk_id for chunk in document.chunks], range(start, len(self.rows)), strict=True)
-            )
-            rows = np.arange(start, len(self.rows), dtype=np.int64)
-            self.by_document[document.document_id] = _DocumentRows.of(rows, document)
+            self.rows.extend(chunks)
+            self.row_of.update(zip([chunk.chunk_id for chunk in chunks], range(start, len(self.rows)), strict=True))
+            self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
         rows = np.arange(first, len(self.rows), dtype=np.int64)
         for channel in CHANNELS:
-            columns = [document.postings[channel] for document in documents]
-            term_col = np.concatenate([terms for terms, _, _ in columns] or [rows[:0]])
-            row_col = np.concatenate(
-                [at + start for (_, at, _), start in zip(columns, starts, strict=True)] or [rows[:0]]
-            )
-            tf_col = np.concatenate([tfs for _, _, tfs in columns] or [rows[:0]])
-            self.channels[channel].add(rows, term_col, row_col, tf_col)
+            found = batch.channels[channel]
+            self.channels[channel].add(rows, Postings.of_sorted(found.terms, found.positions + first, found.tfs))
         self._allowed.clear()
 
     def merge_segments(self) -> None:
@@ -158,17 +92,17 @@ class _Namespace:
             channel.merge_pending()
 
     def remove_document(self, document_id: str) -> None:
-        document = self.by_document.pop(document_id, None)
-        if document is None:
+        rows = self.by_document.pop(document_id, None)
+        if rows is None:
             return
-        for channel, (terms, df_delta) in document.removal.items():
-            self.channels[channel].remove(document.rows, terms, df_delta)
-        for row in document.rows.tolist():
-            chunk = self.rows[row]
-            if chunk is not None:
-                self.rows[row] = None
-                del self.row_of[chunk.chunk_id]
-                self.dead += 1
+        chunks = [self._chunk(row) for row in rows.tolist()]
+        for channel, postings in self._analyse([(document_id, chunks)]).channels.items():
+            terms, chunks_holding = runs(postings.terms)  # the distinct terms, and how many chunks hold each
+            self.channels[channel].remove(rows, terms, chunks_holding)
+        for row, chunk in zip(rows.tolist(), chunks, strict=True):
+            self.rows[row] = None
+            del self.row_of[chunk.chunk_id]
+        self.dead += len(chunks)
         self._allowed.clear()
 
     def _chunk(self, row: int) -> Chunk:
@@ -193,15 +127,8 @@ class _Namespace:
         return self.dead > 256 and self.dead * 2 > len(self.rows)
 
     def content_frequencies(self, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
-        frequencies: list[dict[str, int]] = []
-        for chunk_id in chunk_ids:
-            row = self.row_of.get(chunk_id)
-            chunk = None if row is None else self.rows[row]
-            if row is None or chunk is None:
-                frequencies.append({})
-                continue
-            frequencies.append(self.by_document[chunk.document_id].content_frequencies(row, self.vocabulary))
-        return frequencies
+        rows = [self.row_of.get(chunk_id) for chunk_id in chunk_ids]
+        return [{} if row is None else Counter(analyze(self._chunk(row).text)) for row in rows]
 
     def content_idf(self, terms: Collection[str]) -> dict[str, float]:
         content = self.channels["content"]
@@ -232,7 +159,7 @@ class _Namespace:
 class EmbeddedIndex:
     """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
 
-    LOAD_BATCH = 256  # documents decoded before their postings join the namespace
+    LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index") -> None:
         self.store = store
@@ -246,34 +173,28 @@ class EmbeddedIndex:
     def _key(self, namespace: str, document_id: str) -> str:
         return f"{self.prefix}/{namespace}/{document_id}.json"
 
+    def _stored_documents(self, namespace: str) -> Iterator[tuple[str, list[Chunk]]]:
+        for key in self.store.list(f"{self.prefix}/{namespace}/"):
+            raw = self.store.get(key)
+            if raw is not None:
+                yield load_document(raw)
+
     def _namespace(self, namespace: str) -> _Namespace:
         with self._lock:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
-                loaded = _Namespace(self._vocabulary)
-                documents: list[DocumentPostings] = []
-                for key in self.store.list(f"{self.prefix}/{namespace}/"):
-                    raw = self.store.get(key)
-                    if raw is not None:
-                        documents.append(load_document(raw, self._vocabulary))
-                    if len(documents) == self.LOAD_BATCH:  # bounds the decoded arrays held at once
-                        loaded.add_documents(documents)
-                        documents = []
-                loaded.add_documents(documents)
+                loaded = _Namespace(self._vocabulary, self._analysed)
+                for documents in _batches(self._stored_documents(namespace), self.LOAD_BATCH):
+                    loaded.add_batch(self._analysed(documents))
                 loaded.merge_segments()
                 self._namespaces[namespace] = loaded
             return loaded
 
-    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> list[DocumentPostings]:
+    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
         chunks = [chunk for _, chunks in documents for chunk in chunks]
-        (content, content_at), (raw, raw_at) = self._terms.text_terms([chunk.text for chunk in chunks])
-        paths = [self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in chunks]
-        postings: ChannelPostings = {
-            "content": _counted_by_position(content, content_at),
-            "path": _counted_by_position(*_flattened(paths)),
-            "term": _counted_by_position(raw, raw_at),
-        }
-        return _per_document(postings, documents)
+        content, raw = self._terms.text_terms([chunk.text for chunk in chunks])
+        paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in chunks])
+        return analysed_batch(documents, {"content": content, "path": paths, "term": raw})
 
     def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
         key = (source_file_name, section_path)
@@ -297,20 +218,26 @@ class EmbeddedIndex:
     def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> None:
         latest = {document.document_id: document for document in documents}
         with self._lock:
-            analysed = self._analysed([(document_id, document.chunks) for document_id, document in latest.items()])
             space = self._namespace(namespace)
-            written: list[DocumentPostings] = []
-            try:
-                for document in analysed:
-                    payload = dump_document(document, latest[document.document_id].revision, self._vocabulary)
-                    self.store.put(self._key(namespace, document.document_id), payload, content_type="application/json")
-                    written.append(document)
-            finally:
-                for document in written:
-                    space.remove_document(document.document_id)
-                space.add_documents(written)
-                if merge:
-                    space.merge_segments()
+            for group in _batches(((key, document.chunks) for key, document in latest.items()), len(latest)):
+                self._store(namespace, space, self._analysed(group), {key: latest[key].revision for key, _ in group})
+            if merge:
+                space.merge_segments()
+
+    def _store(self, namespace: str, space: _Namespace, batch: AnalysedBatch, revisions: dict[str, str]) -> None:
+        """Write the batch's documents to the store one by one; those written replace their old versions in the
+        namespace, also when a write fails."""
+        written = 0
+        try:
+            for document_id, chunks in batch.documents:
+                payload = dump_document(document_id, revisions[document_id], chunks)
+                self.store.put(self._key(namespace, document_id), payload, content_type="application/json")
+                written += 1
+        finally:
+            stored = batch.first(written)
+            for document_id, _ in stored.documents:
+                space.remove_document(document_id)
+            space.add_batch(stored)
 
     def delete(self, namespace: str, document_id: str) -> None:
         with self._lock:

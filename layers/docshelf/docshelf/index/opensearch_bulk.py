@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from opensearchpy.exceptions import ConnectionError as TransportConnectionError
 from opensearchpy.exceptions import TransportError
 
+from docshelf.batching import sized_batches
 from docshelf.errors import IndexBackendError
 
 DEFAULT_MAX_BATCH_BYTES = 5 * 1024 * 1024
@@ -84,19 +85,6 @@ class BulkOutcome:
         self.failures.setdefault(owner, []).append(reason)
 
 
-def batches(encoded: Sequence[tuple[BulkAction, bytes]], max_bytes: int) -> Iterator[list[tuple[BulkAction, bytes]]]:
-    batch: list[tuple[BulkAction, bytes]] = []
-    size = 0
-    for item in encoded:
-        if batch and size + len(item[1]) > max_bytes:
-            yield batch
-            batch, size = [], 0
-        batch.append(item)
-        size += len(item[1])
-    if batch:
-        yield batch
-
-
 class BulkWriter:
     def __init__(
         self,
@@ -115,7 +103,7 @@ class BulkWriter:
         """Send every action; `refresh` applies to the last request (a shard refresh covers earlier ones)."""
         outcome = BulkOutcome()
         encoded = [(action, action.encode(self.index)) for action in actions]
-        groups = list(batches(encoded, self.max_batch_bytes))
+        groups = list(sized_batches(encoded, lambda item: len(item[1]), self.max_batch_bytes))
         for number, group in enumerate(groups):
             self._send(group, outcome, refresh if number == len(groups) - 1 else False)
         return outcome

@@ -18,8 +18,8 @@ from docshelf.model import Chunk
 from docshelf.search.expansion import mixed_query
 from docshelf.search.filters import SearchFilters
 
-# Feedback frequencies are read for this many chunks past the feedback depth: the caller orders the
-# ranking by rounded scores, which can move a chunk across the depth's edge.
+# A backend answering in one round trip reads feedback frequencies for this many chunks past the feedback
+# depth: the caller orders the ranking by rounded scores, which can move a chunk across the depth's edge.
 FEEDBACK_MARGIN = 5
 
 
@@ -30,8 +30,9 @@ class FirstPass:
     rankings: dict[Channel, list[tuple[str, float]]]
     """Each asked channel's chunk ids with their scores, best first."""
     content_frequencies: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (at least
-    `feedback + FEEDBACK_MARGIN`, when the backend keeps content terms; the caller analyses any it lacks)."""
+    """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (`feedback`
+    of them, and FEEDBACK_MARGIN more from a backend that answers in one round trip; the caller analyses any it
+    lacks)."""
     content_idf: dict[str, float] = field(default_factory=dict)
     """The content channel's BM25 idf of each content query term (0.0 for a term no chunk holds), for
     weighing passage evidence; empty when the backend does not tell it."""
@@ -137,7 +138,7 @@ class SequentialPasses:
             }
         frequencies: dict[str, dict[str, int]] = {}
         if isinstance(self.index, ContentStatistics) and feedback > 0:
-            ids = [chunk_id for chunk_id, _ in rankings.get("content", [])[: feedback + FEEDBACK_MARGIN]]
+            ids = [chunk_id for chunk_id, _ in rankings.get("content", [])[:feedback]]  # another costs no round trip
             frequencies = dict(zip(ids, self.index.content_frequencies(namespace, ids), strict=True))
         idf: dict[str, float] = {}
         if isinstance(self.index, ContentIdf) and "content" in queries:

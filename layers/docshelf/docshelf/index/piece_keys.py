@@ -81,18 +81,21 @@ class PieceKeys:
 
     def find(self, first: U64Array, second: U64Array) -> IntArray:
         """The id of each key, -1 for keys not in the table."""
-        ids = np.full(len(first), -1, dtype=np.int64)
-        pending = np.arange(len(first), dtype=np.int64)
         slots = self._slots(first, second)
-        last = len(self._ids) - 1
-        for _ in range(self._longest_probe + 1):
+        held = self._second[slots]
+        # Most keys are found (or known absent) at their first slot: that probe works on whole arrays.
+        hit = (held == second) & (self._first[slots] == first)
+        ids = np.where(hit, self._ids[slots], -1)
+        pending = np.flatnonzero(~hit & (held != 0))
+        slots = (slots[pending] + 1) & (len(self._ids) - 1)
+        for _ in range(self._longest_probe):
+            if not len(pending):
+                break
             held = self._second[slots]
             hit = (held == second[pending]) & (self._first[slots] == first[pending])
             ids[pending[hit]] = self._ids[slots[hit]]
             going_on = ~hit & (held != 0)
-            pending, slots = pending[going_on], (slots[going_on] + 1) & last
-            if not len(pending):
-                break
+            pending, slots = pending[going_on], (slots[going_on] + 1) & (len(self._ids) - 1)
         return ids
 
     def add(self, first: U64Array, second: U64Array, ids: IntArray) -> None:
