@@ -35,8 +35,6 @@ class Vocabulary(dict[str, int]):
     def __init__(self) -> None:
         super().__init__()
         self.terms: list[str] = []
-        self._term_array = np.empty(0, dtype=object)  # self.terms[:filled], grown geometrically
-        self._filled = 0
 
     def __missing__(self, term: str) -> int:
         term_id = self[term] = len(self.terms)
@@ -45,19 +43,6 @@ class Vocabulary(dict[str, int]):
 
     def ids(self, terms: Iterable[str]) -> IntArray:
         return np.fromiter(map(self.__getitem__, terms), dtype=np.int64)
-
-    def strings(self, term_ids: IntArray) -> list[str]:
-        """The terms of ids, gathered by numpy rather than one look-up per term."""
-        size = len(self.terms)
-        if size > len(self._term_array):
-            grown = np.empty(max(2 * len(self._term_array), size, 1024), dtype=object)
-            grown[: self._filled] = self._term_array[: self._filled]
-            self._term_array = grown
-        if size > self._filled:
-            self._term_array[self._filled : size] = self.terms[self._filled : size]
-            self._filled = size
-        terms: list[str] = self._term_array[term_ids].tolist()
-        return terms
 
 
 def sorted_distinct(values: IntArray) -> IntArray:
