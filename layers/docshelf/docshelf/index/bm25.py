@@ -79,10 +79,10 @@ class Postings:
         )
 
     @classmethod
-    def merge(cls, parts: Sequence[Postings], alive: BoolArray) -> Postings:
-        """The parts' postings of live rows in one, in `build`'s order (by term, then part, then place), placed
-        by counting rather than sorted again."""
-        kept = [part.live(alive) for part in parts]
+    def merge(cls, parts: Sequence[Postings], alive: BoolArray | None) -> Postings:
+        """The parts' postings of live rows (all of them with `alive` None) in one, in `build`'s order (by term,
+        then part, then place), placed by counting rather than sorted again."""
+        kept = list(parts) if alive is None else [part.live(alive) for part in parts]
         terms = sorted_distinct(np.concatenate([part.terms for part in kept]))
         places = [np.searchsorted(terms, part.terms) for part in kept]
         totals = np.zeros(len(terms), dtype=np.int64)
@@ -194,15 +194,16 @@ class BM25Channel:
     def _merged_segments(self) -> list[Postings]:
         if self._pending:
             pending = self._pending
+            alive = self._alive if self._removed_rows else None  # None: no row was ever removed
             # One block with every row alive (a bulk write or a load) is sorted already.
-            alone = len(pending) == 1 and bool(self._alive[pending[0].rows].all())
-            merged = pending[0] if alone else Postings.merge(pending, self._alive)
+            alone = len(pending) == 1 and (alive is None or bool(alive[pending[0].rows].all()))
+            merged = pending[0] if alone else Postings.merge(pending, alive)
             if len(merged):
                 self._segments.append(merged)
             self._pending = []
             while len(self._segments) > 1 and len(self._segments[-1]) * self.MERGE_RATIO >= len(self._segments[-2]):
                 last = self._segments.pop()
-                self._segments[-1] = Postings.merge([self._segments[-1], last], self._alive)
+                self._segments[-1] = Postings.merge([self._segments[-1], last], alive)
         return self._segments
 
     def _row_norms(self) -> FloatArray:
