@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from rank_bm25 import BM25Okapi
 
+from docshelf.index import embedded
 from docshelf.index.analyzer import analyze, raw_terms
 from docshelf.index.base import DocumentChunks
 from docshelf.index.bm25 import Vocabulary
@@ -206,7 +207,10 @@ def _all_rankings(index: EmbeddedIndex, chunks: list[Chunk]) -> dict[tuple[str, 
     return rankings
 
 
-def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(  # type: ignore[no-untyped-def]
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(embedded, "BATCH_CHUNKS", 7)  # a call's documents are analysed in several batches
     rng = random.Random(5)
     texts = [*WORDS, "TX-100", "v2.3.1", "阀门维修", "東京です", "ops@corp.com"]
     documents: list[tuple[str, str, list[Chunk]]] = []
