@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from docshelf.index import piece_keys
+from docshelf.index.bm25 import IntArray
 from docshelf.index.piece_keys import UNICODE_SPACES, PieceKeys, U64Array, piece_bounds, piece_ids
 
 if TYPE_CHECKING:
@@ -51,8 +52,8 @@ def _texts(seed: int) -> list[str]:
 
 
 def _check(keys: PieceKeys, texts: list[str], known: dict[str, int]) -> None:
-    def look_up(piece: str) -> int:
-        return known.setdefault(piece, len(known))
+    def look_up(pieces: list[str]) -> IntArray:
+        return np.array([known.setdefault(piece, len(known)) for piece in pieces], dtype=np.int64)
 
     first_seen = dict.fromkeys(known)
     for text in texts:

@@ -42,7 +42,13 @@ class Vocabulary(dict[str, int]):
         return term_id
 
     def ids(self, terms: Iterable[str]) -> IntArray:
-        return np.fromiter(map(self.__getitem__, terms), dtype=np.int64)
+        """The id of each term; unseen ones are numbered in the order they first appear, all at once."""
+        listed = terms if isinstance(terms, list) else list(terms)
+        new = [term for term in dict.fromkeys(listed) if term not in self]
+        if new:
+            self.update(zip(new, range(len(self.terms), len(self.terms) + len(new)), strict=True))
+            self.terms.extend(new)
+        return np.fromiter(map(self.__getitem__, listed), dtype=np.int64, count=len(listed))
 
 
 def sorted_distinct(values: IntArray) -> IntArray:

@@ -130,11 +130,11 @@ class PieceKeys:
             probe += 1
 
 
-def piece_ids(keys: PieceKeys, text: str, look_up: Callable[[str], int]) -> IntArray:
-    """The id of each piece of `text.split()`, in order; `look_up(piece)` gives those `keys` does not know,
-    and the short ones among them join `keys`."""
+def piece_ids(keys: PieceKeys, text: str, look_up: Callable[[list[str]], IntArray]) -> IntArray:
+    """The id of each piece of `text.split()`, in order; `look_up(pieces)` gives the ids of those `keys` does
+    not know, and the short ones among them join `keys`."""
     if not text.isascii() and _UNICODE_SPACE.search(text):
-        return np.fromiter(map(look_up, text.split()), dtype=np.int64)
+        return look_up(text.split())
     data = text.encode("utf-8", "surrogatepass")  # lone surrogates round-trip
     starts, ends = piece_bounds(data)
     first, second, exact = exact_keys(data, starts, ends)
@@ -157,7 +157,7 @@ def piece_ids(keys: PieceKeys, text: str, look_up: Callable[[str], int]) -> IntA
     # would give them: each distinct piece's first appearance is a representative or in `alone`.
     alone = np.concatenate((missing[~exact[missing]], keyed[clashing]))
     looked_up = np.sort(np.concatenate((representatives, alone)))
-    ids[looked_up] = np.fromiter(map(look_up, map(piece, looked_up.tolist())), dtype=np.int64, count=len(looked_up))
+    ids[looked_up] = look_up(list(map(piece, looked_up.tolist())))
     ids[keyed[~clashing]] = ids[shared[~clashing]]
     keys.add(first[representatives], second[representatives], ids[representatives])
     return ids

@@ -16,9 +16,18 @@ from docshelf.index.analyzer import normalize, piece_terms
 from docshelf.index.bm25 import IntArray, Vocabulary
 from docshelf.index.piece_keys import PieceKeys, piece_ids
 
-CONTENT, RAW = 0, 1
 _BOUNDARY = "\x00"  # neither a word character nor whitespace, so it is a piece of its own without terms
 _SEPARATOR = f" {_BOUNDARY} "
+
+
+def _appended(array: IntArray, used: int, values: IntArray) -> IntArray:
+    """`array` (its first `used` entries in use) with `values` after them, grown geometrically."""
+    if used + len(values) > len(array):
+        grown = np.zeros(max(2 * len(array), used + len(values), 4096), dtype=array.dtype)
+        grown[:used] = array[:used]
+        array = grown
+    array[used : used + len(values)] = values
+    return array
 
 
 class _PieceTerms:
@@ -28,29 +37,17 @@ class _PieceTerms:
         self.starts = np.zeros(0, dtype=np.int64)
         self.lengths = np.zeros(0, dtype=np.int64)
         self.ids = np.zeros(0, dtype=np.int64)
+        self.pieces = 0
         self.used = 0
-        self._new_lengths: list[int] = []
-        self._new_ids: list[int] = []
 
-    def append(self, term_ids: Sequence[int]) -> None:
-        self._new_lengths.append(len(term_ids))
-        self._new_ids.extend(term_ids)
-
-    def flush(self) -> None:
-        if not self._new_lengths:
-            return
-        lengths = np.asarray(self._new_lengths, dtype=np.int64)
-        new_ids = np.asarray(self._new_ids, dtype=np.int64)
+    def extend(self, lengths: IntArray, term_ids: IntArray) -> None:
+        """Add the next pieces: each one's number of terms, and all their term ids in order."""
         starts = self.used + np.cumsum(lengths) - lengths
-        self.starts = np.concatenate((self.starts, starts))
-        self.lengths = np.concatenate((self.lengths, lengths))
-        if self.used + len(new_ids) > len(self.ids):
-            grown = np.zeros(max(2 * len(self.ids), self.used + len(new_ids), 4096), dtype=np.int64)
-            grown[: self.used] = self.ids[: self.used]
-            self.ids = grown
-        self.ids[self.used : self.used + len(new_ids)] = new_ids
-        self.used += len(new_ids)
-        self._new_lengths, self._new_ids = [], []
+        self.starts = _appended(self.starts, self.pieces, starts)
+        self.lengths = _appended(self.lengths, self.pieces, lengths)
+        self.ids = _appended(self.ids, self.used, term_ids)
+        self.pieces += len(lengths)
+        self.used += len(term_ids)
 
     def gather(self, pieces: IntArray, owners: IntArray) -> tuple[IntArray, IntArray]:
         """(term ids, owner of each term) for a sequence of piece ids, each with its owner (row)."""
@@ -58,23 +55,6 @@ class _PieceTerms:
         total = int(lengths.sum())
         shift = np.repeat(self.starts[pieces] - (np.cumsum(lengths) - lengths), lengths)
         return self.ids[shift + np.arange(total, dtype=np.int64)], np.repeat(owners, lengths)
-
-
-class _Pieces(dict[str, int]):
-    """Piece -> id; an unseen piece is analysed, and its term ids queued for the CSR tables."""
-
-    def __init__(self, vocabulary: Vocabulary, content: _PieceTerms, raw: _PieceTerms) -> None:
-        super().__init__()
-        self._term_id = vocabulary.__getitem__
-        self._content = content
-        self._raw = raw
-
-    def __missing__(self, piece: str) -> int:
-        content, raw = piece_terms(piece)
-        self._content.append(list(map(self._term_id, content)))
-        self._raw.append(list(map(self._term_id, raw)))
-        piece_id = self[piece] = len(self)
-        return piece_id
 
 
 class TermTable:
@@ -88,8 +68,22 @@ class TermTable:
 
     def _reset(self) -> None:
         self._content, self._raw = _PieceTerms(), _PieceTerms()
-        self._pieces = _Pieces(self.vocabulary, self._content, self._raw)
+        self._pieces: dict[str, int] = {}
         self._keys = PieceKeys()
+        self._boundary = int(self._piece_ids([_BOUNDARY])[0])
+
+    def _piece_ids(self, pieces: list[str]) -> IntArray:
+        """The id of each piece. Unseen ones are analysed and numbered in the order they first appear, all at
+        once: one call per new piece cost more than its analysis (a cached look-up for most)."""
+        known = self._pieces
+        new = [piece for piece in dict.fromkeys(pieces) if piece not in known]
+        if new:
+            analysed = list(map(piece_terms, new))
+            for table, terms in ((self._content, [a[0] for a in analysed]), (self._raw, [a[1] for a in analysed])):
+                lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
+                table.extend(lengths, self.vocabulary.ids(list(chain.from_iterable(terms))))
+            known.update(zip(new, range(len(known), len(known) + len(new)), strict=True))
+        return np.fromiter(map(known.__getitem__, pieces), dtype=np.int64, count=len(pieces))
 
     def text_terms(self, texts: Sequence[str]) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
         """For the content and the raw channel: (term ids, position of their text in `texts`)."""
@@ -99,13 +93,11 @@ class TermTable:
         if joined.count(_BOUNDARY) == max(len(texts) - 1, 0):
             # One normalisation and one split for all texts: the boundary piece has no terms, and counting
             # boundaries gives each piece its text. NFKC and case folding do not act across the spaces.
-            pieces = piece_ids(self._keys, normalize(joined), self._pieces.__getitem__)
-            owners = np.cumsum(pieces == self._pieces[_BOUNDARY])
+            pieces = piece_ids(self._keys, normalize(joined), self._piece_ids)
+            owners = np.cumsum(pieces == self._boundary)
         else:  # a text holds the boundary character itself
             split = [normalize(text).split() for text in texts]
             counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-            pieces = np.fromiter(map(self._pieces.__getitem__, chain.from_iterable(split)), dtype=np.int64)
+            pieces = self._piece_ids(list(chain.from_iterable(split)))
             owners = np.repeat(np.arange(len(texts), dtype=np.int64), counts)
-        self._content.flush()
-        self._raw.flush()
         return self._content.gather(pieces, owners), self._raw.gather(pieces, owners)
