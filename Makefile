@@ -69,7 +69,7 @@ sam-build: $(SAM_STAMP) $(VOCAB)
 test: lint typecheck cfn-lint sam-build unit
 
 bench: setup
-	infra/with-opensearch.sh $(PY) bench/run.py
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) $(DEMO_STORE) .pytest_cache .mypy_cache .ruff_cache
