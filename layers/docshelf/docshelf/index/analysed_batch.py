@@ -49,14 +49,6 @@ def counted(term_ids: IntArray, positions: IntArray) -> ChannelPostings:
     return ChannelPostings(keys >> 32, keys & 0xFFFFFFFF, tfs.astype(np.int64))
 
 
-def runs(sorted_values: IntArray) -> tuple[IntArray, IntArray]:
-    """(distinct values, how often each occurs) of a sorted array."""
-    if not len(sorted_values):
-        return sorted_values, sorted_values
-    firsts = np.flatnonzero(np.concatenate(([True], sorted_values[1:] != sorted_values[:-1])))
-    return sorted_values[firsts], np.diff(np.append(firsts, len(sorted_values)))
-
-
 def analysed_batch(
     documents: Sequence[tuple[str, Sequence[Chunk]]], occurrences: dict[Channel, tuple[IntArray, IntArray]]
 ) -> AnalysedBatch:

@@ -30,16 +30,11 @@ _Array = TypeVar("_Array", bound="npt.NDArray[Any]")
 
 
 class Vocabulary(dict[str, int]):
-    """Term -> id; an unseen term gets the next id."""
+    """Term -> id; `ids` gives unseen terms the next ids."""
 
     def __init__(self) -> None:
         super().__init__()
         self.terms: list[str] = []
-
-    def __missing__(self, term: str) -> int:
-        term_id = self[term] = len(self.terms)
-        self.terms.append(term)
-        return term_id
 
     def ids(self, terms: Iterable[str]) -> IntArray:
         """The id of each term; unseen ones are numbered in the order they first appear, all at once."""
@@ -51,11 +46,18 @@ class Vocabulary(dict[str, int]):
         return np.fromiter(map(self.__getitem__, listed), dtype=np.int64, count=len(listed))
 
 
+def runs(sorted_values: IntArray) -> tuple[IntArray, IntArray]:
+    """(distinct values, how often each occurs) of a sorted array."""
+    if not len(sorted_values):
+        return sorted_values, sorted_values
+    firsts = np.flatnonzero(np.concatenate(([True], sorted_values[1:] != sorted_values[:-1])))
+    return sorted_values[firsts], np.diff(np.append(firsts, len(sorted_values)))
+
+
 def sorted_distinct(values: IntArray) -> IntArray:
     """The distinct values, sorted. np.unique without return_* takes a hash-table path here that is 10-40x
     slower than this on arrays of sorted runs (measured on numpy 2.4 with term ids)."""
-    ordered = np.sort(values, kind="stable")
-    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered
+    return runs(np.sort(values, kind="stable"))[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +77,10 @@ class Postings:
     @classmethod
     def of_sorted(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
         """Postings of triples sorted by term already."""
-        boundaries = np.flatnonzero(term_col[1:] != term_col[:-1]) + 1
-        firsts = np.concatenate(([0], boundaries)) if len(term_col) else boundaries
+        terms, counts = runs(term_col)
         return cls(
-            terms=term_col[firsts],
-            starts=np.concatenate((firsts, [len(term_col)])).astype(np.int64),
+            terms=terms,
+            starts=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
             rows=row_col.astype(np.int32),
             tfs=tf_col.astype(np.int32),
         )

@@ -15,10 +15,10 @@ from itertools import chain
 import numpy as np
 
 from docshelf.batching import sized_batches
-from docshelf.index.analysed_batch import AnalysedBatch, analysed_batch, runs
+from docshelf.index.analysed_batch import AnalysedBatch, analysed_batch
 from docshelf.index.analyzer import analyze, content_and_raw_terms, path_text
 from docshelf.index.base import CHANNELS, Channel, DocumentChunks, QueryTerms, required_matches, term_weights
-from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary
+from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary, runs
 from docshelf.index.document_objects import INDEX_FORMAT, dump_document, load_document
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
