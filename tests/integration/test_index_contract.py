@@ -404,61 +404,62 @@ def _pump_manual(seed: int = 3) -> list[Chunk]:
 PASS_QUERIES = ["motor pump seal", "impeller casing", "TX-100 bearing", "alpha bravo motor", "shaft", "gasket valve 80"]
 
 
-@pytest.mark.opensearch
-def test_two_passes_give_the_sequential_results_in_two_requests(opensearch: Any) -> None:
+@pytest.fixture
+def logged_remote(opensearch: Any) -> Iterator[tuple[OpenSearchIndex, _RequestLog]]:
+    """An OpenSearch index on a client of its own whose requests are logged."""
     client = opensearch_client(OPENSEARCH_URL)
     log = _RequestLog(client)
-    remote = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
-    remote.ensure_index()
+    remote = _opensearch_index(client)
     try:
-        chunks = _pump_manual()
-        for doc in sorted({c.document_id for c in chunks}):
-            remote.upsert("ns", doc, "r1", [c for c in chunks if c.document_id == doc])
-        reference = _SequentialReference(remote)
-        assert reference.common_content_terms("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}
-        filtered = SearchFilters(exclude_documents=("doc1",), chunk_types=("text",))
-        requests = [SearchRequest("ns", q, top_k=5) for q in PASS_QUERIES]
-        requests += [SearchRequest("ns", q, top_k=12, filters=filtered) for q in PASS_QUERIES[:3]]
-        for attempt in ("cold", "warm"):
-            for request in requests:
-                expected = search(reference, request)
-                del log.paths[:]
-                found = search(remote, request)
-                assert [(r.chunk, r.score, r.channel_ranks) for r in found.results] == [
-                    (r.chunk, r.score, r.channel_ranks) for r in expected.results
-                ]
-                assert found.total_chunks == expected.total_chunks and found.evidence_text == expected.evidence_text
-                # The expansion pass ranks again only when its guess of the common terms was wrong, which a warm
-                # memory never is; a result the first pass did not foresee is fetched on its own.
-                msearches = log.paths.count("_msearch")
-                assert (msearches == 2) if attempt == "warm" else (msearches in (2, 3))
-                assert set(log.paths) <= {"_msearch", "_mget"} and log.paths.count("_mget") <= 1
-        assert remote.common_term_memory.guess("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}  # checked, dropped
+        yield remote, log
     finally:
         remote.drop_index()
         client.close()
 
 
 @pytest.mark.opensearch
-def test_a_wrong_common_term_guess_is_ranked_again(opensearch: Any) -> None:
-    client = opensearch_client(OPENSEARCH_URL)
-    log = _RequestLog(client)
-    remote = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
-    remote.ensure_index()
-    try:
-        chunks = _pump_manual()
-        remote.upsert("ns", "d1", "r1", chunks)
-        vocabulary = {term for chunk in chunks for term in analyze(chunk.text)}
-        remote.common_term_memory.learn("ns", vocabulary, vocabulary)  # every term guessed common
-        request = SearchRequest("ns", "impeller casing", top_k=5)
-        expected = search(_SequentialReference(remote), request)
-        del log.paths[:]
-        found = search(remote, request)
-        assert [(r.chunk.chunk_id, r.score) for r in found.results] == [
-            (r.chunk.chunk_id, r.score) for r in expected.results
-        ]
-        assert log.paths.count("_msearch") == 3
-        assert remote.common_term_memory.guess("ns", ["motor", "pump", *analyze(request.query)]) == {"motor", "pump"}
-    finally:
-        remote.drop_index()
-        client.close()
+def test_two_passes_give_the_sequential_results_in_two_requests(
+    logged_remote: tuple[OpenSearchIndex, _RequestLog],
+) -> None:
+    remote, log = logged_remote
+    chunks = _pump_manual()
+    for doc in sorted({c.document_id for c in chunks}):
+        remote.upsert("ns", doc, "r1", [c for c in chunks if c.document_id == doc])
+    reference = _SequentialReference(remote)
+    assert reference.common_content_terms("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}
+    filtered = SearchFilters(exclude_documents=("doc1",), chunk_types=("text",))
+    requests = [SearchRequest("ns", q, top_k=5) for q in PASS_QUERIES]
+    requests += [SearchRequest("ns", q, top_k=12, filters=filtered) for q in PASS_QUERIES[:3]]
+    for attempt in ("cold", "warm"):
+        for request in requests:
+            expected = search(reference, request)
+            del log.paths[:]
+            found = search(remote, request)
+            assert [(r.chunk, r.score, r.channel_ranks) for r in found.results] == [
+                (r.chunk, r.score, r.channel_ranks) for r in expected.results
+            ]
+            assert found.total_chunks == expected.total_chunks and found.evidence_text == expected.evidence_text
+            # The expansion pass ranks again only when its guess of the common terms was wrong, which a warm
+            # memory never is; a result the first pass did not foresee is fetched on its own.
+            msearches = log.paths.count("_msearch")
+            assert (msearches == 2) if attempt == "warm" else (msearches in (2, 3))
+            assert set(log.paths) <= {"_msearch", "_mget"} and log.paths.count("_mget") <= 1
+    assert remote.common_term_memory.guess("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}  # checked, dropped
+
+
+@pytest.mark.opensearch
+def test_a_wrong_common_term_guess_is_ranked_again(logged_remote: tuple[OpenSearchIndex, _RequestLog]) -> None:
+    remote, log = logged_remote
+    chunks = _pump_manual()
+    remote.upsert("ns", "d1", "r1", chunks)
+    vocabulary = {term for chunk in chunks for term in analyze(chunk.text)}
+    remote.common_term_memory.learn("ns", vocabulary, vocabulary)  # every term guessed common
+    request = SearchRequest("ns", "impeller casing", top_k=5)
+    expected = search(_SequentialReference(remote), request)
+    del log.paths[:]
+    found = search(remote, request)
+    assert [(r.chunk.chunk_id, r.score) for r in found.results] == [
+        (r.chunk.chunk_id, r.score) for r in expected.results
+    ]
+    assert log.paths.count("_msearch") == 3
+    assert remote.common_term_memory.guess("ns", ["motor", "pump", *analyze(request.query)]) == {"motor", "pump"}
