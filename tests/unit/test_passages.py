@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import math
+
+import pytest
+
 from docshelf.model import Chunk
-from docshelf.search.passages import best_passage_score, sentence_terms, siblings_by_passage
+from docshelf.search.passages import best_passage_score, sentence_terms, sibling_weights, siblings_by_passage
 from docshelf.tokens import count_tokens
 
 
@@ -34,3 +38,17 @@ def test_siblings_trade_places_and_other_documents_keep_theirs() -> None:
     ranked = [("a1", 10.0), ("b1", 9.0), ("a2", 9.5)]
     reordered = siblings_by_passage(ranked, chunks, {"pump": 1.0, "seal": 3.0})
     assert [chunk_id for chunk_id, _ in reordered] == ["a2", "b1", "a1"]
+
+
+def test_terms_every_sibling_holds_weigh_little_in_the_passage_order() -> None:
+    # The opening chunk repeats the document's subject; the answer sits where the rarer term is.
+    opening = "Kelvar is a city. Kelvar grew fast. Kelvar is large. Kelvar has a port."
+    answer = "Ribault explored the river. Ribault claimed the land near Kelvar for France."
+    chunks = {"a1": chunk("a1", "A", opening), "a2": chunk("a2", "A", answer)}
+    weights = {"kelvar": 6.0, "ribault": 2.0, "claim": 1.0}
+    ranked = [("a1", 10.0), ("a2", 9.0)]
+    assert best_passage_score(opening, weights) > best_passage_score(answer, weights)  # the index's idf alone
+    assert sibling_weights(weights, [{"kelvar"}, {"kelvar", "ribault", "claim"}]) == pytest.approx(
+        {"kelvar": 6.0 * math.log(1.2), "ribault": 2.0 * math.log(2.0), "claim": math.log(2.0)}
+    )
+    assert [chunk_id for chunk_id, _ in siblings_by_passage(ranked, chunks, weights)] == ["a2", "a1"]

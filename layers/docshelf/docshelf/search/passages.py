@@ -8,6 +8,12 @@ with the whole-text score). So among the results of one document, each chunk is 
 length normalisation, windows being of like size), each relative to the best of the document's results; the
 document's chunks then take its positions in that order. Which positions a document holds is left to the
 fused ranking, so the ranking of documents does not change.
+
+In the passage score a query term also weighs its idf among the siblings (Lucene's form, log(1 + (S - n + 0.5) /
+(n + 0.5)) for a term in n of S sibling chunks): the document's topic terms are in all of them, and how often a
+chunk repeats the topic tells little about where the question is answered (an article's opening chunk names
+its subject most). The index's idf alone ranks those terms highest, since the collection holds few chunks on
+that subject.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, compress, count
+from math import log
 from operator import not_
 
 from docshelf.index.analyzer import normalize, piece_content_terms
@@ -44,7 +51,13 @@ def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
 
 def best_passage_score(text: str, weights: Mapping[str, float], window: int = WINDOW_SENTENCES) -> float:
     """The best BM25 score (tf saturated, no length normalisation) of `window` consecutive sentences."""
-    sentences = sentence_terms(text, weights)
+    return best_window_score(sentence_terms(text, weights), weights, window)
+
+
+def best_window_score(
+    sentences: Sequence[Sequence[str]], weights: Mapping[str, float], window: int = WINDOW_SENTENCES
+) -> float:
+    """`best_passage_score` of a text's `sentence_terms`."""
     best = 0.0
     last = max(0, len(sentences) - window)
     for start in range(last + 1):
@@ -56,14 +69,27 @@ def best_passage_score(text: str, weights: Mapping[str, float], window: int = WI
     return best
 
 
+def sibling_weights(weights: Mapping[str, float], sibling_terms: Sequence[set[str]]) -> dict[str, float]:
+    """`weights` times each term's idf among sibling chunks holding `sibling_terms` (Lucene's form, so a term in
+    every sibling keeps a little weight); terms no sibling holds are left out."""
+    siblings = len(sibling_terms)
+    local = {}
+    for term, weight in weights.items():
+        holding = sum(term in terms for terms in sibling_terms)
+        if holding:
+            local[term] = weight * log(1 + (siblings - holding + 0.5) / (holding + 0.5))
+    return local
+
+
 def siblings_by_passage(
     ranked: Sequence[tuple[str, float]],
     chunks: Mapping[str, Chunk],
     weights: Mapping[str, float],
 ) -> list[tuple[str, float]]:
     """`ranked` (chunk id, score; best first) with each document's chunks reordered among the document's own
-    positions by chunk score / best chunk score of the document + passage score / best passage score of
-    the document. A chunk missing from `chunks`, and a document with one candidate, stay where they are."""
+    positions by chunk score / best chunk score of the document + passage score (with `sibling_weights`) / best
+    passage score of the document. A chunk missing from `chunks`, and a document with one candidate, stay where
+    they are."""
     positions: dict[str, list[int]] = {}
     for at, (chunk_id, _) in enumerate(ranked):
         chunk = chunks.get(chunk_id)
@@ -74,7 +100,9 @@ def siblings_by_passage(
         if len(slots) < 2:
             continue
         members = [ranked[at] for at in slots]
-        passages = [best_passage_score(chunks[chunk_id].text, weights) for chunk_id, _ in members]
+        sentences = [sentence_terms(chunks[chunk_id].text, weights) for chunk_id, _ in members]
+        local = sibling_weights(weights, [set(chain.from_iterable(terms)) for terms in sentences])
+        passages = [best_window_score(terms, local) for terms in sentences]
         top_score = max(score for _, score in members) or 1.0
         top_passage = max(passages) or 1.0
         combined = [
