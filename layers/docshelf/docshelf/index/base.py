@@ -9,6 +9,11 @@ from typing import Literal, Protocol, TypeAlias
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 
+# BM25 as rank-bm25's BM25Okapi computes it (index/bm25.py); the passage scorer saturates tf with the same k1.
+K1 = 1.5
+B = 0.75
+EPSILON = 0.25
+
 Channel: TypeAlias = Literal["content", "path", "term"]
 CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
 

@@ -19,9 +19,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-K1 = 1.5
-B = 0.75
-EPSILON = 0.25
+from docshelf.index.base import EPSILON, K1, B
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

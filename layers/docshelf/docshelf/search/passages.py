@@ -26,7 +26,7 @@ from math import log
 from operator import not_
 
 from docshelf.index.analyzer import normalize, piece_content_terms
-from docshelf.index.bm25 import K1
+from docshelf.index.base import K1
 from docshelf.model import Chunk
 
 WINDOW_SENTENCES = 3
