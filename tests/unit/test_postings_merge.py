@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from docshelf.index.bm25 import Postings
+from docshelf.index.bm25 import BM25Channel, Postings
 
 
 def _as_triples(postings: Postings) -> list[tuple[int, int, int]]:
@@ -40,3 +40,28 @@ def test_merge_of_postings_whose_rows_are_all_removed_is_empty() -> None:
     part = Postings.build(np.array([3, 1, 3]), np.array([0, 1, 1]), np.array([1, 2, 3]))
     merged = Postings.merge([part, part], np.zeros(2, dtype=np.bool_))
     assert len(merged) == 0 and len(merged.terms) == 0 and merged.starts.tolist() == [0]
+
+
+def test_a_channel_keeps_few_segments_of_like_size_and_scores_as_one_segment() -> None:
+    rng = np.random.default_rng(3)
+    channel, single_parts, first = BM25Channel(), [], 0
+    for batch in range(200):
+        rows = np.arange(first, first + 5, dtype=np.int64)
+        term_col = rng.integers(0, 40, 30)
+        row_col = first + rng.integers(0, 5, 30)
+        part = Postings.build(term_col, row_col, np.ones(30, dtype=np.int64))
+        channel.add(rows, part)
+        single_parts.append(part)
+        first += 5
+        if batch % 7 == 0:
+            channel.merge_pending()
+    channel.merge_pending()
+    sizes = [len(segment) for segment in channel._merged_segments()]
+    factor = BM25Channel.MERGE_FACTOR
+    like_sized = [sizes[at : at + factor] for at in range(len(sizes) - factor + 1)]
+    assert all(max(window) >= factor * min(window) for window in like_sized), sizes
+    assert len(sizes) <= 10, sizes  # 6,000 postings added in 29 merges of pending segments
+    whole = BM25Channel()
+    whole.add(np.arange(first, dtype=np.int64), Postings.merge(single_parts, None))
+    weights = {3: 1.0, 17: 2.0, 39: 1.0}
+    assert np.allclose(channel.scores(weights, first)[0], whole.scores(weights, first)[0])

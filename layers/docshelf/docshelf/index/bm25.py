@@ -6,7 +6,7 @@ Only postings of the query terms are touched, so a query costs what its terms co
 
 Terms are integer ids (a namespace's `Vocabulary`). Each added batch of rows (one document) becomes a
 small segment of postings sorted by term; segments are merged lazily, when a query needs them, into
-a few segments of geometrically growing size, dropping the postings of removed rows on the way.
+a few tiers of segments of geometrically growing size, dropping the postings of removed rows on the way.
 """
 
 from __future__ import annotations
@@ -137,7 +137,11 @@ def _grown(array: _Array, size: int) -> _Array:
 class BM25Channel:
     """One channel's postings. Rows are slots handed out by the owner; a removed row stops counting."""
 
-    MERGE_RATIO = 2  # merge a segment into the one before it once it is at least half that size
+    # Segments of like size (the largest less than MERGE_FACTOR times the smallest) are merged MERGE_FACTOR at a
+    # time, as Lucene's tiered policy does: each posting is rewritten about log4(segments) times, and a channel
+    # holds about 3 segments per 4x of size. Merging a segment into the one before it once it was half that size
+    # rewrote postings twice as often (a 100k-chunk bulk build spent about a fifth of its time merging).
+    MERGE_FACTOR = 4
     MAX_CACHED_POSTINGS = 5_000_000
 
     def __init__(self) -> None:
@@ -206,9 +210,12 @@ class BM25Channel:
             if len(merged):
                 self._segments.append(merged)
             self._pending = []
-            while len(self._segments) > 1 and len(self._segments[-1]) * self.MERGE_RATIO >= len(self._segments[-2]):
-                last = self._segments.pop()
-                self._segments[-1] = Postings.merge([self._segments[-1], last], alive)
+            while len(self._segments) >= self.MERGE_FACTOR:
+                tail = self._segments[-self.MERGE_FACTOR :]
+                if max(map(len, tail)) >= self.MERGE_FACTOR * min(map(len, tail)):
+                    break
+                del self._segments[-self.MERGE_FACTOR :]
+                self._segments.append(Postings.merge(tail, alive))
         return self._segments
 
     def _row_norms(self) -> FloatArray:
