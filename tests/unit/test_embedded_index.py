@@ -285,3 +285,59 @@ def test_weighted_query_terms_scale_each_terms_score(tmp_path, corpus: list[Chun
     half = dict(index.rank("ns", "content", {"seal": 0.5}, SearchFilters(), 200))
     full = dict(index.rank("ns", "content", ["seal"], SearchFilters(), 200))
     assert half == pytest.approx({cid: score / 2 for cid, score in full.items()}, rel=1e-12)
+
+
+class FailingStore(LocalStore):
+    """A folder store whose puts fail from the `fail_at`-th on (counted from 1), as a full disk would."""
+
+    def __init__(self, root: object, fail_at: int) -> None:
+        super().__init__(root)  # type: ignore[arg-type]
+        self.fail_at = fail_at
+        self.puts = 0
+
+    def put(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> None:
+        self.puts += 1
+        if self.puts >= self.fail_at:
+            raise OSError(28, "No space left on device")
+        super().put(key, data, content_type=content_type)
+
+
+def _versions(old: str, new: str) -> tuple[list[DocumentChunks], list[DocumentChunks]]:
+    def document(d: int, word: str) -> DocumentChunks:
+        return DocumentChunks(f"d{d}", word, [make_chunk(d, f"{word} valve {d}", f"d{d}")])
+
+    return [document(d, old) for d in range(5)], [document(d, new) for d in range(5)]
+
+
+def _holding(index: EmbeddedIndex, word: str) -> set[str]:
+    return {chunk_id for chunk_id, _ in index.rank("ns", "content", analyze(word), SearchFilters(), 10)}
+
+
+def test_a_failed_write_keeps_the_written_documents_and_the_old_versions_of_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    old, new = _versions("gasket", "flange")
+    store = FailingStore(tmp_path, fail_at=1_000)
+    index = EmbeddedIndex(store)
+    index.upsert_many("ns", old)
+    store.fail_at = store.puts + 3  # the third object of the next call fails
+    with pytest.raises(OSError, match="No space left"):
+        index.upsert_many("ns", new)
+    for reader in (index, EmbeddedIndex(LocalStore(tmp_path))):  # memory, and the store read afresh
+        assert _holding(reader, "flange") == {"c0000", "c0001"}
+        assert _holding(reader, "gasket") == {"c0002", "c0003", "c0004"}
+        assert reader.count("ns", SearchFilters()) == 5
+
+
+def test_a_failed_analysis_leaves_the_index_as_the_store_holds_it(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    old, new = _versions("gasket", "flange")
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert_many("ns", old)
+
+    def broken(texts: object) -> object:
+        raise MemoryError("analysis ran out of memory")
+
+    monkeypatch.setattr(index._terms, "text_terms", broken)
+    with pytest.raises(MemoryError):
+        index.upsert_many("ns", new)
+    monkeypatch.undo()
+    assert _holding(index, "flange") == _holding(EmbeddedIndex(LocalStore(tmp_path)), "flange")
+    assert _holding(index, "flange") | _holding(index, "gasket") == {f"c{d:04d}" for d in range(5)}
