@@ -2,16 +2,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from docshelf import tokens
+from docshelf.citations import citation, citation_line
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.base import Channel, QueryTerms
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.passes import ExpansionPass, FirstPass, SequentialPasses, TwoPassSearch
 from docshelf.model import Chunk
-from docshelf.search.evidence import format_pages, render_evidence
+from docshelf.search.evidence import RANK_TOKENS, format_pages, render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.filters import SearchFilters
 from docshelf.search.rrf import fuse_rrf
@@ -102,12 +105,42 @@ def test_requests_are_validated() -> None:
         "x",
     ],
 )
-def test_evidence_block_cost_equals_the_exact_token_count(text: str) -> None:
+@pytest.mark.parametrize("number", [1, 2, 10, 999, 1000])
+@pytest.mark.parametrize(
+    ("name", "section_path", "pages"),
+    [
+        ("manual.pdf", ("Maintenance", "Seals"), (1,)),
+        ("2024 Wartung – Dichtungen.docx", ("密封", "第 3 章"), (2, 3, 4)),
+        ("notes", (), ()),
+    ],
+)
+def test_evidence_block_cost_equals_the_exact_token_count(
+    text: str, number: int, name: str, section_path: tuple[str, ...], pages: tuple[int, ...]
+) -> None:
     from docshelf.search.evidence import _block_tokens
 
-    item = chunk(7, text)
-    header = "[2] manual.pdf | Maintenance > Seals | p. 1 | d1#c7\n"
-    assert _block_tokens(header, item) == count_tokens(header + text)
+    item = replace(chunk(7, text, name=name, pages=pages), section_path=section_path)
+    line = citation_line(citation(item))
+    header = f"[{number}]{line}"
+    for counted in (item, replace(item, citation_tokens=count_tokens(line))):  # counted by the chunker or not
+        assert _block_tokens(number, header, counted) == count_tokens(header + text)
+
+
+def test_an_evidence_rank_is_rank_tokens_for_every_rank_up_to_999() -> None:
+    assert {count_tokens(f"[{number}]") for number in range(1, 1000)} == {RANK_TOKENS}
+
+
+def test_evidence_of_counted_chunks_needs_no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = [chunk(i, f"Seal replacement, step {i}.") for i in range(3)]
+    items = [replace(item, citation_tokens=count_tokens(citation_line(citation(item)))) for item in items]
+    expected = render_evidence(items, 60)
+
+    def no_encoder() -> None:
+        raise AssertionError("the tokenizer was loaded")
+
+    monkeypatch.setattr(tokens, "encoding", no_encoder)
+    assert render_evidence(items, 60) == expected
+    assert expected[1] == 2  # the budget cuts the third
 
 
 class _TwoPassEmbedded:

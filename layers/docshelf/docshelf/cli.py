@@ -254,7 +254,7 @@ def _batch_search(services: LocalServices, args: argparse.Namespace) -> int:
 
 
 def print_response(response: SearchResponse, out: TextIO) -> None:
-    from docshelf.search.evidence import citation
+    from docshelf.citations import citation
 
     if not response.results:
         print("no results", file=out)

@@ -136,3 +136,5 @@ class Chunk:
     connect_to: tuple[Link, ...] = field(default=())
     # Leading characters of `text` repeated from the previous chunk (the overlap), for stitching.
     overlap_chars: int = 0
+    # Tokens of the chunk's citation line in evidence (`citations.citation_line`); 0 when not counted.
+    citation_tokens: int = 0

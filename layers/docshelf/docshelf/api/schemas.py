@@ -112,6 +112,7 @@ SEARCH_RESULT_OUT = _closed(
         "revision": {"type": "string"},
         "connect_to": {"type": "array", "items": ref("LinkOut")},
         "overlap_chars": {"type": "integer"},
+        "citation_tokens": {"type": "integer"},
         "score": {"type": "number"},
         "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
     }

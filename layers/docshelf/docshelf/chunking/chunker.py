@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.split import split_sentences, split_text, token_windows
 from docshelf.chunking.tables import table_pieces
+from docshelf.citations import citation_line, citation_of
 from docshelf.ids import chunk_ids
 from docshelf.model import Block, Chunk, ChunkType, Document, Heading, Image, Link, Paragraph, Table
 from docshelf.parsers import block_text
@@ -58,6 +59,9 @@ def chunk_document(
     ids = chunk_ids(document_id, texts)
     chunks = []
     for ordinal, (draft, text, chunk_id) in enumerate(zip(drafts, texts, ids, strict=True)):
+        section_path = _common_prefix([piece.section_path for piece in draft.pieces])
+        pages = tuple(sorted({piece.page for piece in draft.pieces}))
+        chunk_citation = citation_of(document.source.filename, section_path, pages, document_id, chunk_id)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id,
@@ -65,14 +69,15 @@ def chunk_document(
                 namespace=namespace,
                 type=draft.type,
                 text=text,
-                section_path=_common_prefix([piece.section_path for piece in draft.pieces]),
-                pages=tuple(sorted({piece.page for piece in draft.pieces})),
+                section_path=section_path,
+                pages=pages,
                 token_count=draft.tokens if draft.tokens >= 0 else count_tokens(text),
                 ordinal=ordinal,
                 source_file_name=document.source.filename,
                 revision=revision or document.source.sha256,
                 connect_to=tuple(draft.links),
                 overlap_chars=draft.overlap_chars,
+                citation_tokens=count_tokens(citation_line(chunk_citation)),
             )
         )
     return chunks
