@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from docshelf import tokens
-from docshelf.citations import citation, citation_line
+from docshelf.citations import citation, citation_line, format_pages
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.base import Channel, QueryTerms
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.passes import ExpansionPass, FirstPass, SequentialPasses, TwoPassSearch
 from docshelf.model import Chunk
-from docshelf.search.evidence import RANK_TOKENS, format_pages, render_evidence
+from docshelf.search.evidence import RANK_TOKENS, render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.filters import SearchFilters
 from docshelf.search.rrf import fuse_rrf

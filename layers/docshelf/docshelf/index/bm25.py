@@ -37,11 +37,16 @@ class Vocabulary(dict[str, int]):
     def ids(self, terms: Iterable[str]) -> IntArray:
         """The id of each term; unseen ones are numbered in the order they first appear, all at once."""
         listed = terms if isinstance(terms, list) else list(terms)
-        new = [term for term in dict.fromkeys(listed) if term not in self]
-        if new:
-            self.update(zip(new, range(len(self.terms), len(self.terms) + len(new)), strict=True))
-            self.terms.extend(new)
+        self.terms.extend(number_unseen(self, listed))
         return np.fromiter(map(self.__getitem__, listed), dtype=np.int64, count=len(listed))
+
+
+def number_unseen(numbers: dict[str, int], keys: list[str]) -> list[str]:
+    """Give the keys `numbers` lacks the next numbers (from len(numbers)), in the order they first appear;
+    returns those keys."""
+    unseen = [key for key in dict.fromkeys(keys) if key not in numbers]
+    numbers.update(zip(unseen, range(len(numbers), len(numbers) + len(unseen)), strict=True))
+    return unseen
 
 
 def runs(sorted_values: IntArray) -> tuple[IntArray, IntArray]:

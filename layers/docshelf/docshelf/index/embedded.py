@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import lru_cache, partial
 from itertools import chain
 
@@ -48,12 +48,6 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
     flat = np.fromiter(chain.from_iterable(term_ids), dtype=np.int64, count=int(lengths.sum()))
     return flat, np.repeat(np.arange(len(term_ids), dtype=np.int64), lengths)
-
-
-def _batches(
-    documents: Iterable[tuple[str, Sequence[Chunk]]], max_documents: int
-) -> Iterator[list[tuple[str, Sequence[Chunk]]]]:
-    return sized_batches(documents, lambda document: len(document[1]), BATCH_CHUNKS, max_documents)
 
 
 Analyse = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalysedBatch]
@@ -214,7 +208,10 @@ class EmbeddedIndex:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
                 loaded = _Namespace(self._vocabulary, self._analysed)
-                for documents in _batches(self._stored_documents(namespace), self.LOAD_BATCH):
+                stored = self._stored_documents(namespace)
+                for documents in sized_batches(
+                    stored, lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH
+                ):
                     loaded.add_batch(self._analysed(documents))
                 loaded.merge_segments()
                 self._namespaces[namespace] = loaded
@@ -249,8 +246,8 @@ class EmbeddedIndex:
         latest = {document.document_id: document for document in documents}
         with self._lock:
             space = self._namespace(namespace)
-            for group in _batches(((key, document.chunks) for key, document in latest.items()), len(latest)):
-                self._store(namespace, space, [latest[key] for key, _ in group])
+            for group in sized_batches(latest.values(), lambda document: len(document.chunks), BATCH_CHUNKS):
+                self._store(namespace, space, group)
             if merge:
                 space.merge_segments()
 

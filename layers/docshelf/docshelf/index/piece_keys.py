@@ -87,7 +87,8 @@ class PieceKeys:
         hit = (held == second) & (self._first[slots] == first)
         ids = np.where(hit, self._ids[slots], -1)
         pending = np.flatnonzero(~hit & (held != 0))
-        slots = (slots[pending] + 1) & (len(self._ids) - 1)
+        last = len(self._ids) - 1
+        slots = (slots[pending] + 1) & last
         for _ in range(self._longest_probe):
             if not len(pending):
                 break
@@ -95,7 +96,7 @@ class PieceKeys:
             hit = (held == second[pending]) & (self._first[slots] == first[pending])
             ids[pending[hit]] = self._ids[slots[hit]]
             going_on = ~hit & (held != 0)
-            pending, slots = pending[going_on], (slots[going_on] + 1) & (len(self._ids) - 1)
+            pending, slots = pending[going_on], (slots[going_on] + 1) & last
         return ids
 
     def add(self, first: U64Array, second: U64Array, ids: IntArray) -> None:

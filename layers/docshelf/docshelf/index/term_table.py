@@ -13,7 +13,7 @@ from itertools import chain
 import numpy as np
 
 from docshelf.index.analyzer import normalize, piece_terms
-from docshelf.index.bm25 import IntArray, Vocabulary
+from docshelf.index.bm25 import IntArray, Vocabulary, number_unseen
 from docshelf.index.piece_keys import PieceKeys, piece_ids
 
 _BOUNDARY = "\x00"  # neither a word character nor whitespace, so it is a piece of its own without terms
@@ -75,15 +75,13 @@ class TermTable:
     def _piece_ids(self, pieces: list[str]) -> IntArray:
         """The id of each piece. Unseen ones are analysed and numbered in the order they first appear, all at
         once: one call per new piece cost more than its analysis (a cached look-up for most)."""
-        known = self._pieces
-        new = [piece for piece in dict.fromkeys(pieces) if piece not in known]
+        new = number_unseen(self._pieces, pieces)
         if new:
             analysed = list(map(piece_terms, new))
             for table, terms in ((self._content, [a[0] for a in analysed]), (self._raw, [a[1] for a in analysed])):
                 lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
                 table.extend(lengths, self.vocabulary.ids(list(chain.from_iterable(terms))))
-            known.update(zip(new, range(len(known), len(known) + len(new)), strict=True))
-        return np.fromiter(map(known.__getitem__, pieces), dtype=np.int64, count=len(pieces))
+        return np.fromiter(map(self._pieces.__getitem__, pieces), dtype=np.int64, count=len(pieces))
 
     def text_terms(self, texts: Sequence[str]) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
         """For the content and the raw channel: (term ids, position of their text in `texts`)."""

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from docshelf.citations import citation, citation_line, format_pages
+from docshelf.citations import citation, citation_line
 from docshelf.model import Chunk
 from docshelf.tokens import count_tokens
-
-__all__ = ["RANK_TOKENS", "format_pages", "render_evidence"]
 
 # cl100k_base tokens of an evidence header's `[n]` for 1 <= n <= 999: `[`, the number and `]` are pre-tokens of
 # their own, each one token (a test checks every n against the encoder).
