@@ -17,7 +17,7 @@ from docshelf.model import Chunk
 from docshelf.search.evidence import RANK_TOKENS, render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.filters import SearchFilters
-from docshelf.search.rrf import fuse_rrf
+from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
 from docshelf.search.service import SearchRequest, query_terms, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
@@ -62,6 +62,23 @@ def test_search_ranks_and_cites(tmp_path: Path) -> None:
     assert "[1] manual.pdf | Maintenance | p. 1" in response.evidence_text
     filtered = search(index, SearchRequest("ns", "seal", filters=SearchFilters(exclude_sections=("Maintenance",))))
     assert filtered.results == [] and filtered.total_chunks == 0
+
+
+def test_a_chunk_its_passage_moves_up_takes_the_fused_score_of_its_new_place(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    filler = "Filler one here. Filler two here. Filler three here."
+    spread = " ".join(f"{word.capitalize()} it. {filler}" for word in ["replace", "seal", "gasket"] * 2)
+    together = "Replace the seal and gasket together. " + " ".join(f"Unrelated note {i} here." for i in range(12))
+    texts = [spread, together] + [f"Unrelated paragraph number {i} about shipping." for i in range(12)]
+    index.upsert("ns", "d1", "r", [chunk(i, text) for i, text in enumerate(texts)])
+    results = search(index, SearchRequest("ns", "replace seal gasket", top_k=4)).results
+    own_score = {
+        r.chunk.chunk_id: sum(CHANNEL_WEIGHTS[name] / (RRF_K + rank + 1) for name, rank in r.channel_ranks.items())
+        for r in results
+    }
+    assert [r.chunk.chunk_id for r in results[:2]] == ["c1", "c0"]
+    assert results[0].channel_ranks["content"] == 1 and own_score["c0"] > own_score["c1"]  # moved by its passage
+    assert [r.score for r in results] == sorted(own_score.values(), reverse=True)
 
 
 def test_chinese_question_words_are_left_out_of_the_query(tmp_path: Path) -> None:

@@ -183,8 +183,9 @@ def _siblings_by_passage(
     results: list[RankedChunk],
 ) -> list[RankedChunk]:
     """The results with each document's chunks in the order of content score and best passage together
-    (search/passages.py); each keeps its fused score and channel ranks. Query terms weigh their content idf
-    where the backend tells it (`FirstPass.content_idf`), else alike."""
+    (search/passages.py). A chunk keeps its channel ranks and takes the fused score of the place it moves to,
+    so scores still fall down the list: a client that sorts or cuts by score keeps this order. Query terms
+    weigh their content idf where the backend tells it (`FirstPass.content_idf`), else alike."""
     terms = list(dict.fromkeys(content_terms))
     if not terms or len({r.chunk.document_id for r in results}) == len(results):
         return results
@@ -195,7 +196,10 @@ def _siblings_by_passage(
         {r.chunk.chunk_id: r.chunk for r in results},
         weights,
     )
-    return [by_id[chunk_id] for chunk_id, _ in order]
+    return [
+        RankedChunk(by_id[chunk_id].chunk, place.score, by_id[chunk_id].channel_ranks)
+        for (chunk_id, _), place in zip(order, results, strict=True)
+    ]
 
 
 def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
