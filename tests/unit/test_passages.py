@@ -5,7 +5,13 @@ import math
 import pytest
 
 from docshelf.model import Chunk
-from docshelf.search.passages import best_passage_score, sentence_terms, sibling_weights, siblings_by_passage
+from docshelf.search.passages import (
+    WINDOW_SENTENCES,
+    best_window_score,
+    sentence_terms,
+    sibling_weights,
+    siblings_by_passage,
+)
 from docshelf.tokens import count_tokens
 
 
@@ -14,6 +20,10 @@ def chunk(chunk_id: str, document_id: str, text: str) -> Chunk:
         chunk_id=chunk_id, document_id=document_id, namespace="ns", type="text", text=text, section_path=(),
         pages=(1,), token_count=count_tokens(text), ordinal=0, source_file_name=f"{document_id}.md",
     )  # fmt: skip
+
+
+def best_passage_score(text: str, weights: dict[str, float], window: int = WINDOW_SENTENCES) -> float:
+    return best_window_score(sentence_terms(text, weights), weights, window)
 
 
 def test_sentences_end_at_western_and_cjk_enders() -> None:

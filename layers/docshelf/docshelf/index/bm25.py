@@ -73,11 +73,6 @@ class Postings:
     tfs: npt.NDArray[np.int32]
 
     @classmethod
-    def build(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
-        order = np.argsort(term_col, kind="stable")
-        return cls.of_sorted(term_col[order], row_col[order], tf_col[order])
-
-    @classmethod
     def of_sorted(cls, term_col: IntArray, row_col: IntArray, tf_col: IntArray) -> Postings:
         """Postings of triples sorted by term already."""
         terms, counts = runs(term_col)
@@ -90,8 +85,8 @@ class Postings:
 
     @classmethod
     def merge(cls, parts: Sequence[Postings], alive: BoolArray | None) -> Postings:
-        """The parts' postings of live rows (all of them with `alive` None) in one, in `build`'s order (by term,
-        then part, then place), placed by counting rather than sorted again."""
+        """The parts' postings of live rows (all of them with `alive` None) in one, sorted by term, then part,
+        then place in the part, placed by counting rather than sorted again."""
         kept = list(parts) if alive is None else [part.live(alive) for part in parts]
         terms = sorted_distinct(np.concatenate([part.terms for part in kept]))
         places = [np.searchsorted(terms, part.terms) for part in kept]

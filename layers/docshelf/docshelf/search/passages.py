@@ -49,15 +49,11 @@ def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
     return sentences
 
 
-def best_passage_score(text: str, weights: Mapping[str, float], window: int = WINDOW_SENTENCES) -> float:
-    """The best BM25 score (tf saturated, no length normalisation) of `window` consecutive sentences."""
-    return best_window_score(sentence_terms(text, weights), weights, window)
-
-
 def best_window_score(
     sentences: Sequence[Sequence[str]], weights: Mapping[str, float], window: int = WINDOW_SENTENCES
 ) -> float:
-    """`best_passage_score` of a text's `sentence_terms`."""
+    """The best BM25 score (tf saturated, no length normalisation) of `window` consecutive sentences, given
+    as a text's `sentence_terms`."""
     best = 0.0
     last = max(0, len(sentences) - window)
     for start in range(last + 1):
