@@ -48,9 +48,15 @@ def stem(word: str) -> str:
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Any:
-    import snowballstemmer
+    """PyStemmer's C stemmer without its own word cache (`stem` has one): that cache's upkeep made a word
+    it had not seen cost 1.6-2.9 us instead of 0.3-0.5; snowballstemmer's pure-Python one if it is absent."""
+    try:
+        import Stemmer
+    except ImportError:
+        import snowballstemmer
 
-    return snowballstemmer.stemmer("english")
+        return snowballstemmer.stemmer("english")
+    return Stemmer.Stemmer("english", 0)
 
 
 def cjk_grams(run: str) -> list[str]:
