@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The embedded index at scale: build rate (bulk and per document), load time, search latency through
-search/service.py, memory.
+"""The embedded index at scale: build rate (bulk and per document), the namespace snapshot, load time with
+and without it, search latency through search/service.py, memory.
 
 Chunks are generated from a Zipf-distributed vocabulary (so common and rare terms behave as in
 text); a chunk is CHUNK_WORDS words, about a 500-token chunk's analysed size in the content channel.
@@ -156,6 +156,9 @@ def main(count: int = CHUNKS) -> None:
         warm = bulk_build(index, chunks)
         first_search = timed_search(index, queries[0])
         latencies = sorted(timed_search(index, query) * 1000 for query in queries)
+        with Clock() as snapshot:
+            index.refresh()
+        snapshot_mb = (Path(tmp) / "index" / "bench.snapshot").stat().st_size / 1e6
         del index
         gc.collect()
         with Clock() as load:
@@ -163,7 +166,15 @@ def main(count: int = CHUNKS) -> None:
             reopened.count("bench", SearchRequest("bench", "x").filters)
         first_after_load = timed_search(reopened, queries[1])
         loaded_rss = current_rss_mb()
-        store_mb = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file()) / 1e6
+        store_mb = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file()) / 1e6 - snapshot_mb
+        del reopened
+        gc.collect()
+        (Path(tmp) / "index" / "bench.snapshot").unlink()
+        with Clock() as analysing_load:
+            analysing = EmbeddedIndex(LocalStore(tmp))
+            analysing.SNAPSHOT_AFTER_CHUNKS = count + 1  # measure the load alone, without writing a snapshot
+            analysing.count("bench", SearchRequest("bench", "x").filters)
+        del analysing
     print(f"| embedded index, {count:,} chunks of {CHUNK_WORDS} words, {CHUNKS_PER_DOCUMENT} per document | value |")
     print("|---|---|")
     print(f"| build to a searchable, persisted index (`upsert_many`, {BULK_DOCUMENTS} documents a call), all words new "
@@ -173,8 +184,11 @@ def main(count: int = CHUNKS) -> None:
           f"{per_document.rate(len(per_document_chunks))} |")  # fmt: skip
     print(f"| analysis alone: texts to term ids (`TermTable.text_terms`, pieces seen) | {analysis.rate(count)} |")
     print(f"| first search after the build (token encoder loaded beforehand) | {first_search * 1000:.0f} ms |")
-    print(f"| load from the store ({store_mb:.0f} MB) in a new index, then first search | {load.wall:.1f} s "
+    print(f"| write the namespace snapshot (`refresh`, {snapshot_mb:.0f} MB) | {snapshot.wall:.1f} s |")
+    print(f"| load documents ({store_mb:.0f} MB) and snapshot in a new index, then first search | {load.wall:.1f} s "
           f"(CPU {load.cpu:.1f} s), {first_after_load * 1000:.0f} ms |")  # fmt: skip
+    print(f"| the same load without the snapshot (every chunk analysed) | {analysing_load.wall:.1f} s "
+          f"(CPU {analysing_load.cpu:.1f} s), {analysing_load.wall / load.wall:.1f}x the time |")  # fmt: skip
     print(f"| search p50 / p95 ({len(queries)} queries, 2-6 terms, top 10) | "
           f"{statistics.median(latencies):.1f} ms / {latencies[int(len(latencies) * 0.95) - 1]:.1f} ms |")  # fmt: skip
     print(f"| RSS after the reload (the reloaded index and the generated chunks) | {loaded_rss:.0f} MB |")

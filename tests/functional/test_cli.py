@@ -3,11 +3,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from docshelf.cli import main
+from docshelf.index.analysed_batch import AnalysedBatch
+from docshelf.model import Chunk
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,6 +58,38 @@ def test_ingest_search_status_delete(docs: Path, tmp_path: Path, capsys: pytest.
     capsys.readouterr()
     assert run("search", "shipping", "--namespace", "acme", "--store", store, "--json") == 0
     assert all(r["source_file_name"] != "notes.txt" for r in json.loads(capsys.readouterr().out)["results"])
+
+
+def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analysing(
+    docs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.index.embedded import EmbeddedIndex
+
+    monkeypatch.setattr(EmbeddedIndex, "SNAPSHOT_AFTER_CHUNKS", 1)  # the demo's few chunks are worth one
+    store = tmp_path / "store"
+    run("ingest", str(docs), "--namespace", "acme", "--store", str(store), "--quiet")
+    snapshot = store / "index" / "acme.snapshot"
+    assert snapshot.is_file()
+    capsys.readouterr()
+
+    def search() -> object:
+        assert run("search", "stem seal TX-100", "--namespace", "acme", "--store", str(store), "--json") == 0
+        response = json.loads(capsys.readouterr().out)
+        return [(r["chunk_id"], r["score"]) for r in response["results"]]
+
+    analysed: list[int] = []
+    analyse = EmbeddedIndex._analysed
+
+    def counted(self: EmbeddedIndex, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
+        analysed.append(len(documents))
+        return analyse(self, documents)
+
+    monkeypatch.setattr(EmbeddedIndex, "_analysed", counted)
+    with_snapshot = search()
+    assert with_snapshot and not analysed
+    monkeypatch.undo()
+    snapshot.unlink()
+    assert search() == with_snapshot
 
 
 def test_reingesting_unchanged_files_hits_the_caches(docs: Path, tmp_path: Path) -> None:

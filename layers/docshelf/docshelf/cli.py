@@ -186,7 +186,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _make_visible(services: LocalServices) -> None:
-    """OpenSearch: make the command's writes searchable before it returns (the embedded index already is)."""
+    """Make the command's writes searchable before it returns (OpenSearch), or write the namespace snapshot that
+    lets the next process load the embedded index without analysing them (the embedded index is searchable)."""
     refresh = getattr(services.index, "refresh", None)
     if callable(refresh):
         refresh()

@@ -85,15 +85,15 @@ class AwsServices:
             return self.index()
         version = self.registry.namespace_version(namespace)
         if self._index is None or self._embedded_versions.get(namespace, version) != version:
-            self._index = self._embedded_index()
+            self._index = self._embedded_index(writes_snapshots=False)  # the search role only reads the bucket
             self._embedded_versions = {}
         self._embedded_versions[namespace] = version
         return self._index
 
-    def _embedded_index(self) -> SearchIndex:
+    def _embedded_index(self, *, writes_snapshots: bool = True) -> SearchIndex:
         from docshelf.index.embedded import EmbeddedIndex
 
-        return EmbeddedIndex(self.store, prefix=INDEX_PREFIX)
+        return EmbeddedIndex(self.store, prefix=INDEX_PREFIX, writes_snapshots=writes_snapshots)
 
     def _opensearch_index(self) -> SearchIndex:
         # Imported here: the OpenSearch backend (and opensearch-py) loads only when an endpoint is configured.

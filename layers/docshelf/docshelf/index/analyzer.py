@@ -16,6 +16,10 @@ from typing import Any
 
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
 
+# Raised whenever a text's terms change: stored namespace snapshots (index/namespace_snapshot.py) hold the terms of
+# the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does not.
+ANALYZER_VERSION = 1
+
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
     "\u3100-\u312f\u31a0-\u31bf\u31f0-\u31ff"

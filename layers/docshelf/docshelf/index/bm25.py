@@ -200,6 +200,16 @@ class BM25Channel:
         """Merge now what the next query would merge (after a bulk write, so that query stays fast)."""
         self._merged_segments()
 
+    def live_postings(self) -> Postings:
+        """The postings of the live rows in one (the segments are left as they are)."""
+        segments = self._merged_segments()
+        alive = self._alive if self._removed_rows else None
+        if len(segments) == 1 and alive is None:
+            return segments[0]
+        if not segments:
+            return Postings.of_sorted(*(np.zeros(0, dtype=np.int64),) * 3)
+        return Postings.merge(segments, alive)
+
     def _merged_segments(self) -> list[Postings]:
         if self._pending:
             pending = self._pending

@@ -1,7 +1,8 @@
 """The embedded index's store objects: one per document, holding its revision and its chunks.
 
-Postings are not stored: the index analyses the chunks when it loads them, which takes less time than
-decoding stored postings did (see bench/index_bench.py) and always matches the analyzer that queries them.
+Postings are not stored here: decoding them from each document's JSON took longer than analysing its chunks
+again. A load takes them from the namespace's snapshot (namespace_snapshot.py), one binary object, for the
+documents whose objects it covers unchanged, and analyses the others' chunks.
 Objects of formats 1 to 4 also held postings; their chunks load as they are.
 """
 

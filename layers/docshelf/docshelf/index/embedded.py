@@ -1,14 +1,17 @@
 """The embedded BM25 index: numpy postings per channel (index/bm25.py), persisted one object per
 document in an object store (index/document_objects.py), so a document is upserted or deleted without
 rebuilding the rest. Documents are analysed in batches (index/analysed_batch.py); `upsert_many` merges
-postings before it returns, so the first search after a bulk build does not pay for the merge.
+postings before it returns, so the first search after a bulk build does not pay for the merge. A namespace's
+postings are also kept in a snapshot object (index/namespace_snapshot.py), which a new process loads instead of
+analysing the documents it covers again.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import chain
 
@@ -18,14 +21,27 @@ from docshelf.batching import sized_batches
 from docshelf.index.analysed_batch import AnalysedBatch, analysed_batch
 from docshelf.index.analyzer import analyze, content_and_raw_terms, path_text
 from docshelf.index.base import CHANNELS, Channel, DocumentChunks, QueryTerms, required_matches, term_weights
-from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary, runs
+from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary, runs, sorted_distinct
 from docshelf.index.document_objects import INDEX_FORMAT, dump_document, load_document
+from docshelf.index.namespace_snapshot import (
+    NamespaceSnapshot,
+    SnapshotDocument,
+    SnapshotError,
+    decode,
+    encode,
+    fingerprint,
+    renumbered,
+    rows_kept,
+    unless_identity,
+)
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
 from docshelf.store.base import ObjectStore
 
 __all__ = ["INDEX_FORMAT", "EmbeddedIndex", "channel_terms"]
+
+_log = logging.getLogger(__name__)
 
 # Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
 # of the index (tracemalloc; 65,536 took 800 MB).
@@ -51,6 +67,7 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
 
 
 Analyse = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalysedBatch]
+StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
 
 
 class _Namespace:
@@ -65,22 +82,64 @@ class _Namespace:
         self.vocabulary = vocabulary
         self._analyse = analyse
         self.channels: dict[Channel, BM25Channel] = {channel: BM25Channel() for channel in CHANNELS}
+        self.fingerprints: dict[str, str] = {}  # of each document's store object
         self.dead = 0
+        self.added_since_snapshot = 0  # chunks added since the namespace's snapshot was loaded or written
         self._allowed: dict[SearchFilters, BoolArray] = {}
 
-    def add_batch(self, batch: AnalysedBatch) -> None:
-        """Add a batch's documents, none of them in the namespace (remove their old versions first)."""
+    def _place(self, document_id: str, chunks: Sequence[Chunk], fingerprint: str) -> None:
+        start = len(self.rows)
+        self.rows.extend(chunks)
+        self.row_of.update(zip([chunk.chunk_id for chunk in chunks], range(start, len(self.rows)), strict=True))
+        self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
+        self.fingerprints[document_id] = fingerprint
+
+    def add_batch(self, batch: AnalysedBatch, fingerprints: Sequence[str]) -> None:
+        """Add a batch's documents, none of them in the namespace (remove their old versions first), with the
+        fingerprint of each one's store object."""
         first = len(self.rows)
-        for document_id, chunks in batch.documents:
-            start = len(self.rows)
-            self.rows.extend(chunks)
-            self.row_of.update(zip([chunk.chunk_id for chunk in chunks], range(start, len(self.rows)), strict=True))
-            self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
+        for (document_id, chunks), print_ in zip(batch.documents, fingerprints, strict=True):
+            self._place(document_id, chunks, print_)
         rows = np.arange(first, len(self.rows), dtype=np.int64)
         for channel in CHANNELS:
             found = batch.channels[channel]
             self.channels[channel].add(rows, Postings.of_sorted(found.terms, found.positions + first, found.tfs))
+        self.added_since_snapshot += len(rows)
         self._allowed.clear()
+
+    def adopt(self, snapshot: NamespaceSnapshot, covered: Mapping[str, tuple[Sequence[Chunk], str]]) -> None:
+        """Add the `covered` documents (none of them in the namespace; chunks and fingerprint of each) with their
+        postings from the snapshot, which holds them as stored."""
+        keep = rows_kept(snapshot, set(covered))
+        first = len(self.rows)
+        row_map = unless_identity(first + np.cumsum(keep) - 1)
+        term_map = unless_identity(self.vocabulary.ids(list(snapshot.terms)))
+        for document in snapshot.documents:
+            if document.document_id in covered:
+                self._place(document.document_id, *covered[document.document_id])
+        rows = np.arange(first, len(self.rows), dtype=np.int64)
+        for channel in CHANNELS:
+            postings = snapshot.channels[channel].live(keep)
+            self.channels[channel].add(rows, renumbered(postings, row_map, term_map))
+        self._allowed.clear()
+
+    def snapshot(self) -> NamespaceSnapshot:
+        """The live documents and their postings, with rows and terms numbered afresh."""
+        documents = sorted(self.by_document.items(), key=lambda item: int(item[1][0]) if len(item[1]) else -1)
+        keep = np.zeros(len(self.rows), dtype=np.bool_)
+        for _, rows in documents:
+            keep[rows] = True
+        row_map = unless_identity(np.cumsum(keep) - 1)
+        postings = {channel: self.channels[channel].live_postings() for channel in CHANNELS}
+        used = sorted_distinct(np.concatenate([part.terms for part in postings.values()]))
+        term_map = np.zeros(int(used[-1]) + 1 if len(used) else 0, dtype=np.int64)
+        term_map[used] = np.arange(len(used), dtype=np.int64)
+        term_map_or_none = unless_identity(term_map)
+        return NamespaceSnapshot(
+            documents=[SnapshotDocument(d, self.fingerprints[d], len(rows)) for d, rows in documents],
+            terms=[self.vocabulary.terms[term] for term in used.tolist()],
+            channels={channel: renumbered(part, row_map, term_map_or_none) for channel, part in postings.items()},
+        )
 
     def merge_segments(self) -> None:
         for channel in self.channels.values():
@@ -97,6 +156,7 @@ class _Namespace:
         for row, chunk in zip(rows.tolist(), chunks, strict=True):
             self.rows[row] = None
             del self.row_of[chunk.chunk_id]
+        del self.fingerprints[document_id]
         self.dead += len(chunks)
         self._allowed.clear()
 
@@ -162,6 +222,7 @@ class _OrderedWrites:
 
     def __init__(self, store: ObjectStore, objects: Sequence[tuple[str, Callable[[], bytes]]]) -> None:
         self.written = 0
+        self.fingerprints: list[str] = []  # of the objects written
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(store, objects), name="docshelf-index-writes")
         self._thread.start()
@@ -169,7 +230,9 @@ class _OrderedWrites:
     def _run(self, store: ObjectStore, objects: Sequence[tuple[str, Callable[[], bytes]]]) -> None:
         try:
             for key, payload in objects:
-                store.put(key, payload(), content_type="application/json")
+                data = payload()
+                store.put(key, data, content_type="application/json")
+                self.fingerprints.append(fingerprint(data))
                 self.written += 1
         except BaseException as error:  # handed to the caller by `wait`
             self.error = error
@@ -184,10 +247,15 @@ class EmbeddedIndex:
     """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
 
     LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
+    # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
+    # by `refresh`, and by a load that had to analyse as many (analysing them took about 0.25 s).
+    SNAPSHOT_AFTER_CHUNKS = 4096
 
-    def __init__(self, store: ObjectStore, *, prefix: str = "index") -> None:
+    def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
+        """`writes_snapshots` False: snapshots are read but never written (a reader that may not write the store)."""
         self.store = store
         self.prefix = prefix
+        self.writes_snapshots = writes_snapshots
         self._namespaces: dict[str, _Namespace] = {}
         self._lock = threading.RLock()
         self._vocabulary = Vocabulary()
@@ -197,25 +265,77 @@ class EmbeddedIndex:
     def _key(self, namespace: str, document_id: str) -> str:
         return f"{self.prefix}/{namespace}/{document_id}.json"
 
-    def _stored_documents(self, namespace: str) -> Iterator[tuple[str, list[Chunk]]]:
+    def _snapshot_key(self, namespace: str) -> str:
+        return f"{self.prefix}/{namespace}.snapshot"  # a namespace name holds no dot, so no document is there
+
+    def _stored_documents(self, namespace: str) -> Iterator[StoredDocument]:
         for key in self.store.list(f"{self.prefix}/{namespace}/"):
             raw = self.store.get(key)
             if raw is not None:
-                yield load_document(raw)
+                yield (*load_document(raw), fingerprint(raw))
 
     def _namespace(self, namespace: str) -> _Namespace:
         with self._lock:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
-                loaded = _Namespace(self._vocabulary, self._analysed)
-                stored = self._stored_documents(namespace)
-                for documents in sized_batches(
-                    stored, lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH
-                ):
-                    loaded.add_batch(self._analysed(documents))
-                loaded.merge_segments()
-                self._namespaces[namespace] = loaded
+                loaded = self._namespaces[namespace] = self._load(namespace)
+                if loaded.added_since_snapshot >= self.SNAPSHOT_AFTER_CHUNKS:
+                    self._write_snapshot(namespace, loaded)
             return loaded
+
+    def _load(self, namespace: str) -> _Namespace:
+        """The namespace as the store holds it: documents whose objects the snapshot covers unchanged take their
+        postings from it, the others are analysed."""
+        space = _Namespace(self._vocabulary, self._analysed)
+        snapshot = self._read_snapshot(namespace)
+        in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
+        covered: dict[str, tuple[Sequence[Chunk], str]] = {}
+
+        def not_covered() -> Iterator[StoredDocument]:
+            for document_id, chunks, print_ in self._stored_documents(namespace):
+                known = in_snapshot.get(document_id)
+                if known is not None and known.fingerprint == print_ and known.rows == len(chunks):
+                    covered[document_id] = (chunks, print_)
+                else:
+                    yield document_id, chunks, print_
+
+        for documents in sized_batches(not_covered(), lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
+            batch = self._analysed([(document_id, chunks) for document_id, chunks, _ in documents])
+            space.add_batch(batch, [print_ for _, _, print_ in documents])
+        if snapshot is not None and covered:
+            space.adopt(snapshot, covered)
+        space.merge_segments()
+        return space
+
+    def _read_snapshot(self, namespace: str) -> NamespaceSnapshot | None:
+        raw = self.store.get(self._snapshot_key(namespace))
+        if raw is None:
+            return None
+        try:
+            return decode(raw)
+        except SnapshotError as error:
+            _log.warning("namespace %s: snapshot not used, its documents are analysed instead: %s", namespace, error)
+            return None
+
+    def _write_snapshot(self, namespace: str, space: _Namespace) -> None:
+        """Write the namespace's snapshot. Failing to is logged, not raised: the snapshot only saves time."""
+        if not self.writes_snapshots:
+            return
+        try:
+            self.store.put(self._snapshot_key(namespace), encode(space.snapshot()))
+        except Exception as error:  # any store's failure (a read-only bucket, a full disk)
+            _log.warning("namespace %s: snapshot not written: %r", namespace, error)
+            return
+        space.added_since_snapshot = 0
+
+    def refresh(self) -> None:
+        """Write the snapshot of each namespace that had SNAPSHOT_AFTER_CHUNKS chunks or more added since its
+        snapshot was loaded or written, so that a new process loads them without analysing them again (`docshelf
+        ingest` calls this once at its end; the index is searchable without it)."""
+        with self._lock:
+            for namespace, space in self._namespaces.items():
+                if space.added_since_snapshot >= self.SNAPSHOT_AFTER_CHUNKS:
+                    self._write_snapshot(namespace, space)
 
     def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
         chunks = [chunk for _, chunks in documents for chunk in chunks]
@@ -269,7 +389,7 @@ class EmbeddedIndex:
         stored = batch.first(written)
         for document_id, _ in stored.documents:
             space.remove_document(document_id)
-        space.add_batch(stored)
+        space.add_batch(stored, writes.fingerprints[:written])
         if error is not None:
             raise error
 

@@ -1,0 +1,31 @@
+"""Stored snapshots hold analysed terms: a change to the analyzer's output must come with a new ANALYZER_VERSION."""
+
+from __future__ import annotations
+
+import hashlib
+
+from docshelf.index.analyzer import ANALYZER_VERSION, analyze, path_text, raw_terms
+
+SAMPLE = (
+    "The TX-100 valve (v2.3.1) leaks; mail ops@corp.com or see https://example.com/a_b?x=1. Running runners ran, "
+    "generously. Ｆｕｌｌｗｉｄｔｈ ＡＢＣ ﬁ Straße İstanbul. 阀门维修手册TX-100型号 東京都の会議です カタカナ "
+    "한국어 텍스트 x86_64 C++ C# 3.14159 1,000,000 e-mail foo_bar O'Neil naïve café 2024-01-31 #tag @user"
+)
+# The digest of the analyzer's output on SAMPLE for the ANALYZER_VERSION it belongs to.
+DIGESTS = {1: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6"}
+
+
+def _digest() -> str:
+    terms = [
+        analyze(SAMPLE),
+        raw_terms(SAMPLE),
+        analyze(path_text("阀门 Manual-v2.pdf", ("Chapter 1: Valves", "1.2 TX-100 seals"))),
+    ]
+    return hashlib.sha256(repr(terms).encode("utf-8")).hexdigest()
+
+
+def test_the_analyzer_output_is_the_one_its_version_recorded() -> None:
+    assert DIGESTS.get(ANALYZER_VERSION) == _digest(), (
+        "the analyzer's terms changed: raise ANALYZER_VERSION (stored namespace snapshots hold the old terms) "
+        "and record the new digest here"
+    )
