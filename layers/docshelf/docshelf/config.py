@@ -5,7 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from docshelf.chunking.config import ChunkConfig
-from docshelf.parsers.base import ParseLimits
+
+
+@dataclass(frozen=True, slots=True)
+class ParseLimits:
+    """What a parser may spend on one document. Here rather than with the parsers so that reading settings
+    (the search function does) does not import the parser registry."""
+
+    max_bytes: int = 200 * 1024 * 1024
+    max_pages: int = 5000
+    max_decompressed_bytes: int = 1024 * 1024 * 1024
+    max_compression_ratio: float = 200.0
+    max_sheet_cells: int = 5_000_000
+    time_budget_s: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)

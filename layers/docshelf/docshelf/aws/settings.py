@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
-from docshelf.config import PipelineConfig
-from docshelf.parsers.base import ParseLimits
+from docshelf.config import ParseLimits, PipelineConfig
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"

@@ -5,17 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from docshelf.config import ParseLimits
 from docshelf.model import Block
 
-
-@dataclass(frozen=True, slots=True)
-class ParseLimits:
-    max_bytes: int = 200 * 1024 * 1024
-    max_pages: int = 5000
-    max_decompressed_bytes: int = 1024 * 1024 * 1024
-    max_compression_ratio: float = 200.0
-    max_sheet_cells: int = 5_000_000
-    time_budget_s: float = 300.0
+__all__ = ["ParseLimits", "ParsedContent", "Parser"]
 
 
 @dataclass(slots=True)
