@@ -15,6 +15,7 @@ import pytest
 from docshelf.index import namespace_snapshot
 from docshelf.index.analysed_batch import AnalysedBatch
 from docshelf.index.analyzer import ANALYZER_VERSION, analyze
+from docshelf.index.bm25 import Vocabulary
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.namespace_snapshot import SnapshotError, decode
 from docshelf.model import Chunk
@@ -233,3 +234,13 @@ def test_an_index_that_does_not_write_snapshots_reads_them_and_writes_none(tmp_p
     reader.SNAPSHOT_AFTER_CHUNKS = 1
     assert reader.count("ns", SearchFilters()) > 0
     assert store.get(SNAPSHOT_KEY) is None
+
+
+@pytest.mark.parametrize("terms", [["a", "b", "c"], ["a", "b", "a", "c", "b"]])
+def test_a_vocabulary_numbers_new_terms_by_first_appearance_whether_empty_or_not(terms: list[str]) -> None:
+    empty, started = Vocabulary(), Vocabulary()
+    started.ids(["z"])
+    assert empty.ids(terms).tolist() == [{"a": 0, "b": 1, "c": 2}[term] for term in terms]
+    assert started.ids(terms).tolist() == [{"a": 1, "b": 2, "c": 3}[term] for term in terms]
+    assert empty.terms == ["a", "b", "c"] and started.terms == ["z", "a", "b", "c"]
+    assert dict(empty) == {"a": 0, "b": 1, "c": 2}

@@ -37,6 +37,12 @@ class Vocabulary(dict[str, int]):
     def ids(self, terms: Iterable[str]) -> IntArray:
         """The id of each term; unseen ones are numbered in the order they first appear, all at once."""
         listed = terms if isinstance(terms, list) else list(terms)
+        if not self:  # distinct terms into an empty vocabulary (a snapshot's) are numbered in one pass
+            self.update(zip(listed, range(len(listed)), strict=True))
+            if len(self) == len(listed):
+                self.terms.extend(listed)
+                return np.arange(len(listed), dtype=np.int64)
+            self.clear()
         self.terms.extend(number_unseen(self, listed))
         return np.fromiter(map(self.__getitem__, listed), dtype=np.int64, count=len(listed))
 
