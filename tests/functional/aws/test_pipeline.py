@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from docshelf.ids import document_id, sha256_hex
 from docshelf.keys import artifact_key, parse_cache_key
 from tests.functional.aws.harness import Pipeline
+
+if TYPE_CHECKING:
+    import pytest
 
 PUMP_GUIDE = b"""# Pump guide
 
@@ -94,6 +98,26 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     }
     status, one = pipeline.http("document_status.json", query={"namespace": "demo"}, path_document=pump)
     assert status == 200 and one["status"] == "ok" and one["revision"] == sha256_hex(PUMP_GUIDE)
+
+
+def test_publish_writes_the_embedded_snapshot_and_search_never_does(
+    pipeline: Pipeline, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.index.embedded import EmbeddedIndex
+    from docshelf.index.namespace_snapshot import decode
+
+    monkeypatch.setattr(EmbeddedIndex, "SNAPSHOT_AFTER_CHUNKS", 1)  # these few chunks are worth a snapshot
+    pipeline.upload("demo/manuals/pump guide.md", PUMP_GUIDE)
+    pipeline.upload("demo/valves.md", VALVES)
+    pipeline.drain()
+    snapshot = pipeline.artifact("index/demo.snapshot")
+    assert snapshot is not None
+    assert {d.document_id for d in decode(snapshot).documents} == {doc_id("manuals/pump guide.md"), doc_id("valves.md")}
+
+    pipeline.services["publish"].store.delete("index/demo.snapshot")
+    body = pipeline.search("how often is the impeller inspected?", top_k=1)  # a load that analyses every chunk
+    assert body["results"][0]["document_id"] == doc_id("manuals/pump guide.md")
+    assert pipeline.artifact("index/demo.snapshot") is None  # the search role only reads the bucket
 
 
 def test_deleting_the_object_removes_its_chunks(pipeline: Pipeline) -> None:

@@ -91,6 +91,9 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
         index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
+    refresh = getattr(index, "refresh", None)
+    if not services.uses_opensearch and callable(refresh):
+        refresh()  # the embedded index writes its namespace snapshot once enough chunks were added
     return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))
 
 
