@@ -341,3 +341,18 @@ def test_a_failed_analysis_leaves_the_index_as_the_store_holds_it(tmp_path, monk
     monkeypatch.undo()
     assert _holding(index, "flange") == _holding(EmbeddedIndex(LocalStore(tmp_path)), "flange")
     assert _holding(index, "flange") | _holding(index, "gasket") == {f"c{d:04d}" for d in range(5)}
+
+
+def test_a_load_leaves_the_cycle_collector_as_it_found_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    EmbeddedIndex(LocalStore(tmp_path)).upsert("ns", "d1", "r1", [make_chunk(1, "valve seal")])
+    assert gc.isenabled()
+    assert EmbeddedIndex(LocalStore(tmp_path)).count("ns", SearchFilters()) == 1
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert EmbeddedIndex(LocalStore(tmp_path)).count("ns", SearchFilters()) == 1
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -68,6 +69,19 @@ def test_chunks_round_trip_through_json() -> None:
     data = loads(dumps(chunks_to_dict([chunk])))
     assert data["schema_version"] == SCHEMA_VERSION
     assert chunks_from_dict(data) == [chunk]
+
+
+def test_every_chunk_field_survives_the_round_trip() -> None:
+    """chunk_from_dict names the fields one by one: a field added to Chunk must be added there too."""
+    defaults = {field.name: field.default for field in dataclasses.fields(Chunk)}
+    chunk = Chunk(
+        chunk_id="c1", document_id="d1", namespace="ns", type="text", text="t", section_path=("A",), pages=(1,),
+        token_count=1, ordinal=2, source_file_name="a.md", revision="r", overlap_chars=3, citation_tokens=4,
+        connect_to=(Link(target="image", relation="part_of", ref="img-1", position=1),),
+    )  # fmt: skip
+    unset = [name for name, default in defaults.items() if getattr(chunk, name) == default]
+    assert not unset, f"give {unset} a value other than the default here"
+    assert chunks_from_dict(loads(dumps(chunks_to_dict([chunk])))) == [chunk]
 
 
 def test_unknown_major_schema_version_is_refused() -> None:

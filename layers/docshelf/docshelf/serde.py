@@ -74,13 +74,24 @@ def chunk_to_dict(chunk: Chunk) -> JsonObject:
 
 
 def chunk_from_dict(data: JsonObject) -> Chunk:
+    """The chunk `chunk_to_dict` wrote. Fields named one by one: merging the dict into keyword arguments took a
+    third of the time of loading an embedded index from its snapshot (100k chunks)."""
+    links = data.get("connect_to")
     return Chunk(
-        **{
-            **data,
-            "section_path": tuple(data["section_path"]),
-            "pages": tuple(data["pages"]),
-            "connect_to": tuple(Link(**link) for link in data["connect_to"]),
-        }
+        chunk_id=data["chunk_id"],
+        document_id=data["document_id"],
+        namespace=data["namespace"],
+        type=data["type"],
+        text=data["text"],
+        section_path=tuple(data["section_path"]),
+        pages=tuple(data["pages"]),
+        token_count=data["token_count"],
+        ordinal=data["ordinal"],
+        source_file_name=data["source_file_name"],
+        revision=data.get("revision", ""),
+        connect_to=tuple(Link(**link) for link in links) if links else (),
+        overlap_chars=data.get("overlap_chars", 0),
+        citation_tokens=data.get("citation_tokens", 0),
     )
 
 
