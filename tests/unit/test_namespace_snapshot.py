@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import logging
 import random
+import struct
+import zipfile
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +22,7 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.namespace_snapshot import SnapshotError, decode
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
+from docshelf.serde import dumps, loads
 from docshelf.store import LocalStore
 from tests.unit.test_embedded_index import WORDS, _all_rankings, make_chunk
 
@@ -167,7 +170,16 @@ def _damaged(raw: bytes) -> dict[str, bytes]:
         np.savez(buffer, allow_pickle=False, **members)
         return buffer.getvalue()
 
+    flipped = bytearray(raw)  # the last byte of the content rows' data: the member's CRC-32 no longer holds
+    member = zipfile.ZipFile(io.BytesIO(raw)).getinfo("content.rows.npy")
+    name_length, extra_length = struct.unpack_from("<HH", raw, member.header_offset + 26)
+    flipped[member.header_offset + 30 + name_length + extra_length + member.file_size - 1] ^= 0xFF
+    header = loads(arrays["header"].tobytes())
+    twice = dict(header, documents=header["documents"] + header["documents"][:1])
     return {
+        "one byte flipped": bytes(flipped),
+        "a document listed twice": saved(dict(arrays, header=np.frombuffer(dumps(twice), dtype=np.uint8))),
+        "a term listed twice": saved(dict(arrays, terms=np.frombuffer(b"valve\nvalve", dtype=np.uint8))),
         "truncated": raw[: len(raw) // 2],
         "not a zip": b"PK\x03\x04" + bytes(100),
         "empty": b"",

@@ -112,6 +112,10 @@ def decode(raw: bytes) -> NamespaceSnapshot:
         raise
     except Exception as error:  # a damaged object can fail in zipfile, numpy or the JSON decoder
         raise SnapshotError(f"unreadable snapshot: {error!r}") from error
+    if any(document.rows < 0 for document in documents) or len({d.document_id for d in documents}) < len(documents):
+        raise SnapshotError("a document is listed twice or with a negative row count")
+    if len(set(terms)) < len(terms):
+        raise SnapshotError("a term is listed twice")
     snapshot = NamespaceSnapshot(documents, terms, channels)
     for channel, postings in channels.items():
         _check(channel, postings, len(terms), snapshot.rows)
