@@ -103,6 +103,35 @@ def test_small_corpus_returns_everything_in_document_order(tmp_path: Path) -> No
     assert [r.chunk.text for r in response.results] == ["first", "second"]
 
 
+def test_a_text_already_in_the_results_is_left_out_and_the_next_chunk_takes_its_place(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    seal = "Replace the stem seal every 6 months."
+    others = [f"Unrelated paragraph number {i} about shipping." for i in range(20)]
+    index.upsert("ns", "d1", "r", [chunk(0, seal, name="readme.md"), *(chunk(i + 1, t) for i, t in enumerate(others))])
+    documents = {  # the same text in two more files (one with other case and spaces), and a different one
+        "d2": ("readme.html", seal),
+        "d3": ("copy.txt", "REPLACE the stem seal\nevery 6  months."),
+        "d4": ("b.md", "Check the seal for leaks."),
+    }
+    for document_id, (name, text) in documents.items():
+        only = replace(chunk(0, text, name=name), chunk_id=f"{document_id}-c0", document_id=document_id)
+        index.upsert("ns", document_id, "r", [only])
+
+    results = search(index, SearchRequest("ns", "replace the seal", top_k=3)).results
+    texts = [" ".join(r.chunk.text.casefold().split()) for r in results]
+    assert len(results) == 3 and len(set(texts)) == 3
+    assert texts.count("replace the stem seal every 6 months.") == 1
+    assert "check the seal for leaks." in texts  # moved up into a place a copy would have taken
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+
+
+def test_the_small_corpus_path_returns_a_repeated_text_once(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert("ns", "d1", "r", [chunk(1, "first"), chunk(2, "second"), chunk(3, "First")])
+    response = search(index, SearchRequest("ns", "anything", top_k=5))
+    assert [r.chunk.chunk_id for r in response.results] == ["c1", "c2"]
+
+
 def test_requests_are_validated() -> None:
     with pytest.raises(InvalidNameError):
         SearchRequest("Bad Namespace", "q")

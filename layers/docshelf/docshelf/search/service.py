@@ -108,7 +108,7 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
     if first.total <= request.top_k:
         # Small corpus: everything fits, so return it all in document order.
         listed = index.list_chunks(request.namespace, request.filters, first.total)
-        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in listed]
+        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in _distinct(listed)]
     else:
         ranked = _ranked(index, passes, request, queries, first, limit)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
@@ -144,13 +144,48 @@ def _ranked(
         )
         chunks.update(second.chunks)
         rankings["expansion"] = [cid for cid, _ in _settled(second.ranking)]
-    fused = fuse_rrf(rankings)[: request.top_k]
-    missing = [cid for cid, _, _ in fused if cid not in chunks]
-    chunks.update((c.chunk_id, c) for c in index.fetch(request.namespace, missing))
-    results = [RankedChunk(chunks[cid], score, ranks) for cid, score, ranks in fused if cid in chunks]
+    results = _distinct_results(index, request, fuse_rrf(rankings), chunks)
     return _siblings_by_passage(
         queries.get("content", []), dict(settled.get("content", [])), first.content_idf, results
     )
+
+
+def _text_key(text: str) -> str:
+    return " ".join(normalize(text).split())
+
+
+def _distinct(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """The chunks without those whose text repeats an earlier one's (`_text_key`)."""
+    firsts: dict[str, Chunk] = {}
+    for chunk in chunks:
+        firsts.setdefault(_text_key(chunk.text), chunk)
+    return list(firsts.values())
+
+
+def _distinct_results(
+    index: SearchIndex,
+    request: SearchRequest,
+    fused: Sequence[tuple[str, float, dict[str, int]]],
+    chunks: dict[str, Chunk],
+) -> list[RankedChunk]:
+    """The first `top_k` fused chunks whose texts differ: a text already in the results (the same file uploaded
+    twice, a README as .md and .html, a notice repeated in every document) is left out, whitespace and case
+    aside, and the next chunk takes its place. Chunks are fetched as places need them, so a list without
+    repeats costs the one fetch it always did."""
+    results: list[RankedChunk] = []
+    seen: set[str] = set()
+    start = 0
+    while len(results) < request.top_k and start < len(fused):
+        window = fused[start : start + request.top_k - len(results)]
+        start += len(window)
+        missing = [chunk_id for chunk_id, _, _ in window if chunk_id not in chunks]
+        chunks.update((chunk.chunk_id, chunk) for chunk in index.fetch(request.namespace, missing))
+        for chunk_id, score, ranks in window:
+            chunk = chunks.get(chunk_id)
+            if chunk is not None and (key := _text_key(chunk.text)) not in seen:
+                seen.add(key)
+                results.append(RankedChunk(chunk, score, ranks))
+    return results
 
 
 def _feedback_frequencies(
