@@ -295,8 +295,7 @@ class EmbeddedIndex:
             if loaded is None or loaded.needs_rebuild():
                 with _collector_paused():
                     loaded = self._namespaces[namespace] = self._load(namespace)
-                if loaded.added_since_snapshot >= self.SNAPSHOT_AFTER_CHUNKS:
-                    self._write_snapshot(namespace, loaded)
+                self._write_snapshot_if_due(namespace, loaded)
             return loaded
 
     def _load(self, namespace: str) -> _Namespace:
@@ -333,9 +332,10 @@ class EmbeddedIndex:
             _log.warning("namespace %s: snapshot not used, its documents are analysed instead: %s", namespace, error)
             return None
 
-    def _write_snapshot(self, namespace: str, space: _Namespace) -> None:
-        """Write the namespace's snapshot. Failing to is logged, not raised: the snapshot only saves time."""
-        if not self.writes_snapshots:
+    def _write_snapshot_if_due(self, namespace: str, space: _Namespace) -> None:
+        """Write the namespace's snapshot once SNAPSHOT_AFTER_CHUNKS chunks or more were added since it was loaded
+        or written. Failing to is logged, not raised: the snapshot only saves time."""
+        if not self.writes_snapshots or space.added_since_snapshot < self.SNAPSHOT_AFTER_CHUNKS:
             return
         try:
             self.store.put(self._snapshot_key(namespace), encode(space.snapshot()))
@@ -350,8 +350,7 @@ class EmbeddedIndex:
         ingest` calls this once at its end; the index is searchable without it)."""
         with self._lock:
             for namespace, space in self._namespaces.items():
-                if space.added_since_snapshot >= self.SNAPSHOT_AFTER_CHUNKS:
-                    self._write_snapshot(namespace, space)
+                self._write_snapshot_if_due(namespace, space)
 
     def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
         chunks = [chunk for _, chunks in documents for chunk in chunks]
