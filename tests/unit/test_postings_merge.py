@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
+from docshelf.index.analysed_batch import counted
 from docshelf.index.bm25 import BM25Channel, Postings
 
 
@@ -71,3 +74,35 @@ def test_a_channel_keeps_few_segments_of_like_size_and_scores_as_one_segment() -
     whole.add(np.arange(first, dtype=np.int64), Postings.merge(single_parts, None))
     weights = {3: 1.0, 17: 2.0, 39: 1.0}
     assert np.allclose(channel.scores(weights, first)[0], whole.scores(weights, first)[0])
+
+
+# Keys of 32 bits and fewer (the first four), of 33, and of more.
+_LARGEST = [
+    (50_000, 8_191),
+    ((1 << 19) - 1, (1 << 13) - 1),
+    (7, 0),
+    ((1 << 31) - 1, 1),
+    (1 << 19, 1 << 13),
+    (1 << 40, 5),
+]
+
+
+@pytest.mark.parametrize(("largest_term", "largest_position"), _LARGEST)
+def test_counted_postings_are_the_distinct_pairs_by_term_then_position_with_their_counts(
+    largest_term: int, largest_position: int
+) -> None:
+    rng = np.random.default_rng(largest_term ^ largest_position)
+    positions = np.sort(rng.integers(0, largest_position + 1, 5_000))
+    positions[-1] = largest_position
+    term_ids = rng.choice(np.array([0, 1, largest_term // 2, largest_term]), 5_000)
+    postings = counted(term_ids, positions)
+    expected = sorted(Counter(zip(term_ids.tolist(), positions.tolist(), strict=True)).items())
+    assert [(*pair, tf) for pair, tf in expected] == list(
+        zip(postings.terms.tolist(), postings.positions.tolist(), postings.tfs.tolist(), strict=True)
+    )
+    assert postings.terms.dtype == postings.positions.dtype == postings.tfs.dtype == np.int64
+
+
+def test_no_occurrences_count_to_no_postings() -> None:
+    postings = counted(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    assert len(postings.terms) == len(postings.positions) == len(postings.tfs) == 0
