@@ -2,16 +2,13 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pytest
 
 from docshelf.index import piece_keys
 from docshelf.index.bm25 import IntArray
 from docshelf.index.piece_keys import UNICODE_SPACES, PieceKeys, U64Array, piece_bounds, piece_ids
-
-if TYPE_CHECKING:
-    import pytest
 
 
 def test_the_unicode_spaces_are_every_non_ascii_character_str_split_separates_on() -> None:
@@ -20,8 +17,8 @@ def test_the_unicode_spaces_are_every_non_ascii_character_str_split_separates_on
     assert all(f"a{space}b".split() == ["a", "b"] for space in UNICODE_SPACES)
 
 
-def test_piece_bounds_split_like_str_split_on_ascii_whitespace() -> None:
-    text = " \t a\x1cb\x1f\x0b cde\r\n\x0c f\x00g é \x7f"
+@pytest.mark.parametrize("text", [" \t a\x1cb\x1f\x0b cde\r\n\x0c f\x00g é \x7f", "", " ", "a", "ab cd", " x\ny "])
+def test_piece_bounds_split_like_str_split_on_ascii_whitespace(text: str) -> None:
     data = text.encode()
     starts, ends = piece_bounds(data)
     pieces = [data[start:end].decode() for start, end in zip(starts.tolist(), ends.tolist(), strict=True)]

@@ -24,8 +24,8 @@ UNICODE_SPACES = (
     "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _UNICODE_SPACE = re.compile(f"[{UNICODE_SPACES}]")
-_IS_SPACE = np.zeros(256, dtype=np.bool_)
-_IS_SPACE[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20]] = True
+_IS_SOLID = np.ones(256, dtype=np.bool_)
+_IS_SOLID[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20]] = False
 _LOW_BYTES = np.array([(1 << (8 * count)) - 1 for count in range(9)], dtype=np.uint64)  # mask of the first n bytes
 _MAX_KEYED = 15
 _PADDING = bytes(16)
@@ -33,9 +33,10 @@ _PADDING = bytes(16)
 
 def piece_bounds(data: bytes) -> tuple[IntArray, IntArray]:
     """(start, end) byte offsets of the pieces `data.split()` gives."""
-    solid = (~_IS_SPACE[np.frombuffer(data, dtype=np.uint8)]).view(np.int8)
-    steps = np.diff(solid, prepend=np.int8(0), append=np.int8(0))
-    return np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)
+    solid = np.zeros(len(data) + 2, dtype=np.bool_)  # a space before and after: every piece starts and ends
+    np.take(_IS_SOLID, np.frombuffer(data, dtype=np.uint8), out=solid[1:-1])
+    edges = np.flatnonzero(solid[1:] != solid[:-1])
+    return edges[0::2], edges[1::2]
 
 
 def exact_keys(data: bytes, starts: IntArray, ends: IntArray) -> tuple[U64Array, U64Array, npt.NDArray[np.bool_]]:
