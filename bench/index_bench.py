@@ -13,7 +13,6 @@ import itertools
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +21,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from docshelf.allocator import keep_freed_memory  # noqa: E402
 from docshelf.index.base import DocumentChunks  # noqa: E402
 from docshelf.index.bm25 import Vocabulary  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
@@ -38,7 +36,6 @@ CHUNKS_PER_DOCUMENT = 50
 VOCABULARY = 50_000
 BULK_DOCUMENTS = 100  # 5,000 chunks an `upsert_many` call
 PER_DOCUMENT_CHUNKS = 20_000
-DEFAULT_ALLOCATOR = "--default-allocator"
 
 
 def pseudo_word(number: int) -> str:
@@ -141,39 +138,6 @@ def timed_search(index: EmbeddedIndex, query: str) -> float:
     return time.perf_counter() - started
 
 
-def page_faults() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-
-
-def cold_build_with_default_allocator(count: int) -> tuple[float, float, int]:
-    """(wall s, CPU s, page faults) of the cold bulk build in a child process that leaves glibc's thresholds as
-    they are (keep_freed_memory cannot be undone in a process)."""
-    done = subprocess.run(
-        [sys.executable, __file__, str(count), DEFAULT_ALLOCATOR], capture_output=True, text=True, check=True
-    )
-    wall, cpu, faults = done.stdout.split()
-    return float(wall), float(cpu), int(faults)
-
-
-def cold_build_rows(chunks: list[Chunk]) -> list[str]:
-    """The cold bulk build here (freed memory kept, as the CLI and the Lambdas set it before they open an
-    embedded index) and in a child process with glibc's defaults, run first."""
-    count = len(chunks)
-    default_wall, default_cpu, default_faults = cold_build_with_default_allocator(count)
-    keep_freed_memory()
-    with tempfile.TemporaryDirectory() as tmp:
-        faults_before = page_faults()
-        cold = bulk_build(EmbeddedIndex(LocalStore(tmp)), chunks)
-        cold_faults = page_faults() - faults_before
-    return [
-        f"| build to a searchable, persisted index (`upsert_many`, {BULK_DOCUMENTS} documents a call), all words "
-        f"new | {cold.rate(count)}, {cold_faults:,} page faults |",
-        f"| the same build in a child process with glibc's default malloc thresholds | {default_wall:.1f} s, "
-        f"{count / default_wall:,.0f} chunks/s (CPU {default_cpu:.1f} s), {default_faults:,} page faults, "
-        f"{default_wall / cold.wall:.2f}x the time |",
-    ]
-
-
 def main(count: int = CHUNKS) -> None:
     chunks = make_chunks(count)
     rng = random.Random(7)
@@ -181,9 +145,9 @@ def main(count: int = CHUNKS) -> None:
     per_document_chunks = chunks[: min(count, PER_DOCUMENT_CHUNKS)]
     count_tokens("load the token encoder before any search is timed")
     rss_before = peak_rss_mb()
-    cold_rows = cold_build_rows(chunks)
     with tempfile.TemporaryDirectory() as tmp:
-        per_document = per_document_build(EmbeddedIndex(LocalStore(tmp)), per_document_chunks)
+        cold = bulk_build(EmbeddedIndex(LocalStore(Path(tmp) / "cold")), chunks)
+        per_document = per_document_build(EmbeddedIndex(LocalStore(Path(tmp) / "one")), per_document_chunks)
     gc.collect()
     analysis = analysis_only(chunks)
     gc.collect()
@@ -213,7 +177,8 @@ def main(count: int = CHUNKS) -> None:
         del analysing
     print(f"| embedded index, {count:,} chunks of {CHUNK_WORDS} words, {CHUNKS_PER_DOCUMENT} per document | value |")
     print("|---|---|")
-    print("\n".join(cold_rows))
+    print(f"| build to a searchable, persisted index (`upsert_many`, {BULK_DOCUMENTS} documents a call), all words new "
+          f"| {cold.rate(count)} |")  # fmt: skip
     print(f"| the same, analyser caches warm (same words, new index and store) | {warm.rate(count)} |")
     print(f"| `upsert` document by document, {len(per_document_chunks):,} chunks after the first build | "
           f"{per_document.rate(len(per_document_chunks))} |")  # fmt: skip
@@ -230,16 +195,5 @@ def main(count: int = CHUNKS) -> None:
     print(f"| peak RSS, the builds and the reload (before the builds {rss_before:.0f} MB) | {peak_rss_mb():.0f} MB |")
 
 
-def default_allocator_child(count: int) -> None:
-    chunks = make_chunks(count)
-    with tempfile.TemporaryDirectory() as tmp:
-        faults_before = page_faults()
-        cold = bulk_build(EmbeddedIndex(LocalStore(tmp)), chunks)
-        print(cold.wall, cold.cpu, page_faults() - faults_before)
-
-
 if __name__ == "__main__":
-    if sys.argv[2:] == [DEFAULT_ALLOCATOR]:
-        default_allocator_child(int(sys.argv[1]))
-    else:
-        main(int(sys.argv[1]) if len(sys.argv) > 1 else CHUNKS)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else CHUNKS)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from docshelf import pipeline, tokens
-from docshelf.allocator import keep_freed_memory
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError
@@ -118,7 +117,6 @@ def _one_cpu_each() -> None:
 
 def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchIndex:
     if backend == "embedded":
-        keep_freed_memory()
         return EmbeddedIndex(store)
     if backend != "opensearch":
         raise DocshelfError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")

@@ -91,10 +91,8 @@ class AwsServices:
         return self._index
 
     def _embedded_index(self, *, writes_snapshots: bool = True) -> SearchIndex:
-        from docshelf.allocator import keep_freed_memory
         from docshelf.index.embedded import EmbeddedIndex
 
-        keep_freed_memory()
         return EmbeddedIndex(self.store, prefix=INDEX_PREFIX, writes_snapshots=writes_snapshots)
 
     def _opensearch_index(self) -> SearchIndex:
