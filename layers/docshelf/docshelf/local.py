@@ -94,8 +94,10 @@ class LocalServices:
                 revision=revision,
             )
 
+        publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
         for outcome in parse_in_workers(parse, changed, path=lambda file: file[0]):
-            yield pipeline.ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)
+            yield from publishing.add(outcome)
+        yield from publishing.flush()
 
     def delete(self, *, namespace: str, source_key: str) -> bool:
         return pipeline.delete_document(

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from docshelf import artifacts
 from docshelf.chunking import chunk_document
 from docshelf.config import PipelineConfig
-from docshelf.errors import DocumentError, document_error, is_cacheable_failure
+from docshelf.errors import DocumentError, IndexBackendError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import BulkUpsert, DocumentChunks, SearchIndex
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
@@ -165,17 +166,56 @@ def publish_stage(
     """Index the revision's chunks and mark the document ok. False when a newer event already won.
 
     `chunker` names the chunk settings the chunks were made with (kept in the registry)."""
-    current = registry.get(outcome.namespace, outcome.document_id)
-    if current is not None and not sequencer_is_newer(sequencer, current.sequencer):
+    if not _newer_than_recorded(registry, outcome, sequencer):
         return False
     index.upsert(outcome.namespace, outcome.document_id, outcome.revision, chunks)
-    written = registry.put(_record(outcome, "ok", chunks=len(chunks), sequencer=sequencer, chunker=chunker))
+    written = _record_published(index, registry, outcome, len(chunks), sequencer=sequencer, chunker=chunker)
+    registry.bump_namespace_version(outcome.namespace)
+    return written
+
+
+def publish_many(
+    index: SearchIndex, registry: Registry, batch: Sequence[tuple[ParseOutcome, list[Chunk]]], *, chunker: str = ""
+) -> None:
+    """`publish_stage` for documents of one namespace from one writer (no sequencers), with one bulk upsert.
+    Documents the index refused keep their previous revision and record; IndexBackendError names them once the
+    others are recorded."""
+    if not isinstance(index, BulkUpsert):
+        raise TypeError(f"{type(index).__name__} has no upsert_many")
+    namespaces = {outcome.namespace for outcome, _ in batch}
+    if len(namespaces) > 1:
+        raise ValueError(f"publish_many takes one namespace, not {sorted(namespaces)}")
+    due = [(outcome, chunks) for outcome, chunks in batch if _newer_than_recorded(registry, outcome, "")]
+    if not due:
+        return
+    namespace = due[0][0].namespace
+    refused = index.upsert_many(
+        namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for outcome, chunks in due]
+    )
+    for outcome, chunks in due:
+        if outcome.document_id not in refused:
+            _record_published(index, registry, outcome, len(chunks), sequencer="", chunker=chunker)
+    registry.bump_namespace_version(namespace)
+    if refused:
+        reasons = "; ".join(f"{document_id}: {reason}" for document_id, reason in sorted(refused.items()))
+        raise IndexBackendError(f"the index refused {len(refused)} document(s): {reasons}")
+
+
+def _newer_than_recorded(registry: Registry, outcome: ParseOutcome, sequencer: str) -> bool:
+    current = registry.get(outcome.namespace, outcome.document_id)
+    return current is None or sequencer_is_newer(sequencer, current.sequencer)
+
+
+def _record_published(
+    index: SearchIndex, registry: Registry, outcome: ParseOutcome, chunks: int, *, sequencer: str, chunker: str
+) -> bool:
+    """Mark an indexed revision ok; False when a newer event landed meanwhile (its chunks are then undone if that
+    event emptied the document)."""
+    written = registry.put(_record(outcome, "ok", chunks=chunks, sequencer=sequencer, chunker=chunker))
     if not written:
-        # A newer event landed between the check and the write; if it emptied the document, undo our upsert.
         winner = registry.get(outcome.namespace, outcome.document_id)
         if winner is not None and winner.status in EMPTY_STATUSES:
             index.delete(outcome.namespace, outcome.document_id)
-    registry.bump_namespace_version(outcome.namespace)
     return written
 
 
@@ -275,6 +315,26 @@ def ingest_parsed(
 ) -> IngestResult:
     """Chunk and publish a parsed file, or settle its failure (the stages after `parse_stage`)."""
     started = time.perf_counter() - outcome.seconds
+    settled = _settled_without_publishing(store, registry, index, outcome, config=config, sequencer=sequencer)
+    if settled is not None:
+        return settled
+    chunks, chunk_hit = chunk_stage(store, outcome, config=config)
+    publish_stage(index, registry, outcome, chunks, sequencer=sequencer, chunker=config.chunking.cache_key())
+    return _published(outcome, chunks, chunk_hit, started)
+
+
+def _settled_without_publishing(
+    store: ObjectStore,
+    registry: Registry,
+    index: SearchIndex,
+    outcome: ParseOutcome,
+    *,
+    config: PipelineConfig,
+    sequencer: str,
+) -> IngestResult | None:
+    """The result of a file that failed to parse (its failure settled), or that is published as it is; None for
+    a file to chunk and publish."""
+    started = time.perf_counter() - outcome.seconds
     namespace, source_key = outcome.namespace, outcome.source_key
     if outcome.document is None:
         current = registry.get(namespace, outcome.document_id)
@@ -286,20 +346,63 @@ def ingest_parsed(
             error_code=error.code if error else "", error_message=error.message if error else "",
             seconds=time.perf_counter() - started,
         )  # fmt: skip
-    chunker = config.chunking.cache_key()
     current = registry.get(namespace, outcome.document_id)
-    if outcome.cache_hit and _already_published(current, outcome, chunker, sequencer):
+    if outcome.cache_hit and _already_published(current, outcome, config.chunking.cache_key(), sequencer):
         # The same bytes with the same settings are already indexed: nothing to redo.
         return IngestResult(
             namespace, outcome.document_id, source_key, "ok", chunks=current.chunk_count if current else 0,
             parse_cache_hit=True, chunk_cache_hit=True, seconds=time.perf_counter() - started,
         )  # fmt: skip
-    chunks, chunk_hit = chunk_stage(store, outcome, config=config)
-    publish_stage(index, registry, outcome, chunks, sequencer=sequencer, chunker=chunker)
+    return None
+
+
+def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, started: float) -> IngestResult:
     return IngestResult(
-        namespace, outcome.document_id, source_key, "ok", chunks=len(chunks),
+        outcome.namespace, outcome.document_id, outcome.source_key, "ok", chunks=len(chunks),
         parse_cache_hit=outcome.cache_hit, chunk_cache_hit=chunk_hit, seconds=time.perf_counter() - started,
     )  # fmt: skip
+
+
+class BatchedPublishing:
+    """`ingest_parsed` over the parsed files of one writer (`docshelf ingest`), publishing their chunks together:
+    one bulk upsert per PUBLISH_CHUNKS chunks or PUBLISH_DOCUMENTS documents. One upsert per small document cost
+    the embedded index about 4x its share of a bulk one. A file's result comes once it is published; failed and
+    unchanged files come at once. Indexes without `upsert_many` publish each file as it comes."""
+
+    PUBLISH_CHUNKS = 4096
+    PUBLISH_DOCUMENTS = 256
+
+    def __init__(self, store: ObjectStore, registry: Registry, index: SearchIndex, *, config: PipelineConfig) -> None:
+        self.store, self.registry, self.index, self.config = store, registry, index, config
+        self._pending: list[tuple[ParseOutcome, list[Chunk], bool, float]] = []
+        self._pending_chunks = 0
+
+    def add(self, outcome: ParseOutcome) -> list[IngestResult]:
+        """Results ready after this file: its own, or those of the batch it completed (or none yet)."""
+        if not isinstance(self.index, BulkUpsert):
+            return [ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)]
+        started = time.perf_counter() - outcome.seconds
+        settled = _settled_without_publishing(
+            self.store, self.registry, self.index, outcome, config=self.config, sequencer=""
+        )
+        if settled is not None:
+            return [settled]
+        ready = self.flush() if self._pending and self._pending[0][0].namespace != outcome.namespace else []
+        chunks, chunk_hit = chunk_stage(self.store, outcome, config=self.config)
+        self._pending.append((outcome, chunks, chunk_hit, started))
+        self._pending_chunks += len(chunks)
+        if self._pending_chunks >= self.PUBLISH_CHUNKS or len(self._pending) >= self.PUBLISH_DOCUMENTS:
+            ready += self.flush()
+        return ready
+
+    def flush(self) -> list[IngestResult]:
+        """Publish the files waiting and return their results."""
+        pending, self._pending, self._pending_chunks = self._pending, [], 0
+        if not pending:
+            return []
+        batch = [(outcome, chunks) for outcome, chunks, _, _ in pending]
+        publish_many(self.index, self.registry, batch, chunker=self.config.chunking.cache_key())
+        return [_published(outcome, chunks, hit, started) for outcome, chunks, hit, started in pending]
 
 
 def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:

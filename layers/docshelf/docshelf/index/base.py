@@ -4,7 +4,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias
+from typing import Literal, Protocol, TypeAlias, runtime_checkable
 
 from docshelf.model import Chunk
 from docshelf.search.filters import SearchFilters
@@ -68,4 +68,14 @@ class SearchIndex(Protocol):
 
     def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
         """Chunks in document order (file name, then ordinal)."""
+        ...
+
+
+@runtime_checkable
+class BulkUpsert(Protocol):
+    """A backend that publishes many documents in one call, far cheaper per document than one upsert each."""
+
+    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> Mapping[str, str]:
+        """`upsert` of each document; returns {document_id: reason} for documents the backend refused (they keep
+        their previous revision). A failure that stops the whole call raises."""
         ...

@@ -370,12 +370,13 @@ class EmbeddedIndex:
     def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
         self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
 
-    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> None:
+    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
         """`upsert` of many documents, analysed together; searchable and persisted on return, with postings
         merged so that the next search pays for nothing the build left behind. A document given twice is
-        published in its last version. A store error stops the batch: the documents written before it
-        are in the index, the others keep their previous version."""
+        published in its last version. No document is refused on its own: a store error stops the batch (raised),
+        the documents written before it are in the index, the others keep their previous version."""
         self._upsert(namespace, documents, merge=True)
+        return {}
 
     def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> None:
         latest = {document.document_id: document for document in documents}

@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from docshelf import pipeline, tokens
+from docshelf.errors import IndexBackendError
+from docshelf.ids import document_id, sha256_hex
+from docshelf.index.base import DocumentChunks
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.local import LocalServices
+from docshelf.search.filters import SearchFilters
+from docshelf.search.service import SearchRequest, search
+
+
+def _files(root: Path, count: int) -> list[tuple[Path, str]]:
+    root.mkdir(parents=True)
+    files = {"broken.pdf": b"%PDF-1.7\n not a pdf at all", "empty.txt": b""}
+    for number in range(count):
+        files[f"ticket-{number:03}.txt"] = (
+            f"Ticket {number}\n\nThe TX-{number} valve leaks at the stem after {number} months. "
+            f"Replace seal kit SK-{number}-B."
+        ).encode()
+    for name, data in files.items():
+        (root / name).write_bytes(data)
+    return [(root / name, name) for name in sorted(files)]
+
+
+def _state(services: LocalServices) -> tuple[list[tuple[str, str, str, int]], list[tuple[str, str]]]:
+    records = sorted((r.source_key, str(r.status), r.error_code, r.chunk_count) for r in services.registry.list("acme"))
+    chunks = services.index.list_chunks("acme", SearchFilters(), 10_000)
+    return records, sorted((chunk.chunk_id, chunk.text) for chunk in chunks)
+
+
+@pytest.fixture
+def serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
+
+
+@pytest.mark.usefixtures("serial")
+def test_ingest_publishes_in_bulk_what_one_upsert_per_file_publishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _files(tmp_path / "docs", 60)
+    one_by_one = LocalServices.open(tmp_path / "one-by-one")
+    for path, key in files:
+        one_by_one.ingest(path.read_bytes(), namespace="acme", source_key=key)
+
+    calls: list[int] = []
+    upsert_many = EmbeddedIndex.upsert_many
+
+    def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        calls.append(len(documents))
+        return upsert_many(self, namespace, documents)
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a file was upserted on its own")
+
+    monkeypatch.setattr(EmbeddedIndex, "upsert_many", counting)
+    monkeypatch.setattr(EmbeddedIndex, "upsert", refused)
+    monkeypatch.setattr(pipeline.BatchedPublishing, "PUBLISH_DOCUMENTS", 25)
+    bulk = LocalServices.open(tmp_path / "bulk")
+    results = list(bulk.ingest_files(files, namespace="acme"))
+
+    assert calls == [25, 25, 10]
+    assert sorted(r.source_key for r in results) == [key for _, key in files]
+    assert {r.source_key: r.status for r in results}["broken.pdf"] == "failed"
+    assert _state(bulk) == _state(one_by_one)
+    assert len(_state(bulk)[1]) == 60
+    request = SearchRequest("acme", "TX-42 valve", top_k=1)
+    found = [search(services.index, request).results[0].chunk for services in (bulk, one_by_one)]
+    assert found[0].chunk_id == found[1].chunk_id and found[0].source_file_name == "ticket-042.txt"
+    # Persisted: a new process sees the same namespace, and the unchanged files need no new publish.
+    reopened = LocalServices.open(tmp_path / "bulk")
+    assert _state(reopened) == _state(one_by_one)
+    again = list(reopened.ingest_files(files, namespace="acme"))
+    assert calls == [25, 25, 10]
+    assert sum(r.status == "ok" for r in again) == 60
+
+
+@pytest.mark.usefixtures("serial")
+def test_documents_the_index_refuses_are_named_and_the_rest_of_their_batch_is_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _files(tmp_path / "docs", 8)
+    services = LocalServices.open(tmp_path / "store")
+    refused_id = document_id("acme", "ticket-003.txt")
+    upsert_many = EmbeddedIndex.upsert_many
+
+    def refusing(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        upsert_many(self, namespace, [document for document in documents if document.document_id != refused_id])
+        return {refused_id: "mapper_parsing_exception"}
+
+    monkeypatch.setattr(EmbeddedIndex, "upsert_many", refusing)
+    with pytest.raises(IndexBackendError, match=f"{refused_id}: mapper_parsing_exception"):
+        list(services.ingest_files(files, namespace="acme"))
+    records = {r.source_key: r.status for r in services.registry.list("acme")}
+    assert "ticket-003.txt" not in records
+    assert sum(status == "ok" for status in records.values()) == 7
+    assert not [c for c in services.index.list_chunks("acme", SearchFilters(), 100) if c.document_id == refused_id]
+
+    monkeypatch.undo()
+    monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
+    again = {r.source_key: r.status for r in services.ingest_files(files, namespace="acme")}
+    assert again["ticket-003.txt"] == "ok"
+    assert len(services.index.list_chunks("acme", SearchFilters(), 100)) == 8
+
+
+def test_a_new_namespace_publishes_the_batch_of_the_previous_one(tmp_path: Path) -> None:
+    services = LocalServices.open(tmp_path / "store")
+    publishing = pipeline.BatchedPublishing(services.store, services.registry, services.index, config=services.config)
+
+    def parsed(namespace: str, key: str) -> pipeline.ParseOutcome:
+        data = f"{key} holds the word {namespace}word".encode()
+        return pipeline.parse_stage(
+            services.store, data, namespace=namespace, source_key=key, config=services.config, revision=sha256_hex(data)
+        )
+
+    assert publishing.add(parsed("alpha", "a1.txt")) == []
+    assert publishing.add(parsed("alpha", "a2.txt")) == []
+    ready = publishing.add(parsed("beta", "b1.txt"))
+    assert [(r.namespace, r.source_key, r.status) for r in ready] == [
+        ("alpha", "a1.txt", "ok"),
+        ("alpha", "a2.txt", "ok"),
+    ]
+    assert services.index.count("alpha", SearchFilters()) == 2
+    assert services.index.count("beta", SearchFilters()) == 0
+    assert [r.source_key for r in publishing.flush()] == ["b1.txt"]
+    assert services.index.count("beta", SearchFilters()) == 1
+
+
+def test_publish_many_takes_one_namespace(tmp_path: Path) -> None:
+    services = LocalServices.open(tmp_path / "store")
+    outcomes = [
+        pipeline.ParseOutcome(namespace, f"{namespace}-doc", "k.txt", "r1", None) for namespace in ("alpha", "beta")
+    ]
+    with pytest.raises(ValueError, match="one namespace"):
+        pipeline.publish_many(services.index, services.registry, [(outcome, []) for outcome in outcomes])
