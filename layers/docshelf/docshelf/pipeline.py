@@ -367,7 +367,8 @@ class BatchedPublishing:
     """`ingest_parsed` over the parsed files of one writer (`docshelf ingest`), publishing their chunks together:
     one bulk upsert per PUBLISH_CHUNKS chunks or PUBLISH_DOCUMENTS documents. One upsert per small document cost
     the embedded index about 4x its share of a bulk one. A file's result comes once it is published; failed and
-    unchanged files come at once. Indexes without `upsert_many` publish each file as it comes."""
+    unchanged files come at once. Files still waiting when the command stops have no record, so the next ingest
+    publishes them (from its parse and chunk caches). Indexes without `upsert_many` publish each file as it comes."""
 
     PUBLISH_CHUNKS = 4096
     PUBLISH_DOCUMENTS = 256
