@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -138,3 +139,21 @@ def test_publish_many_takes_one_namespace(tmp_path: Path) -> None:
     ]
     with pytest.raises(ValueError, match="one namespace"):
         pipeline.publish_many(services.index, services.registry, [(outcome, []) for outcome in outcomes])
+
+
+@pytest.mark.usefixtures("serial")
+def test_files_waiting_when_the_command_stops_are_published_by_the_next_ingest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _files(tmp_path / "docs", 12)
+    monkeypatch.setattr(pipeline.BatchedPublishing, "PUBLISH_DOCUMENTS", 5)
+    services = LocalServices.open(tmp_path / "store")
+    results = cast("Generator[pipeline.IngestResult, None, None]", services.ingest_files(files, namespace="acme"))
+    first = [next(results) for _ in range(5)]  # the first batch (largest files are parsed first)
+    results.close()  # stopped (^C) while the next batch waits
+    assert len(services.index.list_chunks("acme", SearchFilters(), 100)) == sum(r.status == "ok" for r in first) < 12
+
+    again = list(services.ingest_files(files, namespace="acme"))
+    assert sum(r.status == "ok" for r in again) == 12
+    assert len(services.index.list_chunks("acme", SearchFilters(), 100)) == 12
+    assert sum(r.status == "ok" for r in services.registry.list("acme")) == 12
