@@ -70,8 +70,8 @@ class LocalServices:
         """Ingest `(path, source key)` pairs; results come in completion order.
 
         Files already published as they are need no parse: they are answered first, from the registry. The
-        others are parsed by `parse_in_workers` while this process chunks and indexes what they have parsed
-        (the registry and the index keep one writer)."""
+        others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
+        batches (`pipeline.BatchedPublishing`; the registry and the index keep one writer)."""
         changed: list[tuple[Path, str, str]] = []
         for path, key in files:
             revision = sha256_hex(path.read_bytes())
