@@ -315,7 +315,9 @@ def ingest_parsed(
 ) -> IngestResult:
     """Chunk and publish a parsed file, or settle its failure (the stages after `parse_stage`)."""
     started = time.perf_counter() - outcome.seconds
-    settled = _settled_without_publishing(store, registry, index, outcome, config=config, sequencer=sequencer)
+    settled = _settled_without_publishing(
+        store, registry, index, outcome, config=config, sequencer=sequencer, started=started
+    )
     if settled is not None:
         return settled
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
@@ -331,10 +333,10 @@ def _settled_without_publishing(
     *,
     config: PipelineConfig,
     sequencer: str,
+    started: float,
 ) -> IngestResult | None:
     """The result of a file that failed to parse (its failure settled), or that is published as it is; None for
-    a file to chunk and publish."""
-    started = time.perf_counter() - outcome.seconds
+    a file to chunk and publish. `started`: when the file's parse began (perf_counter)."""
     namespace, source_key = outcome.namespace, outcome.source_key
     if outcome.document is None:
         current = registry.get(namespace, outcome.document_id)
@@ -384,7 +386,7 @@ class BatchedPublishing:
             return [ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)]
         started = time.perf_counter() - outcome.seconds
         settled = _settled_without_publishing(
-            self.store, self.registry, self.index, outcome, config=self.config, sequencer=""
+            self.store, self.registry, self.index, outcome, config=self.config, sequencer="", started=started
         )
         if settled is not None:
             return [settled]
