@@ -217,7 +217,7 @@ def bench_opensearch(
 
         seconds = timed(publish_all)
         batched.refresh()
-        client.indices.forcemerge(index=batched.index, max_num_segments=1)
+        client.indices.forcemerge(index=batched.alias(NAMESPACE), max_num_segments=1)
         sequential = OneCallAtATime(batched)
         two_passes, one_at_a_time = interleaved_latencies_ms([batched, sequential], queries)
         label = f"upsert_many, {DOCUMENTS_PER_BATCH} docs/call"

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from docshelf.errors import IndexBackendError
+from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import analyze
 from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
@@ -191,6 +191,34 @@ def test_namespaces_are_isolated(index: SearchIndex) -> None:
     assert ids(index.rank("other", "content", ["seal"], ALL, 10)) == []
 
 
+def test_a_namespace_ranks_by_its_own_statistics(index: SearchIndex) -> None:
+    """Another namespace's chunks change no score here: its chunk count, term frequencies and lengths are its
+    own (on OpenSearch, one index per namespace; a shared index would count them all)."""
+    index.upsert("ns", "d1", "r1", [make_chunk(0, "pump pump pump housing"), make_chunk(1, "gasket for the valve")])
+    index.upsert(
+        "ns", "d2", "r1", [make_chunk(i, f"valve seat and pump {i}" if i < 1 else "notes", doc="d2") for i in range(6)]
+    )
+    alone = index.rank("ns", "content", analyze("pump valve"), ALL, 10)
+    assert len(alone) == 3 and all(score > 0 for _, score in alone)
+    crowd = [make_chunk(i, f"pump impeller {i} " + "filler " * (i % 9), namespace="other") for i in range(60)]
+    index.upsert("other", "d1", "r1", crowd)
+    assert index.count("other", ALL) == 60
+    assert index.rank("ns", "content", analyze("pump valve"), ALL, 10) == alone
+
+
+def test_a_namespace_never_written_is_empty(index: SearchIndex) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(0, "valve seal")])
+    assert index.count("unused", ALL) == 0
+    assert index.rank("unused", "content", ["seal"], ALL, 10) == []
+    assert index.fetch("unused", ["d1-c0"]) == []
+    assert index.list_chunks("unused", ALL, 10) == []
+    index.delete("unused", "d1")
+    response = search(index, SearchRequest(namespace="unused", query="valve seal"))
+    assert (response.results, response.total_chunks, response.evidence_text) == ([], 0, "")
+    if isinstance(index, OpenSearchIndex):  # reads create nothing
+        assert not index.client.indices.exists_alias(name=index.alias("unused"))
+
+
 def test_search_service_with_budget_and_citations(index: SearchIndex) -> None:
     texts = ["Replace the stem seal every 6 months.", "Torque the M12 bolts to 80 Nm on the TX-100."] + [
         f"Unrelated paragraph number {i} about shipping and invoices." for i in range(20)
@@ -294,9 +322,36 @@ def test_small_bulk_batches_and_ensure_index_is_idempotent(opensearch: Any) -> N
         assert remote.count("ns", ALL) == 30
         remote.upsert("ns", "d1", "r2", [make_chunk(i, f"seal number {i}") for i in range(5)])
         assert remote.count("ns", ALL) == 5
-        assert opensearch.indices.exists_alias(name=remote.index)
+        assert opensearch.indices.exists_alias(name=remote.alias("ns"))
+        assert list(opensearch.indices.get_alias(name=remote.alias("ns"))) == [f"{remote.index}.ns.v1"]
     finally:
         remote.drop_index()
+
+
+@pytest.mark.opensearch
+def test_each_namespace_gets_a_strict_index_on_first_publish(opensearch: Any) -> None:
+    """Made by the publish itself, with the template's mapping even when no template was put; `drop_index`
+    removes every namespace's index."""
+    remote = OpenSearchIndex(opensearch, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
+    try:
+        for namespace in ("a", "b"):
+            remote.upsert(namespace, "d1", "r1", [make_chunk(0, "seal", namespace=namespace)])
+        assert not opensearch.indices.exists_index_template(name=remote.index)
+        names = sorted(opensearch.indices.get(index=f"{remote.index}.*"))
+        assert names == [f"{remote.index}.a.v1", f"{remote.index}.b.v1"]
+        mapping = opensearch.indices.get_mapping(index=names[0])[names[0]]["mappings"]
+        assert mapping["dynamic"] == "strict" and mapping["properties"]["content_terms"]["analyzer"] == "whitespace"
+        assert remote.count("a", ALL) == remote.count("b", ALL) == 1
+    finally:
+        remote.drop_index()
+    assert not opensearch.indices.get(index=f"{remote.index}.*", allow_no_indices=True)
+
+
+def test_index_prefix_must_leave_room_for_the_namespace() -> None:
+    with pytest.raises(InvalidConfigError):
+        OpenSearchIndex(object(), index="x" * 152)
+    with pytest.raises(InvalidConfigError):
+        OpenSearchIndex(object(), index="Docshelf")
 
 
 @pytest.mark.opensearch

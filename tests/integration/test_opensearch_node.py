@@ -44,13 +44,13 @@ def client() -> Iterator[OpenSearch]:
 @pytest.fixture
 def chunk_index(client: OpenSearch) -> Iterator[tuple[str, str]]:
     """Loads index-template.json under a unique name/pattern (so a real docshelf-chunks template on the
-    node is neither overwritten nor overlapped) and creates a versioned index with its write alias."""
+    node is neither overwritten nor overlapped) and creates a namespace's versioned index with its write alias."""
     prefix = f"docshelftest-{uuid.uuid4().hex[:8]}-chunks"
     body: dict[str, Any] = copy.deepcopy(json.loads(TEMPLATE_FILE.read_text(encoding="utf-8")))
-    assert body["index_patterns"] == ["docshelf-chunks*"]
-    body["index_patterns"] = [f"{prefix}*"]
+    assert body["index_patterns"] == ["docshelf-chunks.*"]
+    body["index_patterns"] = [f"{prefix}.*"]
     client.indices.put_index_template(name=prefix, body=body)
-    index, alias = f"{prefix}-v1", prefix
+    index, alias = f"{prefix}.itest.v1", f"{prefix}.itest"
     client.indices.create(index=index, body={"aliases": {alias: {"is_write_index": True}}})
     try:
         yield index, alias

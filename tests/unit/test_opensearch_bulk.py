@@ -51,7 +51,7 @@ def test_batches_respect_the_byte_cap_and_refresh_only_the_last() -> None:
     client = FakeBulkClient()
     actions = [action(f"c{i}", size=100) for i in range(10)]
     size = len(actions[0].encode("idx"))
-    outcome = BulkWriter(client, "idx", max_batch_bytes=size * 3, backoff=no_wait()).write(actions, refresh="wait_for")
+    outcome = BulkWriter(client, max_batch_bytes=size * 3, backoff=no_wait()).write("idx", actions, refresh="wait_for")
     assert outcome.failures == {}
     assert [len(sent) for sent, _ in client.requests] == [3, 3, 3, 1]
     assert [params["refresh"] for _, params in client.requests] == ["false", "false", "false", "wait_for"]
@@ -60,7 +60,7 @@ def test_batches_respect_the_byte_cap_and_refresh_only_the_last() -> None:
 
 def test_an_oversized_action_goes_alone() -> None:
     client = FakeBulkClient()
-    BulkWriter(client, "idx", max_batch_bytes=50, backoff=no_wait()).write([action("a"), action("b", size=500)])
+    BulkWriter(client, max_batch_bytes=50, backoff=no_wait()).write("idx", [action("a"), action("b", size=500)])
     assert [len(sent) for sent, _ in client.requests] == [1, 1]
 
 
@@ -69,14 +69,14 @@ def test_an_oversized_action_goes_alone() -> None:
 def test_retryable_request_errors_are_retried_with_backoff(error: Exception) -> None:
     client = FakeBulkClient([error, error])
     backoff = no_wait()
-    outcome = BulkWriter(client, "idx", backoff=backoff).write([action("c0"), action("c1")])
+    outcome = BulkWriter(client, backoff=backoff).write("idx", [action("c0"), action("c1")])
     assert outcome.failures == {}
     assert len(client.requests) == 3
 
 
 def test_a_request_that_keeps_failing_fails_its_documents() -> None:
     client = FakeBulkClient([TransportError(503, "unavailable")] * 10)
-    outcome = BulkWriter(client, "idx", backoff=no_wait()).write([action("c0", "d1"), action("c1", "d2")])
+    outcome = BulkWriter(client, backoff=no_wait()).write("idx", [action("c0", "d1"), action("c1", "d2")])
     assert set(outcome.failures) == {"d1", "d2"}
     assert len(client.requests) == 4
     assert "503" in outcome.failures["d1"][0]
@@ -84,14 +84,14 @@ def test_a_request_that_keeps_failing_fails_its_documents() -> None:
 
 def test_a_bad_request_is_not_retried() -> None:
     client = FakeBulkClient([TransportError(400, "illegal_argument_exception")])
-    outcome = BulkWriter(client, "idx", backoff=no_wait()).write([action("c0")])
+    outcome = BulkWriter(client, backoff=no_wait()).write("idx", [action("c0")])
     assert len(client.requests) == 1 and list(outcome.failures) == ["d1"]
 
 
 def test_rejected_items_are_resent_and_a_bad_item_fails_only_its_document() -> None:
     client = FakeBulkClient([{"c1": 429, "c2": 400}, {"c1": 429}, {}])
     actions = [action("c0", "d1"), action("c1", "d1"), action("c2", "d2"), action("c3", "d3")]
-    outcome = BulkWriter(client, "idx", backoff=no_wait()).write(actions)
+    outcome = BulkWriter(client, backoff=no_wait()).write("idx", actions)
     assert list(outcome.failures) == ["d2"]
     assert outcome.failures["d2"] == ["chunk c2: mapper_parsing_exception: no"]
     assert [[a["index"]["_id"] for a in sent] for sent, _ in client.requests] == [
@@ -103,13 +103,13 @@ def test_rejected_items_are_resent_and_a_bad_item_fails_only_its_document() -> N
 
 def test_items_rejected_on_every_attempt_fail_their_document() -> None:
     client = FakeBulkClient([{"c1": 429}] * 10)
-    outcome = BulkWriter(client, "idx", backoff=no_wait()).write([action("c0", "d1"), action("c1", "d2")])
+    outcome = BulkWriter(client, backoff=no_wait()).write("idx", [action("c0", "d1"), action("c1", "d2")])
     assert list(outcome.failures) == ["d2"] and len(client.requests) == 4
 
 
 def test_deleting_a_missing_chunk_is_not_a_failure() -> None:
     client = FakeBulkClient([{"gone": 404}])
-    outcome = BulkWriter(client, "idx", backoff=no_wait()).write([BulkAction("delete", "gone", "ns", "d1")])
+    outcome = BulkWriter(client, backoff=no_wait()).write("idx", [BulkAction("delete", "gone", "ns", "d1")])
     assert outcome.failures == {}
 
 

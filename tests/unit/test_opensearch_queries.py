@@ -20,6 +20,7 @@ from docshelf.index.opensearch_queries import (
     chunk_source,
     common_terms,
     content_frequencies,
+    document_frequencies,
     document_frequency_query,
     feedback_query,
     filter_clause,
@@ -162,3 +163,13 @@ def test_total_and_hydration_queries_keep_to_the_namespace() -> None:
     source = json.loads(json.dumps(chunk_source(CHUNK, "r9", channel_terms(CHUNK))))
     hydrated = hydrated_chunks({"hits": {"hits": [{"_source": {k: source[k] for k in hydration["_source"]}}]}})
     assert hydrated == {"c1": CHUNK}
+
+
+def test_frequencies_of_a_namespace_without_an_index_are_zero() -> None:
+    """A search on a namespace whose index does not exist yet is answered without aggregations."""
+    missing = {"hits": {"total": {"value": 0, "relation": "eq"}, "hits": []}, "status": 200}
+    assert document_frequencies(missing, ["seal", "valve"]) == [0, 0]
+    assert bm25_idf(missing, ["seal"]) == {"seal": 0.0}
+    assert common_terms(missing, ["seal"]) == set()
+    found = {**missing, "aggregations": {"frequencies": {"buckets": {"0": {"doc_count": 3}, "1": {"doc_count": 0}}}}}
+    assert document_frequencies(found, ["seal", "valve"]) == [3, 0]

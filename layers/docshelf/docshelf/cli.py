@@ -125,7 +125,10 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opensearch-index",
         default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX),
-        help=f"OpenSearch index alias (env OPENSEARCH_INDEX, default {DEFAULT_OPENSEARCH_INDEX})",
+        help=(
+            "OpenSearch index name prefix: namespace NS is the alias PREFIX.NS "
+            f"(env OPENSEARCH_INDEX, default {DEFAULT_OPENSEARCH_INDEX})"
+        ),
     )
 
 

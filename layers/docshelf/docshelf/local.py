@@ -22,7 +22,7 @@ from docshelf.store import LocalStore
 
 DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
-DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"  # the alias; kept equal to docshelf.index.opensearch.DEFAULT_INDEX
+DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"  # the name prefix; kept equal to docshelf.index.opensearch.DEFAULT_INDEX
 Backend = Literal["embedded", "opensearch"]
 BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
 T = TypeVar("T")

@@ -108,7 +108,8 @@ class AwsServices:
         return OpenSearchIndex(client, index=settings.opensearch_index)
 
     def index_for_writing(self) -> SearchIndex:
-        """The index, with the OpenSearch template, versioned index and alias created on first use."""
+        """The index, with the OpenSearch index template put on first use (each namespace's index is made on its
+        first publish)."""
         index = self.index()
         if self.uses_opensearch and not self._index_ready:
             ensure_index = getattr(index, "ensure_index", None)

@@ -9,8 +9,11 @@ order on a corpus where the statistics agree:
   documents alike except for terms present in more than half the chunks.
 - Lucene drops the constant (k1 + 1) factor and stores document lengths in one lossy byte, so
   length normalisation is approximate; scores are float32.
-- Statistics (N, n, average length) are those of the shard — every namespace routed to it, and deleted
-  chunks until segments merge — whereas the embedded index counts one namespace.
+- Each namespace has an index of its own (`<prefix>.<namespace>`, an alias over `<prefix>.<namespace>.v1`,
+  created on the namespace's first publish), so N, n and the average length are the namespace's, as in the
+  embedded index. A shared index would mix every namespace's statistics: with MEDLINE, XQuAD en and XQuAD zh
+  as three namespaces of one index, nDCG@10 and MRR@10 fell by 0.013, 0.003 and 0.010. Lucene still counts
+  deleted chunks until their segments merge.
 Repeated query terms count again in both (a term repeated n times gets boost n here).
 
 A search takes two `_msearch` requests (the passes of index/passes.py): the count, every channel and the
@@ -28,13 +31,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from opensearchpy.exceptions import NotFoundError, RequestError, TransportError
+from opensearchpy.exceptions import RequestError, TransportError
 
-from docshelf.errors import IndexBackendError
+from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.base import Channel, DocumentChunks, QueryTerms, term_weights
 from docshelf.index.common_term_memory import CommonTermMemory
 from docshelf.index.embedded import channel_terms
@@ -67,6 +71,8 @@ from docshelf.search.expansion import mixed_query
 from docshelf.search.filters import SearchFilters
 
 DEFAULT_INDEX = "docshelf-chunks"
+# With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
+INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
 PAGE_SIZE = 5000
 
@@ -79,7 +85,7 @@ def index_template() -> JsonObject:
 
 
 class OpenSearchIndex:
-    """SearchIndex over an OpenSearch index or alias; every request is routed by namespace."""
+    """SearchIndex over OpenSearch: namespace NS in the alias `<index>.NS` (`index` is the name prefix)."""
 
     def __init__(
         self,
@@ -90,50 +96,68 @@ class OpenSearchIndex:
         max_batch_bytes: int = 5 * 1024 * 1024,
         backoff: Backoff | None = None,
     ) -> None:
+        if not INDEX_PREFIX.fullmatch(index):
+            raise InvalidConfigError(f"OpenSearch index prefix {index!r} must match {INDEX_PREFIX.pattern}")
         self.client = client
         self.index = index
         self.refresh_policy: Refresh = refresh
         self.backoff = backoff or Backoff()
-        self.writer = BulkWriter(client, index, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
+        self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
+        self._namespaces_ready: set[str] = set()
 
     # -- setup -------------------------------------------------------------------------------------
 
-    def ensure_index(self) -> None:
-        """Create the template, the versioned index `<index>-v1` and the write alias `<index>` if absent."""
-        try:
-            self._ensure_index()
-        except TransportError as error:
-            raise IndexBackendError(f"cannot set up OpenSearch index {self.index}: {error}") from error
+    def alias(self, namespace: str) -> str:
+        """The alias holding a namespace's chunks (namespaces hold no dots, so names cannot collide)."""
+        return f"{self.index}.{namespace}"
 
-    def _ensure_index(self) -> None:
-        if self.client.indices.exists(index=self.index):
-            return
-        template = copy.deepcopy(index_template())
-        template["index_patterns"] = [f"{self.index}*"]
-        template.get("_meta", {}).update({"alias": self.index, "initial_index": f"{self.index}-v1"})
-        self.client.indices.put_index_template(name=self.index, body=template)
+    def ensure_index(self) -> None:
+        """Put the index template (pattern `<index>.*`) if absent; namespace indices are made on first publish."""
         try:
-            self.client.indices.create(
-                index=f"{self.index}-v1", body={"aliases": {self.index: {"is_write_index": True}}}
-            )
+            if not self.client.indices.exists_index_template(name=self.index):
+                self.client.indices.put_index_template(name=self.index, body=self._template())
+        except TransportError as error:
+            raise IndexBackendError(f"cannot set up OpenSearch index template {self.index}: {error}") from error
+
+    def _template(self) -> JsonObject:
+        template = copy.deepcopy(index_template())
+        template["index_patterns"] = [f"{self.index}.*"]
+        template.get("_meta", {}).update({"alias": f"{self.index}.NS", "initial_index": f"{self.index}.NS.v1"})
+        return template
+
+    def _ensure_namespace(self, namespace: str) -> None:
+        """Create the namespace's versioned index and write alias unless they exist. The body carries the
+        template's settings and mappings itself, so an index never comes up with dynamic mappings."""
+        if namespace in self._namespaces_ready:
+            return
+        alias = self.alias(namespace)
+        try:
+            if not self.client.indices.exists_alias(name=alias):
+                body = {**copy.deepcopy(index_template()["template"]), "aliases": {alias: {"is_write_index": True}}}
+                self.client.indices.create(index=f"{alias}.v1", body=body)
         except RequestError as error:
             if error.error != "resource_already_exists_exception":
-                raise IndexBackendError(f"cannot create OpenSearch index {self.index}-v1: {error.error}") from error
+                raise IndexBackendError(f"cannot create OpenSearch index {alias}.v1: {error.error}") from error
+        except TransportError as error:
+            raise IndexBackendError(f"cannot create OpenSearch index {alias}.v1: {error}") from error
+        self._namespaces_ready.add(namespace)
 
     def drop_index(self) -> None:
-        """Remove the alias's indices and the template (tests and benchmarks)."""
-        try:
-            indices = list(self.client.indices.get_alias(name=self.index))
-        except NotFoundError:
-            indices = []
-        for name in indices:
+        """Remove every namespace's index and the template (tests and benchmarks)."""
+        pattern = f"{self.index}.*"
+        for name in self.client.indices.get(index=pattern, allow_no_indices=True, ignore_unavailable=True):
             self.client.indices.delete(index=name, ignore_unavailable=True)
         self.client.indices.delete_index_template(name=self.index, ignore=[404])
+        self._namespaces_ready.clear()
 
     def refresh(self) -> None:
         """Make every write searchable now (managed domains; Serverless refreshes on its own)."""
-        call_with_retries(lambda: self.client.indices.refresh(index=self.index), self.backoff, "refresh")
+        call_with_retries(
+            lambda: self.client.indices.refresh(index=f"{self.index}.*", allow_no_indices=True),
+            self.backoff,
+            "refresh",
+        )
 
     # -- writes ------------------------------------------------------------------------------------
 
@@ -148,6 +172,7 @@ class OpenSearchIndex:
         A document's new revision is written first, then its old chunks are removed by id. A failed
         document keeps its previous chunks, and any of its new chunks that were written are removed.
         """
+        self._ensure_namespace(namespace)
         previous = self._chunk_ids_by_document(namespace, [d.document_id for d in documents])
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
         old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
@@ -163,7 +188,8 @@ class OpenSearchIndex:
             for chunk in doc.chunks
         ]
         superseded = any(old_ids[d.document_id] - new_ids[d.document_id] for d in documents)
-        written = self.writer.write(writes, refresh=self.refresh_policy if not superseded else False)
+        index = self.alias(namespace)
+        written = self.writer.write(index, writes, refresh=self.refresh_policy if not superseded else False)
         failures = dict(written.failures)
         removals: list[BulkAction] = []
         for doc in documents:
@@ -172,7 +198,7 @@ class OpenSearchIndex:
             remove = new - old if doc.document_id in failures else old - new
             removals += [BulkAction("delete", doc_id, namespace, doc.document_id) for doc_id in sorted(remove)]
         if removals:
-            removed = self.writer.write(removals, refresh=self.refresh_policy)
+            removed = self.writer.write(index, removals, refresh=self.refresh_policy)
             for owner, reasons in removed.failures.items():
                 failures.setdefault(owner, []).extend(f"removing an old chunk: {r}" for r in reasons)
         return {owner: "; ".join(reasons[:5]) for owner, reasons in failures.items()}
@@ -182,6 +208,7 @@ class OpenSearchIndex:
         if not ids:
             return
         outcome = self.writer.write(
+            self.alias(namespace),
             [BulkAction("delete", doc_id, namespace, document_id) for doc_id in sorted(ids)],
             refresh=self.refresh_policy,
         )
@@ -263,8 +290,9 @@ class OpenSearchIndex:
             return []
         body: list[JsonObject] = []
         for search in searches:
-            body += [{"routing": namespace}, search]
-        response = call_with_retries(lambda: self.client.msearch(index=self.index, body=body), self.backoff, "search")
+            body += [{"routing": namespace, "ignore_unavailable": True}, search]
+        index = self.alias(namespace)
+        response = call_with_retries(lambda: self.client.msearch(index=index, body=body), self.backoff, "search")
         items: list[JsonObject] = response["responses"]
         for item in items:
             if "error" in item:
@@ -273,7 +301,12 @@ class OpenSearchIndex:
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         response = call_with_retries(
-            lambda: self.client.count(index=self.index, body=count_query(namespace, filters), routing=namespace),
+            lambda: self.client.count(
+                index=self.alias(namespace),
+                body=count_query(namespace, filters),
+                routing=namespace,
+                ignore_unavailable=True,
+            ),
             self.backoff,
             "count",
         )
@@ -287,7 +320,7 @@ class OpenSearchIndex:
             for cid in chunk_ids
         ]
         response = call_with_retries(
-            lambda: self.client.mget(index=self.index, body={"docs": docs}), self.backoff, "fetch"
+            lambda: self.client.mget(index=self.alias(namespace), body={"docs": docs}), self.backoff, "fetch"
         )
         return [
             chunk_from_source(doc["_source"])
@@ -330,7 +363,9 @@ class OpenSearchIndex:
             if after is not None:
                 page["search_after"] = after
             response = call_with_retries(
-                lambda page=page: self.client.search(index=self.index, body=page, routing=namespace),  # type: ignore[misc]
+                lambda page=page: self.client.search(  # type: ignore[misc]
+                    index=self.alias(namespace), body=page, routing=namespace, ignore_unavailable=True
+                ),
                 self.backoff,
                 "search",
             )

@@ -89,20 +89,19 @@ class BulkWriter:
     def __init__(
         self,
         client: Any,
-        index: str,
         *,
         max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES,
         backoff: Backoff | None = None,
     ) -> None:
         self.client = client
-        self.index = index
         self.max_batch_bytes = max_batch_bytes
         self.backoff = backoff or Backoff()
 
-    def write(self, actions: Sequence[BulkAction], *, refresh: Refresh = False) -> BulkOutcome:
-        """Send every action; `refresh` applies to the last request (a shard refresh covers earlier ones)."""
+    def write(self, index: str, actions: Sequence[BulkAction], *, refresh: Refresh = False) -> BulkOutcome:
+        """Send every action to `index`; `refresh` applies to the last request (a shard refresh covers earlier
+        ones)."""
         outcome = BulkOutcome()
-        encoded = [(action, action.encode(self.index)) for action in actions]
+        encoded = [(action, action.encode(index)) for action in actions]
         groups = list(sized_batches(encoded, lambda item: len(item[1]), self.max_batch_bytes))
         for number, group in enumerate(groups):
             self._send(group, outcome, refresh if number == len(groups) - 1 else False)

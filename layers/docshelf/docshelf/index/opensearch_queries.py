@@ -222,11 +222,19 @@ def content_frequencies(response: Mapping[str, Any]) -> dict[str, dict[str, int]
     return frequencies
 
 
+def document_frequencies(response: Mapping[str, Any], terms: Sequence[str]) -> list[int]:
+    """How many chunks hold each of `terms`, from a `document_frequency_query`'s response. A namespace whose
+    index does not exist yet answers with no aggregations: no chunk holds anything."""
+    if "aggregations" not in response:
+        return [0] * len(terms)
+    buckets = response["aggregations"]["frequencies"]["buckets"]
+    return [int(buckets[str(i)]["doc_count"]) for i in range(len(terms))]
+
+
 def common_terms(response: Mapping[str, Any], terms: Sequence[str]) -> set[str]:
     """Those of `terms` found in more than half of the chunks, from a `document_frequency_query`'s response."""
     chunks = total_hits(response)
-    buckets = response["aggregations"]["frequencies"]["buckets"]
-    return {term for i, term in enumerate(terms) if int(buckets[str(i)]["doc_count"]) * 2 > chunks}
+    return {term for term, df in zip(terms, document_frequencies(response, terms), strict=True) if df * 2 > chunks}
 
 
 def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, float]:
@@ -235,10 +243,8 @@ def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, flo
     and the embedded index put a small fraction of the vocabulary's mean idf, which needs every term's
     frequency; here it is 0.0."""
     chunks = total_hits(response)
-    buckets = response["aggregations"]["frequencies"]["buckets"]
     idf: dict[str, float] = {}
-    for i, term in enumerate(terms):
-        df = int(buckets[str(i)]["doc_count"])
+    for term, df in zip(terms, document_frequencies(response, terms), strict=True):
         idf[term] = max(0.0, math.log(chunks - df + 0.5) - math.log(df + 0.5)) if df else 0.0
     return idf
 
