@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,3 +27,22 @@ def ireval_dir() -> Path:
     if not (IREVAL / "med" / "docs").is_dir():
         pytest.skip("../shared/ireval is absent (only present in the project workspace and CI)")
     return IREVAL
+
+
+@pytest.fixture(scope="session")
+def opensearch_node() -> Iterator[Any]:
+    """A client of the local OpenSearch node at OPENSEARCH_URL: tests using it skip without one, and fail in CI
+    (CI=true), where infra/run-tests.sh starts it."""
+    from docshelf.index.opensearch_client import opensearch_client
+
+    url = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
+    client = opensearch_client(url)
+    try:
+        client.info()
+    except Exception as exc:  # any failure to reach the node means "no node"
+        reason = f"no OpenSearch node answers at {url} ({exc.__class__.__name__}); run `make opensearch-up`"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true: {reason}", pytrace=False)
+        pytest.skip(reason)
+    yield client
+    client.close()

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from opensearchpy import OpenSearch, helpers
-from opensearchpy.exceptions import OpenSearchException, RequestError
+from opensearchpy.exceptions import RequestError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -24,21 +23,11 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.opensearch
 
 TEMPLATE_FILE = Path(__file__).resolve().parents[2] / "infra" / "opensearch" / "index-template.json"
-OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
 
 
 @pytest.fixture(scope="module")
-def client() -> Iterator[OpenSearch]:
-    os_client = OpenSearch(hosts=[OPENSEARCH_URL], use_ssl=False, timeout=30)
-    try:
-        os_client.info()
-    except OpenSearchException as exc:
-        reason = f"no OpenSearch node answers at {OPENSEARCH_URL} ({exc.__class__.__name__}); run `make opensearch-up`"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true: {reason}", pytrace=False)
-        pytest.skip(reason)
-    yield os_client
-    os_client.close()
+def client(opensearch_node: OpenSearch) -> OpenSearch:
+    return opensearch_node
 
 
 @pytest.fixture

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -29,12 +32,36 @@ def aws_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AWS_PROFILE", raising=False)
 
 
+OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
+# moto intercepts every `requests` call under mock_aws; the local OpenSearch node is let through.
+PASSTHROUGH = {"core": {"passthrough": {"urls": [rf"{OPENSEARCH_URL.rstrip('/')}/.*"]}}}
+
+
 @pytest.fixture
 def stack() -> Iterator[TemplateStack]:
-    with moto.mock_aws():
+    with moto.mock_aws(config=PASSTHROUGH):
         yield TemplateStack(boto3.session.Session(region_name="us-east-1")).create()
 
 
 @pytest.fixture
 def pipeline(stack: TemplateStack) -> Pipeline:
     return Pipeline(stack)
+
+
+@pytest.fixture
+def opensearch_pipeline(stack: TemplateStack, opensearch_node: Any) -> Iterator[Pipeline]:
+    """The functions configured as `OpenSearchMode=existing` against the local node (SigV4-signed requests,
+    which a node without the security plugin ignores), under an index prefix of their own."""
+    from docshelf.index.opensearch import OpenSearchIndex
+
+    prefix = f"docshelftest-aws-{uuid.uuid4().hex[:8]}"
+    environment = {
+        "AWS_REGION": "us-east-1",  # Lambda sets it; the SigV4 signer needs it
+        "OPENSEARCH_ENDPOINT": OPENSEARCH_URL,
+        "OPENSEARCH_SERVICE": "es",
+        "OPENSEARCH_INDEX": prefix,
+    }
+    try:
+        yield Pipeline(stack, environment)
+    finally:
+        OpenSearchIndex(opensearch_node, index=prefix).drop_index()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -44,14 +45,16 @@ class LambdaContext:
 class Pipeline:
     """The template's resources plus one warm 'instance' of each function, each with its own environment."""
 
-    def __init__(self, stack: TemplateStack) -> None:
+    def __init__(self, stack: TemplateStack, environment: Mapping[str, str] | None = None) -> None:
+        """`environment` is set over every function's own (an OpenSearch endpoint, say)."""
         self.stack = stack
         self.source_bucket = stack.refs["SourceBucket"]
         self.artifacts_bucket = stack.refs["ArtifactsBucket"]
         self.services = {
-            name: AwsServices(Settings.from_env(stack.function_environment(function)))
+            name: AwsServices(Settings.from_env({**stack.function_environment(function), **(environment or {})}))
             for name, function in FUNCTIONS.items()
         }
+        self.uses_opensearch = self.services["publish"].uses_opensearch
         self.modules: dict[str, ModuleType] = {
             name: importlib.import_module(f"functions.{name}.app") for name in FUNCTIONS
         }
@@ -132,6 +135,9 @@ class Pipeline:
         for message in messages:
             if message["MessageId"] not in failed:
                 self.stack.sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        if self.uses_opensearch:
+            index: Any = self.services["publish"].index()
+            index.refresh()  # what OpenSearch's 1 s refresh interval does by itself
         return response
 
     def drain(self) -> None:

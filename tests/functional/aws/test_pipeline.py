@@ -1,16 +1,17 @@
-"""Upload -> EventBridge -> ParseQueue -> parse -> chunk -> publish -> search, on moto, through the real handlers."""
+"""Upload -> EventBridge -> ParseQueue -> parse -> chunk -> publish -> search, on moto, through the real handlers,
+with the embedded index (`OpenSearchMode=embedded`) and with a real OpenSearch node (`existing`)."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Any
+
+import pytest
 
 from docshelf.ids import document_id, sha256_hex
 from docshelf.keys import artifact_key, parse_cache_key
 from tests.functional.aws.harness import Pipeline
-
-if TYPE_CHECKING:
-    import pytest
+from tests.functional.aws.template_resources import TemplateStack
 
 PUMP_GUIDE = b"""# Pump guide
 
@@ -48,6 +49,14 @@ The canteen opens at seven and closes after the late shift.
 
 def doc_id(source_key: str) -> str:
     return document_id("demo", source_key)
+
+
+@pytest.fixture(params=["embedded", pytest.param("opensearch", marks=pytest.mark.opensearch)])
+def pipeline(request: pytest.FixtureRequest, stack: TemplateStack) -> Pipeline:
+    if request.param == "opensearch":
+        chosen: Pipeline = request.getfixturevalue("opensearch_pipeline")
+        return chosen
+    return Pipeline(stack)
 
 
 def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipeline) -> None:
@@ -101,11 +110,12 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
 
 
 def test_publish_writes_the_embedded_snapshot_and_search_never_does(
-    pipeline: Pipeline, monkeypatch: pytest.MonkeyPatch
+    stack: TemplateStack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docshelf.index.embedded import EmbeddedIndex
     from docshelf.index.namespace_snapshot import decode
 
+    pipeline = Pipeline(stack)
     monkeypatch.setattr(EmbeddedIndex, "SNAPSHOT_AFTER_CHUNKS", 1)  # these few chunks are worth a snapshot
     pipeline.upload("demo/manuals/pump guide.md", PUMP_GUIDE)
     pipeline.upload("demo/valves.md", VALVES)
@@ -227,3 +237,21 @@ def test_one_corrupt_file_in_a_batch_fails_only_that_document(pipeline: Pipeline
     assert manifest["status"] == "failed" and manifest["errors"][0]["code"] == "corrupt"
     assert registry.get("demo", doc_id("valves.md")).status == "ok"
     assert registry.get("demo", doc_id("site.md")).status == "ok"
+
+
+def test_namespaces_stay_apart(pipeline: Pipeline) -> None:
+    """The first path segment is the namespace; on OpenSearch each namespace is an index of its own."""
+    pipeline.upload("demo/valves.md", VALVES)
+    pipeline.upload("other/valves.md", VALVES.replace(b"DN50", b"DN65"))
+    pipeline.drain()
+    body = pipeline.search("DN50 DN65 valve")
+    assert {r["namespace"] for r in body["results"]} == {"demo"}
+    assert "DN65" not in body["evidence_text"]
+    status, _ = pipeline.http("search_request.json", body={"namespace": "other", "query": "valve"})
+    assert status == 403  # the caller's token names only "demo"
+    if pipeline.uses_opensearch:
+        index: Any = pipeline.services["publish"].index()
+        assert sorted(index.client.indices.get(index=f"{index.index}.*")) == [
+            f"{index.index}.demo.v1",
+            f"{index.index}.other.v1",
+        ]
