@@ -127,20 +127,24 @@ class OpenSearchIndex:
         return template
 
     def _ensure_namespace(self, namespace: str) -> None:
-        """Create the namespace's versioned index and write alias unless they exist. The body carries the
-        template's settings and mappings itself, so an index never comes up with dynamic mappings."""
+        """Create the namespace's versioned index and write alias unless they exist (with retries, like every
+        request). The body carries the template's settings and mappings itself, so an index never comes up with
+        dynamic mappings; another writer creating it first is fine."""
         if namespace in self._namespaces_ready:
             return
         alias = self.alias(namespace)
-        try:
-            if not self.client.indices.exists_alias(name=alias):
-                body = {**copy.deepcopy(index_template()["template"]), "aliases": {alias: {"is_write_index": True}}}
+
+        def create() -> None:
+            if self.client.indices.exists_alias(name=alias):
+                return
+            body = {**copy.deepcopy(index_template()["template"]), "aliases": {alias: {"is_write_index": True}}}
+            try:
                 self.client.indices.create(index=f"{alias}.v1", body=body)
-        except RequestError as error:
-            if error.error != "resource_already_exists_exception":
-                raise IndexBackendError(f"cannot create OpenSearch index {alias}.v1: {error.error}") from error
-        except TransportError as error:
-            raise IndexBackendError(f"cannot create OpenSearch index {alias}.v1: {error}") from error
+            except RequestError as error:
+                if error.error != "resource_already_exists_exception":
+                    raise
+
+        call_with_retries(create, self.backoff, f"creating index {alias}.v1")
         self._namespaces_ready.add(namespace)
 
     def drop_index(self) -> None:
