@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from docshelf.model import (
 )
 from docshelf.serde import (
     SchemaVersionError,
+    chunk_from_dict,
     chunks_from_dict,
     chunks_to_dict,
     document_from_dict,
@@ -82,6 +84,15 @@ def test_every_chunk_field_survives_the_round_trip() -> None:
     unset = [name for name, default in defaults.items() if getattr(chunk, name) == default]
     assert not unset, f"give {unset} a value other than the default here"
     assert chunks_from_dict(loads(dumps(chunks_to_dict([chunk])))) == [chunk]
+
+
+def test_a_chunk_written_without_its_optional_fields_takes_the_model_defaults() -> None:
+    """Older chunk caches lack fields added since; chunk_from_dict fills them with Chunk's own defaults."""
+    required: dict[str, Any] = {
+        "chunk_id": "c1", "document_id": "d1", "namespace": "ns", "type": "text", "text": "t",
+        "section_path": ["A"], "pages": [1], "token_count": 1, "ordinal": 0, "source_file_name": "a.md",
+    }  # fmt: skip
+    assert chunk_from_dict(required) == Chunk(**{**required, "section_path": ("A",), "pages": (1,)})
 
 
 def test_unknown_major_schema_version_is_refused() -> None:
