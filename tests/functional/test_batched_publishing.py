@@ -132,13 +132,26 @@ def test_a_new_namespace_publishes_the_batch_of_the_previous_one(tmp_path: Path)
     assert services.index.count("beta", SearchFilters()) == 1
 
 
-def test_publish_many_takes_one_namespace(tmp_path: Path) -> None:
+def test_publish_many_takes_one_namespace_and_each_document_once(tmp_path: Path) -> None:
     services = LocalServices.open(tmp_path / "store")
     outcomes = [
         pipeline.ParseOutcome(namespace, f"{namespace}-doc", "k.txt", "r1", None) for namespace in ("alpha", "beta")
     ]
     with pytest.raises(ValueError, match="one namespace"):
         pipeline.publish_many(services.index, services.registry, [(outcome, []) for outcome in outcomes])
+    with pytest.raises(ValueError, match="each document once"):
+        pipeline.publish_many(services.index, services.registry, [(outcomes[0], []), (outcomes[0], [])])
+
+
+@pytest.mark.usefixtures("serial")
+def test_a_file_named_twice_is_published_in_two_batches(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("Notes\n\nThe DN50 valve suits the cooling loop.", encoding="utf-8")
+    services = LocalServices.open(tmp_path / "store")
+    results = list(services.ingest_files([(path, "notes.txt"), (path, "notes.txt")], namespace="acme"))
+    assert [r.status for r in results] == ["ok", "ok"]
+    assert [r.source_key for r in services.registry.list("acme")] == ["notes.txt"]
+    assert services.index.count("acme", SearchFilters()) == 1
 
 
 @pytest.mark.usefixtures("serial")

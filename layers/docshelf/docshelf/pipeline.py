@@ -174,31 +174,57 @@ def publish_stage(
     return written
 
 
+@dataclass(frozen=True, slots=True)
+class BulkPublished:
+    """What `publish_many` did with each document of its batch."""
+
+    recorded: frozenset[str]  # indexed and marked ok
+    superseded: frozenset[str]  # a newer event for the document won, before or while publishing
+    refused: dict[str, str]  # document id -> the index's reason; the previous revision and record stay
+
+    def raise_for_refused(self) -> None:
+        if self.refused:
+            reasons = "; ".join(f"{document_id}: {reason}" for document_id, reason in sorted(self.refused.items()))
+            raise IndexBackendError(f"the index refused {len(self.refused)} document(s): {reasons}")
+
+
 def publish_many(
-    index: SearchIndex, registry: Registry, batch: Sequence[tuple[ParseOutcome, list[Chunk]]], *, chunker: str = ""
-) -> None:
-    """`publish_stage` for documents of one namespace from one writer (no sequencers), with one bulk upsert.
-    Documents the index refused keep their previous revision and record; IndexBackendError names them once the
-    others are recorded."""
+    index: SearchIndex,
+    registry: Registry,
+    batch: Sequence[tuple[ParseOutcome, list[Chunk]]],
+    *,
+    sequencers: Sequence[str] | None = None,
+    chunker: str = "",
+) -> BulkPublished:
+    """`publish_stage` for documents of one namespace, each at most once, with one bulk upsert. `sequencers` are
+    the documents' S3 event sequencers (none for a local writer). The namespace version is bumped once."""
     if not isinstance(index, BulkUpsert):
         raise TypeError(f"{type(index).__name__} has no upsert_many")
     namespaces = {outcome.namespace for outcome, _ in batch}
     if len(namespaces) > 1:
         raise ValueError(f"publish_many takes one namespace, not {sorted(namespaces)}")
-    due = [(outcome, chunks) for outcome, chunks in batch if _newer_than_recorded(registry, outcome, "")]
+    if len({outcome.document_id for outcome, _ in batch}) < len(batch):
+        raise ValueError("publish_many takes each document once")
+    events = list(sequencers) if sequencers is not None else [""] * len(batch)
+    items = list(zip(batch, events, strict=True))
+    due = [item for item in items if _newer_than_recorded(registry, item[0][0], item[1])]
+    superseded = {outcome.document_id for (outcome, _), _ in items} - {outcome.document_id for (outcome, _), _ in due}
     if not due:
-        return
-    namespace = due[0][0].namespace
+        return BulkPublished(frozenset(), frozenset(superseded), {})
+    namespace = due[0][0][0].namespace
     refused = index.upsert_many(
-        namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for outcome, chunks in due]
+        namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for (outcome, chunks), _ in due]
     )
-    for outcome, chunks in due:
-        if outcome.document_id not in refused:
-            _record_published(index, registry, outcome, len(chunks), sequencer="", chunker=chunker)
+    recorded = set()
+    for (outcome, chunks), sequencer in due:
+        if outcome.document_id in refused:
+            continue
+        if _record_published(index, registry, outcome, len(chunks), sequencer=sequencer, chunker=chunker):
+            recorded.add(outcome.document_id)
+        else:
+            superseded.add(outcome.document_id)
     registry.bump_namespace_version(namespace)
-    if refused:
-        reasons = "; ".join(f"{document_id}: {reason}" for document_id, reason in sorted(refused.items()))
-        raise IndexBackendError(f"the index refused {len(refused)} document(s): {reasons}")
+    return BulkPublished(frozenset(recorded), frozenset(superseded), dict(refused))
 
 
 def _newer_than_recorded(registry: Registry, outcome: ParseOutcome, sequencer: str) -> bool:
@@ -390,7 +416,12 @@ class BatchedPublishing:
         )
         if settled is not None:
             return [settled]
-        ready = self.flush() if self._pending and self._pending[0][0].namespace != outcome.namespace else []
+        # A batch holds one namespace and each document once (the same file named twice publishes twice).
+        waiting = self._pending and (
+            self._pending[0][0].namespace != outcome.namespace
+            or any(pending.document_id == outcome.document_id for pending, _, _, _ in self._pending)
+        )
+        ready = self.flush() if waiting else []
         chunks, chunk_hit = chunk_stage(self.store, outcome, config=self.config)
         self._pending.append((outcome, chunks, chunk_hit, started))
         self._pending_chunks += len(chunks)
@@ -404,7 +435,7 @@ class BatchedPublishing:
         if not pending:
             return []
         batch = [(outcome, chunks) for outcome, chunks, _, _ in pending]
-        publish_many(self.index, self.registry, batch, chunker=self.config.chunking.cache_key())
+        publish_many(self.index, self.registry, batch, chunker=self.config.chunking.cache_key()).raise_for_refused()
         return [_published(outcome, chunks, hit, started) for outcome, chunks, hit, started in pending]
 
 

@@ -43,8 +43,12 @@ def stack() -> Iterator[TemplateStack]:
         yield TemplateStack(boto3.session.Session(region_name="us-east-1")).create()
 
 
-@pytest.fixture
-def pipeline(stack: TemplateStack) -> Pipeline:
+@pytest.fixture(params=["embedded", pytest.param("opensearch", marks=pytest.mark.opensearch)])
+def pipeline(request: pytest.FixtureRequest, stack: TemplateStack) -> Pipeline:
+    """The functions with each index backend: `OpenSearchMode=embedded`, then `existing` (the local node)."""
+    if request.param == "opensearch":
+        chosen: Pipeline = request.getfixturevalue("opensearch_pipeline")
+        return chosen
     return Pipeline(stack)
 
 

@@ -4,14 +4,15 @@ with the embedded index (`OpenSearchMode=embedded`) and with a real OpenSearch n
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import pytest
+from typing import TYPE_CHECKING, Any
 
 from docshelf.ids import document_id, sha256_hex
 from docshelf.keys import artifact_key, parse_cache_key
 from tests.functional.aws.harness import Pipeline
 from tests.functional.aws.template_resources import TemplateStack
+
+if TYPE_CHECKING:
+    import pytest
 
 PUMP_GUIDE = b"""# Pump guide
 
@@ -49,14 +50,6 @@ The canteen opens at seven and closes after the late shift.
 
 def doc_id(source_key: str) -> str:
     return document_id("demo", source_key)
-
-
-@pytest.fixture(params=["embedded", pytest.param("opensearch", marks=pytest.mark.opensearch)])
-def pipeline(request: pytest.FixtureRequest, stack: TemplateStack) -> Pipeline:
-    if request.param == "opensearch":
-        chosen: Pipeline = request.getfixturevalue("opensearch_pipeline")
-        return chosen
-    return Pipeline(stack)
 
 
 def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipeline) -> None:

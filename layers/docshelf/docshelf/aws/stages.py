@@ -7,14 +7,16 @@ Bad input returns a result (the message is acknowledged); anything else raises, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from docshelf import pipeline
 from docshelf.aws.events import ObjectEvent, StageMessage
 from docshelf.aws.services import AwsServices
-from docshelf.errors import DocumentTooLargeError, StorageError
+from docshelf.errors import DocumentTooLargeError, IndexBackendError, StorageError
 from docshelf.ids import sha256_hex
+from docshelf.model import Chunk
 
 Outcome = Literal["queued", "ok", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded"]
 _MISSING_OBJECT = ("NoSuchKey", "NoSuchVersion", "404", "NotFound")
@@ -81,19 +83,92 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    outcome = pipeline.ParseOutcome(message.namespace, message.document_id, message.source_key, message.revision, None)
-    chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
-    if chunks is None:
-        raise StorageError(f"the chunk cache of revision {message.revision} is missing")
+    outcome, chunks = _chunks_to_publish(services, message)
     chunker = services.settings.pipeline.chunking.cache_key()
     index = services.index_for_writing()
     if not pipeline.publish_stage(
         index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
+    _write_embedded_snapshot(services)
+    return _published(chunks)
+
+
+def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessage]) -> list[StageResult | Exception]:
+    """PublishFunction over one SQS batch: each message's result, or the exception that sends it back to the
+    queue. The messages of a namespace go to the index in one bulk upsert (`pipeline.publish_many`); a second
+    message for a document already in the batch is handled on its own afterwards, in arrival order."""
+    results: list[StageResult | Exception | None] = [None] * len(messages)
+    due: dict[str, list[tuple[int, pipeline.ParseOutcome, list[Chunk], str]]] = {}
+    taken: set[tuple[str, str]] = set()
+    for at, message in enumerate(messages):
+        if (message.namespace, message.document_id) in taken:
+            continue
+        taken.add((message.namespace, message.document_id))
+        try:
+            stale = _stale(services, message)
+            if stale is None:
+                outcome, chunks = _chunks_to_publish(services, message)
+                due.setdefault(message.namespace, []).append((at, outcome, chunks, message.sequencer))
+            results[at] = stale
+        except Exception as error:  # this message's fault (a missing cache, a throttled read): it alone retries
+            results[at] = error
+    for items in due.values():
+        for at, result in zip((at for at, *_ in items), _publish_together(services, items), strict=True):
+            results[at] = result
+    if due:
+        _write_embedded_snapshot(services)
+    for at, message in enumerate(messages):
+        if results[at] is None:
+            try:
+                results[at] = handle_publish_message(services, message)
+            except Exception as error:
+                results[at] = error
+    return [result for result in results if result is not None]
+
+
+def _publish_together(
+    services: AwsServices, items: Sequence[tuple[int, pipeline.ParseOutcome, list[Chunk], str]]
+) -> list[StageResult | Exception]:
+    """One namespace's documents in one `publish_many`; a failed call fails them all, a refused document itself."""
+    try:
+        published = pipeline.publish_many(
+            services.index_for_writing(),
+            services.registry,
+            [(outcome, chunks) for _, outcome, chunks, _ in items],
+            sequencers=[sequencer for *_, sequencer in items],
+            chunker=services.settings.pipeline.chunking.cache_key(),
+        )
+    except Exception as error:
+        return [error] * len(items)
+    results: list[StageResult | Exception] = []
+    for _, outcome, chunks, _ in items:
+        if outcome.document_id in published.refused:
+            reason = published.refused[outcome.document_id]
+            results.append(IndexBackendError(f"the index refused document {outcome.document_id}: {reason}"))
+        elif outcome.document_id in published.superseded:
+            results.append(StageResult("stale", "a newer event for this document won while publishing"))
+        else:
+            results.append(_published(chunks))
+    return results
+
+
+def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.ParseOutcome, list[Chunk]]:
+    outcome = pipeline.ParseOutcome(message.namespace, message.document_id, message.source_key, message.revision, None)
+    chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
+    if chunks is None:
+        raise StorageError(f"the chunk cache of revision {message.revision} is missing")
+    return outcome, chunks
+
+
+def _write_embedded_snapshot(services: AwsServices) -> None:
+    index = services.index_for_writing()
     refresh = getattr(index, "refresh", None)
     if not services.uses_opensearch and callable(refresh):
         refresh()  # the embedded index writes its namespace snapshot once enough chunks were added
+
+
+def _published(chunks: Sequence[Chunk]) -> StageResult:
     return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))
 
 
