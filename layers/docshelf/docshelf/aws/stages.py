@@ -1,4 +1,5 @@
-"""One SQS record's work for each ingest Lambda, on decoded messages; the handlers only adapt and observe.
+"""Each ingest Lambda's work on decoded messages (per record; PublishFunction per batch); the handlers only adapt
+and observe.
 
 Every function is safe to run twice for the same message and ends right when messages arrive out of order:
 the registry's per-document S3 sequencer decides which event is the newest, with conditional writes.
@@ -162,10 +163,13 @@ def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pi
 
 
 def _write_embedded_snapshot(services: AwsServices) -> None:
-    index = services.index_for_writing()
-    refresh = getattr(index, "refresh", None)
-    if not services.uses_opensearch and callable(refresh):
-        refresh()  # the embedded index writes its namespace snapshot once enough chunks were added
+    """The embedded index writes its namespace snapshot once enough chunks were added (a failure is logged there:
+    the snapshot only saves loading time). OpenSearch needs nothing."""
+    if services.uses_opensearch:
+        return
+    refresh = getattr(services.index_for_writing(), "refresh", None)
+    if callable(refresh):
+        refresh()
 
 
 def _published(chunks: Sequence[Chunk]) -> StageResult:
