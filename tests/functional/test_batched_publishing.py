@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import cast
@@ -170,3 +171,33 @@ def test_files_waiting_when_the_command_stops_are_published_by_the_next_ingest(
     assert sum(r.status == "ok" for r in again) == 12
     assert len(services.index.list_chunks("acme", SearchFilters(), 100)) == 12
     assert sum(r.status == "ok" for r in services.registry.list("acme")) == 12
+
+
+@pytest.mark.usefixtures("serial")
+def test_files_published_into_one_index_are_published_again_into_another(tmp_path: Path) -> None:
+    """The registry is the store's, the index may change (`--backend opensearch` after the embedded one): a file
+    counts as unchanged only for the index it was published into."""
+    files = _files(tmp_path / "docs", 3)
+    first = LocalServices.open(tmp_path / "store")
+    assert {r.status for r in first.ingest_files(files, namespace="acme")} == {"ok", "failed"}
+    other = dataclasses.replace(first, index=EmbeddedIndex(first.store, prefix="other-index"))
+    assert other.index.count("acme", SearchFilters()) == 0
+
+    again = list(other.ingest_files(files, namespace="acme"))
+    assert other.index.count("acme", SearchFilters()) == first.index.count("acme", SearchFilters()) == 3
+    assert sorted(r.source_key for r in again if r.status == "ok") == [f"ticket-{n:03}.txt" for n in range(3)]
+    assert not any(r.parse_cache_hit is False and r.status == "ok" for r in again)  # from the caches, not re-parsed
+
+    calls: list[int] = []
+    upsert_many = EmbeddedIndex.upsert_many
+
+    def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        calls.append(len(documents))
+        return upsert_many(self, namespace, documents)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EmbeddedIndex, "upsert_many", counting)
+        list(other.ingest_files(files, namespace="acme"))
+        assert calls == []  # unchanged for the index it was last published into
+        list(first.ingest_files(files, namespace="acme"))
+        assert calls == [3]  # the registry keeps one index per document: going back publishes again

@@ -76,7 +76,7 @@ class LocalServices:
         for path, key in files:
             revision = sha256_hex(path.read_bytes())
             unchanged = pipeline.already_published(
-                self.registry, revision, namespace=namespace, source_key=key, config=self.config
+                self.registry, self.index, revision, namespace=namespace, source_key=key, config=self.config
             )
             if unchanged is None:
                 changed.append((path, key, revision))

@@ -18,7 +18,7 @@ from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, IndexBackendError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
-from docshelf.index.base import BulkUpsert, DocumentChunks, SearchIndex
+from docshelf.index.base import BulkUpsert, DocumentChunks, SearchIndex, index_identity
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
@@ -304,7 +304,7 @@ def ingest(
     config = config or PipelineConfig()
     revision = sha256_hex(data)
     unchanged = already_published(
-        registry, revision, namespace=namespace, source_key=source_key, config=config, sequencer=sequencer
+        registry, index, revision, namespace=namespace, source_key=source_key, config=config, sequencer=sequencer
     )
     if unchanged is not None:
         return unchanged
@@ -313,16 +313,24 @@ def ingest(
 
 
 def already_published(
-    registry: Registry, revision: str, *, namespace: str, source_key: str, config: PipelineConfig, sequencer: str = ""
+    registry: Registry,
+    index: SearchIndex,
+    revision: str,
+    *,
+    namespace: str,
+    source_key: str,
+    config: PipelineConfig,
+    sequencer: str = "",
 ) -> IngestResult | None:
     """The result of ingesting a revision (the bytes' sha256) the registry shows published as it is, with these
-    chunk settings (nothing to redo, not even reading the parse cache); None when there is work to do."""
+    chunk settings into this index (nothing to redo, not even reading the parse cache); None when there is work
+    to do."""
     started = time.perf_counter()
     validate_namespace(namespace)
     doc_id = make_document_id(namespace, source_key)
     current = registry.get(namespace, doc_id)
     outcome = ParseOutcome(namespace, doc_id, source_key, revision, None)
-    if current is None or not _already_published(current, outcome, config.chunking.cache_key(), sequencer):
+    if current is None or not _already_published(current, outcome, published_with(config, index), sequencer):
         return None
     return IngestResult(
         namespace, doc_id, source_key, "ok", chunks=current.chunk_count, parse_cache_hit=True,
@@ -347,7 +355,7 @@ def ingest_parsed(
     if settled is not None:
         return settled
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
-    publish_stage(index, registry, outcome, chunks, sequencer=sequencer, chunker=config.chunking.cache_key())
+    publish_stage(index, registry, outcome, chunks, sequencer=sequencer, chunker=published_with(config, index))
     return _published(outcome, chunks, chunk_hit, started)
 
 
@@ -375,7 +383,7 @@ def _settled_without_publishing(
             seconds=time.perf_counter() - started,
         )  # fmt: skip
     current = registry.get(namespace, outcome.document_id)
-    if outcome.cache_hit and _already_published(current, outcome, config.chunking.cache_key(), sequencer):
+    if outcome.cache_hit and _already_published(current, outcome, published_with(config, index), sequencer):
         # The same bytes with the same settings are already indexed: nothing to redo.
         return IngestResult(
             namespace, outcome.document_id, source_key, "ok", chunks=current.chunk_count if current else 0,
@@ -435,8 +443,16 @@ class BatchedPublishing:
         if not pending:
             return []
         batch = [(outcome, chunks) for outcome, chunks, _, _ in pending]
-        publish_many(self.index, self.registry, batch, chunker=self.config.chunking.cache_key()).raise_for_refused()
+        chunker = published_with(self.config, self.index)
+        publish_many(self.index, self.registry, batch, chunker=chunker).raise_for_refused()
         return [_published(outcome, chunks, hit, started) for outcome, chunks, hit, started in pending]
+
+
+def published_with(config: PipelineConfig, index: SearchIndex) -> str:
+    """What a document's record keeps of how it was published (its `chunker` field): the chunk settings and the
+    index. The same file ingested again is skipped only when both match, so a store's documents are published
+    again into another index (`--backend opensearch` after the embedded one) rather than reported unchanged."""
+    return f"{config.chunking.cache_key()};index={index_identity(index)}"
 
 
 def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:

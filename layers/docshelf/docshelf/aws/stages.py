@@ -85,8 +85,8 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     if stale is not None:
         return stale
     outcome, chunks = _chunks_to_publish(services, message)
-    chunker = services.settings.pipeline.chunking.cache_key()
     index = services.index_for_writing()
+    chunker = pipeline.published_with(services.settings.pipeline, index)
     if not pipeline.publish_stage(
         index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
     ):
@@ -133,12 +133,13 @@ def _publish_together(
 ) -> list[StageResult | Exception]:
     """One namespace's documents in one `publish_many`; a failed call fails them all, a refused document itself."""
     try:
+        index = services.index_for_writing()
         published = pipeline.publish_many(
-            services.index_for_writing(),
+            index,
             services.registry,
             [(outcome, chunks) for _, outcome, chunks, _ in items],
             sequencers=[sequencer for *_, sequencer in items],
-            chunker=services.settings.pipeline.chunking.cache_key(),
+            chunker=pipeline.published_with(services.settings.pipeline, index),
         )
     except Exception as error:
         return [error] * len(items)

@@ -71,6 +71,13 @@ class SearchIndex(Protocol):
         ...
 
 
+def index_identity(index: object) -> str:
+    """Which index this is (backend, place and name), for records of what was published where; an index that does
+    not say is named by its class."""
+    identity = getattr(index, "identity", None)
+    return identity if isinstance(identity, str) else type(index).__name__
+
+
 @runtime_checkable
 class BulkUpsert(Protocol):
     """A backend that publishes many documents in one call, far cheaper per document than one upsert each."""

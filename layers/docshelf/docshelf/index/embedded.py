@@ -277,6 +277,11 @@ class EmbeddedIndex:
         self._terms = TermTable(self._vocabulary)
         self._path_terms: dict[tuple[str, tuple[str, ...]], list[int]] = {}
 
+    @property
+    def identity(self) -> str:
+        """The index within its store (`index.base.index_identity`); the store is the registry's own."""
+        return f"embedded:{self.prefix}"
+
     def _key(self, namespace: str, document_id: str) -> str:
         return f"{self.prefix}/{namespace}/{document_id}.json"
 

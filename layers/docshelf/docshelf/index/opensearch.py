@@ -108,6 +108,13 @@ class OpenSearchIndex:
 
     # -- setup -------------------------------------------------------------------------------------
 
+    @property
+    def identity(self) -> str:
+        """The node and name prefix (`index.base.index_identity`)."""
+        hosts = getattr(getattr(self.client, "transport", None), "hosts", None) or [{}]
+        host = hosts[0] if isinstance(hosts[0], dict) else {}
+        return f"opensearch:{host.get('host', '')}:{host.get('port', '')}/{self.index}"
+
     def alias(self, namespace: str) -> str:
         """The alias holding a namespace's chunks (namespaces hold no dots, so names cannot collide)."""
         return f"{self.index}.{namespace}"

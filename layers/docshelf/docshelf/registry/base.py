@@ -19,7 +19,7 @@ class DocumentRecord:
     error_message: str = ""
     sequencer: str = ""
     updated_at: float = 0.0
-    chunker: str = ""  # the chunking settings (ChunkConfig.cache_key) of the published chunks
+    chunker: str = ""  # the chunk settings and the index of the published chunks (pipeline.published_with)
 
 
 def sequencer_is_newer(incoming: str, stored: str) -> bool:
