@@ -120,10 +120,15 @@ class OpenSearchIndex:
         return f"{self.index}.{namespace}"
 
     def ensure_index(self) -> None:
-        """Put the index template (pattern `<index>.*`) if absent; namespace indices are made on first publish."""
+        """Put the index template (pattern `<index>.*`) unless it is there with that pattern (a template from the
+        shared-index layout had `<index>*`); namespace indices are made on their first publish."""
+        template = self._template()
         try:
-            if not self.client.indices.exists_index_template(name=self.index):
-                self.client.indices.put_index_template(name=self.index, body=self._template())
+            if self.client.indices.exists_index_template(name=self.index):
+                found = self.client.indices.get_index_template(name=self.index)["index_templates"]
+                if found and found[0]["index_template"].get("index_patterns") == template["index_patterns"]:
+                    return
+            self.client.indices.put_index_template(name=self.index, body=template)
         except TransportError as error:
             raise IndexBackendError(f"cannot set up OpenSearch index template {self.index}: {error}") from error
 
