@@ -22,7 +22,7 @@ import pytest
 
 from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import analyze
-from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex
+from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex, SimilarTerms
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.opensearch_client import opensearch_client
@@ -195,6 +195,34 @@ def test_a_namespace_ranks_by_its_own_statistics(index: SearchIndex) -> None:
     index.upsert("other", "d1", "r1", crowd)
     assert index.count("other", ALL) == 60
     assert index.rank("ns", "content", analyze("pump valve"), ALL, 10) == alone
+
+
+def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corrected(index: SearchIndex) -> None:
+    texts = [
+        "The parliament of Victoria meets in Melbourne.",
+        "Septicemic plague spreads through the blood.",
+        "The parlement of Paris was a court of appeal.",
+        "Replace the gasket every six months.",
+    ] + [f"Filler note {i} about the canteen opening hours." for i in range(12)]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
+    assert isinstance(index, SimilarTerms)
+    similar = index.similar_terms("ns", ["parliment", "septicemia", "zzzzz"])
+    assert {term: sorted(found) for term, found in similar.items()} == {
+        "parliment": [("parlement", 1), ("parliament", 1)],
+        "septicemia": [("septicem", 1)],
+    }
+    assert index.similar_terms("unused", ["parliment"]) == {}
+
+    response = search(index, SearchRequest(namespace="ns", query="the parliment", top_k=3))
+    assert response.corrections == {"parliment": "parlement"}  # one edit each, as common: alphabetical
+    assert response.results[0].chunk.text.startswith("The parlement")
+    response = search(index, SearchRequest(namespace="ns", query="What is septicemia?", top_k=3))
+    assert response.corrections == {"septicemia": "septicem"}
+    assert [r.chunk.chunk_id for r in response.results] == ["d1-c1"]
+    # A query with a term that matches is searched as written.
+    response = search(index, SearchRequest(namespace="ns", query="parliment gasket", top_k=3))
+    assert response.corrections == {} and response.results[0].chunk.chunk_id == "d1-c3"
+    assert search(index, SearchRequest(namespace="ns", query="zzzzzz", top_k=3)).results == []
 
 
 def test_a_namespace_never_written_is_empty(index: SearchIndex) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from docshelf import tokens
 from docshelf.citations import citation, citation_line, format_pages
-from docshelf.errors import InvalidNameError, InvalidQueryError
+from docshelf.errors import IndexBackendError, InvalidNameError, InvalidQueryError
 from docshelf.index.base import Channel, QueryTerms
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.passes import ExpansionPass, FirstPass, SequentialPasses, TwoPassSearch
@@ -79,6 +79,29 @@ def test_a_chunk_its_passage_moves_up_takes_the_fused_score_of_its_new_place(tmp
     assert [r.chunk.chunk_id for r in results[:2]] == ["c1", "c0"]
     assert results[0].channel_ranks["content"] == 1 and own_score["c0"] > own_score["c1"]  # moved by its passage
     assert [r.score for r in results] == sorted(own_score.values(), reverse=True)
+
+
+def test_corrections_apply_within_the_filters_and_a_backend_failure_to_propose_them_is_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = ["Replace the stem seal every 6 months."] + [f"Shipping note {i}." for i in range(20)]
+    index.upsert("ns", "d1", "r", [chunk(i, t) for i, t in enumerate(texts)])
+    gaskets = ["Check the gasket."] + [f"Packing list {i}." for i in range(5)]
+    d2 = [replace(chunk(i, text), chunk_id=f"g{i}", document_id="d2") for i, text in enumerate(gaskets)]
+    index.upsert("ns", "d2", "r", d2)
+    found = search(index, SearchRequest("ns", "gaskt", top_k=3, filters=SearchFilters(documents=("d2",))))
+    assert found.corrections == {"gaskt": "gasket"} and [r.chunk.chunk_id for r in found.results] == ["g0"]
+    # Corrected from the whole namespace, searched within the filters: still nothing, so no correction is reported.
+    elsewhere = search(index, SearchRequest("ns", "gaskt", top_k=3, filters=SearchFilters(documents=("d1",))))
+    assert (elsewhere.results, elsewhere.corrections) == ([], {})
+
+    def failing(*args: object) -> None:
+        raise IndexBackendError("OpenSearch search failed: 400 parsing_exception")
+
+    monkeypatch.setattr(EmbeddedIndex, "similar_terms", failing)
+    response = search(index, SearchRequest("ns", "gaskt", top_k=3))
+    assert (response.results, response.corrections) == ([], {})
 
 
 def test_chinese_question_words_are_left_out_of_the_query(tmp_path: Path) -> None:

@@ -263,6 +263,9 @@ def print_response(response: SearchResponse, out: TextIO) -> None:
     if not response.results:
         print("no results", file=out)
         return
+    if response.corrections:
+        fixed = ", ".join(f"{term} -> {used}" for term, used in response.corrections.items())
+        print(f"nothing matched the query as written; searched with corrected terms: {fixed}", file=out)
     for number, ranked in enumerate(response.results, start=1):
         chunk = ranked.chunk
         snippet = " ".join(chunk.text.split())

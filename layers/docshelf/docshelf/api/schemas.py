@@ -132,6 +132,12 @@ SEARCH_OUT = _closed(
         },
         "total_chunks": {"type": "integer"},
         "evidence_chunks": {"type": "integer"},
+        "corrections": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "When no chunk matched the query as written: each misspelt query term (as analysed) "
+            "with the indexed term searched instead; empty otherwise",
+        },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
     }

@@ -86,3 +86,13 @@ class BulkUpsert(Protocol):
         """`upsert` of each document; returns {document_id: reason} for documents the backend refused (they keep
         their previous revision). A failure that stops the whole call raises."""
         ...
+
+
+@runtime_checkable
+class SimilarTerms(Protocol):
+    """A backend that proposes spelling corrections from the terms it holds (search/corrections.py)."""
+
+    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        """For each term, content terms of the namespace's chunks with its first letter and within two edits of it,
+        each with the number of chunks holding it. Terms without any are left out."""
+        ...

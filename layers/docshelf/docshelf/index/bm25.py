@@ -33,6 +33,17 @@ class Vocabulary(dict[str, int]):
     def __init__(self) -> None:
         super().__init__()
         self.terms: list[str] = []
+        self._shapes: dict[tuple[str, int], list[int]] = {}  # (first letter, length) -> term ids
+        self._shaped = 0
+
+    def with_shape(self, first: str, lengths: range) -> list[int]:
+        """Ids of the terms that start with `first` and have one of `lengths` (for spelling candidates); the
+        lookup grows with the vocabulary, which only ever grows."""
+        for term_id in range(self._shaped, len(self.terms)):
+            term = self.terms[term_id]
+            self._shapes.setdefault((term[:1], len(term)), []).append(term_id)
+        self._shaped = len(self.terms)
+        return [term_id for length in lengths for term_id in self._shapes.get((first, length), ())]
 
     def ids(self, terms: Iterable[str]) -> IntArray:
         """The id of each term; unseen ones are numbered in the order they first appear, all at once."""
@@ -240,6 +251,12 @@ class BM25Channel:
             average = self._live_length / self._live_rows if self._live_rows else 1.0
             norms = self._norms = np.asarray(K1 * (1 - B + B * self._lengths / (average or 1.0)), dtype=np.float64)
         return norms
+
+    def document_frequencies(self) -> IntArray:
+        """Live rows per term id (read only)."""
+        view = self._df.view()
+        view.flags.writeable = False
+        return view
 
     def document_frequency(self, term_id: int) -> int:
         return int(self._df[term_id]) if 0 <= term_id < len(self._df) else 0

@@ -38,6 +38,7 @@ from docshelf.index.namespace_snapshot import (
 )
 from docshelf.index.term_table import TermTable
 from docshelf.model import Chunk
+from docshelf.search.corrections import MAX_EDITS, PREFIX, edit_distance
 from docshelf.search.filters import SearchFilters
 from docshelf.store.base import ObjectStore
 
@@ -209,6 +210,23 @@ class _Namespace:
         known = [(term, self.vocabulary[term]) for term in terms if term in self.vocabulary]
         return {term for term, term_id in known if content.document_frequency(term_id) > half}
 
+    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        content, found = self.channels["content"], {}
+        for term in dict.fromkeys(terms):
+            lengths = range(max(1, len(term) - MAX_EDITS), len(term) + MAX_EDITS + 1)
+            shaped = [
+                (self.vocabulary.terms[i], content.document_frequency(i))
+                for i in self.vocabulary.with_shape(term[:PREFIX], lengths)
+            ]
+            close = [
+                (candidate, chunks)
+                for candidate, chunks in shaped
+                if chunks and candidate != term and edit_distance(term, candidate, MAX_EDITS) <= MAX_EDITS
+            ]
+            if close:
+                found[term] = close
+        return found
+
     def rank(self, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int) -> list[tuple[str, float]]:
         weights = term_weights(terms)
         known = {self.vocabulary[term]: weight for term, weight in weights.items() if term in self.vocabulary}
@@ -371,6 +389,9 @@ class EmbeddedIndex:
                 self._path_terms.clear()
             ids = self._path_terms[key] = self._vocabulary.ids(_path_terms(*key)).tolist()
         return ids
+
+    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        return self._namespace(namespace).similar_terms(terms)
 
     def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
         self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)

@@ -61,12 +61,15 @@ from docshelf.index.opensearch_queries import (
     hydration_query,
     indexable,
     ranked_hits,
+    similar_terms_query,
+    suggested_terms,
     total_hits,
     total_query,
     weighted_terms,
 )
 from docshelf.index.passes import FEEDBACK_MARGIN, ExpansionPass, FirstPass
 from docshelf.model import Chunk
+from docshelf.search.corrections import MAX_EDITS, PREFIX
 from docshelf.search.expansion import mixed_query
 from docshelf.search.filters import SearchFilters
 
@@ -75,6 +78,7 @@ DEFAULT_INDEX = "docshelf-chunks"
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
 PAGE_SIZE = 5000
+SUGGESTIONS = 50  # per term: every candidate within two edits in practice; the search picks by its own rules
 
 
 def index_template() -> JsonObject:
@@ -314,6 +318,13 @@ class OpenSearchIndex:
             if "error" in item:
                 raise IndexBackendError(f"OpenSearch search failed: {_reason(item['error'])}")
         return items
+
+    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+        asked = [term for term in dict.fromkeys(terms) if indexable(term)]
+        if not asked:
+            return {}
+        query = similar_terms_query(asked, MAX_EDITS, PREFIX, SUGGESTIONS)
+        return suggested_terms(self._msearch(namespace, [query])[0], asked)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         response = call_with_retries(

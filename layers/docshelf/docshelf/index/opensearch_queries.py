@@ -192,6 +192,31 @@ def document_frequency_query(namespace: str, terms: Sequence[str]) -> JsonObject
     }
 
 
+def similar_terms_query(terms: Sequence[str], max_edits: int, prefix: int, size: int) -> JsonObject:
+    """Term suggestions (Lucene's DirectSpellChecker) from the content terms, one suggester per term (`str(i)` for
+    `terms[i]`); whatever their similarity score, the caller ranks them by its own edit distance."""
+    field = CHANNEL_FIELDS["content"]
+    options = {"field": field, "suggest_mode": "always", "max_edits": max_edits, "prefix_length": prefix,
+               "min_word_length": 1, "accuracy": 0.0, "size": size}  # fmt: skip
+    return {
+        "size": 0,
+        "track_total_hits": False,
+        "suggest": {str(i): {"text": term, "term": options} for i, term in enumerate(terms)},
+    }
+
+
+def suggested_terms(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """Each term's suggestions (term, chunks holding it) from a `similar_terms_query`'s response; none from a
+    namespace whose index does not exist yet."""
+    suggest = response.get("suggest", {})
+    found: dict[str, list[tuple[str, int]]] = {}
+    for i, term in enumerate(terms):
+        options = [(o["text"], int(o["freq"])) for entry in suggest.get(str(i), []) for o in entry["options"]]
+        if options:
+            found[term] = options
+    return found
+
+
 def hydration_query(namespace: str, chunk_ids: Sequence[str]) -> JsonObject:
     """The named chunks, with every field `chunk_from_source` needs."""
     return {

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from docshelf.errors import InvalidQueryError
+from docshelf.errors import IndexBackendError, InvalidQueryError
 from docshelf.ids import validate_namespace
 from docshelf.index.analyzer import analyze, normalize, raw_terms
-from docshelf.index.base import Channel, SearchIndex
+from docshelf.index.base import Channel, SearchIndex, SimilarTerms
 from docshelf.index.passes import FirstPass, SequentialPasses, TwoPassSearch
 from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
+from docshelf.search.corrections import corrections
 from docshelf.search.evidence import render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
 from docshelf.search.filters import SearchFilters
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.rrf import fuse_rrf
+
+_log = logging.getLogger(__name__)
 
 DEFAULT_TOP_K = 8
 MAX_TOP_K = 50
@@ -63,6 +67,7 @@ class SearchResponse:
     evidence_chunks: int = 0
     answer_text: str = ""
     cache: str = "miss"
+    corrections: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
@@ -75,6 +80,7 @@ class SearchResponse:
             ],
             "total_chunks": self.total_chunks,
             "evidence_chunks": self.evidence_chunks,
+            "corrections": self.corrections,
             "cache": self.cache,
             "took_ms": self.took_ms,
         }
@@ -105,12 +111,15 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
     first = passes.first_pass(
         request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS, small_corpus=request.top_k
     )
+    corrected: dict[str, str] = {}
     if first.total <= request.top_k:
         # Small corpus: everything fits, so return it all in document order.
         listed = index.list_chunks(request.namespace, request.filters, first.total)
         ranked = [RankedChunk(chunk, 0.0, {}) for chunk in _distinct(listed)]
     else:
         ranked = _ranked(index, passes, request, queries, first, limit)
+        if not ranked:
+            ranked, corrected = _with_corrections(index, passes, request, queries, limit)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
     return SearchResponse(
         evidence_text=evidence,
@@ -118,6 +127,7 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
         total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
+        corrections=corrected,
     )
 
 
@@ -148,6 +158,35 @@ def _ranked(
     return _siblings_by_passage(
         queries.get("content", []), dict(settled.get("content", [])), first.content_idf, results
     )
+
+
+def _with_corrections(
+    index: SearchIndex,
+    passes: TwoPassSearch,
+    request: SearchRequest,
+    queries: Mapping[Channel, Sequence[str]],
+    limit: int,
+) -> tuple[list[RankedChunk], dict[str, str]]:
+    """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
+    and the corrections; nothing when no word has a close indexed term or the backend proposes none."""
+    content = list(queries.get("content", []))
+    if not content or not isinstance(index, SimilarTerms):
+        return [], {}
+    try:
+        candidates = index.similar_terms(request.namespace, content)
+    except IndexBackendError as error:  # the answer without corrections stays "no results", not an error
+        _log.warning("no spelling corrections: %s", error)
+        return [], {}
+    corrected = corrections(content, candidates)
+    if not corrected:
+        return [], {}
+    fixed = [corrected.get(term, term) for term in content]
+    queries = {**queries, "content": fixed, "path": fixed}
+    first = passes.first_pass(
+        request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS, small_corpus=request.top_k
+    )
+    ranked = _ranked(index, passes, request, queries, first, limit)
+    return ranked, corrected if ranked else {}
 
 
 def _text_key(text: str) -> str:
