@@ -176,9 +176,9 @@ def publish_stage(
 
 @dataclass(frozen=True, slots=True)
 class BulkPublished:
-    """What `publish_many` did with each document of its batch."""
+    """What `publish_many` did not record as ok: the documents of its batch a newer event won, and those the index
+    refused."""
 
-    recorded: frozenset[str]  # indexed and marked ok
     superseded: frozenset[str]  # a newer event for the document won, before or while publishing
     refused: dict[str, str]  # document id -> the index's reason; the previous revision and record stay
 
@@ -205,26 +205,26 @@ def publish_many(
         raise ValueError(f"publish_many takes one namespace, not {sorted(namespaces)}")
     if len({outcome.document_id for outcome, _ in batch}) < len(batch):
         raise ValueError("publish_many takes each document once")
-    events = list(sequencers) if sequencers is not None else [""] * len(batch)
-    items = list(zip(batch, events, strict=True))
-    due = [item for item in items if _newer_than_recorded(registry, item[0][0], item[1])]
-    superseded = {outcome.document_id for (outcome, _), _ in items} - {outcome.document_id for (outcome, _), _ in due}
-    if not due:
-        return BulkPublished(frozenset(), frozenset(superseded), {})
-    namespace = due[0][0][0].namespace
-    refused = index.upsert_many(
-        namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for (outcome, chunks), _ in due]
-    )
-    recorded = set()
-    for (outcome, chunks), sequencer in due:
-        if outcome.document_id in refused:
-            continue
-        if _record_published(index, registry, outcome, len(chunks), sequencer=sequencer, chunker=chunker):
-            recorded.add(outcome.document_id)
+    events = sequencers if sequencers is not None else [""] * len(batch)
+    due, superseded = [], set()
+    for (outcome, chunks), sequencer in zip(batch, events, strict=True):
+        if _newer_than_recorded(registry, outcome, sequencer):
+            due.append((outcome, chunks, sequencer))
         else:
             superseded.add(outcome.document_id)
+    if not due:
+        return BulkPublished(frozenset(superseded), {})
+    namespace = due[0][0].namespace
+    refused = index.upsert_many(
+        namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for outcome, chunks, _ in due]
+    )
+    for outcome, chunks, sequencer in due:
+        if outcome.document_id not in refused and not _record_published(
+            index, registry, outcome, len(chunks), sequencer=sequencer, chunker=chunker
+        ):
+            superseded.add(outcome.document_id)
     registry.bump_namespace_version(namespace)
-    return BulkPublished(frozenset(recorded), frozenset(superseded), dict(refused))
+    return BulkPublished(frozenset(superseded), dict(refused))
 
 
 def _newer_than_recorded(registry: Registry, outcome: ParseOutcome, sequencer: str) -> bool:

@@ -252,12 +252,6 @@ class BM25Channel:
             norms = self._norms = np.asarray(K1 * (1 - B + B * self._lengths / (average or 1.0)), dtype=np.float64)
         return norms
 
-    def document_frequencies(self) -> IntArray:
-        """Live rows per term id (read only)."""
-        view = self._df.view()
-        view.flags.writeable = False
-        return view
-
     def document_frequency(self, term_id: int) -> int:
         return int(self._df[term_id]) if 0 <= term_id < len(self._df) else 0
 

@@ -48,18 +48,12 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return min(previous[-1], limit + 1)
 
 
-def nearby(term: str, candidate: str) -> bool:
-    """Whether `candidate` may stand for `term` at all: the same first letter and a length within reach (the
-    cheap test before the edit distance)."""
-    return candidate[:PREFIX] == term[:PREFIX] and abs(len(candidate) - len(term)) <= max_edits(term)
-
-
 def closest(term: str, candidates: Iterable[tuple[str, int]]) -> str | None:
     """The candidate (term, chunks holding it) that replaces `term`, or None."""
     limit = max_edits(term)
     best: tuple[int, int, str] | None = None
     for candidate, chunks in candidates:
-        if candidate == term or not nearby(term, candidate):
+        if candidate == term or candidate[:PREFIX] != term[:PREFIX]:
             continue
         distance = edit_distance(term, candidate, limit)
         if distance <= limit and (best is None or (distance, -chunks, candidate) < best):
