@@ -36,6 +36,19 @@ def _state(services: LocalServices) -> tuple[list[tuple[str, str, str, int]], li
     return records, sorted((chunk.chunk_id, chunk.text) for chunk in chunks)
 
 
+def counted_bulk_upserts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of each `EmbeddedIndex.upsert_many` call from now on, as they happen."""
+    calls: list[int] = []
+    upsert_many = EmbeddedIndex.upsert_many
+
+    def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        calls.append(len(documents))
+        return upsert_many(self, namespace, documents)
+
+    monkeypatch.setattr(EmbeddedIndex, "upsert_many", counting)
+    return calls
+
+
 @pytest.fixture
 def serial(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
@@ -50,17 +63,10 @@ def test_ingest_publishes_in_bulk_what_one_upsert_per_file_publishes(
     for path, key in files:
         one_by_one.ingest(path.read_bytes(), namespace="acme", source_key=key)
 
-    calls: list[int] = []
-    upsert_many = EmbeddedIndex.upsert_many
-
-    def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        calls.append(len(documents))
-        return upsert_many(self, namespace, documents)
-
     def refused(*args: object) -> None:
         raise AssertionError("a file was upserted on its own")
 
-    monkeypatch.setattr(EmbeddedIndex, "upsert_many", counting)
+    calls = counted_bulk_upserts(monkeypatch)
     monkeypatch.setattr(EmbeddedIndex, "upsert", refused)
     monkeypatch.setattr(pipeline.BatchedPublishing, "PUBLISH_DOCUMENTS", 25)
     bulk = LocalServices.open(tmp_path / "bulk")
@@ -174,7 +180,9 @@ def test_files_waiting_when_the_command_stops_are_published_by_the_next_ingest(
 
 
 @pytest.mark.usefixtures("serial")
-def test_files_published_into_one_index_are_published_again_into_another(tmp_path: Path) -> None:
+def test_files_published_into_one_index_are_published_again_into_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The registry is the store's, the index may change (`--backend opensearch` after the embedded one): a file
     counts as unchanged only for the index it was published into."""
     files = _files(tmp_path / "docs", 3)
@@ -188,16 +196,8 @@ def test_files_published_into_one_index_are_published_again_into_another(tmp_pat
     assert sorted(r.source_key for r in again if r.status == "ok") == [f"ticket-{n:03}.txt" for n in range(3)]
     assert not any(r.parse_cache_hit is False and r.status == "ok" for r in again)  # from the caches, not re-parsed
 
-    calls: list[int] = []
-    upsert_many = EmbeddedIndex.upsert_many
-
-    def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        calls.append(len(documents))
-        return upsert_many(self, namespace, documents)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(EmbeddedIndex, "upsert_many", counting)
-        list(other.ingest_files(files, namespace="acme"))
-        assert calls == []  # unchanged for the index it was last published into
-        list(first.ingest_files(files, namespace="acme"))
-        assert calls == [3]  # the registry keeps one index per document: going back publishes again
+    calls = counted_bulk_upserts(monkeypatch)
+    list(other.ingest_files(files, namespace="acme"))
+    assert calls == []  # unchanged for the index it was last published into
+    list(first.ingest_files(files, namespace="acme"))
+    assert calls == [3]  # the registry keeps one index per document: going back publishes again
