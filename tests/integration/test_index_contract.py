@@ -263,6 +263,15 @@ def test_small_corpus_returns_everything_in_document_order(index: SearchIndex) -
     assert [r.chunk.chunk_id for r in response.results] == ["d1-c0", "d1-c1", "d1-c2"]
 
 
+def test_small_corpus_is_ranked_best_first_with_the_rest_after(index: SearchIndex) -> None:
+    texts = ["part zero about trains", "part one about seals", "part two about trucks"]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
+    response = search(index, SearchRequest("ns", "seals", top_k=8, max_tokens=30))
+    assert [r.chunk.chunk_id for r in response.results] == ["d1-c1", "d1-c0", "d1-c2"]
+    assert response.results[0].score > 0 and [r.score for r in response.results[1:]] == [0.0, 0.0]
+    assert "about seals" in response.evidence_text.split("\n\n")[0]
+
+
 # A corpus where both BM25 variants order alike: every chunk has the same length (so Lucene's lossy
 # length norms are exact) and each word appears in under half the chunks (so both idfs are positive).
 WORDS = [

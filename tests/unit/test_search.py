@@ -119,11 +119,22 @@ def test_chinese_question_words_are_left_out_of_the_query(tmp_path: Path) -> Non
     assert search(index, SearchRequest("ns", "谁发明了电话？", top_k=3)).results[0].chunk.chunk_id == "c1"
 
 
-def test_small_corpus_returns_everything_in_document_order(tmp_path: Path) -> None:
+def test_small_corpus_returns_everything_in_document_order_when_nothing_matches(tmp_path: Path) -> None:
     index = EmbeddedIndex(LocalStore(tmp_path))
     index.upsert("ns", "d1", "r", [chunk(2, "second"), chunk(1, "first")])
     response = search(index, SearchRequest("ns", "anything", top_k=5))
     assert [r.chunk.text for r in response.results] == ["first", "second"]
+
+
+def test_small_corpus_ranks_the_matching_chunk_first_and_spends_the_budget_on_it(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    filler = [chunk(i, f"Paragraph {i} is about shipping crates by rail and road. " * 6) for i in range(3)]
+    index.upsert("ns", "d1", "r", [*filler, chunk(3, "Replace the stem seal every six months.")])
+    response = search(index, SearchRequest("ns", "stem seal", top_k=8, max_tokens=40))
+    assert [r.chunk.chunk_id for r in response.results] == ["c3", "c0", "c1", "c2"]
+    assert response.results[0].score > 0 and response.results[0].channel_ranks
+    assert all(r.score == 0.0 and r.channel_ranks == {} for r in response.results[1:])
+    assert response.evidence_chunks == 1 and "stem seal" in response.evidence_text
 
 
 def test_a_text_already_in_the_results_is_left_out_and_the_next_chunk_takes_its_place(tmp_path: Path) -> None:
@@ -229,12 +240,8 @@ class _TwoPassEmbedded:
         filters: SearchFilters,
         limit: int,
         feedback: int,
-        *,
-        small_corpus: int,
     ) -> FirstPass:
-        found = SequentialPasses(self.index).first_pass(
-            namespace, queries, filters, limit, feedback, small_corpus=small_corpus
-        )
+        found = SequentialPasses(self.index).first_pass(namespace, queries, filters, limit, feedback)
         known = dict(itertools.islice(found.content_frequencies.items(), self.known_feedback))
         return FirstPass(found.total, found.rankings, known, found.content_idf)
 

@@ -257,8 +257,6 @@ class OpenSearchIndex:
         filters: SearchFilters,
         limit: int,
         feedback: int,
-        *,
-        small_corpus: int,
     ) -> FirstPass:
         """One `_msearch`: the count, every channel, the content terms of the content channel's first chunks,
         and the document frequencies of the content query's terms (for their idf)."""

@@ -57,12 +57,8 @@ class TwoPassSearch(Protocol):
         filters: SearchFilters,
         limit: int,
         feedback: int,
-        *,
-        small_corpus: int,
     ) -> FirstPass:
-        """Count, rank every channel (`limit` each) and read the first `feedback` content chunks' terms.
-        When the count is `small_corpus` or less, the caller lists every chunk instead, so the rankings and
-        frequencies may be left empty."""
+        """Count, rank every channel (`limit` each) and read the first `feedback` content chunks' terms."""
         ...
 
     def expansion_pass(
@@ -124,11 +120,9 @@ class SequentialPasses:
         filters: SearchFilters,
         limit: int,
         feedback: int,
-        *,
-        small_corpus: int,
     ) -> FirstPass:
         total = self.index.count(namespace, filters)
-        if total <= small_corpus:
+        if total == 0:
             return FirstPass(total, {})
         if isinstance(self.index, BatchChannelRanking):
             rankings = self.index.rank_channels(namespace, queries, filters, limit)

@@ -108,18 +108,13 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
     passes = index if isinstance(index, TwoPassSearch) else SequentialPasses(index)
     queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
     limit = max(MIN_CANDIDATES, request.top_k * 5)
-    first = passes.first_pass(
-        request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS, small_corpus=request.top_k
-    )
+    first = passes.first_pass(request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS)
     corrected: dict[str, str] = {}
-    if first.total <= request.top_k:
-        # Small corpus: everything fits, so return it all in document order.
-        listed = index.list_chunks(request.namespace, request.filters, first.total)
-        ranked = [RankedChunk(chunk, 0.0, {}) for chunk in _distinct(listed)]
-    else:
-        ranked = _ranked(index, passes, request, queries, first, limit)
-        if not ranked:
-            ranked, corrected = _with_corrections(index, passes, request, queries, limit)
+    ranked = _ranked(index, passes, request, queries, first, limit) if first.total else []
+    if not ranked and first.total:
+        ranked, corrected = _with_corrections(index, passes, request, queries, limit)
+    if 0 < first.total <= request.top_k:
+        ranked = _with_the_rest(index, request, ranked, first.total)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
     return SearchResponse(
         evidence_text=evidence,
@@ -182,9 +177,7 @@ def _with_corrections(
         return [], {}
     fixed = [corrected.get(term, term) for term in content]
     queries = {**queries, "content": fixed, "path": fixed}
-    first = passes.first_pass(
-        request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS, small_corpus=request.top_k
-    )
+    first = passes.first_pass(request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS)
     ranked = _ranked(index, passes, request, queries, first, limit)
     return ranked, corrected if ranked else {}
 
@@ -193,12 +186,18 @@ def _text_key(text: str) -> str:
     return " ".join(normalize(text).split())
 
 
-def _distinct(chunks: Sequence[Chunk]) -> list[Chunk]:
-    """The chunks without those whose text repeats an earlier one's (`_text_key`)."""
-    firsts: dict[str, Chunk] = {}
-    for chunk in chunks:
-        firsts.setdefault(_text_key(chunk.text), chunk)
-    return list(firsts.values())
+def _with_the_rest(
+    index: SearchIndex, request: SearchRequest, ranked: list[RankedChunk], total: int
+) -> list[RankedChunk]:
+    """A namespace that fits in `top_k` is returned whole: the ranked chunks first, best first, then the chunks no
+    channel matched, in document order with score 0, each text once."""
+    seen = {_text_key(r.chunk.text) for r in ranked}
+    rest = []
+    for chunk in index.list_chunks(request.namespace, request.filters, total):
+        if (key := _text_key(chunk.text)) not in seen:
+            seen.add(key)
+            rest.append(RankedChunk(chunk, 0.0, {}))
+    return ranked + rest
 
 
 def _distinct_results(
