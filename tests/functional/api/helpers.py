@@ -53,6 +53,7 @@ class Served:
     url: str
     services: LocalServices
     backend: LocalApiBackend
+    server: SearchApiServer | None = None
 
     def request(
         self,
