@@ -1,12 +1,23 @@
-"""Search latency through the API handler (the resolver both the Lambda and `docshelf serve` run), with the
-local backend: no cache, cache miss and cache hit, p50/p95 over the example queries. Run:
-`python bench/api_bench.py` (also from `make bench`). Figures are from this machine, in this process.
+"""The search API's latency in process and over HTTP.
+
+1. Through the API handler (the resolver both the Lambda and `docshelf serve` run), with the local backend: no
+   cache, cache miss and cache hit, p50/p95 over the example queries, in this process.
+2. Against a real `docshelf serve --no-auth --cache-ttl 0` this bench starts on 127.0.0.1 over the example
+   documents (`bench/api_http_load.py`): 16 keep-alive clients for --duration seconds, a burst of 64 new
+   connections at once, and one keep-alive connection's p50 against the server's own `took_ms` median.
+   `--server-code DIR` (repeatable) runs the server from another checkout's `layers/docshelf`, so two servers
+   are compared in one run.
+
+Run: `python bench/api_bench.py [--duration 30] [--server-code /other/checkout/layers/docshelf]` (also from
+`make bench`). Loopback only; every loop is bounded by a count or the duration.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -85,9 +96,7 @@ def measure(root: Path) -> dict[str, list[float]]:
     return samples
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        samples = measure(Path(folder))
+def print_handler_table(samples: dict[str, list[float]]) -> None:
     print(f"search through the API handler, local backend, {len(samples['no cache'])} searches each")
     print("| path       | p50 ms | p95 ms | mean ms |")
     print("|------------|--------|--------|---------|")
@@ -96,6 +105,25 @@ def main() -> None:
             f"| {name:<10} | {percentile(values, 0.5):6.2f} | {percentile(values, 0.95):6.2f} "
             f"| {statistics.fmean(values):7.2f} |"
         )
+
+
+def main() -> None:
+    from bench.api_http_load import run_http_bench
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of the 16-client load")
+    parser.add_argument("--server-code", action="append", type=Path, default=[], help="another layers/docshelf")
+    parser.add_argument("--skip-handler", action="store_true", help="only the HTTP part")
+    args = parser.parse_args()
+    if not EXAMPLES.is_dir():
+        subprocess.run([sys.executable, str(REPO / "examples" / "make_examples.py"), str(EXAMPLES)], check=True)
+    if not args.skip_handler:
+        with tempfile.TemporaryDirectory() as folder:
+            print_handler_table(measure(Path(folder)))
+        print()
+    codes = [REPO / "layers" / "docshelf", *args.server_code]
+    run_http_bench(codes, EXAMPLES, [q for q in QUERIES.read_text(encoding="utf-8").splitlines() if q.strip()],
+                   duration_s=args.duration)  # fmt: skip
 
 
 if __name__ == "__main__":

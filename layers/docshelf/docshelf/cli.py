@@ -100,6 +100,10 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     auth.add_argument("--no-auth", action="store_true", help="no authentication: every namespace is readable")
     parser.add_argument("--user-claim", default="sub", help="the JWT claim naming the user")
     parser.add_argument("--namespaces-claim", default="namespaces", help="the JWT claim listing readable namespaces")
+    parser.add_argument("--jwt-leeway", type=int, default=30, help="seconds of clock skew allowed on exp/nbf/iat")
+    parser.add_argument(
+        "--cors-origin", help="answer cross-origin requests from this origin (or *); off by default (same origin only)"
+    )
     parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
     parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
@@ -355,16 +359,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from docshelf.api.local import LocalApiBackend
     from docshelf.api.server import ServeConfig, run_server
 
-    if args.jwt_secret is not None and len(args.jwt_secret) < 32:
-        print("docshelf serve: --jwt-secret must be at least 32 characters", file=sys.stderr)
+    problem = _serve_usage_problem(args)
+    if problem:
+        print(f"docshelf serve: {problem}", file=sys.stderr)
         return EXIT_USAGE
     config = ServeConfig(
         jwt_secret=None if args.no_auth else args.jwt_secret,
         claim_names=ClaimNames(user=args.user_claim, namespaces=args.namespaces_claim),
+        cors_origin=args.cors_origin,
+        jwt_leeway_s=args.jwt_leeway,
     )
     backend = LocalApiBackend(_services(args), cache_ttl_s=args.cache_ttl)
-    run_server(backend, config, host=args.host, port=args.port)
+    try:
+        run_server(backend, config, host=args.host, port=args.port)
+    except OSError as error:
+        print(f"docshelf serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
+
+
+def _serve_usage_problem(args: argparse.Namespace) -> str | None:
+    if not 0 <= args.port <= 65535:
+        return f"--port must be 0..65535, not {args.port}"
+    if args.jwt_secret is not None and len(args.jwt_secret) < 32:
+        return "--jwt-secret must be at least 32 characters"
+    if not 0 <= args.jwt_leeway <= 3600:
+        return "--jwt-leeway must be 0..3600 seconds"
+    if (
+        args.cors_origin is not None
+        and args.cors_origin != "*"
+        and not args.cors_origin.startswith(("http://", "https://"))
+    ):
+        return "--cors-origin must be * or an origin such as http://localhost:3000"
+    return None
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     backend = LocalApiBackend(services, cache_ttl_s=300)
     server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, claim_names=ClaimNames(), quiet=True))
     try:
-        yield Served(server.url, services, backend)
+        yield Served(server.url, services, backend, server)
     finally:
         server.shutdown()
         server.server_close()

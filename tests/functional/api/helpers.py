@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -41,8 +42,10 @@ def ingest_tenants(root: Path) -> LocalServices:
     return services
 
 
-def token(sub: str, namespaces: list[str], *, secret: str = SECRET, **extra: Any) -> str:
-    return jwt.encode({"sub": sub, "namespaces": namespaces, **extra}, secret, algorithm="HS256")
+def token(sub: str, namespaces: Any, *, secret: str = SECRET, **extra: Any) -> str:
+    """A token valid for an hour unless `extra` sets `exp` (or drops it with exp=None)."""
+    claims = {"sub": sub, "namespaces": namespaces, "exp": int(time.time()) + 3600, **extra}
+    return jwt.encode({k: v for k, v in claims.items() if v is not None}, secret, algorithm="HS256")
 
 
 @dataclass
@@ -50,6 +53,7 @@ class Served:
     url: str
     services: LocalServices
     backend: LocalApiBackend
+    server: SearchApiServer | None = None
 
     def request(
         self,

@@ -6,7 +6,6 @@ HS256 tokens itself with `verify_hs256`. Either way the namespaces come only fro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +15,7 @@ from docshelf.ids import validate_namespace
 
 ALL_NAMESPACES = "*"
 DEFAULT_USER_CLAIM = "sub"
-_CLAIM_SPLIT = re.compile(r"[\s,]+")
+DEFAULT_LEEWAY_S = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,19 +44,51 @@ ANONYMOUS = Caller("anonymous", frozenset({ALL_NAMESPACES}))
 
 
 def caller_from_claims(claims: Mapping[str, Any] | None, names: ClaimNames) -> Caller:
-    """API Gateway HTTP APIs pass list claims flattened to a string like `[a b]`; accept that and real lists."""
+    """The caller, with the namespaces the claim grants (`namespaces_from_claim`); 401 without a usable user."""
     if not claims:
         raise UnauthorizedError("no verified token came with the request")
-    user = str(claims.get(names.user) or "")
+    raw_user = claims.get(names.user)
+    user = str(raw_user) if isinstance(raw_user, (str, int)) and not isinstance(raw_user, bool) else ""
     if not user:
         raise UnauthorizedError(f"the token has no {names.user!r} claim")
-    raw = claims.get(names.namespaces, "")
-    values = raw if isinstance(raw, list) else _CLAIM_SPLIT.split(str(raw).strip().strip("[]"))
-    return Caller(user, frozenset(str(value) for value in values if value))
+    if not _encodable(user):
+        raise UnauthorizedError(f"the token's {names.user!r} claim is not valid Unicode text")
+    return Caller(user, namespaces_from_claim(claims.get(names.namespaces)))
 
 
-def verify_hs256(authorization: str | None, secret: str) -> dict[str, Any]:
-    """The claims of an `Authorization: Bearer <jwt>` header signed HS256 with `secret`; 401 otherwise."""
+def namespaces_from_claim(raw: Any) -> frozenset[str]:
+    """A JSON list of strings, a space-separated string, or API Gateway's flattening of a list, `[a b]`.
+
+    Anything else grants nothing: a list holding a non-string, or a string with a bracket anywhere but around
+    the whole value (`["[alpha", "x]"]` flattened is `[[alpha x]]`, which must not grant `alpha`).
+    """
+    if isinstance(raw, list):
+        if not all(isinstance(value, str) and _encodable(value) for value in raw):
+            return frozenset()
+        return frozenset(value for value in raw if value)
+    if not isinstance(raw, str) or not _encodable(raw):
+        return frozenset()
+    text = raw.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    if "[" in text or "]" in text:
+        return frozenset()
+    return frozenset(text.split())
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def verify_hs256(authorization: str | None, secret: str, *, leeway_s: int = DEFAULT_LEEWAY_S) -> dict[str, Any]:
+    """The claims of an `Authorization: Bearer <jwt>` header signed HS256 with `secret`; 401 otherwise.
+
+    The token must carry `sub` and `exp`; `leeway_s` allows for clock skew on `exp`, `nbf` and `iat`.
+    """
     import jwt
 
     scheme, _, token = (authorization or "").partition(" ")
@@ -65,7 +96,11 @@ def verify_hs256(authorization: str | None, secret: str) -> dict[str, Any]:
         raise UnauthorizedError("send a bearer token: Authorization: Bearer <jwt>")
     try:
         claims: dict[str, Any] = jwt.decode(
-            token.strip(), secret, algorithms=["HS256"], options={"require": ["sub"], "verify_aud": False}
+            token.strip(),
+            secret,
+            algorithms=["HS256"],
+            leeway=leeway_s,
+            options={"require": ["sub", "exp"], "verify_aud": False},
         )
     except jwt.PyJWTError as error:
         raise UnauthorizedError(f"the token does not verify: {error}") from None

@@ -1,4 +1,4 @@
-"""Checks on the raw request before any parsing: body size, UTF-8, JSON nesting depth, control characters.
+"""Checks on the raw request before any parsing: body size, UTF-8, JSON nesting depth, text that is not Unicode.
 
 They run on the API Gateway event, so the Lambda and `docshelf serve` refuse hostile input the same way, and
 Powertools' validation only ever sees a small, well-formed, shallow JSON document.
@@ -42,8 +42,30 @@ def json_depth(data: bytes) -> int:
     return deepest
 
 
+def is_unicode_text(text: str) -> bool:
+    """False for text no UTF-8 can carry: a lone surrogate such as the one a JSON `"\\ud800"` escape makes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_parameters(event: Mapping[str, Any]) -> None:
+    """400 for a path, query or path parameter that is not Unicode text (the body is checked once parsed)."""
+    http = (event.get("requestContext") or {}).get("http") or {}
+    texts = [str(event.get("rawPath") or ""), str(http.get("path") or "")]
+    for key in ("queryStringParameters", "pathParameters"):
+        for name, value in (event.get(key) or {}).items():
+            texts += [str(name), str(value)]
+    if not all(is_unicode_text(text) for text in texts):
+        raise BadRequestError("the URL holds text that is not valid Unicode (a lone surrogate)")
+
+
 def check_event(event: Mapping[str, Any]) -> None:
-    """Raise 413 for an oversized body; 400 for one that is not JSON-typed, not UTF-8, or nested too deep."""
+    """Raise 413 for an oversized body; 400 for one that is not JSON-typed, not UTF-8, or nested too deep, and
+    for parameters that are not Unicode text."""
+    check_parameters(event)
     data = raw_body(event)
     if len(data) > MAX_BODY_BYTES:
         raise PayloadTooLargeError(f"the request body is larger than {MAX_BODY_BYTES} bytes")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -21,7 +21,7 @@ from aws_lambda_powertools.event_handler.exceptions import NotFoundError as Rout
 
 from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
-from docshelf.api.guard import check_event
+from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
@@ -137,9 +137,28 @@ def _json_body(text: str | None) -> Any:
     if not text:
         raise RequestValidationError([Problem(("body",), "field required")])
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except ValueError:
         raise RequestValidationError([Problem(("body",), "invalid JSON")]) from None
+    problems = list(_non_unicode_text(data, ("body",)))
+    if problems:
+        raise RequestValidationError(problems)
+    return data
+
+
+def _non_unicode_text(value: Any, loc: Location) -> Iterator[Problem]:
+    """Every key or string that JSON escapes made into text no UTF-8 can carry (`"\\ud800"`)."""
+    if isinstance(value, str) and not is_unicode_text(value):
+        yield Problem(loc, "text is not valid Unicode: it holds a lone surrogate")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not is_unicode_text(key):
+                yield Problem(loc, "a field name is not valid Unicode: it holds a lone surrogate")
+            else:
+                yield from _non_unicode_text(item, (*loc, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_unicode_text(item, (*loc, index))
 
 
 def _register_error_handlers(app: APIGatewayHttpResolver) -> None:

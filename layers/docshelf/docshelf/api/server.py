@@ -1,209 +1,115 @@
-"""`docshelf serve`: the search API's resolver behind a local HTTP server.
+"""`docshelf serve`: the search API's WSGI app (`docshelf.api.wsgi`) on waitress.
 
-Each request becomes an API Gateway HTTP API (v2) event for the very resolver the SearchFunction runs. The
-server plays API Gateway's part: it verifies the bearer JWT (HS256 with the configured secret) and passes the
-verified claims on, or with no auth passes claims that allow every namespace. It also serves the OpenAPI
-document, offline API docs and a small search page; every page is self-contained and loads nothing from the
-internet (the Content-Security-Policy forbids it).
+waitress parses HTTP/1.1 (keep-alive, pipelining, chunked bodies), buffers each request completely before a
+worker thread sees it, sets TCP_NODELAY on accepted sockets, listens with a deep backlog and closes idle
+connections; the errors it raises itself (an oversized header block or body, a malformed request) are answered
+here as JSON `{"message"}` like every other error.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
 
-from docshelf.api.auth import ALL_NAMESPACES, ClaimNames, verify_hs256
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer, create_server
+from waitress.task import ErrorTask
+
 from docshelf.api.docs_page import docs_page
-from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
-from docshelf.api.limits import MAX_BODY_BYTES
 from docshelf.api.openapi import openapi_json
 from docshelf.api.pages import SEARCH_PAGE
-from docshelf.api.resolver import build_resolver, handle
+from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
+from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig
 
-PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs"})
-PAGE_POLICY = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-REQUEST_TIMEOUT_S = 30
-DRAIN_LIMIT_BYTES = 4 * 1024 * 1024  # an oversized body is read and dropped up to this much before the 413
+__all__ = ["SearchApiServer", "ServeConfig", "run_server"]
 
-
-@dataclass(frozen=True, slots=True)
-class ServeConfig:
-    jwt_secret: str | None
-    claim_names: ClaimNames = field(default_factory=ClaimNames)
-    quiet: bool = False
-
-    @property
-    def auth_enabled(self) -> bool:
-        return self.jwt_secret is not None
+REQUEST_TIMEOUT_S = 30  # an idle or stalled connection is closed after this long
+LISTEN_BACKLOG = 1024  # waitress sets TCP_NODELAY on every accepted socket by default (socket_options)
+WORKER_THREADS = 8
+CONNECTION_LIMIT = 512
+MAX_HEADER_BYTES = 256 * 1024  # request line and headers; the app itself refuses a URL over 8 KB with 414
+DRAIN_LIMIT_BYTES = 4 * 1024 * 1024  # a body up to this is read and answered 413; beyond it waitress cuts it off
 
 
-class SearchApiServer(ThreadingHTTPServer):
-    daemon_threads = True
+class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+    """waitress's own error responses (400, 413, 431, 500) with a JSON body instead of text."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        body = json.dumps({"message": f"{error.reason}: {error.body}"}).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.extend([("Content-Type", "application/json"), ("Cache-Control", "no-store")])
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class JsonErrorChannel(HTTPChannel):  # type: ignore[misc]
+    error_task_class = JsonErrorTask
+
+
+class SearchApiServer:
+    """Bound and listening once constructed; `serve_forever` runs it until `shutdown` from another thread."""
 
     def __init__(self, address: tuple[str, int], backend: ApiBackend, config: ServeConfig) -> None:
         self.config = config
-        self.app = build_resolver(lambda: backend, lambda: config.claim_names)
-        self.openapi = openapi_json()
-        self.docs = docs_page(self.openapi)
-        super().__init__(address, _RequestHandler)
+        openapi = openapi_json()
+        pages = {
+            "/": Reply(200, SEARCH_PAGE.encode(), "text/html; charset=utf-8"),
+            "/docs": Reply(200, docs_page(openapi).encode(), "text/html; charset=utf-8"),
+            "/openapi.json": Reply(200, openapi.encode()),
+        }
+        self.app = SearchApiApp(build_resolver(lambda: backend, lambda: config.claim_names), config, pages)
+        self._server: TcpWSGIServer = create_server(
+            self.app,
+            host=address[0],
+            port=address[1],
+            ipv4=":" not in address[0],
+            ipv6=":" in address[0],
+            threads=WORKER_THREADS,
+            backlog=LISTEN_BACKLOG,
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=REQUEST_TIMEOUT_S,
+            max_request_header_size=MAX_HEADER_BYTES,
+            max_request_body_size=DRAIN_LIMIT_BYTES,
+            asyncore_use_poll=True,
+            ident="docshelf",
+            clear_untrusted_proxy_headers=True,
+        )
+        self._server.channel_class = JsonErrorChannel
+        self._stop = threading.Event()
+        self._stopped = threading.Event()
+
+    @property
+    def server_address(self) -> tuple[str, int]:
+        host, port = self._server.socket.getsockname()[:2]
+        return str(host), int(port)
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}"
+        host, port = self.server_address
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
-
-class _RequestHandler(BaseHTTPRequestHandler):
-    server: SearchApiServer
-    protocol_version = "HTTP/1.1"
-    timeout = REQUEST_TIMEOUT_S
-    server_version = "docshelf"
-
-    def do_GET(self) -> None:
-        self._serve()
-
-    def do_POST(self) -> None:
-        self._serve()
-
-    def do_PUT(self) -> None:
-        self._serve()
-
-    def do_DELETE(self) -> None:
-        self._serve()
-
-    def do_PATCH(self) -> None:
-        self._serve()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        if not self.server.config.quiet:
-            super().log_message(format, *args)
-
-    def _serve(self) -> None:
-        parts = urlsplit(self.path)
-        path = unquote(parts.path) or "/"
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
         try:
-            body = self._read_body()
-            if path == "/" and self.command == "GET":
-                return self._send(200, "text/html; charset=utf-8", SEARCH_PAGE.encode())
-            if path == "/openapi.json" and self.command == "GET":
-                return self._send(200, "application/json", self.server.openapi.encode())
-            if path == "/docs" and self.command == "GET":
-                return self._send(200, "text/html; charset=utf-8", self.server.docs.encode())
-            claims = self._claims() if path not in PUBLIC_PATHS else {}
-        except ApiError as error:
-            return self._send_error(error)
-        event = _http_event(self.command, parts.path or "/", path, parts.query, dict(self.headers.items()), body)
-        if claims:
-            event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
-        result = handle(self.server.app, event, None)
-        data = result.get("body") or ""
-        raw = base64.b64decode(data) if result.get("isBase64Encoded") else str(data).encode()
-        headers = {str(k): str(v) for k, v in (result.get("headers") or {}).items()}
-        self._send(int(result["statusCode"]), headers.pop("Content-Type", "application/json"), raw, headers)
+            while not self._stop.is_set():
+                self._server.asyncore.loop(timeout=poll_interval, map=self._server._map, use_poll=True, count=1)
+        finally:
+            self._stopped.set()
 
-    def _read_body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding"):
-            self.close_connection = True
-            raise ApiError("send the body with a Content-Length")
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            self.close_connection = True
-            raise ApiError("Content-Length is not a number") from None
-        if length > MAX_BODY_BYTES:
-            self.close_connection = True
-            self._discard(min(length, DRAIN_LIMIT_BYTES))
-            raise PayloadTooLargeError(f"the request body is larger than {MAX_BODY_BYTES} bytes")
-        return self.rfile.read(length) if length > 0 else b""
+    def shutdown(self) -> None:
+        self._stop.set()
+        self._server.pull_trigger()
+        self._stopped.wait(timeout=30)
 
-    def _discard(self, length: int) -> None:
-        """Read and drop a refused body (bounded), so a client still sending it reads our 413 instead of
-        a reset connection; a body beyond the bound is cut off by closing the connection."""
-        while length > 0:
-            chunk = self.rfile.read(min(length, 64 * 1024))
-            if not chunk:
-                return
-            length -= len(chunk)
-
-    def _claims(self) -> dict[str, Any]:
-        config = self.server.config
-        names = config.claim_names
-        if config.jwt_secret is None:
-            return {names.user: "anonymous", names.namespaces: ALL_NAMESPACES}
-        claims = verify_hs256(self.headers.get("Authorization"), config.jwt_secret)
-        # API Gateway passes claims as strings, lists flattened to "[a b]"; do the same.
-        return {key: _claim_string(value) for key, value in claims.items()}
-
-    def _send_error(self, error: ApiError) -> None:
-        headers = {"WWW-Authenticate": "Bearer"} if isinstance(error, UnauthorizedError) else {}
-        body = json.dumps({"message": error.message}).encode()
-        self._send(error.status, "application/json", body, headers)
-
-    def _send(self, status: int, content_type: str, body: bytes, headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Cache-Control", "no-store")
-        if content_type.startswith("text/html"):
-            self.send_header("Content-Security-Policy", PAGE_POLICY)
-        for name, value in (headers or {}).items():
-            if name.lower() not in ("content-length", "content-type"):
-                self.send_header(name, value)
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-
-def _claim_string(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + " ".join(str(item) for item in value) + "]"
-    return str(value)
-
-
-def _http_event(
-    method: str, raw_path: str, path: str, query: str, headers: dict[str, str], body: bytes
-) -> dict[str, Any]:
-    """An API Gateway HTTP API payload v2 event, as API Gateway would build it for this request."""
-    lowered: dict[str, str] = {}
-    for name, value in headers.items():
-        key = name.lower()
-        lowered[key] = f"{lowered[key]},{value}" if key in lowered else value
-    parameters: dict[str, str] = {}
-    for name, value in parse_qsl(query, keep_blank_values=True):
-        parameters[name] = f"{parameters[name]},{value}" if name in parameters else value
-    try:
-        text, encoded = body.decode("utf-8"), False
-    except UnicodeDecodeError:
-        text, encoded = base64.b64encode(body).decode(), True
-    return {
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": raw_path,
-        "rawQueryString": query,
-        "headers": lowered,
-        "queryStringParameters": parameters or None,
-        "requestContext": {
-            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "127.0.0.1"},
-            "requestId": "local",
-            "routeKey": "$default",
-            "stage": "$default",
-        },
-        "body": text if body else None,
-        "isBase64Encoded": encoded,
-    }
+    def server_close(self) -> None:
+        self._server.task_dispatcher.shutdown(timeout=5)
+        for channel in list(self._server._map.values()):
+            channel.close()
+        self._server.close()
 
 
 def run_server(

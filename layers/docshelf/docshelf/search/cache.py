@@ -42,7 +42,9 @@ def cache_key(user: str, request: SearchRequest) -> str:
         "max_tokens": request.max_tokens,
         "filters": request.filters.cache_fields(),
     }
-    return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    text = json.dumps(material, sort_keys=True, ensure_ascii=False)
+    # The API refuses text that is not Unicode; surrogatepass keeps a lone surrogate from any other caller hashable.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def encode_payload(payload: Mapping[str, Any]) -> tuple[bytes, bool] | None:
