@@ -182,7 +182,8 @@ def test_progress_lines_keep_coming_while_no_file_completes(log_file: Path, monk
         time.sleep(0.5)  # one large file parsing
         progress.close()
     lines = log_file.read_text().splitlines()
-    assert len(lines) >= 3 and all(line.startswith("docshelf ingest: 1/2 files (50%): 1 ok") for line in lines[:-1])
+    heartbeats = [line for line in lines[:-1] if line.startswith("docshelf ingest: 1/2 files (50%): 1 ok")]
+    assert len(heartbeats) >= 2, lines  # the first line may come before the ticker read the update
     assert lines[-1].startswith("docshelf ingest: 1/2 files (50%): 1 ok, 0 failed, done")
 
 

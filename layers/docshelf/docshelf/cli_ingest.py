@@ -30,18 +30,20 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     listing = list_sources(list(args.paths), follow_symlinks=args.follow_symlinks)
     for reason in listing.skipped:
         print(f"docshelf ingest: skipped {reason}", file=sys.stderr)
+    opened = services(args)
     started = time.perf_counter()
     refused = sum(len(paths) for paths in listing.collisions.values())
     progress = _progress(len(listing.files) + refused, quiet=args.quiet)
-    results = _collisions(listing, args.namespace)
-    for result in results:
-        progress.update(result.status)
-    opened = services(args)  # after the progress ticker forked: the store's files stay out of it
-    files = [(source.path, source.key) for source in listing.files]
-    for result in opened.ingest_files(files, namespace=args.namespace):
-        results.append(result)
-        progress.update(result.status)
-    progress.close()
+    try:
+        results = _collisions(listing, args.namespace)
+        for result in results:
+            progress.update(result.status)
+        files = [(source.path, source.key) for source in listing.files]
+        for result in opened.ingest_files(files, namespace=args.namespace):
+            results.append(result)
+            progress.update(result.status)
+    finally:
+        progress.close()
     make_visible(opened)
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
