@@ -88,8 +88,8 @@ class DynamoDBRegistry:
         paginator = self.client.get_paginator("scan")
         for page in paginator.paginate(
             TableName=self.table,
-            FilterExpression="revision = :revision AND #status <> :deleted",
-            ExpressionAttributeNames={"#status": "status"},
+            FilterExpression="#revision = :revision AND #status <> :deleted",
+            ExpressionAttributeNames={"#revision": "revision", "#status": "status"},  # no reserved word as is
             ExpressionAttributeValues={":revision": {"S": revision}, ":deleted": {"S": "deleted"}},
             ProjectionExpression="pk",
         ):
