@@ -22,7 +22,7 @@ KEY_COLLISION = "key_collision"
 class Progress(Protocol):
     def update(self, status: str) -> None: ...
 
-    def close(self) -> None: ...
+    def close(self, *, finished: bool = True) -> None: ...
 
 
 def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
@@ -42,8 +42,10 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
         for result in opened.ingest_files(files, namespace=args.namespace):
             results.append(result)
             progress.update(result.status)
-    finally:
-        progress.close()
+    except BaseException:
+        progress.close(finished=False)
+        raise
+    progress.close()
     make_visible(opened)
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
@@ -91,7 +93,7 @@ class _NoProgress:
     def update(self, status: str) -> None:
         pass
 
-    def close(self) -> None:
+    def close(self, *, finished: bool = True) -> None:
         pass
 
 
@@ -108,5 +110,5 @@ class _Bar:
         self._bar.set_postfix_str(status_counts(self._statuses), refresh=False)
         self._bar.update(1)
 
-    def close(self) -> None:
+    def close(self, *, finished: bool = True) -> None:
         self._bar.close()

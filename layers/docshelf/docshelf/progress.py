@@ -55,8 +55,8 @@ class ProgressLines:
         elif time.monotonic() - self._last_line >= self.interval:
             self._print(self._state())
 
-    def close(self) -> None:
-        """Stop the ticker and print the last line."""
+    def close(self, *, finished: bool = True) -> None:
+        """Stop the ticker and print the last line (`stopped` when the command did not finish)."""
         if self._pipe >= 0:
             os.close(self._pipe)
             self._pipe = -1
@@ -66,7 +66,7 @@ class ProgressLines:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(self._child, 0)
             self._child = 0
-        self._print(self._state() + ", done")
+        self._print(self._state() + (", done" if finished else ", stopped"))
 
     def _state(self) -> str:
         done = sum(self.statuses.values())
