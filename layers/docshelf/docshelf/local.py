@@ -74,7 +74,7 @@ class LocalServices:
         others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
         batches (`pipeline.BatchedPublishing`; the registry and the index keep one writer). A file that vanishes
         or cannot be read, when hashed or when parsed, ends as that document's failure; the others go on."""
-        changed: list[tuple[Path, str, str]] = []
+        changed: list[tuple[Path, str]] = []
         unreadable: list[pipeline.ParseOutcome] = []
         for path, key in files:
             try:
@@ -86,12 +86,12 @@ class LocalServices:
                 self.registry, self.index, revision, namespace=namespace, source_key=key, config=self.config
             )
             if unchanged is None:
-                changed.append((path, key, revision))
+                changed.append((path, key))
             else:
                 yield unchanged
 
-        def parse(file: tuple[Path, str, str]) -> pipeline.ParseOutcome:
-            path, key, _ = file
+        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
+            path, key = file
             try:
                 data = read_source(path)
             except DocumentError as error:
