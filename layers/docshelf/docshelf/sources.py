@@ -48,10 +48,14 @@ def list_sources(paths: list[Path], *, follow_symlinks: bool = False) -> Listing
             candidates.append(SourceFile(path, shown(path.name)))
         else:
             raise DocshelfError(f"no such file or folder: {shown(path)}")
-    claims: dict[str, dict[str, str]] = {}  # key -> real path -> the path it was found at, shown
+    by_key: dict[str, list[Path]] = {}
     for source in candidates:
-        claims.setdefault(source.key, {}).setdefault(os.path.realpath(source.path), shown(source.path))
-    listing.collisions = {key: list(found.values()) for key, found in claims.items() if len(found) > 1}
+        by_key.setdefault(source.key, []).append(source.path)
+    for key, found in by_key.items():
+        if len(found) > 1:  # the same file named twice, or different files
+            distinct = {os.path.realpath(path): shown(path) for path in found}
+            if len(distinct) > 1:
+                listing.collisions[key] = sorted(distinct.values())
     listed: set[str] = set()  # the same file named twice is read once
     for source in candidates:
         if source.key not in listing.collisions and source.key not in listed:
