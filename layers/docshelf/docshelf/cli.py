@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
@@ -14,10 +13,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
+from docshelf.cli_ingest import cmd_ingest, make_visible
+from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.errors import DocshelfError, DocumentError
+from docshelf.ids import validate_namespace
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
 from docshelf.search.filters import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
+from docshelf.sources import list_sources, shown
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -28,10 +31,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except DocshelfError as error:
-        print(f"docshelf: {error}", file=sys.stderr)
+        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # the store's folder cannot be written, the disk is full: not a bug to trace
+        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
+        return EXIT_FAILED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,8 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+", type=Path)
     _store_options(ingest)
     _chunk_options(ingest)
-    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
-    ingest.set_defaults(handler=cmd_ingest)
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
+    ingest.add_argument(
+        "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
+    )
+    ingest.set_defaults(handler=lambda args: cmd_ingest(args, _services))
 
     find = add("search", "search a namespace and print cited evidence")
     find.add_argument("query", nargs="?")
@@ -144,6 +153,19 @@ def _chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--whole-document-tokens", type=int, default=0)
 
 
+def iter_files(paths: Sequence[Path]) -> Iterator[tuple[Path, str]]:
+    """(file, source key) pairs of the files `docshelf ingest` would ingest (`sources.list_sources`)."""
+    for source in list_sources(list(paths)).files:
+        yield source.path, source.key
+
+
+def _existing_store(args: argparse.Namespace) -> LocalServices:
+    """The services of a store that must exist already (read commands never create one)."""
+    if not (args.store / "registry.sqlite").is_file():
+        raise DocshelfError(f"no docshelf store at {shown(args.store)} (ingest into it first, or pass --store)")
+    return _services(args)
+
+
 def _services(args: argparse.Namespace) -> LocalServices:
     return LocalServices.open(
         args.store,
@@ -154,57 +176,6 @@ def _services(args: argparse.Namespace) -> LocalServices:
         opensearch_url=args.opensearch_url,
         opensearch_index=args.opensearch_index,
     )
-
-
-def iter_files(paths: Sequence[Path]) -> Iterator[tuple[Path, str]]:
-    """(file, source key) pairs; a folder's files are keyed by their path inside it."""
-    for path in paths:
-        if path.is_dir():
-            for file in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
-                yield file, file.relative_to(path).as_posix()
-        elif path.is_file():
-            yield path, path.name
-        else:
-            raise DocshelfError(f"no such file or folder: {path}")
-
-
-def cmd_ingest(args: argparse.Namespace) -> int:
-    services = _services(args)
-    files = list(iter_files(args.paths))
-    started = time.perf_counter()
-    results = []
-    progress = _progress(len(files), disabled=args.quiet)
-    for result in services.ingest_files(files, namespace=args.namespace):
-        progress.set_postfix_str(result.source_key[-40:], refresh=False)
-        results.append(result)
-        progress.update(1)
-    progress.close()
-    _make_visible(services)
-    seconds = time.perf_counter() - started
-    failed = [r for r in results if r.status != "ok"]
-    chunks = sum(r.chunks for r in results)
-    print(
-        f"{len(results) - len(failed)} ok, {len(failed)} failed, {chunks} chunks, {seconds:.2f}s "
-        f"(namespace {args.namespace}, store {args.store})"
-    )
-    for result in sorted(failed, key=lambda failure: failure.source_key):
-        print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
-    return EXIT_FAILED if failed else EXIT_OK
-
-
-def _make_visible(services: LocalServices) -> None:
-    """Make the command's writes searchable before it returns (OpenSearch), or write the namespace snapshot that
-    lets the next process load the embedded index without analysing them (the embedded index is searchable)."""
-    refresh = getattr(services.index, "refresh", None)
-    if callable(refresh):
-        refresh()
-
-
-def _progress(total: int, *, disabled: bool) -> Any:
-    from tqdm import tqdm
-
-    tqdm.monitor_interval = 0  # no monitor thread: ingest forks parse workers, which needs a single thread
-    return tqdm(total=total, unit="doc", disable=disabled or None, file=sys.stderr, dynamic_ncols=True)
 
 
 def _filters(args: argparse.Namespace) -> SearchFilters:
@@ -220,9 +191,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     if (args.query is None) == (args.queries is None):
         print("docshelf search: give either QUERY or --queries FILE", file=sys.stderr)
         return EXIT_USAGE
-    services = _services(args)
-    if args.queries is not None:
-        return _batch_search(services, args)
+    queries = read_queries(args.queries) if args.queries is not None else None
+    services = _existing_store(args)
+    if queries is not None:
+        return _batch_search(services, args, queries)
 
     response = search(services.index, _request(args, args.query))
     if args.json:
@@ -238,26 +210,22 @@ def _request(args: argparse.Namespace, query: str) -> SearchRequest:
     )
 
 
-def _batch_search(services: LocalServices, args: argparse.Namespace) -> int:
-    with args.queries.open(encoding="utf-8") as lines:
-        for line in lines:
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            response = search(services.index, _request(args, item["query"]))
-            results = [
-                {
-                    "doc": r.chunk.source_file_name,
-                    "document_id": r.chunk.document_id,
-                    "chunk_id": r.chunk.chunk_id,
-                    "text": r.chunk.text,
-                    "score": r.score,
-                    "pages": list(r.chunk.pages),
-                    "section_path": list(r.chunk.section_path),
-                }
-                for r in response.results
-            ]
-            print(json.dumps({"qid": item["qid"], "results": results}, ensure_ascii=False))
+def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+    for qid, query in queries:
+        response = search(services.index, _request(args, query))
+        results = [
+            {
+                "doc": r.chunk.source_file_name,
+                "document_id": r.chunk.document_id,
+                "chunk_id": r.chunk.chunk_id,
+                "text": r.chunk.text,
+                "score": r.score,
+                "pages": list(r.chunk.pages),
+                "section_path": list(r.chunk.section_path),
+            }
+            for r in response.results
+        ]
+        print(json.dumps({"qid": qid, "results": results}, ensure_ascii=False))
     return EXIT_OK
 
 
@@ -285,9 +253,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from docshelf.serde import document_to_dict
 
     try:
-        document = parse_bytes(args.file.read_bytes(), args.file.name, uri=str(args.file))
+        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf parse: {args.file}: {error.code}: {error.message}", file=sys.stderr)
+        print(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(document_to_dict(document), ensure_ascii=False, indent=2))
@@ -308,18 +276,18 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         whole_document_tokens=args.whole_document_tokens,
     )
     try:
-        document = parse_bytes(args.file.read_bytes(), args.file.name, uri=str(args.file))
+        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf chunk: {args.file}: {error.code}: {error.message}", file=sys.stderr)
+        print(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
         return EXIT_FAILED
-    doc_id = document_id(args.namespace, args.file.name)
+    doc_id = document_id(validate_namespace(args.namespace), shown(args.file.name))
     for chunk in chunk_document(document, document_id=doc_id, namespace=args.namespace, config=config):
         print(json.dumps(chunk_to_dict(chunk), ensure_ascii=False))
     return EXIT_OK
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    records = _services(args).registry.list(args.namespace)
+    records = _existing_store(args).registry.list(validate_namespace(args.namespace))
     if args.json:
         print(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -338,20 +306,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    services = _services(args)
-    known = {r.source_key: r for r in services.registry.list(args.namespace) if r.status != "deleted"}
-    by_name = {r.source_file_name: r.source_key for r in known.values()}
-    missing = 0
-    for key in args.keys:
-        source_key = key if key in known else by_name.get(key)
-        if source_key is None:
-            print(f"not found: {key}", file=sys.stderr)
-            missing += 1
-            continue
+    """Every key is resolved before anything is deleted: an unknown or ambiguous one deletes nothing (exit 2)."""
+    services = _existing_store(args)
+    live = [r for r in services.registry.list(validate_namespace(args.namespace)) if r.status != "deleted"]
+    source_keys = resolve_delete_keys(args.keys, live)
+    for source_key in source_keys:
         services.delete(namespace=args.namespace, source_key=source_key)
         print(f"deleted {source_key}")
-    _make_visible(services)
-    return EXIT_FAILED if missing else EXIT_OK
+    make_visible(services)
+    return EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

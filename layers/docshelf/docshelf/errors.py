@@ -50,6 +50,18 @@ class EmptyDocumentError(DocumentError):
     code = "empty"
 
 
+class UnreadableSourceError(DocumentError):
+    """A local file that could not be read (permissions, no longer a regular file)."""
+
+    code = "unreadable"
+
+
+class VanishedSourceError(DocumentError):
+    """A local file removed between listing its folder and reading it."""
+
+    code = "vanished"
+
+
 class StorageError(DocshelfError):
     """A store could not read or write an object."""
 
@@ -96,5 +108,7 @@ ERROR_CODES: tuple[str, ...] = tuple(
         DocumentTooLargeError,
         ParseTimeoutError,
         EmptyDocumentError,
+        UnreadableSourceError,
+        VanishedSourceError,
     )
 )

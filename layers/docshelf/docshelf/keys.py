@@ -17,9 +17,19 @@ def parse_failure_key(sha256: str) -> str:
     return f"cache/{sha256}_p{PARSER_VERSION}_failed.json"
 
 
+def chunk_cache_prefix(namespace: str, document_id: str) -> str:
+    """Where all chunk caches of one document sit, so deleting the document can find them."""
+    return f"cache/chunks/{namespace}/{document_id}/"
+
+
 def chunk_cache_key(sha256: str, namespace: str, document_id: str, config: ChunkConfig) -> str:
+    """Named `<revision>_<hash of the rest>.json`: a deleted document's revisions are read back from the names."""
     material = "\x00".join([sha256, PARSER_VERSION, config.cache_key(), namespace, document_id])
-    return f"cache/chunks/{hashlib.sha256(material.encode()).hexdigest()}.json"
+    return f"{chunk_cache_prefix(namespace, document_id)}{sha256}_{hashlib.sha256(material.encode()).hexdigest()}.json"
+
+
+def revision_of_chunk_cache(key: str) -> str:
+    return key.rsplit("/", 1)[-1].split("_", 1)[0]
 
 
 def document_prefix(namespace: str, document_id: str) -> str:

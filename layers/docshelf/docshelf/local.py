@@ -12,12 +12,13 @@ from typing import Literal, TypeVar
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import PipelineConfig
-from docshelf.errors import DocshelfError
+from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
-from docshelf.ids import sha256_hex
+from docshelf.ids import document_id, sha256_hex, validate_namespace
 from docshelf.index.base import SearchIndex
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
+from docshelf.sources import read_source
 from docshelf.store import LocalStore
 
 DEFAULT_STORE = ".docshelf"
@@ -71,30 +72,37 @@ class LocalServices:
 
         Files already published as they are need no parse: they are answered first, from the registry. The
         others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
-        batches (`pipeline.BatchedPublishing`; the registry and the index keep one writer)."""
-        changed: list[tuple[Path, str, str]] = []
+        batches (`pipeline.BatchedPublishing`; the registry and the index keep one writer). A file that vanishes
+        or cannot be read, when hashed or when parsed, ends as that document's failure; the others go on."""
+        changed: list[tuple[Path, str]] = []
+        unreadable: list[pipeline.ParseOutcome] = []
         for path, key in files:
-            revision = sha256_hex(path.read_bytes())
+            try:
+                revision = sha256_hex(read_source(path))
+            except DocumentError as error:
+                unreadable.append(_unread(namespace, key, error))
+                continue
             unchanged = pipeline.already_published(
                 self.registry, self.index, revision, namespace=namespace, source_key=key, config=self.config
             )
             if unchanged is None:
-                changed.append((path, key, revision))
+                changed.append((path, key))
             else:
                 yield unchanged
 
-        def parse(file: tuple[Path, str, str]) -> pipeline.ParseOutcome:
-            path, key, revision = file
-            return pipeline.parse_stage(
-                self.store,
-                path.read_bytes(),
-                namespace=namespace,
-                source_key=key,
-                config=self.config,
-                revision=revision,
+        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
+            path, key = file
+            try:
+                data = read_source(path)
+            except DocumentError as error:
+                return _unread(namespace, key, error)
+            return pipeline.parse_stage(  # the file may have changed since it was hashed: its revision is these bytes'
+                self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
             )
 
         publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
+        for outcome in unreadable:
+            yield from publishing.add(outcome)
         for outcome in parse_in_workers(parse, changed, path=lambda file: file[0]):
             yield from publishing.add(outcome)
         yield from publishing.flush()
@@ -108,9 +116,22 @@ class LocalServices:
 def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Callable[[T], Path]) -> Iterator[R]:
     """`parse` of every file, in completion order: with CPUs to spare, in forked workers of one CPU each
     (none forks page workers of its own), largest file first; otherwise here, one after the other."""
-    largest_first = sorted(files, key=lambda file: path(file).stat().st_size, reverse=True)
+    largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
     for _, parsed in forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each):
         yield parsed
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # gone since it was listed: its parse reports that
+        return 0
+
+
+def _unread(namespace: str, source_key: str, error: DocumentError) -> pipeline.ParseOutcome:
+    """The parse outcome of a file that could not be read: a failure of that document, without a revision."""
+    validate_namespace(namespace)
+    return pipeline.ParseOutcome(namespace, document_id(namespace, source_key), source_key, "", None, error=error)
 
 
 def _one_cpu_each() -> None:

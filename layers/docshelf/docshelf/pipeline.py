@@ -22,6 +22,7 @@ from docshelf.index.base import BulkUpsert, DocumentChunks, SearchIndex, index_i
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
+from docshelf.purge import purge_document_caches
 from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
 from docshelf.serde import chunks_from_dict, chunks_to_dict, document_from_dict, document_to_dict, dumps, loads
 from docshelf.store.base import ObjectStore
@@ -482,8 +483,10 @@ def _already_settled(current: DocumentRecord | None, outcome: ParseOutcome, sequ
 def delete_document(
     store: ObjectStore, registry: Registry, index: SearchIndex, *, namespace: str, source_key: str, sequencer: str = ""
 ) -> bool:
-    """Remove a document's chunks and artifacts and mark it deleted. False when a newer event already won."""
+    """Remove a document's chunks, artifacts and the caches holding its text (`purge`), and mark it deleted.
+    False when a newer event already won."""
     doc_id = make_document_id(namespace, source_key)
+    previous = registry.get(namespace, doc_id)
     record = DocumentRecord(
         namespace=namespace,
         document_id=doc_id,
@@ -497,6 +500,8 @@ def delete_document(
     index.delete(namespace, doc_id)
     for name in ("chunks.json", "manifest.json", "doc_nav.json"):
         store.delete(artifact_key(namespace, doc_id, name))
+    revision = previous.revision if previous is not None else ""
+    purge_document_caches(store, registry, namespace=namespace, document_id=doc_id, revision=revision)
     registry.bump_namespace_version(namespace)
     return True
 

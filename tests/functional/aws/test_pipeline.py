@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from docshelf.ids import document_id, sha256_hex
-from docshelf.keys import artifact_key, parse_cache_key
+from docshelf.keys import artifact_key, chunk_cache_prefix, parse_cache_key
 from tests.functional.aws.harness import Pipeline
 from tests.functional.aws.template_resources import TemplateStack
 
@@ -138,6 +138,27 @@ def test_deleting_the_object_removes_its_chunks(pipeline: Pipeline) -> None:
     body = pipeline.search("impeller seal kit")
     assert all(r["document_id"] != pump for r in body["results"])
     assert body["cache"] == "miss"  # the delete bumped the namespace version
+
+
+def test_deleting_the_object_forgets_its_cached_text_once_no_document_shares_it(pipeline: Pipeline) -> None:
+    pipeline.upload("demo/pump.md", PUMP_GUIDE)
+    pipeline.upload("demo/copy of pump.md", PUMP_GUIDE)
+    pipeline.drain()
+    parse_cache = parse_cache_key(sha256_hex(PUMP_GUIDE))
+    store = pipeline.services["publish"].store
+    assert list(store.list(chunk_cache_prefix("demo", doc_id("pump.md"))))
+
+    pipeline.remove("demo/pump.md")
+    pipeline.drain()
+    assert not list(store.list(chunk_cache_prefix("demo", doc_id("pump.md"))))
+    assert pipeline.artifact(parse_cache) is not None  # the copy still has these bytes
+    assert list(store.list(chunk_cache_prefix("demo", doc_id("copy of pump.md"))))
+
+    pipeline.remove("demo/copy of pump.md")
+    pipeline.drain()
+    assert pipeline.artifact(parse_cache) is None
+    assert not list(store.list("cache/chunks/demo/"))
+    assert not [key for key in store.list("") if b"impeller" in (store.get(key) or b"")]
 
 
 def test_reupload_of_changed_bytes_replaces_the_old_revision(pipeline: Pipeline) -> None:

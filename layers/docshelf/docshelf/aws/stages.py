@@ -214,7 +214,10 @@ def _delete(services: AwsServices, event: ObjectEvent) -> StageResult:
         source_key=event.source_key,
         sequencer=event.sequencer,
     )
-    return StageResult("deleted") if deleted else StageResult("stale", "a newer event for this document won")
+    if not deleted:
+        return StageResult("stale", "a newer event for this document won")
+    _write_embedded_snapshot(services)  # without the deleted document's text
+    return StageResult("deleted")
 
 
 def _read_object(services: AwsServices, event: ObjectEvent, *, max_bytes: int) -> bytes | None:

@@ -438,7 +438,11 @@ class EmbeddedIndex:
     def delete(self, namespace: str, document_id: str) -> None:
         with self._lock:
             self.store.delete(self._key(namespace, document_id))
-            self._namespace(namespace).remove_document(document_id)
+            space = self._namespace(namespace)
+            space.remove_document(document_id)
+            # The snapshot may still hold the document's terms (even when the namespace was loaded after the
+            # object went): the next `refresh` writes it without them.
+            space.added_since_snapshot = max(space.added_since_snapshot, self.SNAPSHOT_AFTER_CHUNKS)
 
     def rank(
         self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int

@@ -82,6 +82,21 @@ class DynamoDBRegistry:
             return False
         return True
 
+    def revision_in_use(self, revision: str) -> bool:
+        """A filtered scan of the table (documents are keyed by namespace, not by revision): deletes are rare, and
+        it stops at the first live document found."""
+        paginator = self.client.get_paginator("scan")
+        for page in paginator.paginate(
+            TableName=self.table,
+            FilterExpression="#revision = :revision AND #status <> :deleted",
+            ExpressionAttributeNames={"#revision": "revision", "#status": "status"},  # no reserved word as is
+            ExpressionAttributeValues={":revision": {"S": revision}, ":deleted": {"S": "deleted"}},
+            ProjectionExpression="pk",
+        ):
+            if page.get("Items"):
+                return True
+        return False
+
     def namespace_version(self, namespace: str) -> int:
         response = self.client.get_item(
             TableName=self.table,

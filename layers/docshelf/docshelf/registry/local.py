@@ -30,6 +30,7 @@ class LocalRegistry:
             for column in _COLUMNS:
                 if column not in present:  # a store written by an older docshelf
                     db.execute(f"ALTER TABLE documents ADD COLUMN {column} DEFAULT ''")
+            db.execute("CREATE INDEX IF NOT EXISTS documents_by_revision ON documents (revision)")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -73,6 +74,13 @@ class LocalRegistry:
                 f"INSERT OR REPLACE INTO documents ({', '.join(_COLUMNS)}) VALUES ({placeholders})", astuple(record)
             )
         return True
+
+    def revision_in_use(self, revision: str) -> bool:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT 1 FROM documents WHERE revision = ? AND status != 'deleted' LIMIT 1", (revision,)
+            ).fetchone()
+        return row is not None
 
     def namespace_version(self, namespace: str) -> int:
         with self._connect() as db:

@@ -62,11 +62,13 @@ class LocalStore:
         self._path(key).unlink(missing_ok=True)
 
     def list(self, prefix: str) -> Iterator[str]:
-        base = self.root
+        """Keys under `prefix`, walking only the folder the prefix names (the store can hold many objects)."""
+        folder = prefix.rsplit("/", 1)[0] if "/" in prefix else ""
+        base = self.root.joinpath(*folder.split("/")) if folder else self.root
         if not base.is_dir():
             return
         for path in sorted(base.rglob("*")):
             if path.is_file() and not path.name.startswith(_TEMPORARY):
-                key = path.relative_to(base).as_posix()
+                key = path.relative_to(self.root).as_posix()
                 if key.startswith(prefix):
                     yield key

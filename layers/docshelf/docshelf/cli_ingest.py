@@ -1,0 +1,114 @@
+"""`docshelf ingest`: list the files, ingest them with progress, and close with a summary by status."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from docshelf.local import LocalServices
+from docshelf.pipeline import IngestResult
+from docshelf.progress import ProgressLines, status_counts
+from docshelf.sources import Listing, list_sources, shown
+
+EXIT_OK, EXIT_FAILED = 0, 1
+KEY_COLLISION = "key_collision"
+
+
+class Progress(Protocol):
+    def update(self, status: str) -> None: ...
+
+    def close(self, *, finished: bool = True) -> None: ...
+
+
+def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
+    """Exit 1 when some document failed; ok, partial and needs_ocr documents are results, not errors."""
+    listing = list_sources(list(args.paths), follow_symlinks=args.follow_symlinks)
+    for reason in listing.skipped:
+        print(f"docshelf ingest: skipped {reason}", file=sys.stderr)
+    opened = services(args)
+    started = time.perf_counter()
+    refused = sum(len(paths) for paths in listing.collisions.values())
+    progress = _progress(len(listing.files) + refused, quiet=args.quiet)
+    try:
+        results = _collisions(listing, args.namespace)
+        for result in results:
+            progress.update(result.status)
+        files = [(source.path, source.key) for source in listing.files]
+        for result in opened.ingest_files(files, namespace=args.namespace):
+            results.append(result)
+            progress.update(result.status)
+    except BaseException:
+        progress.close(finished=False)
+        raise
+    progress.close()
+    make_visible(opened)
+    print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
+    return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
+
+
+def _collisions(listing: Listing, namespace: str) -> list[IngestResult]:
+    """Different files claiming one source key: each is refused (nothing is written for that key)."""
+    return [
+        _refused(namespace, key, path, [other for other in paths if other != path])
+        for key, paths in sorted(listing.collisions.items())
+        for path in paths
+    ]
+
+
+def _refused(namespace: str, key: str, path: str, others: list[str]) -> IngestResult:
+    message = f"{path} not ingested: {', '.join(others)} has the same source key (use one folder, or two namespaces)"
+    return IngestResult(namespace, "", key, "failed", error_code=KEY_COLLISION, error_message=message)
+
+
+def print_summary(results: Sequence[IngestResult], seconds: float, *, namespace: str, store: Path) -> None:
+    statuses = Counter(result.status for result in results)
+    chunks = sum(result.chunks for result in results)
+    print(f"{status_counts(statuses)}, {chunks} chunks, {seconds:.2f}s (namespace {namespace}, store {shown(store)})")
+    for result in sorted((r for r in results if r.status != "ok"), key=lambda r: r.source_key):
+        print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
+
+
+def make_visible(services: LocalServices) -> None:
+    """Make the command's writes searchable before it returns (OpenSearch), or write the namespace snapshot that
+    lets the next process load the embedded index without analysing them (the embedded index is searchable)."""
+    refresh = getattr(services.index, "refresh", None)
+    if callable(refresh):
+        refresh()
+
+
+def _progress(total: int, *, quiet: bool) -> Progress:
+    if quiet:
+        return _NoProgress()
+    if sys.stderr.isatty():
+        return _Bar(total)
+    return ProgressLines(total, sys.stderr)
+
+
+class _NoProgress:
+    def update(self, status: str) -> None:
+        pass
+
+    def close(self, *, finished: bool = True) -> None:
+        pass
+
+
+class _Bar:
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        tqdm.monitor_interval = 0  # no monitor thread: ingest forks parse workers, which needs a single thread
+        self._bar: Any = tqdm(total=total, unit="doc", file=sys.stderr, dynamic_ncols=True)
+        self._statuses: Counter[str] = Counter()
+
+    def update(self, status: str) -> None:
+        self._statuses[status] += 1
+        self._bar.set_postfix_str(status_counts(self._statuses), refresh=False)
+        self._bar.update(1)
+
+    def close(self, *, finished: bool = True) -> None:
+        self._bar.close()
