@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.errors import DocshelfError, DocumentError
+from docshelf.index.plan import SearchFilters
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
-from docshelf.search.filters import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -189,11 +189,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _make_visible(services: LocalServices) -> None:
-    """Make the command's writes searchable before it returns (OpenSearch), or write the namespace snapshot that
-    lets the next process load the embedded index without analysing them (the embedded index is searchable)."""
-    refresh = getattr(services.index, "refresh", None)
-    if callable(refresh):
-        refresh()
+    """The command's writes durable and searchable before it returns."""
+    services.index.commit()
 
 
 def _progress(total: int, *, disabled: bool) -> Any:

@@ -15,7 +15,7 @@ from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
 from docshelf.store import LocalStore
@@ -33,7 +33,7 @@ R = TypeVar("R")
 class LocalServices:
     store: LocalStore
     registry: LocalRegistry
-    index: SearchIndex
+    index: SearchBackend
     config: PipelineConfig
 
     @classmethod
@@ -117,16 +117,14 @@ def _one_cpu_each() -> None:
     os.environ[tokens.CPUS_ENV] = "1"
 
 
-def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchIndex:
+def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchBackend:
     if backend == "embedded":
         return EmbeddedIndex(store)
     if backend != "opensearch":
         raise DocshelfError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     from docshelf.index.opensearch import OpenSearchIndex
-    from docshelf.index.opensearch_client import opensearch_client
+    from docshelf.index.opensearch.client import opensearch_client
 
-    index = OpenSearchIndex(
+    return OpenSearchIndex(
         opensearch_client(url or DEFAULT_OPENSEARCH_URL), index=index_name or DEFAULT_OPENSEARCH_INDEX
     )
-    index.ensure_index()
-    return index

@@ -1,9 +1,8 @@
-"""The embedded BM25 index: numpy postings per channel (index/bm25.py), persisted one object per
-document in an object store (index/document_objects.py), so a document is upserted or deleted without
-rebuilding the rest. Documents are analysed in batches (index/analysed_batch.py); `upsert_many` merges
-postings before it returns, so the first search after a bulk build does not pay for the merge. A namespace's
-postings are also kept in a snapshot object (index/namespace_snapshot.py), which a new process loads instead of
-analysing the documents it covers again.
+"""The embedded BM25 engine: numpy postings per channel (bm25.py), persisted one object per document in an object
+store (document_objects.py), so a document is written or deleted without rebuilding the rest. Documents are analysed
+in batches (analysed_batch.py); `write` merges postings before it returns, so the first search after a bulk build does
+not pay for the merge. A namespace's postings are also kept in a snapshot object (namespace_snapshot.py), which a new
+process loads instead of analysing the documents it covers again.
 """
 
 from __future__ import annotations
@@ -11,38 +10,27 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache, partial
+from functools import partial
 from itertools import chain
 
 import numpy as np
 
 from docshelf.batching import sized_batches
-from docshelf.index.analysed_batch import AnalysedBatch, analysed_batch
-from docshelf.index.analyzer import analyze, content_and_raw_terms, path_text
-from docshelf.index.base import CHANNELS, Channel, DocumentChunks, QueryTerms, required_matches, term_weights
-from docshelf.index.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary, runs, sorted_distinct
-from docshelf.index.document_objects import INDEX_FORMAT, dump_document, load_document
-from docshelf.index.namespace_snapshot import (
-    NamespaceSnapshot,
-    SnapshotDocument,
-    SnapshotError,
-    decode,
-    encode,
-    fingerprint,
-    renumbered,
-    rows_kept,
-    unless_identity,
-)
-from docshelf.index.term_table import TermTable
+from docshelf.index.analyzer import path_terms
+from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
+from docshelf.index.embedded.analysed_batch import AnalysedBatch, analysed_batch
+from docshelf.index.embedded.bm25 import IntArray, Vocabulary
+from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
+from docshelf.index.embedded.namespace import Namespace
+from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
+from docshelf.index.embedded.term_table import TermTable
+from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.model import Chunk
-from docshelf.search.corrections import MAX_EDITS, PREFIX, edit_distance
-from docshelf.search.filters import SearchFilters
 from docshelf.store.base import ObjectStore
 
-__all__ = ["INDEX_FORMAT", "EmbeddedIndex", "channel_terms"]
+__all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
 
 _log = logging.getLogger(__name__)
 
@@ -50,16 +38,7 @@ _log = logging.getLogger(__name__)
 # of the index (tracemalloc; 65,536 took 800 MB).
 BATCH_CHUNKS = 1 << 13
 
-
-@lru_cache(maxsize=65_536)
-def _path_terms(source_file_name: str, section_path: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(analyze(path_text(source_file_name, section_path)))
-
-
-def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
-    """A chunk's terms per channel (the embedded index gets the same terms as ids from TermTable)."""
-    content, raw = content_and_raw_terms(chunk.text)
-    return {"content": content, "path": list(_path_terms(chunk.source_file_name, chunk.section_path)), "term": raw}
+StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
 
 
 def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
@@ -80,168 +59,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-Analyse = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalysedBatch]
-StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
-
-
-class _Namespace:
-    """Chunks in rows; a deleted document's rows are masked, and the namespace is reloaded when
-    more than half of its rows are dead. Which terms a chunk holds is not kept: removing a document, or
-    asking for a chunk's terms, analyses its chunks again (the analyzer is deterministic)."""
-
-    def __init__(self, vocabulary: Vocabulary, analyse: Analyse) -> None:
-        self.rows: list[Chunk | None] = []
-        self.row_of: dict[str, int] = {}
-        self.by_document: dict[str, IntArray] = {}  # rows
-        self.vocabulary = vocabulary
-        self._analyse = analyse
-        self.channels: dict[Channel, BM25Channel] = {channel: BM25Channel() for channel in CHANNELS}
-        self.fingerprints: dict[str, str] = {}  # of each document's store object
-        self.dead = 0
-        self.added_since_snapshot = 0  # chunks added since the namespace's snapshot was loaded or written
-        self._allowed: dict[SearchFilters, BoolArray] = {}
-
-    def _place(self, document_id: str, chunks: Sequence[Chunk], fingerprint: str) -> None:
-        start = len(self.rows)
-        self.rows.extend(chunks)
-        self.row_of.update(zip([chunk.chunk_id for chunk in chunks], range(start, len(self.rows)), strict=True))
-        self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
-        self.fingerprints[document_id] = fingerprint
-
-    def add_batch(self, batch: AnalysedBatch, fingerprints: Sequence[str]) -> None:
-        """Add a batch's documents, none of them in the namespace (remove their old versions first), with the
-        fingerprint of each one's store object."""
-        first = len(self.rows)
-        for (document_id, chunks), print_ in zip(batch.documents, fingerprints, strict=True):
-            self._place(document_id, chunks, print_)
-        rows = np.arange(first, len(self.rows), dtype=np.int64)
-        for channel in CHANNELS:
-            found = batch.channels[channel]
-            self.channels[channel].add(rows, Postings.of_sorted(found.terms, found.positions + first, found.tfs))
-        self.added_since_snapshot += len(rows)
-        self._allowed.clear()
-
-    def adopt(self, snapshot: NamespaceSnapshot, covered: Mapping[str, tuple[Sequence[Chunk], str]]) -> None:
-        """Add the `covered` documents (none of them in the namespace; chunks and fingerprint of each) with their
-        postings from the snapshot, which holds them as stored."""
-        keep = rows_kept(snapshot, set(covered))
-        first = len(self.rows)
-        row_map = unless_identity(first + np.cumsum(keep) - 1)
-        term_map = unless_identity(self.vocabulary.ids(list(snapshot.terms)))
-        for document in snapshot.documents:
-            if document.document_id in covered:
-                self._place(document.document_id, *covered[document.document_id])
-        rows = np.arange(first, len(self.rows), dtype=np.int64)
-        for channel in CHANNELS:
-            postings = snapshot.channels[channel].live(keep)
-            self.channels[channel].add(rows, renumbered(postings, row_map, term_map))
-        self._allowed.clear()
-
-    def snapshot(self) -> NamespaceSnapshot:
-        """The live documents and their postings, with rows and terms numbered afresh."""
-        documents = sorted(self.by_document.items(), key=lambda item: int(item[1][0]) if len(item[1]) else -1)
-        keep = np.zeros(len(self.rows), dtype=np.bool_)
-        for _, rows in documents:
-            keep[rows] = True
-        row_map = unless_identity(np.cumsum(keep) - 1)
-        postings = {channel: self.channels[channel].live_postings() for channel in CHANNELS}
-        used = sorted_distinct(np.concatenate([part.terms for part in postings.values()]))
-        term_map = np.zeros(int(used[-1]) + 1 if len(used) else 0, dtype=np.int64)
-        term_map[used] = np.arange(len(used), dtype=np.int64)
-        term_map_or_none = unless_identity(term_map)
-        return NamespaceSnapshot(
-            documents=[SnapshotDocument(d, self.fingerprints[d], len(rows)) for d, rows in documents],
-            terms=[self.vocabulary.terms[term] for term in used.tolist()],
-            channels={channel: renumbered(part, row_map, term_map_or_none) for channel, part in postings.items()},
-        )
-
-    def merge_segments(self) -> None:
-        for channel in self.channels.values():
-            channel.merge_pending()
-
-    def remove_document(self, document_id: str) -> None:
-        rows = self.by_document.pop(document_id, None)
-        if rows is None:
-            return
-        chunks = [self._chunk(row) for row in rows.tolist()]
-        for channel, postings in self._analyse([(document_id, chunks)]).channels.items():
-            terms, chunks_holding = runs(postings.terms)  # the distinct terms, and how many chunks hold each
-            self.channels[channel].remove(rows, terms, chunks_holding)
-        for row, chunk in zip(rows.tolist(), chunks, strict=True):
-            self.rows[row] = None
-            del self.row_of[chunk.chunk_id]
-        del self.fingerprints[document_id]
-        self.dead += len(chunks)
-        self._allowed.clear()
-
-    def _chunk(self, row: int) -> Chunk:
-        chunk = self.rows[row]
-        if chunk is None:  # postings of dead rows are masked before they get here
-            raise LookupError(f"row {row} was deleted")
-        return chunk
-
-    def live(self) -> list[Chunk]:
-        return [chunk for chunk in self.rows if chunk is not None]
-
-    def allowed(self, filters: SearchFilters) -> BoolArray:
-        mask = self._allowed.get(filters)
-        if mask is None:
-            if len(self._allowed) > 64:
-                self._allowed.clear()
-            flags = (chunk is not None and filters.allows(chunk) for chunk in self.rows)
-            mask = self._allowed[filters] = np.fromiter(flags, dtype=np.bool_, count=len(self.rows))
-        return mask
-
-    def needs_rebuild(self) -> bool:
-        return self.dead > 256 and self.dead * 2 > len(self.rows)
-
-    def content_frequencies(self, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
-        rows = [self.row_of.get(chunk_id) for chunk_id in chunk_ids]
-        return [{} if row is None else Counter(analyze(self._chunk(row).text)) for row in rows]
-
-    def content_idf(self, terms: Collection[str]) -> dict[str, float]:
-        content = self.channels["content"]
-        return {term: content.idf(self.vocabulary[term]) if term in self.vocabulary else 0.0 for term in terms}
-
-    def common_content_terms(self, terms: Collection[str]) -> set[str]:
-        content, half = self.channels["content"], len(self.row_of) / 2
-        known = [(term, self.vocabulary[term]) for term in terms if term in self.vocabulary]
-        return {term for term, term_id in known if content.document_frequency(term_id) > half}
-
-    def similar_terms(self, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
-        content, found = self.channels["content"], {}
-        for term in dict.fromkeys(terms):
-            lengths = range(max(1, len(term) - MAX_EDITS), len(term) + MAX_EDITS + 1)
-            shaped = [
-                (self.vocabulary.terms[i], content.document_frequency(i))
-                for i in self.vocabulary.with_shape(term[:PREFIX], lengths)
-            ]
-            close = [
-                (candidate, chunks)
-                for candidate, chunks in shaped
-                if chunks and candidate != term and edit_distance(term, candidate, MAX_EDITS) <= MAX_EDITS
-            ]
-            if close:
-                found[term] = close
-        return found
-
-    def rank(self, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int) -> list[tuple[str, float]]:
-        weights = term_weights(terms)
-        known = {self.vocabulary[term]: weight for term, weight in weights.items() if term in self.vocabulary}
-        required = required_matches(channel, len(weights))
-        scores, selected = self.channels[channel].scores(known, len(self.rows), required)
-        if not filters.is_empty():
-            selected &= self.allowed(filters)
-        candidates = np.flatnonzero(selected)
-        if len(candidates) > limit * 4:
-            # Keep ties at the cut: everything scoring at least the limit-th best score.
-            kth = np.partition(scores[candidates], len(candidates) - limit)[len(candidates) - limit]
-            candidates = candidates[scores[candidates] >= kth]
-        ranked = [(self._chunk(row).chunk_id, float(scores[row])) for row in candidates.tolist()]
-        ranked.sort(key=lambda item: (-item[1], item[0]))
-        return ranked[:limit]
 
 
 def _dumped(document: DocumentChunks) -> bytes:
@@ -276,12 +93,12 @@ class _OrderedWrites:
         return self.written, self.error
 
 
-class EmbeddedIndex:
+class EmbeddedIndex(SearchBackend):
     """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
 
     LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
     # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
-    # by `refresh`, and by a load that had to analyse as many (analysing them took about 0.25 s).
+    # by `commit`, and by a load that had to analyse as many (analysing them took about 0.25 s).
     SNAPSHOT_AFTER_CHUNKS = 4096
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
@@ -289,7 +106,8 @@ class EmbeddedIndex:
         self.store = store
         self.prefix = prefix
         self.writes_snapshots = writes_snapshots
-        self._namespaces: dict[str, _Namespace] = {}
+        self._namespaces: dict[str, Namespace] = {}
+        self._versions: dict[str, int] = {}  # the namespace version each loaded namespace was last read at
         self._lock = threading.RLock()
         self._vocabulary = Vocabulary()
         self._terms = TermTable(self._vocabulary)
@@ -297,7 +115,7 @@ class EmbeddedIndex:
 
     @property
     def identity(self) -> str:
-        """The index within its store (`index.base.index_identity`); the store is the registry's own."""
+        """The index within its store; the store is the registry's own."""
         return f"embedded:{self.prefix}"
 
     def _key(self, namespace: str, document_id: str) -> str:
@@ -312,7 +130,7 @@ class EmbeddedIndex:
             if raw is not None:
                 yield (*load_document(raw), fingerprint(raw))
 
-    def _namespace(self, namespace: str) -> _Namespace:
+    def _namespace(self, namespace: str) -> Namespace:
         with self._lock:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
@@ -321,10 +139,10 @@ class EmbeddedIndex:
                 self._write_snapshot_if_due(namespace, loaded)
             return loaded
 
-    def _load(self, namespace: str) -> _Namespace:
+    def _load(self, namespace: str) -> Namespace:
         """The namespace as the store holds it: documents whose objects the snapshot covers unchanged take their
         postings from it, the others are analysed."""
-        space = _Namespace(self._vocabulary, self._analysed)
+        space = Namespace(self._vocabulary, self._analysed)
         snapshot = self._read_snapshot(namespace)
         in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
         covered: dict[str, tuple[Sequence[Chunk], str]] = {}
@@ -355,7 +173,7 @@ class EmbeddedIndex:
             _log.warning("namespace %s: snapshot not used, its documents are analysed instead: %s", namespace, error)
             return None
 
-    def _write_snapshot_if_due(self, namespace: str, space: _Namespace) -> None:
+    def _write_snapshot_if_due(self, namespace: str, space: Namespace) -> None:
         """Write the namespace's snapshot once SNAPSHOT_AFTER_CHUNKS chunks or more were added since it was loaded
         or written. Failing to is logged, not raised: the snapshot only saves time."""
         if not self.writes_snapshots or space.added_since_snapshot < self.SNAPSHOT_AFTER_CHUNKS:
@@ -367,13 +185,22 @@ class EmbeddedIndex:
             return
         space.added_since_snapshot = 0
 
-    def refresh(self) -> None:
+    def commit(self) -> None:
         """Write the snapshot of each namespace that had SNAPSHOT_AFTER_CHUNKS chunks or more added since its
-        snapshot was loaded or written, so that a new process loads them without analysing them again (`docshelf
-        ingest` calls this once at its end; the index is searchable without it)."""
+        snapshot was loaded or written, so that a new process loads them without analysing them again (writes are
+        durable and searchable when `write` returns)."""
         with self._lock:
             for namespace, space in self._namespaces.items():
                 self._write_snapshot_if_due(namespace, space)
+
+    def reader(self, namespace: str, version: int) -> EmbeddedIndex:
+        """This index, with `namespace` dropped from memory when it was loaded at another version (another process
+        wrote it since): the next read loads it again from the store."""
+        with self._lock:
+            if self._versions.get(namespace, version) != version:
+                self._namespaces.pop(namespace, None)
+            self._versions[namespace] = version
+        return self
 
     def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
         chunks = [chunk for _, chunks in documents for chunk in chunks]
@@ -387,20 +214,19 @@ class EmbeddedIndex:
         if ids is None:
             if len(self._path_terms) > 100_000:
                 self._path_terms.clear()
-            ids = self._path_terms[key] = self._vocabulary.ids(_path_terms(*key)).tolist()
+            ids = self._path_terms[key] = self._vocabulary.ids(path_terms(*key)).tolist()
         return ids
 
-    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
-        return self._namespace(namespace).similar_terms(terms)
-
     def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        """One document, its postings left in segments: merging them at each of many single writes would copy the
+        namespace's postings each time."""
         self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
 
-    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        """`upsert` of many documents, analysed together; searchable and persisted on return, with postings
-        merged so that the next search pays for nothing the build left behind. A document given twice is
-        published in its last version. No document is refused on its own: a store error stops the batch (raised),
-        the documents written before it are in the index, the others keep their previous version."""
+    def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        """Documents analysed together; searchable and persisted on return, with postings merged so that the next
+        search pays for nothing the build left behind. A document given twice is published in its last version.
+        No document is refused on its own: a store error stops the batch (raised), the documents written before
+        it are in the index, the others keep their previous version."""
         self._upsert(namespace, documents, merge=True)
         return {}
 
@@ -413,7 +239,7 @@ class EmbeddedIndex:
             if merge:
                 space.merge_segments()
 
-    def _store(self, namespace: str, space: _Namespace, documents: Sequence[DocumentChunks]) -> None:
+    def _store(self, namespace: str, space: Namespace, documents: Sequence[DocumentChunks]) -> None:
         """Write the documents to the store one by one while they are analysed; those written replace their old
         versions in the namespace, also when a write fails. Should the analysis fail, the namespace is read
         again from the store at its next use."""
@@ -440,33 +266,41 @@ class EmbeddedIndex:
             self.store.delete(self._key(namespace, document_id))
             self._namespace(namespace).remove_document(document_id)
 
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
+        """The feedback chunks' content terms come from their texts analysed again, without a fetch; the idf of the
+        content query's terms from the content channel."""
         with self._lock:
-            return self._namespace(namespace).rank(channel, terms, filters, limit)
+            space = self._namespace(namespace)
+            total = space.count(plan.filters)
+            if total == 0:
+                return FirstPass(total, {})
+            rankings = {
+                channel: space.rank(channel, query, plan.filters, plan.limit)
+                for channel, query in plan.channels.items()
+            }
+            feedback = [chunk_id for chunk_id, _ in rankings.get("content", [])[: max(0, plan.feedback)]]
+            frequencies = dict(zip(feedback, space.content_frequencies(feedback), strict=True))
+            content = plan.channels.get("content")
+            idf = space.content_idf(list(content.terms)) if content is not None else {}
+            return FirstPass(total, rankings, frequencies, idf)
 
-    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
-        """Each chunk's content-channel terms with their frequencies ({} for an unknown chunk)."""
+    def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
         with self._lock:
-            return self._namespace(namespace).content_frequencies(chunk_ids)
+            space = self._namespace(namespace)
+            frequencies = space.content_document_frequencies(list(plan.expansion)) if plan.expansion else {}
+            chunks = len(space.row_of)
+            common = {term for term, holding in frequencies.items() if plan.is_common(holding, chunks)}
+            return ExpansionPass(space.rank("content", plan.mixed(common), plan.filters, plan.limit))
 
-    def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]:
-        """The content channel's BM25 idf of each term (0.0 for a term no chunk holds)."""
+    def similar_terms(
+        self, namespace: str, terms: Sequence[str], rule: SpellingRule
+    ) -> dict[str, list[tuple[str, int]]]:
         with self._lock:
-            return self._namespace(namespace).content_idf(terms)
-
-    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
-        """The terms found in the content of more than half of the namespace's chunks."""
-        with self._lock:
-            return self._namespace(namespace).common_content_terms(terms)
+            return self._namespace(namespace).similar_terms(terms, rule)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         with self._lock:
-            space = self._namespace(namespace)
-            if filters.is_empty():
-                return len(space.row_of)
-            return int(space.allowed(filters).sum())
+            return self._namespace(namespace).count(filters)
 
     def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         with self._lock:
