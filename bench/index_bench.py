@@ -22,9 +22,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from docshelf.index.base import DocumentChunks  # noqa: E402
-from docshelf.index.bm25 import Vocabulary  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
-from docshelf.index.term_table import TermTable  # noqa: E402
+from docshelf.index.embedded.bm25 import Vocabulary  # noqa: E402
+from docshelf.index.embedded.term_table import TermTable  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
@@ -34,7 +34,7 @@ CHUNKS = 20_000  # the issue 5 target is 100k: `python bench/index_bench.py 1000
 CHUNK_WORDS = 120
 CHUNKS_PER_DOCUMENT = 50
 VOCABULARY = 50_000
-BULK_DOCUMENTS = 100  # 5,000 chunks an `upsert_many` call
+BULK_DOCUMENTS = 100  # 5,000 chunks an `write` call
 PER_DOCUMENT_CHUNKS = 20_000
 
 
@@ -103,11 +103,11 @@ class Clock:
 
 def bulk_build(index: EmbeddedIndex, chunks: list[Chunk]) -> Clock:
     """From chunk texts to a searchable index persisted in the store (one object per document), through
-    `upsert_many` in batches of BULK_DOCUMENTS documents; postings are merged before it returns."""
+    `write` in batches of BULK_DOCUMENTS documents; postings are merged before it returns."""
     documents = documents_of(chunks)
     with Clock() as clock:
         for start in range(0, len(documents), BULK_DOCUMENTS):
-            index.upsert_many("bench", documents[start : start + BULK_DOCUMENTS])
+            index.write("bench", documents[start : start + BULK_DOCUMENTS])
     return clock
 
 
@@ -157,7 +157,7 @@ def main(count: int = CHUNKS) -> None:
         first_search = timed_search(index, queries[0])
         latencies = sorted(timed_search(index, query) * 1000 for query in queries)
         with Clock() as snapshot:
-            index.refresh()
+            index.commit()
         snapshot_mb = (Path(tmp) / "index" / "bench.snapshot").stat().st_size / 1e6
         del index
         gc.collect()
@@ -177,14 +177,14 @@ def main(count: int = CHUNKS) -> None:
         del analysing
     print(f"| embedded index, {count:,} chunks of {CHUNK_WORDS} words, {CHUNKS_PER_DOCUMENT} per document | value |")
     print("|---|---|")
-    print(f"| build to a searchable, persisted index (`upsert_many`, {BULK_DOCUMENTS} documents a call), all words new "
+    print(f"| build to a searchable, persisted index (`write`, {BULK_DOCUMENTS} documents a call), all words new "
           f"| {cold.rate(count)} |")  # fmt: skip
     print(f"| the same, analyser caches warm (same words, new index and store) | {warm.rate(count)} |")
     print(f"| `upsert` document by document, {len(per_document_chunks):,} chunks after the first build | "
           f"{per_document.rate(len(per_document_chunks))} |")  # fmt: skip
     print(f"| analysis alone: texts to term ids (`TermTable.text_terms`, pieces seen) | {analysis.rate(count)} |")
     print(f"| first search after the build (token encoder loaded beforehand) | {first_search * 1000:.0f} ms |")
-    print(f"| write the namespace snapshot (`refresh`, {snapshot_mb:.0f} MB) | {snapshot.wall:.1f} s |")
+    print(f"| write the namespace snapshot (`commit`, {snapshot_mb:.0f} MB) | {snapshot.wall:.1f} s |")
     print(f"| load documents ({store_mb:.0f} MB) and snapshot in a new index, then first search | {load.wall:.1f} s "
           f"(CPU {load.cpu:.1f} s), {first_after_load * 1000:.0f} ms |")  # fmt: skip
     print(f"| the same load without the snapshot (every chunk analysed) | {analysing_load.wall:.1f} s "

@@ -4,10 +4,10 @@
 
 Both backends get the same generated chunks (documents of 20 chunks, ~80 words each from a Zipf-like
 vocabulary) and the same queries, run through search/service.py. OpenSearch is measured twice for
-publishing: one `upsert` per document (what the pipeline does) and `upsert_many` over 50 documents per
-call. Search on OpenSearch runs in two passes (two `_msearch` requests); the row "one call at a time" is the
-same index searched through the plain SearchIndex methods (count, channels, feedback fetch, expanded query,
-hydration), interleaved query by query with the two-pass searches so both see the same machine load.
+publishing: one `upsert` per document and `write` over 50 documents per call (what the pipeline does). Search
+on OpenSearch runs in two passes (two `_msearch` requests); the row "one call at a time" is the same index
+searched through one-channel rankings (count, each channel, feedback fetch, expanded query, hydration; no idf
+or common-term check), interleaved query by query with the two-pass searches so both see the same load.
 Without a node at the URL, the OpenSearch rows are skipped with a message.
 """
 
@@ -21,18 +21,22 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex
-from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.opensearch import OpenSearchIndex
-from docshelf.index.opensearch_client import opensearch_client
-from docshelf.model import Chunk
-from docshelf.search.filters import SearchFilters
-from docshelf.search.service import SearchRequest, search
-from docshelf.store import LocalStore
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from docshelf.index.base import DocumentChunks, SearchBackend  # noqa: E402
+from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
+from docshelf.index.opensearch import OpenSearchIndex  # noqa: E402
+from docshelf.index.opensearch.client import opensearch_client  # noqa: E402
+from docshelf.model import Chunk  # noqa: E402
+from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.store import LocalStore  # noqa: E402
+from tests.backends import OneCallAtATime  # noqa: E402
 
 CHUNKS_PER_DOCUMENT = 20
 WARM_UP_QUERIES = 10
@@ -96,7 +100,7 @@ def generate_queries(count: int, seed: int = 11) -> list[str]:
     return [" ".join(f"w{rng.randrange(2000)}" for _ in range(rng.randint(2, 4))) for _ in range(count)]
 
 
-def publish_each(index: SearchIndex, documents: Sequence[DocumentChunks]) -> Callable[[], None]:
+def publish_each(index: SearchBackend, documents: Sequence[DocumentChunks]) -> Callable[[], None]:
     def publish() -> None:
         for document in documents:
             index.upsert(NAMESPACE, document.document_id, document.revision, document.chunks)
@@ -110,12 +114,12 @@ def timed(action: Callable[[], None]) -> float:
     return time.perf_counter() - started
 
 
-def latencies_ms(index: SearchIndex, queries: Sequence[str]) -> tuple[float, float]:
+def latencies_ms(index: SearchBackend, queries: Sequence[str]) -> tuple[float, float]:
     (samples,) = interleaved_latencies_ms([index], queries)
     return quantiles(samples)
 
 
-def interleaved_latencies_ms(indexes: Sequence[SearchIndex], queries: Sequence[str]) -> list[list[float]]:
+def interleaved_latencies_ms(indexes: Sequence[SearchBackend], queries: Sequence[str]) -> list[list[float]]:
     """Each index's search times for the queries; every query runs on each index in turn, in an order that
     alternates, so a change in the machine's load weighs on all of them alike."""
     for query in queries[:WARM_UP_QUERIES]:  # warm caches and connections
@@ -137,40 +141,7 @@ def quantiles(samples: Sequence[float]) -> tuple[float, float]:
     return cuts[49], cuts[94]
 
 
-class OneCallAtATime:
-    """An index seen through `SearchIndex` and `rank_channels` only, so the search service takes its sequential
-    path: count, channels, feedback fetch, expanded query, hydration; the request pattern before two passes."""
-
-    def __init__(self, index: OpenSearchIndex) -> None:
-        self.index = index
-
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
-        self.index.upsert(namespace, document_id, revision, chunks)
-
-    def delete(self, namespace: str, document_id: str) -> None:
-        self.index.delete(namespace, document_id)
-
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        return self.index.rank(namespace, channel, terms, filters, limit)
-
-    def rank_channels(
-        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
-    ) -> dict[Channel, list[tuple[str, float]]]:
-        return self.index.rank_channels(namespace, queries, filters, limit)
-
-    def count(self, namespace: str, filters: SearchFilters) -> int:
-        return self.index.count(namespace, filters)
-
-    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
-        return self.index.fetch(namespace, chunk_ids)
-
-    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
-        return self.index.list_chunks(namespace, filters, limit)
-
-
-def requests_per_search(counter: RequestCounter, index: SearchIndex, queries: Sequence[str]) -> float:
+def requests_per_search(counter: RequestCounter, index: SearchBackend, queries: Sequence[str]) -> float:
     sent = counter.requests
     for query in queries:
         search(index, SearchRequest(NAMESPACE, query))
@@ -197,7 +168,6 @@ def bench_opensearch(
     rows = []
     if per_document_publish:
         per_document = OpenSearchIndex(client, index=f"docshelfbench-{uuid.uuid4().hex[:8]}")
-        per_document.ensure_index()
         try:
             seconds = timed(publish_each(per_document, documents))
             rows.append(Row("opensearch", "upsert per document", total / seconds))
@@ -205,22 +175,21 @@ def bench_opensearch(
             per_document.drop_index()
 
     batched = OpenSearchIndex(client, index=f"docshelfbench-{uuid.uuid4().hex[:8]}")
-    batched.ensure_index()
     try:
         groups = [documents[i : i + DOCUMENTS_PER_BATCH] for i in range(0, len(documents), DOCUMENTS_PER_BATCH)]
 
         def publish_all() -> None:
             for group in groups:
-                failures = batched.upsert_many(NAMESPACE, group)
+                failures = batched.write(NAMESPACE, group)
                 if failures:
                     raise RuntimeError(f"publish failed: {failures}")
 
         seconds = timed(publish_all)
-        batched.refresh()
+        batched.commit()
         client.indices.forcemerge(index=batched.alias(NAMESPACE), max_num_segments=1)
-        sequential = OneCallAtATime(batched)
+        sequential = OneCallAtATime(batched, statistics=False)
         two_passes, one_at_a_time = interleaved_latencies_ms([batched, sequential], queries)
-        label = f"upsert_many, {DOCUMENTS_PER_BATCH} docs/call"
+        label = f"write, {DOCUMENTS_PER_BATCH} docs/call"
         requests = requests_per_search(counter, batched, queries)
         rows.append(Row("opensearch", label, total / seconds, *quantiles(two_passes), requests))
         requests = requests_per_search(counter, sequential, queries)

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
-from docshelf.search.filters import SearchFilters  # noqa: E402
+from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 
 SHARED = REPO.parent / "shared"

@@ -33,7 +33,7 @@ def ireval_dir() -> Path:
 def opensearch_node() -> Iterator[Any]:
     """A client of the local OpenSearch node at OPENSEARCH_URL: tests using it skip without one, and fail in CI
     (CI=true), where infra/run-tests.sh starts it."""
-    from docshelf.index.opensearch_client import opensearch_client
+    from docshelf.index.opensearch.client import opensearch_client
 
     url = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
     client = opensearch_client(url)

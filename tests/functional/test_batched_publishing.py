@@ -12,8 +12,8 @@ from docshelf.errors import IndexBackendError
 from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
-from docshelf.search.filters import SearchFilters
 from docshelf.search.service import SearchRequest, search
 
 
@@ -37,15 +37,15 @@ def _state(services: LocalServices) -> tuple[list[tuple[str, str, str, int]], li
 
 
 def counted_bulk_upserts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of each `EmbeddedIndex.upsert_many` call from now on, as they happen."""
+    """The size of each `EmbeddedIndex.write` call from now on, as they happen."""
     calls: list[int] = []
-    upsert_many = EmbeddedIndex.upsert_many
+    write = EmbeddedIndex.write
 
     def counting(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
         calls.append(len(documents))
-        return upsert_many(self, namespace, documents)
+        return write(self, namespace, documents)
 
-    monkeypatch.setattr(EmbeddedIndex, "upsert_many", counting)
+    monkeypatch.setattr(EmbeddedIndex, "write", counting)
     return calls
 
 
@@ -95,13 +95,13 @@ def test_documents_the_index_refuses_are_named_and_the_rest_of_their_batch_is_pu
     files = _files(tmp_path / "docs", 8)
     services = LocalServices.open(tmp_path / "store")
     refused_id = document_id("acme", "ticket-003.txt")
-    upsert_many = EmbeddedIndex.upsert_many
+    write = EmbeddedIndex.write
 
     def refusing(self: EmbeddedIndex, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        upsert_many(self, namespace, [document for document in documents if document.document_id != refused_id])
+        write(self, namespace, [document for document in documents if document.document_id != refused_id])
         return {refused_id: "mapper_parsing_exception"}
 
-    monkeypatch.setattr(EmbeddedIndex, "upsert_many", refusing)
+    monkeypatch.setattr(EmbeddedIndex, "write", refusing)
     with pytest.raises(IndexBackendError, match=f"{refused_id}: mapper_parsing_exception"):
         list(services.ingest_files(files, namespace="acme"))
     records = {r.source_key: r.status for r in services.registry.list("acme")}

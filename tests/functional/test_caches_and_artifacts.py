@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
+import docshelf.index.plan
 import docshelf.parsers
-import docshelf.search.filters
 from docshelf.chunking import chunker as chunker_module
 from docshelf.local import LocalServices
 from docshelf.parsers.base import Parser
@@ -90,7 +90,7 @@ def test_a_file_edited_in_place_is_parsed_again(tmp_path: Path, calls: Counter[s
     edited = services.ingest(MANUAL.replace(b"6 months", b"3 months"), namespace="ns", source_key="manual.txt")
     assert calls == {"parse": 2, "chunk": 2}
     assert not edited.parse_cache_hit
-    texts = [c.text for c in services.index.list_chunks("ns", docshelf.search.filters.SearchFilters(), 100)]
+    texts = [c.text for c in services.index.list_chunks("ns", docshelf.index.plan.SearchFilters(), 100)]
     assert any("3 months" in text for text in texts) and not any("6 months" in text for text in texts)
 
 

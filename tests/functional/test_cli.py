@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.cli import main
-from docshelf.index.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.analysed_batch import AnalysedBatch
 from docshelf.model import Chunk
 
 REPO = Path(__file__).resolve().parents[2]

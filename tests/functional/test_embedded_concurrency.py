@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.filters import SearchFilters
 from docshelf.store import LocalStore
 
 DOCUMENTS = 6
@@ -48,7 +48,7 @@ def write(root: str, seconds: float) -> int:
         else:
             index.upsert("ns", f"d{document}", f"r{revision}", chunks_of(document, revision))
         if revision % 3 == 0:
-            index.refresh()
+            index.commit()
         writes += 1
     return writes
 
@@ -113,7 +113,7 @@ def test_threads_search_one_index_while_it_is_written(tmp_path: Path) -> None:
         if revision % 7 == 0:
             index.delete("ns", f"d{(revision + 1) % DOCUMENTS}")
         if revision % 5 == 0:
-            index.refresh()
+            index.commit()
     done.set()
     for thread in searchers:
         thread.join()

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from docshelf import pipeline, tokens
+from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
-from docshelf.search.filters import SearchFilters
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="parse workers are forked")
 

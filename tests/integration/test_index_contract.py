@@ -1,4 +1,4 @@
-"""The SearchIndex contract, run against every backend: the embedded BM25 index and a real OpenSearch node.
+"""The SearchBackend contract, run against every backend: the embedded BM25 index and a real OpenSearch node.
 
 OpenSearch cases carry the `opensearch` marker and skip when no node answers at $OPENSEARCH_URL (default
 http://127.0.0.1:9200), except under CI=true, where they fail. Each test gets its own OpenSearch index
@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
 import random
 import uuid
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +21,18 @@ import pytest
 
 from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import analyze
-from docshelf.index.base import Channel, DocumentChunks, QueryTerms, SearchIndex, SimilarTerms
+from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.opensearch import OpenSearchIndex
-from docshelf.index.opensearch_client import opensearch_client
+from docshelf.index.opensearch.client import opensearch_client
+from docshelf.index.plan import Channel, ExpansionPlan, SearchFilters
 from docshelf.model import Chunk, Link
-from docshelf.search.filters import SearchFilters
+from docshelf.search.corrections import SPELLING_RULE
+from docshelf.search.query import channel_query, query_plan
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
+from tests.backends import OneCallAtATime
 
 OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
 SESSION_PREFIX = f"docshelftest-{uuid.uuid4().hex[:8]}"
@@ -47,20 +49,43 @@ def opensearch(opensearch_node: Any) -> Iterator[Any]:
 _numbers = itertools.count(1)
 
 
-def _opensearch_index(client: Any) -> OpenSearchIndex:
-    index = OpenSearchIndex(client, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
-    index.ensure_index()
-    return index
+def _opensearch_index(client: Any, name: str | None = None) -> OpenSearchIndex:
+    return OpenSearchIndex(client, index=name or f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
 
 
 @pytest.fixture(params=BACKENDS)
-def index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SearchIndex]:
+def engines(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[SearchBackend, SearchBackend]]:
+    """Two handles on one index, as two processes have: the second reads what the first writes."""
     if request.param == "embedded":
-        yield EmbeddedIndex(LocalStore(tmp_path / "store"))
+        yield EmbeddedIndex(LocalStore(tmp_path / "store")), EmbeddedIndex(LocalStore(tmp_path / "store"))
         return
-    backend = _opensearch_index(request.getfixturevalue("opensearch"))
-    yield backend
-    backend.drop_index()
+    first = _opensearch_index(request.getfixturevalue("opensearch"))
+    yield first, _opensearch_index(first.client, first.index)
+    first.drop_index()
+
+
+@pytest.fixture
+def index(engines: tuple[SearchBackend, SearchBackend]) -> SearchBackend:
+    return engines[0]
+
+
+CONTRACT = ["identity", "write", "delete", "first_pass", "expansion_pass", "count", "fetch", "list_chunks",
+            "similar_terms", "commit", "reader"]  # fmt: skip
+
+
+def test_the_contract_is_every_abstract_method() -> None:
+    assert SearchBackend.__abstractmethods__ == frozenset(CONTRACT)
+    whole = type("Whole", (SearchBackend,), {name: getattr(EmbeddedIndex, name) for name in CONTRACT})
+    assert isinstance(whole(), SearchBackend)
+
+
+@pytest.mark.parametrize("missing", CONTRACT)
+def test_an_engine_lacking_a_contract_method_cannot_be_made(missing: str) -> None:
+    lacking = type(
+        "Lacking", (SearchBackend,), {name: getattr(EmbeddedIndex, name) for name in CONTRACT if name != missing}
+    )
+    with pytest.raises(TypeError, match=f"abstract method.* '?{missing}'?"):
+        lacking()
 
 
 def make_chunk(
@@ -85,7 +110,7 @@ def ids(ranked: list[tuple[str, float]]) -> list[str]:
     return [cid for cid, _ in ranked]
 
 
-def test_upsert_fetch_round_trip_and_count(index: SearchIndex) -> None:
+def test_upsert_fetch_round_trip_and_count(index: SearchBackend) -> None:
     linked = Chunk(
         chunk_id="d1-t0", document_id="d1", namespace="ns", type="table", text="| Part | Torque |\n| M12 | 80 Nm |",
         section_path=("Specs", "Bolts"), pages=(3, 4), token_count=12, ordinal=2, source_file_name="manual.pdf",
@@ -99,7 +124,7 @@ def test_upsert_fetch_round_trip_and_count(index: SearchIndex) -> None:
     assert index.fetch("ns", []) == []
 
 
-def test_new_revision_replaces_the_old_one(index: SearchIndex) -> None:
+def test_new_revision_replaces_the_old_one(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(i, f"old seal text {i}") for i in range(4)])
     index.upsert("ns", "d2", "r1", [make_chunk(0, "another seal document", doc="d2", name="other.pdf")])
     new = [make_chunk(i, f"new gasket text {i}", revision="r2") for i in range(2)]
@@ -113,7 +138,7 @@ def test_new_revision_replaces_the_old_one(index: SearchIndex) -> None:
     assert index.count("ns", ALL) == 3
 
 
-def test_delete_removes_only_that_document(index: SearchIndex) -> None:
+def test_delete_removes_only_that_document(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(i, f"seal {i}") for i in range(3)])
     index.upsert("ns", "d2", "r1", [make_chunk(0, "seal other", doc="d2", name="b.pdf")])
     index.delete("ns", "d1")
@@ -123,7 +148,7 @@ def test_delete_removes_only_that_document(index: SearchIndex) -> None:
     assert index.fetch("ns", ["d1-c0"]) == []
 
 
-def _filter_corpus(index: SearchIndex) -> None:
+def _filter_corpus(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [
         make_chunk(0, "pump seal replacement", section=("Maintenance", "Seals")),
         make_chunk(1, "pump seal torque table", kind="table", section=("Specs",)),
@@ -147,7 +172,7 @@ def _filter_corpus(index: SearchIndex) -> None:
     ],
 )  # fmt: skip
 def test_filters_apply_to_rank_count_and_listing(
-    index: SearchIndex, filters: SearchFilters, expected: set[str]
+    index: SearchBackend, filters: SearchFilters, expected: set[str]
 ) -> None:
     _filter_corpus(index)
     assert set(ids(index.rank("ns", "content", ["seal"], filters, 10))) == expected
@@ -155,13 +180,13 @@ def test_filters_apply_to_rank_count_and_listing(
     assert {c.chunk_id for c in index.list_chunks("ns", filters, 10)} == expected
 
 
-def test_filters_apply_before_the_limit(index: SearchIndex) -> None:
+def test_filters_apply_before_the_limit(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(i, "seal seal seal") for i in range(20)])
     index.upsert("ns", "d2", "r1", [make_chunk(0, "seal and many other words here", doc="d2", name="b.pdf")])
     assert ids(index.rank("ns", "content", ["seal"], SearchFilters(documents=("d2",)), 1)) == ["d2-c0"]
 
 
-def test_list_chunks_in_document_order(index: SearchIndex) -> None:
+def test_list_chunks_in_document_order(index: SearchBackend) -> None:
     index.upsert("ns", "d2", "r1", [make_chunk(i, f"beta {i}", doc="d2", name="b.txt") for i in (2, 0, 1)])
     index.upsert("ns", "d1", "r1", [make_chunk(i, f"alpha {i}", doc="d1", name="a.txt") for i in (1, 0)])
     listed = [c.chunk_id for c in index.list_chunks("ns", ALL, 10)]
@@ -169,7 +194,7 @@ def test_list_chunks_in_document_order(index: SearchIndex) -> None:
     assert [c.chunk_id for c in index.list_chunks("ns", ALL, 3)] == listed[:3]
 
 
-def test_namespaces_are_isolated(index: SearchIndex) -> None:
+def test_namespaces_are_isolated(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(0, "valve seal")])
     index.upsert(
         "other", "d1", "r1", [make_chunk(0, "valve seal", namespace="other"), make_chunk(1, "x", namespace="other")]
@@ -182,7 +207,7 @@ def test_namespaces_are_isolated(index: SearchIndex) -> None:
     assert ids(index.rank("other", "content", ["seal"], ALL, 10)) == []
 
 
-def test_a_namespace_ranks_by_its_own_statistics(index: SearchIndex) -> None:
+def test_a_namespace_ranks_by_its_own_statistics(index: SearchBackend) -> None:
     """Another namespace's chunks change no score here: its chunk count, term frequencies and lengths are its
     own (on OpenSearch, one index per namespace; a shared index would count them all)."""
     index.upsert("ns", "d1", "r1", [make_chunk(0, "pump pump pump housing"), make_chunk(1, "gasket for the valve")])
@@ -197,7 +222,7 @@ def test_a_namespace_ranks_by_its_own_statistics(index: SearchIndex) -> None:
     assert index.rank("ns", "content", analyze("pump valve"), ALL, 10) == alone
 
 
-def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corrected(index: SearchIndex) -> None:
+def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corrected(index: SearchBackend) -> None:
     texts = [
         "The parliament of Victoria meets in Melbourne.",
         "Septicemic plague spreads through the blood.",
@@ -205,13 +230,12 @@ def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corr
         "Replace the gasket every six months.",
     ] + [f"Filler note {i} about the canteen opening hours." for i in range(12)]
     index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
-    assert isinstance(index, SimilarTerms)
-    similar = index.similar_terms("ns", ["parliment", "septicemia", "zzzzz"])
+    similar = index.similar_terms("ns", ["parliment", "septicemia", "zzzzz"], SPELLING_RULE)
     assert {term: sorted(found) for term, found in similar.items()} == {
         "parliment": [("parlement", 1), ("parliament", 1)],
         "septicemia": [("septicem", 1)],
     }
-    assert index.similar_terms("unused", ["parliment"]) == {}
+    assert index.similar_terms("unused", ["parliment"], SPELLING_RULE) == {}
 
     response = search(index, SearchRequest(namespace="ns", query="the parliment", top_k=3))
     assert response.corrections == {"parliment": "parlement"}  # one edit each, as common: alphabetical
@@ -225,7 +249,7 @@ def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corr
     assert search(index, SearchRequest(namespace="ns", query="zzzzzz", top_k=3)).results == []
 
 
-def test_a_namespace_never_written_is_empty(index: SearchIndex) -> None:
+def test_a_namespace_never_written_is_empty(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(0, "valve seal")])
     assert index.count("unused", ALL) == 0
     assert index.rank("unused", "content", ["seal"], ALL, 10) == []
@@ -238,7 +262,7 @@ def test_a_namespace_never_written_is_empty(index: SearchIndex) -> None:
         assert not index.client.indices.exists_alias(name=index.alias("unused"))
 
 
-def test_search_service_with_budget_and_citations(index: SearchIndex) -> None:
+def test_search_service_with_budget_and_citations(index: SearchBackend) -> None:
     texts = ["Replace the stem seal every 6 months.", "Torque the M12 bolts to 80 Nm on the TX-100."] + [
         f"Unrelated paragraph number {i} about shipping and invoices." for i in range(20)
     ]
@@ -257,13 +281,13 @@ def test_search_service_with_budget_and_citations(index: SearchIndex) -> None:
     assert small.results == []
 
 
-def test_small_corpus_returns_everything_in_document_order(index: SearchIndex) -> None:
+def test_small_corpus_returns_everything_in_document_order(index: SearchBackend) -> None:
     index.upsert("ns", "d1", "r1", [make_chunk(i, f"part {i}") for i in range(3)])
     response = search(index, SearchRequest("ns", "unrelated words", top_k=8))
     assert [r.chunk.chunk_id for r in response.results] == ["d1-c0", "d1-c1", "d1-c2"]
 
 
-def test_small_corpus_is_ranked_best_first_with_the_rest_after(index: SearchIndex) -> None:
+def test_small_corpus_is_ranked_best_first_with_the_rest_after(index: SearchBackend) -> None:
     texts = ["part zero about trains", "part one about seals", "part two about trucks"]
     index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
     response = search(index, SearchRequest("ns", "seals", top_k=8, max_tokens=30))
@@ -321,7 +345,7 @@ def test_rejected_chunk_fails_only_its_document(opensearch: Any) -> None:
         remote.upsert("ns", "d2", "r1", [make_chunk(0, "old revision of two", doc="d2")])
         immense = ("x" * 40_000,)  # a keyword term over Lucene's 32766-byte limit is rejected per item
         rejected = make_chunk(2, "bad", doc="d2", section=immense)
-        failures = remote.upsert_many(
+        failures = remote.write(
             "ns",
             [
                 DocumentChunks("d1", "r1", [make_chunk(0, "good seal chunk")]),
@@ -362,16 +386,18 @@ def test_small_bulk_batches_and_ensure_index_is_idempotent(opensearch: Any) -> N
 
 @pytest.mark.opensearch
 def test_each_namespace_gets_a_strict_index_on_first_publish(opensearch: Any) -> None:
-    """Made by the publish itself, with the template's mapping even when no template was put; `drop_index`
-    removes every namespace's index."""
+    """Made by the publish itself, with the template's mapping even when the template is gone (the first write of a
+    process puts it); `drop_index` removes every namespace's index."""
     remote = OpenSearchIndex(opensearch, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh=True)
     try:
-        for namespace in ("a", "b"):
-            remote.upsert(namespace, "d1", "r1", [make_chunk(0, "seal", namespace=namespace)])
+        remote.upsert("a", "d1", "r1", [make_chunk(0, "seal", namespace="a")])
+        assert opensearch.indices.exists_index_template(name=remote.index)
+        opensearch.indices.delete_index_template(name=remote.index)
+        remote.upsert("b", "d1", "r1", [make_chunk(0, "seal", namespace="b")])
         assert not opensearch.indices.exists_index_template(name=remote.index)
         names = sorted(opensearch.indices.get(index=f"{remote.index}.*"))
         assert names == [f"{remote.index}.a.v1", f"{remote.index}.b.v1"]
-        mapping = opensearch.indices.get_mapping(index=names[0])[names[0]]["mappings"]
+        mapping = opensearch.indices.get_mapping(index=names[1])[names[1]]["mappings"]
         assert mapping["dynamic"] == "strict" and mapping["properties"]["content_terms"]["analyzer"] == "whitespace"
         assert remote.count("a", ALL) == remote.count("b", ALL) == 1
     finally:
@@ -413,59 +439,55 @@ def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.
         OpenSearchIndex(opensearch, index=name).drop_index()
 
 
-def test_path_channel_needs_half_the_query_terms(index: SearchIndex) -> None:
+def test_path_channel_needs_half_the_query_terms(index: SearchBackend) -> None:
+    """The search's plan asks half of a path query's terms (search/query.py); every engine holds to `min_match`."""
     index.upsert("ns", "d1", "r1", [make_chunk(0, "intro", name="american-broadcasting-company.txt", section=())])
     index.upsert("ns", "d2", "r1", [make_chunk(0, "intro", doc="d2", name="vacation-policy.txt", section=())])
-    long_question = analyze("which company financed the businessmen and their bank")
-    assert index.rank("ns", "path", long_question, SearchFilters(), 10) == []
-    assert ids(index.rank("ns", "path", analyze("company news"), SearchFilters(), 10)) == ["d1-c0"]
-    assert ids(index.rank("ns", "path", analyze("vacation days policy"), SearchFilters(), 10)) == ["d2-c0"]
-    assert ids(index.rank("ns", "content", long_question, SearchFilters(), 10)) == []
+
+    def path_ranking(query: str, channel: Channel = "path") -> list[str]:
+        planned = channel_query(channel, analyze(query))
+        return ids(index.rank("ns", channel, planned.terms, ALL, 10, planned.min_match))
+
+    long_question = "which company financed the businessmen and their bank"
+    assert path_ranking(long_question) == []
+    assert ids(index.rank("ns", "path", analyze(long_question), ALL, 10)) == ["d1-c0"]  # one term is enough
+    assert path_ranking("company news") == ["d1-c0"]
+    assert path_ranking("vacation days policy") == ["d2-c0"]
+    assert path_ranking(long_question, "content") == []
 
 
-class _SequentialReference:
-    """An OpenSearch index seen through `SearchIndex` alone, with the content statistics the embedded index keeps
-    derived from that API: the search service's one-call-at-a-time path, the reference for its two passes."""
+def test_a_reader_sees_what_another_handle_committed(engines: tuple[SearchBackend, SearchBackend]) -> None:
+    writer, other = engines
+    writer.upsert("ns", "d1", "r1", [make_chunk(0, "valve seal")])
+    writer.commit()
+    assert ids(other.reader("ns", 1).rank("ns", "content", ["seal"], ALL, 10)) == ["d1-c0"]
+    writer.upsert("ns", "d2", "r1", [make_chunk(0, "seal kit", doc="d2", name="kit.pdf")])
+    writer.delete("ns", "d1")
+    writer.commit()
+    assert ids(other.reader("ns", 3).rank("ns", "content", ["seal"], ALL, 10)) == ["d2-c0"]
+    assert other.reader("ns", 3).count("ns", ALL) == 1 and writer.identity == other.identity
 
-    def __init__(self, remote: OpenSearchIndex) -> None:
-        self.remote = remote
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
-        self.remote.upsert(namespace, document_id, revision, chunks)
+def test_the_expansion_pass_leaves_out_common_terms(index: SearchBackend) -> None:
+    texts = ["pump seal", "pump valve", "pump gasket", "seal valve"]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
+    plan = ExpansionPlan({"gasket": 0.5}, {"pump": 0.25, "valv": 0.25, "unknown": 0.1}, ALL, 10)
+    # "pump" is in three of the four chunks: left out, so the chunk it alone matches is not ranked.
+    assert set(ids(index.expansion_pass("ns", plan).ranking)) == {"d1-c1", "d1-c2", "d1-c3"}
+    rare_enough = ExpansionPlan(plan.query, plan.expansion, ALL, 10, common_share=0.8)
+    assert set(ids(index.expansion_pass("ns", rare_enough).ranking)) == {f"d1-c{i}" for i in range(4)}
 
-    def delete(self, namespace: str, document_id: str) -> None:
-        self.remote.delete(namespace, document_id)
 
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        return self.remote.rank(namespace, channel, terms, filters, limit)
-
-    def count(self, namespace: str, filters: SearchFilters) -> int:
-        return self.remote.count(namespace, filters)
-
-    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
-        return self.remote.fetch(namespace, chunk_ids)
-
-    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
-        return self.remote.list_chunks(namespace, filters, limit)
-
-    def content_frequencies(self, namespace: str, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
-        found = {chunk.chunk_id: chunk for chunk in self.fetch(namespace, chunk_ids)}
-        return [dict(Counter(analyze(found[cid].text))) if cid in found else {} for cid in chunk_ids]
-
-    def common_content_terms(self, namespace: str, terms: Collection[str]) -> set[str]:
-        total = self.count(namespace, ALL)
-        return {term for term in terms if 2 * self._document_frequency(namespace, term, total) > total}
-
-    def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]:
-        total = self.count(namespace, ALL)
-        frequencies = {term: self._document_frequency(namespace, term, total) for term in terms}
-        return {term: max(0.0, math.log(total - df + 0.5) - math.log(df + 0.5)) if df else 0.0
-                for term, df in frequencies.items()}  # fmt: skip
-
-    def _document_frequency(self, namespace: str, term: str, total: int) -> int:
-        return len(self.rank(namespace, "content", [term], ALL, total + 1))
+def test_the_first_pass_reads_the_feedback_chunks_terms_and_the_content_idf(index: SearchBackend) -> None:
+    texts = ["Pump impeller, pump casing: the TX-100 pump.", "密封圈每六个月更换一次。", "", "Seals and seals."]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
+    terms = sorted({term for text in texts for term in analyze(text)})
+    plan = query_plan({"content": terms}, ALL, 10, 10)
+    first = index.first_pass("ns", plan)
+    assert first.total == 4 and {cid for cid, _ in first.rankings["content"]} == {"d1-c0", "d1-c1", "d1-c3"}
+    read = {cid: first.content_frequencies[cid] for cid in ("d1-c0", "d1-c1", "d1-c3")}
+    assert read == {f"d1-c{i}": dict(Counter(analyze(texts[i]))) for i in (0, 1, 3)}
+    assert set(first.content_idf) == set(terms) and first.content_idf["pump"] > 0
 
 
 class _RequestLog:
@@ -515,8 +537,8 @@ def test_two_passes_give_the_sequential_results_in_two_requests(
     chunks = _pump_manual()
     for doc in sorted({c.document_id for c in chunks}):
         remote.upsert("ns", doc, "r1", [c for c in chunks if c.document_id == doc])
-    reference = _SequentialReference(remote)
-    assert reference.common_content_terms("ns", ["motor", "pump", "seal"]) == {"motor", "pump"}
+    reference = OneCallAtATime(remote)
+    assert reference.common_terms("ns", ["motor", "pump", "seal"], ExpansionPlan({}, {})) == {"motor", "pump"}
     filtered = SearchFilters(exclude_documents=("doc1",), chunk_types=("text",))
     requests = [SearchRequest("ns", q, top_k=5) for q in PASS_QUERIES]
     requests += [SearchRequest("ns", q, top_k=12, filters=filtered) for q in PASS_QUERIES[:3]]
@@ -545,7 +567,7 @@ def test_a_wrong_common_term_guess_is_ranked_again(logged_remote: tuple[OpenSear
     vocabulary = {term for chunk in chunks for term in analyze(chunk.text)}
     remote.common_term_memory.learn("ns", vocabulary, vocabulary)  # every term guessed common
     request = SearchRequest("ns", "impeller casing", top_k=5)
-    expected = search(_SequentialReference(remote), request)
+    expected = search(OneCallAtATime(remote), request)
     del log.paths[:]
     found = search(remote, request)
     assert [(r.chunk.chunk_id, r.score) for r in found.results] == [

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from docshelf.index.common_term_memory import CommonTermMemory
+from docshelf.index.opensearch.common_term_memory import CommonTermMemory
 
 
 def test_guesses_follow_the_latest_check_per_namespace() -> None:

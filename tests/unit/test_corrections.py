@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from docshelf.search.corrections import closest, correctable, corrections, edit_distance, max_edits
+from docshelf.edit_distance import edit_distance
+from docshelf.search.corrections import closest, correctable, corrections, max_edits
 
 
 @pytest.mark.parametrize(

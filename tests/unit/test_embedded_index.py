@@ -7,14 +7,15 @@ from collections import Counter
 import pytest
 from rank_bm25 import BM25Okapi
 
-from docshelf.index import embedded
-from docshelf.index.analyzer import analyze, raw_terms
+from docshelf.index.analyzer import analyze, channel_terms, raw_terms
 from docshelf.index.base import DocumentChunks
-from docshelf.index.bm25 import Vocabulary
-from docshelf.index.embedded import INDEX_FORMAT, EmbeddedIndex, channel_terms
-from docshelf.index.term_table import TermTable
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.embedded import index as embedded
+from docshelf.index.embedded.bm25 import Vocabulary
+from docshelf.index.embedded.document_objects import INDEX_FORMAT
+from docshelf.index.embedded.term_table import TermTable
+from docshelf.index.plan import ChannelQuery, QueryPlan, SearchFilters
 from docshelf.model import Chunk, Link
-from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_to_dict, dumps
 from docshelf.store import LocalStore
 
@@ -207,7 +208,7 @@ def _all_rankings(index: EmbeddedIndex, chunks: list[Chunk]) -> dict[tuple[str, 
     return rankings
 
 
-def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(  # type: ignore[no-untyped-def]
+def test_a_bulk_write_indexes_and_persists_what_upserts_one_by_one_do(  # type: ignore[no-untyped-def]
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(embedded, "BATCH_CHUNKS", 7)  # a call's documents are analysed in several batches
@@ -227,9 +228,9 @@ def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(  # type: i
     for document_id, revision, chunks in [*documents, ("d5", "r2", replaced)]:
         one_by_one.upsert("ns", document_id, revision, chunks)
     bulk = EmbeddedIndex(LocalStore(tmp_path / "bulk"))
-    bulk.upsert_many("ns", [DocumentChunks(*document) for document in documents[:4]])
+    bulk.write("ns", [DocumentChunks(*document) for document in documents[:4]])
     later = [*documents[4:], ("d5", "r2", replaced)]  # the last version of a document wins
-    bulk.upsert_many("ns", [DocumentChunks(*document) for document in later])
+    bulk.write("ns", [DocumentChunks(*document) for document in later])
     live = [chunk for document_id, _, chunks in documents if document_id != "d5" for chunk in chunks] + replaced
     # The order of summing differs between segment layouts, so scores are compared with a tolerance.
     expected = {key: pytest.approx(ranked, rel=1e-12) for key, ranked in _all_rankings(one_by_one, live).items()}
@@ -239,10 +240,11 @@ def test_upsert_many_indexes_and_persists_what_upserts_one_by_one_do(  # type: i
     reopened.LOAD_BATCH = 3  # loads in several blocks, merged at the end
     assert _all_rankings(reopened, live) == expected
     assert bulk.count("ns", SearchFilters()) == len(live)
-    chunk_ids = [chunk.chunk_id for chunk in live]
-    frequencies = [Counter(channel_terms(chunk)["content"]) for chunk in live]
+    frequencies = {chunk.chunk_id: Counter(channel_terms(chunk)["content"]) for chunk in live}
+    every_term = {term: 1.0 for counts in frequencies.values() for term in counts}
+    plan = QueryPlan({"content": ChannelQuery(every_term)}, SearchFilters(), len(live), len(live))
     for index in (one_by_one, bulk, reopened):  # analysed alone and in a batch, and loaded from the store
-        assert index.content_frequencies("ns", chunk_ids) == frequencies
+        assert index.first_pass("ns", plan).content_frequencies == {cid: f for cid, f in frequencies.items() if f}
     _assert_matches_rank_bm25(EmbeddedIndex(LocalStore(tmp_path / "bulk")), live, ["seal leak", "pump filler3"])
 
 
@@ -317,10 +319,10 @@ def test_a_failed_write_keeps_the_written_documents_and_the_old_versions_of_the_
     old, new = _versions("gasket", "flange")
     store = FailingStore(tmp_path, fail_at=1_000)
     index = EmbeddedIndex(store)
-    index.upsert_many("ns", old)
+    index.write("ns", old)
     store.fail_at = store.puts + 3  # the third object of the next call fails
     with pytest.raises(OSError, match="No space left"):
-        index.upsert_many("ns", new)
+        index.write("ns", new)
     for reader in (index, EmbeddedIndex(LocalStore(tmp_path))):  # memory, and the store read afresh
         assert _holding(reader, "flange") == {"c0000", "c0001"}
         assert _holding(reader, "gasket") == {"c0002", "c0003", "c0004"}
@@ -330,14 +332,14 @@ def test_a_failed_write_keeps_the_written_documents_and_the_old_versions_of_the_
 def test_a_failed_analysis_leaves_the_index_as_the_store_holds_it(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     old, new = _versions("gasket", "flange")
     index = EmbeddedIndex(LocalStore(tmp_path))
-    index.upsert_many("ns", old)
+    index.write("ns", old)
 
     def broken(texts: object) -> object:
         raise MemoryError("analysis ran out of memory")
 
     monkeypatch.setattr(index._terms, "text_terms", broken)
     with pytest.raises(MemoryError):
-        index.upsert_many("ns", new)
+        index.write("ns", new)
     monkeypatch.undo()
     assert _holding(index, "flange") == _holding(EmbeddedIndex(LocalStore(tmp_path)), "flange")
     assert _holding(index, "flange") | _holding(index, "gasket") == {f"c{d:04d}" for d in range(5)}

@@ -8,7 +8,8 @@ import pytest
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.expansion import expanded_query
-from docshelf.search.service import SearchRequest, query_terms, search
+from docshelf.search.query import query_terms
+from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 
@@ -60,19 +61,6 @@ def test_expansion_finds_a_chunk_that_shares_no_query_word(tmp_path: Path) -> No
     assert response.results[4].channel_ranks["expansion"] >= 0
 
 
-def test_embedded_feedback_frequencies_are_the_analyzers(tmp_path: Path) -> None:
-    from collections import Counter
-
-    from docshelf.index.analyzer import analyze
-
-    store = LocalStore(tmp_path)
-    texts = ["Pump impeller, pump casing: the TX-100 pump.", "密封圈每六个月更换一次。", "", "Seals and seals."]
-    EmbeddedIndex(store).upsert("ns", "d1", "r", [_chunk(i, t) for i, t in enumerate(texts)])
-    reloaded = EmbeddedIndex(store)  # from the persisted objects, as a search process sees it
-    found = reloaded.content_frequencies("ns", ["c03", "c00", "gone", "c01", "c02"])
-    assert found == [Counter(analyze(texts[3])), Counter(analyze(texts[0])), {}, Counter(analyze(texts[1])), {}]
-
-
 def test_terms_found_in_most_chunks_are_not_added() -> None:
     feedback = [({"seal": 1, "the": 5, "gasket": 2}, 1.0)]
     asked: list[list[str]] = []
@@ -84,10 +72,3 @@ def test_terms_found_in_most_chunks_are_not_added() -> None:
     weights = expanded_query(["seal"], feedback, expansion_terms=2, common=common)
     assert weights == pytest.approx({"seal": 0.5, "gasket": 0.5 * 2 / 7})
     assert asked == [["gasket", "the"]]  # only the strongest terms are looked up
-
-
-def test_embedded_common_terms_are_those_in_more_than_half_the_chunks(tmp_path: Path) -> None:
-    index = EmbeddedIndex(LocalStore(tmp_path))
-    texts = ["pump seal", "pump valve", "pump gasket", "seal valve"]
-    index.upsert("ns", "d1", "r", [_chunk(i, t) for i, t in enumerate(texts)])
-    assert index.common_content_terms("ns", ["pump", "seal", "valv", "unknown"]) == {"pump"}

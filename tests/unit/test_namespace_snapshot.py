@@ -14,14 +14,13 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from docshelf.index import namespace_snapshot
-from docshelf.index.analysed_batch import AnalysedBatch
 from docshelf.index.analyzer import ANALYZER_VERSION, analyze
-from docshelf.index.bm25 import Vocabulary
-from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.namespace_snapshot import SnapshotError, decode
+from docshelf.index.embedded import EmbeddedIndex, namespace_snapshot
+from docshelf.index.embedded.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.bm25 import Vocabulary
+from docshelf.index.embedded.namespace_snapshot import SnapshotError, decode
+from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.filters import SearchFilters
 from docshelf.serde import dumps, loads
 from docshelf.store import LocalStore
 from tests.unit.test_embedded_index import WORDS, _all_rankings, make_chunk
@@ -73,7 +72,7 @@ def _build(store: LocalStore, documents: int = 8, seed: int = 3) -> dict[str, li
     built = {f"d{d}": _document(rng, f"d{d}", 10 * d) for d in range(documents)}
     for document_id, chunks in built.items():
         index.upsert("ns", document_id, "r1", chunks)
-    index.refresh()
+    index.commit()
     return built
 
 
@@ -223,13 +222,13 @@ def test_refresh_writes_only_after_enough_new_chunks(tmp_path) -> None:  # type:
     index = EmbeddedIndex(store)
     index.SNAPSHOT_AFTER_CHUNKS = 3
     index.upsert("ns", "d1", "r1", [make_chunk(1, "valve"), make_chunk(2, "seal")])
-    index.refresh()
+    index.commit()
     assert store.get(SNAPSHOT_KEY) is None
     index.upsert("ns", "d2", "r1", [make_chunk(3, "pump", "d2")])
-    index.refresh()
+    index.commit()
     first = store.get(SNAPSHOT_KEY)
     assert first is not None and [d.document_id for d in decode(first).documents] == ["d1", "d2"]
-    index.refresh()
+    index.commit()
     assert store.get(SNAPSHOT_KEY) == first
 
 
@@ -239,7 +238,7 @@ def test_an_index_that_does_not_write_snapshots_reads_them_and_writes_none(tmp_p
     reader = EmbeddedIndex(store, writes_snapshots=False)
     reader.SNAPSHOT_AFTER_CHUNKS = 1
     reader.upsert("ns", "d8", "r1", _document(random.Random(2), "d8", 800))
-    reader.refresh()
+    reader.commit()
     assert [d.document_id for d in decode(store.get(SNAPSHOT_KEY) or b"").documents] == sorted(built)
     store.delete(SNAPSHOT_KEY)
     reader = EmbeddedIndex(store, writes_snapshots=False)

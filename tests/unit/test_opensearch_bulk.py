@@ -10,7 +10,7 @@ from opensearchpy.exceptions import ConnectionError as TransportConnectionError
 from opensearchpy.exceptions import TransportError
 
 from docshelf.errors import IndexBackendError
-from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, call_with_retries
+from docshelf.index.opensearch.bulk import Backoff, BulkAction, BulkWriter, call_with_retries
 
 
 class FakeBulkClient:

@@ -11,7 +11,7 @@ import requests
 from botocore.credentials import Credentials
 
 from docshelf.errors import IndexBackendError
-from docshelf.index.opensearch_client import aws_endpoint, opensearch_client
+from docshelf.index.opensearch.client import aws_endpoint, opensearch_client
 
 FAKE = Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "session-token")
 

@@ -10,7 +10,7 @@ from opensearchpy.exceptions import RequestError, TransportError
 
 from docshelf.errors import IndexBackendError
 from docshelf.index.opensearch import OpenSearchIndex
-from docshelf.index.opensearch_bulk import Backoff
+from docshelf.index.opensearch.bulk import Backoff
 
 
 class FakeIndices:
@@ -18,6 +18,10 @@ class FakeIndices:
         self.failures = failures
         self.created: list[tuple[str, dict[str, Any]]] = []
         self.exists_calls = 0
+        self.refreshed: list[str] = []
+
+    def refresh(self, index: str, allow_no_indices: bool) -> None:
+        self.refreshed.append(index)
 
     def exists_alias(self, name: str) -> bool:
         self.exists_calls += 1
@@ -70,3 +74,10 @@ def test_a_transient_fault_is_retried_and_a_refusal_is_not() -> None:
     assert waits == []
     index._ensure_namespace("acme")  # not remembered as made: the next publish tries again
     assert [name for name, _ in indices.created] == ["docs.acme.v1"]
+
+
+@pytest.mark.parametrize(("service", "refreshes"), [("es", ["docs.*"]), ("aoss", [])])
+def test_commit_refreshes_unless_serverless_refreshes_on_its_own(service: str, refreshes: list[str]) -> None:
+    client = FakeClient([])
+    OpenSearchIndex(client, index="docs", commit_refreshes=service != "aoss").commit()
+    assert client.indices.refreshed == refreshes

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from docshelf.index.embedded import EmbeddedIndex, channel_terms
-from docshelf.index.opensearch_queries import (
+from docshelf.index.analyzer import channel_terms
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.opensearch.queries import (
     MAX_QUERY_TERMS,
     bm25_idf,
     channel_query,
@@ -31,9 +32,11 @@ from docshelf.index.opensearch_queries import (
     total_query,
     weighted_terms,
 )
+from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters
 from docshelf.model import Chunk, Link
-from docshelf.search.filters import SearchFilters
 from docshelf.store import LocalStore
+
+HALF = ExpansionPlan({}, {})  # the search's rule: common in more than half of the chunks
 
 CHUNK = Chunk(
     chunk_id="c1", document_id="d1", namespace="ns", type="table", text="Torque the TX-100 bolts: 80 Nm.",
@@ -65,7 +68,7 @@ def test_repeated_terms_become_boosts_and_distinct_terms_are_capped() -> None:
 
 def test_channel_query_is_made_of_term_queries_only() -> None:
     hostile = ['title:"x"', "a OR b", "*", "field:(y)"]
-    body = channel_query("ns", "content", hostile, SearchFilters(), 7)
+    body = channel_query("ns", "content", ChannelQuery(dict.fromkeys(hostile, 1.0)), SearchFilters(), 7)
     assert body["size"] == 7
     should = body["query"]["bool"]["must"][0]["bool"]["should"]
     assert [clause["term"]["content_terms"]["value"] for clause in should] == hostile
@@ -103,9 +106,9 @@ def test_filters_mirror_search_filters() -> None:
 
 
 def test_feedback_hits_give_each_chunk_its_content_term_frequencies() -> None:
-    query = feedback_query("ns", ["seal"], SearchFilters(), 15)
+    query = feedback_query("ns", ChannelQuery({"seal": 1.0}), SearchFilters(), 15)
     assert query["size"] == 15 and query["_source"] == ["content_terms"]
-    assert query["sort"] == channel_query("ns", "content", ["seal"], SearchFilters(), 15)["sort"]
+    assert query["sort"] == channel_query("ns", "content", ChannelQuery({"seal": 1.0}), SearchFilters(), 15)["sort"]
     terms = channel_terms(CHUNK)["content"]
     source = chunk_source(CHUNK, "r9", channel_terms(CHUNK))
     response = {
@@ -131,8 +134,8 @@ def test_common_terms_are_those_in_more_than_half_of_the_namespace() -> None:
         buckets = {str(i): {"doc_count": count} for i, count in enumerate(counts)}
         return {"hits": {"total": {"value": chunks}}, "aggregations": {"frequencies": {"buckets": buckets}}}
 
-    assert common_terms(response(10, [6, 5, 0]), terms) == {"the"}  # 5 of 10 is half, not more
-    assert common_terms(response(11, [6, 5, 11]), terms) == {"the", "pump"}
+    assert common_terms(response(10, [6, 5, 0]), terms, HALF.is_common) == {"the"}  # 5 of 10 is half, not more
+    assert common_terms(response(11, [6, 5, 11]), terms, HALF.is_common) == {"the", "pump"}
     assert total_hits(response(11, [])) == 11
 
 
@@ -143,7 +146,8 @@ def test_bm25_idf_from_document_frequencies_matches_the_embedded_index(tmp_path:
     terms = ["seal", "pump", "valv", "absent"]
     buckets = {str(i): {"doc_count": count} for i, count in enumerate([1, 2, 1, 0])}
     response = {"hits": {"total": {"value": 5}}, "aggregations": {"frequencies": {"buckets": buckets}}}
-    assert bm25_idf(response, terms) == pytest.approx(index.content_idf("ns", terms))
+    plan = QueryPlan({"content": ChannelQuery(dict.fromkeys(terms, 1.0))}, SearchFilters(), 10)
+    assert bm25_idf(response, terms) == pytest.approx(index.first_pass("ns", plan).content_idf)
     assert bm25_idf(response, terms)["seal"] == pytest.approx(math.log(4.5 / 1.5))
     common = {"hits": {"total": {"value": 5}}, "aggregations": {"frequencies": {"buckets": {"0": {"doc_count": 5}}}}}
     assert bm25_idf(common, ["the"]) == {"the": 0.0}
@@ -170,6 +174,6 @@ def test_frequencies_of_a_namespace_without_an_index_are_zero() -> None:
     missing = {"hits": {"total": {"value": 0, "relation": "eq"}, "hits": []}, "status": 200}
     assert document_frequencies(missing, ["seal", "valve"]) == [0, 0]
     assert bm25_idf(missing, ["seal"]) == {"seal": 0.0}
-    assert common_terms(missing, ["seal"]) == set()
+    assert common_terms(missing, ["seal"], HALF.is_common) == set()
     found = {**missing, "aggregations": {"frequencies": {"buckets": {"0": {"doc_count": 3}, "1": {"doc_count": 0}}}}}
     assert document_frequencies(found, ["seal", "valve"]) == [3, 0]

@@ -6,9 +6,9 @@ import sys
 import numpy as np
 import pytest
 
-from docshelf.index import piece_keys
-from docshelf.index.bm25 import IntArray
-from docshelf.index.piece_keys import UNICODE_SPACES, PieceKeys, U64Array, piece_bounds, piece_ids
+from docshelf.index.embedded import piece_keys
+from docshelf.index.embedded.bm25 import IntArray
+from docshelf.index.embedded.piece_keys import UNICODE_SPACES, PieceKeys, U64Array, piece_bounds, piece_ids
 
 
 def test_the_unicode_spaces_are_every_non_ascii_character_str_split_separates_on() -> None:

@@ -5,8 +5,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from docshelf.index.analysed_batch import counted
-from docshelf.index.bm25 import BM25Channel, Postings
+from docshelf.index.embedded.analysed_batch import counted
+from docshelf.index.embedded.bm25 import BM25Channel, Postings
 
 
 def _built(term_col: np.ndarray, row_col: np.ndarray, tf_col: np.ndarray) -> Postings:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,17 +10,18 @@ import pytest
 from docshelf import tokens
 from docshelf.citations import citation, citation_line, format_pages
 from docshelf.errors import IndexBackendError, InvalidNameError, InvalidQueryError
-from docshelf.index.base import Channel, QueryTerms
+from docshelf.index.base import ExpansionPass, FirstPass
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.passes import ExpansionPass, FirstPass, SequentialPasses, TwoPassSearch
+from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters
 from docshelf.model import Chunk
 from docshelf.search.evidence import RANK_TOKENS, render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS
-from docshelf.search.filters import SearchFilters
+from docshelf.search.query import query_terms
 from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
-from docshelf.search.service import SearchRequest, query_terms, search
+from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
+from tests.backends import Delegating
 
 
 def chunk(i: int, text: str, *, name: str = "manual.pdf", pages: tuple[int, ...] = (1,)) -> Chunk:
@@ -223,61 +224,29 @@ def test_evidence_of_counted_chunks_needs_no_tokenizer(monkeypatch: pytest.Monke
     assert expected[1] == 2  # the budget cuts the third
 
 
-class _TwoPassEmbedded:
-    """The embedded index behind the two-pass protocol, fetching along what the expansion pass is asked for and
-    reading the feedback terms of only `known_feedback` chunks; it records the ids the service fetches itself."""
+class _FetchingAlong(Delegating):
+    """The embedded index fetching along what the expansion pass is asked for and reading the feedback terms of
+    only `known_feedback` chunks; it records the ids the service fetches itself."""
 
     def __init__(self, index: EmbeddedIndex, known_feedback: int) -> None:
-        self.index = index
+        super().__init__(index)
         self.known_feedback = known_feedback
         self.fetched: list[list[str]] = []
         self.fetched_along: list[str] = []
 
-    def first_pass(
-        self,
-        namespace: str,
-        queries: Mapping[Channel, QueryTerms],
-        filters: SearchFilters,
-        limit: int,
-        feedback: int,
-    ) -> FirstPass:
-        found = SequentialPasses(self.index).first_pass(namespace, queries, filters, limit, feedback)
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
+        found = self.inner.first_pass(namespace, plan)
         known = dict(itertools.islice(found.content_frequencies.items(), self.known_feedback))
         return FirstPass(found.total, found.rankings, known, found.content_idf)
 
-    def expansion_pass(
-        self,
-        namespace: str,
-        query: Mapping[str, float],
-        expansion: Mapping[str, float],
-        filters: SearchFilters,
-        limit: int,
-        fetch: Sequence[str],
-    ) -> ExpansionPass:
-        ranked = SequentialPasses(self.index).expansion_pass(namespace, query, expansion, filters, limit, fetch)
-        self.fetched_along = list(fetch)
-        return ExpansionPass(ranked.ranking, {c.chunk_id: c for c in self.index.fetch(namespace, fetch)})
-
-    def count(self, namespace: str, filters: SearchFilters) -> int:
-        return self.index.count(namespace, filters)
+    def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
+        ranked = self.inner.expansion_pass(namespace, plan)
+        self.fetched_along = list(plan.fetch)
+        return ExpansionPass(ranked.ranking, {c.chunk_id: c for c in self.inner.fetch(namespace, plan.fetch)})
 
     def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
         self.fetched.append(list(chunk_ids))
-        return self.index.fetch(namespace, chunk_ids)
-
-    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
-        return self.index.list_chunks(namespace, filters, limit)
-
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
-        self.index.upsert(namespace, document_id, revision, chunks)
-
-    def delete(self, namespace: str, document_id: str) -> None:
-        self.index.delete(namespace, document_id)
-
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        return self.index.rank(namespace, channel, terms, filters, limit)
+        return self.inner.fetch(namespace, chunk_ids)
 
 
 def _seal_manual(index: EmbeddedIndex) -> None:
@@ -288,11 +257,10 @@ def _seal_manual(index: EmbeddedIndex) -> None:
 
 
 @pytest.mark.parametrize("known_feedback", [15, 4, 0])
-def test_two_pass_backends_give_the_sequential_results(tmp_path: Path, known_feedback: int) -> None:
+def test_feedback_the_first_pass_did_not_read_is_fetched_and_analysed(tmp_path: Path, known_feedback: int) -> None:
     embedded = EmbeddedIndex(LocalStore(tmp_path))
     _seal_manual(embedded)
-    two_pass = _TwoPassEmbedded(embedded, known_feedback)
-    assert isinstance(two_pass, TwoPassSearch) and not isinstance(embedded, TwoPassSearch)
+    two_pass = _FetchingAlong(embedded, known_feedback)
     for query in ["pump seal", "gasket", "invoice paid", "TX-100 overhaul"]:
         request = SearchRequest("ns", query, top_k=4)
         expected = search(embedded, request)

@@ -17,8 +17,8 @@ from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
+from docshelf.index.plan import SearchFilters
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
-from docshelf.search.filters import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
 from docshelf.sources import list_sources, shown
 

@@ -74,11 +74,8 @@ def print_summary(results: Sequence[IngestResult], seconds: float, *, namespace:
 
 
 def make_visible(services: LocalServices) -> None:
-    """Make the command's writes searchable before it returns (OpenSearch), or write the namespace snapshot that
-    lets the next process load the embedded index without analysing them (the embedded index is searchable)."""
-    refresh = getattr(services.index, "refresh", None)
-    if callable(refresh):
-        refresh()
+    """The command's writes durable and searchable before it returns."""
+    services.index.commit()
 
 
 def _progress(total: int, *, quiet: bool) -> Progress:

@@ -15,7 +15,7 @@ from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import document_id, sha256_hex, validate_namespace
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
 from docshelf.sources import read_source
@@ -34,7 +34,7 @@ R = TypeVar("R")
 class LocalServices:
     store: LocalStore
     registry: LocalRegistry
-    index: SearchIndex
+    index: SearchBackend
     config: PipelineConfig
 
     @classmethod
@@ -138,16 +138,14 @@ def _one_cpu_each() -> None:
     os.environ[tokens.CPUS_ENV] = "1"
 
 
-def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchIndex:
+def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchBackend:
     if backend == "embedded":
         return EmbeddedIndex(store)
     if backend != "opensearch":
         raise DocshelfError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     from docshelf.index.opensearch import OpenSearchIndex
-    from docshelf.index.opensearch_client import opensearch_client
+    from docshelf.index.opensearch.client import opensearch_client
 
-    index = OpenSearchIndex(
+    return OpenSearchIndex(
         opensearch_client(url or DEFAULT_OPENSEARCH_URL), index=index_name or DEFAULT_OPENSEARCH_INDEX
     )
-    index.ensure_index()
-    return index

@@ -18,7 +18,7 @@ from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, IndexBackendError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
-from docshelf.index.base import BulkUpsert, DocumentChunks, SearchIndex, index_identity
+from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_failure_key
 from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
@@ -156,7 +156,7 @@ def write_artifacts(
 
 
 def publish_stage(
-    index: SearchIndex,
+    index: SearchBackend,
     registry: Registry,
     outcome: ParseOutcome,
     chunks: list[Chunk],
@@ -190,17 +190,15 @@ class BulkPublished:
 
 
 def publish_many(
-    index: SearchIndex,
+    index: SearchBackend,
     registry: Registry,
     batch: Sequence[tuple[ParseOutcome, list[Chunk]]],
     *,
     sequencers: Sequence[str] | None = None,
     chunker: str = "",
 ) -> BulkPublished:
-    """`publish_stage` for documents of one namespace, each at most once, with one bulk upsert. `sequencers` are
+    """`publish_stage` for documents of one namespace, each at most once, with one bulk write. `sequencers` are
     the documents' S3 event sequencers (none for a local writer). The namespace version is bumped once."""
-    if not isinstance(index, BulkUpsert):
-        raise TypeError(f"{type(index).__name__} has no upsert_many")
     namespaces = {outcome.namespace for outcome, _ in batch}
     if len(namespaces) > 1:
         raise ValueError(f"publish_many takes one namespace, not {sorted(namespaces)}")
@@ -216,7 +214,7 @@ def publish_many(
     if not due:
         return BulkPublished(frozenset(superseded), {})
     namespace = due[0][0].namespace
-    refused = index.upsert_many(
+    refused = index.write(
         namespace, [DocumentChunks(outcome.document_id, outcome.revision, chunks) for outcome, chunks, _ in due]
     )
     for outcome, chunks, sequencer in due:
@@ -234,7 +232,7 @@ def _newer_than_recorded(registry: Registry, outcome: ParseOutcome, sequencer: s
 
 
 def _record_published(
-    index: SearchIndex, registry: Registry, outcome: ParseOutcome, chunks: int, *, sequencer: str, chunker: str
+    index: SearchBackend, registry: Registry, outcome: ParseOutcome, chunks: int, *, sequencer: str, chunker: str
 ) -> bool:
     """Mark an indexed revision ok; False when a newer event landed meanwhile (its chunks are then undone if that
     event emptied the document)."""
@@ -249,7 +247,7 @@ def _record_published(
 def settle_failure(
     store: ObjectStore,
     registry: Registry,
-    index: SearchIndex,
+    index: SearchBackend,
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
@@ -293,7 +291,7 @@ def _record(
 def ingest(
     store: ObjectStore,
     registry: Registry,
-    index: SearchIndex,
+    index: SearchBackend,
     data: bytes,
     *,
     namespace: str,
@@ -315,7 +313,7 @@ def ingest(
 
 def already_published(
     registry: Registry,
-    index: SearchIndex,
+    index: SearchBackend,
     revision: str,
     *,
     namespace: str,
@@ -342,7 +340,7 @@ def already_published(
 def ingest_parsed(
     store: ObjectStore,
     registry: Registry,
-    index: SearchIndex,
+    index: SearchBackend,
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
@@ -363,7 +361,7 @@ def ingest_parsed(
 def _settled_without_publishing(
     store: ObjectStore,
     registry: Registry,
-    index: SearchIndex,
+    index: SearchBackend,
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
@@ -402,23 +400,21 @@ def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, star
 
 class BatchedPublishing:
     """`ingest_parsed` over the parsed files of one writer (`docshelf ingest`), publishing their chunks together:
-    one bulk upsert per PUBLISH_CHUNKS chunks or PUBLISH_DOCUMENTS documents. One upsert per small document cost
+    one bulk write per PUBLISH_CHUNKS chunks or PUBLISH_DOCUMENTS documents. One write per small document cost
     the embedded index about 4x its share of a bulk one. A file's result comes once it is published; failed and
     unchanged files come at once. Files still waiting when the command stops have no record, so the next ingest
-    publishes them (from its parse and chunk caches). Indexes without `upsert_many` publish each file as it comes."""
+    publishes them (from its parse and chunk caches)."""
 
     PUBLISH_CHUNKS = 4096
     PUBLISH_DOCUMENTS = 256
 
-    def __init__(self, store: ObjectStore, registry: Registry, index: SearchIndex, *, config: PipelineConfig) -> None:
+    def __init__(self, store: ObjectStore, registry: Registry, index: SearchBackend, *, config: PipelineConfig) -> None:
         self.store, self.registry, self.index, self.config = store, registry, index, config
         self._pending: list[tuple[ParseOutcome, list[Chunk], bool, float]] = []
         self._pending_chunks = 0
 
     def add(self, outcome: ParseOutcome) -> list[IngestResult]:
         """Results ready after this file: its own, or those of the batch it completed (or none yet)."""
-        if not isinstance(self.index, BulkUpsert):
-            return [ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)]
         started = time.perf_counter() - outcome.seconds
         settled = _settled_without_publishing(
             self.store, self.registry, self.index, outcome, config=self.config, sequencer="", started=started
@@ -449,11 +445,11 @@ class BatchedPublishing:
         return [_published(outcome, chunks, hit, started) for outcome, chunks, hit, started in pending]
 
 
-def published_with(config: PipelineConfig, index: SearchIndex) -> str:
+def published_with(config: PipelineConfig, index: SearchBackend) -> str:
     """What a document's record keeps of how it was published (its `chunker` field): the chunk settings and the
     index. The same file ingested again is skipped only when both match, so a store's documents are published
     again into another index (`--backend opensearch` after the embedded one) rather than reported unchanged."""
-    return f"{config.chunking.cache_key()};index={index_identity(index)}"
+    return f"{config.chunking.cache_key()};index={index.identity}"
 
 
 def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:
@@ -481,7 +477,13 @@ def _already_settled(current: DocumentRecord | None, outcome: ParseOutcome, sequ
 
 
 def delete_document(
-    store: ObjectStore, registry: Registry, index: SearchIndex, *, namespace: str, source_key: str, sequencer: str = ""
+    store: ObjectStore,
+    registry: Registry,
+    index: SearchBackend,
+    *,
+    namespace: str,
+    source_key: str,
+    sequencer: str = "",
 ) -> bool:
     """Remove a document's chunks, artifacts and the caches holding its text (`purge`), and mark it deleted.
     False when a newer event already won."""

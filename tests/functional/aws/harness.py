@@ -137,7 +137,7 @@ class Pipeline:
                 self.stack.sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
         if self.uses_opensearch:
             index: Any = self.services["publish"].index()
-            index.refresh()  # what OpenSearch's 1 s refresh interval does by itself
+            index.commit()  # what OpenSearch's 1 s refresh interval does by itself
         return response
 
     def drain(self) -> None:

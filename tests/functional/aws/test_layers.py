@@ -76,7 +76,7 @@ def test_the_opensearch_http_client_never_imports_grpc_or_protobuf() -> None:
     """The layer build drops grpcio, protobuf and opensearch-protobufs, which opensearch-py 3 requires."""
     code = (
         "import sys, json; import opensearchpy, opensearchpy.helpers; "
-        "import docshelf.index.opensearch, docshelf.index.opensearch_bulk, docshelf.index.opensearch_client; "
+        "import docshelf.index.opensearch, docshelf.index.opensearch.bulk, docshelf.index.opensearch.client; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('grpc', 'google', 'opensearch'))))"
     )
     assert _loaded_by(code) == []

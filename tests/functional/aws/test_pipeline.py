@@ -106,7 +106,7 @@ def test_publish_writes_the_embedded_snapshot_and_search_never_does(
     stack: TemplateStack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docshelf.index.embedded import EmbeddedIndex
-    from docshelf.index.namespace_snapshot import decode
+    from docshelf.index.embedded.namespace_snapshot import decode
 
     pipeline = Pipeline(stack)
     monkeypatch.setattr(EmbeddedIndex, "SNAPSHOT_AFTER_CHUNKS", 1)  # these few chunks are worth a snapshot

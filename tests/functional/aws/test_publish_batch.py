@@ -44,17 +44,17 @@ def test_a_batch_goes_to_the_index_in_one_bulk_upsert_per_namespace(
     assert len(messages) == 4
     calls: list[tuple[str, int]] = []
     cls = index_class(pipeline)
-    upsert_many = cls.upsert_many
+    write = cls.write
 
     def counting(self: Any, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
         calls.append((namespace, len(documents)))
-        result: dict[str, str] = upsert_many(self, namespace, documents)
+        result: dict[str, str] = write(self, namespace, documents)
         return result
 
     def single(*args: object) -> None:
         raise AssertionError("a document was upserted on its own")
 
-    monkeypatch.setattr(cls, "upsert_many", counting)
+    monkeypatch.setattr(cls, "write", counting)
     monkeypatch.setattr(cls, "upsert", single)
     assert pipeline.run("publish", messages) == {"batchItemFailures": []}
     assert sorted(calls) == [("demo", 3), ("other", 1)]
@@ -87,19 +87,19 @@ def test_a_document_the_index_refuses_fails_alone(pipeline: Pipeline, monkeypatc
     messages = upto_publish(pipeline, {"demo/valves.md": VALVES, "demo/site.md": FILLER})
     refused = document_id("demo", "valves.md")
     cls = index_class(pipeline)
-    upsert_many = cls.upsert_many
+    write = cls.write
 
     def refusing(self: Any, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        result: dict[str, str] = upsert_many(self, namespace, [d for d in documents if d.document_id != refused])
+        result: dict[str, str] = write(self, namespace, [d for d in documents if d.document_id != refused])
         return {**result, refused: "mapper_parsing_exception: failed to parse"}
 
-    monkeypatch.setattr(cls, "upsert_many", refusing)
+    monkeypatch.setattr(cls, "write", refusing)
     response = pipeline.run("publish", messages)
     assert failed_keys(pipeline, response, messages) == ["valves.md"]
     assert pipeline.registry().get("demo", refused).status == "processing"
     assert pipeline.registry().get("demo", document_id("demo", "site.md")).status == "ok"
 
-    monkeypatch.setattr(cls, "upsert_many", upsert_many)
+    monkeypatch.setattr(cls, "write", write)
     redelivered = [m for m in messages if json.loads(m["Body"])["source_key"] == "valves.md"]
     assert pipeline.run("publish", redelivered) == {"batchItemFailures": []}
     assert pipeline.registry().get("demo", refused).status == "ok"

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from docshelf.index.base import SearchIndex
-from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
 from docshelf.search.cache import SqliteSearchCache
@@ -20,9 +18,6 @@ class LocalApiBackend:
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
-        self._index = services.index
-        self._versions: dict[str, int] = {}
-        self._lock = threading.Lock()
 
     @property
     def registry(self) -> Registry:
@@ -32,15 +27,6 @@ class LocalApiBackend:
     def cache(self) -> SqliteSearchCache | None:
         return self._cache
 
-    def index_for(self, namespace: str) -> SearchIndex:
-        """The embedded index keeps a namespace in memory once loaded; `docshelf ingest` or `delete` in another
-        process bumps the namespace version, and the next search here then reloads it from the store."""
-        if not isinstance(self._index, EmbeddedIndex):
-            return self._index
-        version = self.services.registry.namespace_version(namespace)
-        with self._lock:
-            if self._versions.get(namespace, version) != version:
-                self._index = EmbeddedIndex(self.services.store)
-                self._versions = {}
-            self._versions[namespace] = version
-            return self._index
+    def index_for(self, namespace: str) -> SearchBackend:
+        """The index as of the namespace's version: `docshelf ingest` or `delete` in another process bumps it."""
+        return self.services.index.reader(namespace, self.services.registry.namespace_version(namespace))

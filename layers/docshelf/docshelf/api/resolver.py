@@ -26,7 +26,7 @@ from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
-from docshelf.search.filters import SearchFilters
+from docshelf.index.plan import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 
 THROTTLING_CODES = frozenset(

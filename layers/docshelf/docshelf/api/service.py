@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
 from docshelf.search.service import SearchRequest, search
@@ -27,7 +27,7 @@ class ApiBackend(Protocol):
     @property
     def cache(self) -> SearchCache | None: ...
 
-    def index_for(self, namespace: str) -> SearchIndex: ...
+    def index_for(self, namespace: str) -> SearchBackend: ...
 
 
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from docshelf.api.auth import ClaimNames
 from docshelf.aws.search_cache import DynamoDBSearchCache
 from docshelf.aws.services import AwsServices
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import SearchBackend
 from docshelf.registry import Registry
 
 
@@ -33,7 +33,7 @@ class AwsApiBackend:
             )
         return self._cache
 
-    def index_for(self, namespace: str) -> SearchIndex:
+    def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)
 
     def claim_names(self) -> ClaimNames:

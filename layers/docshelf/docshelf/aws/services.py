@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docshelf.aws.settings import Settings
-from docshelf.index.base import SearchIndex
+from docshelf.index.base import SearchBackend
 from docshelf.registry.dynamodb import DynamoDBRegistry
 from docshelf.store.s3 import S3Store
 
@@ -27,9 +27,7 @@ class AwsServices:
         self._clients: dict[str, Any] = {}
         self._store: S3Store | None = None
         self._registry: DynamoDBRegistry | None = None
-        self._index: SearchIndex | None = None
-        self._embedded_versions: dict[str, int] = {}
-        self._index_ready = False
+        self._index: SearchBackend | None = None
 
     def _region(self) -> str | None:
         return self.settings.region or None
@@ -69,54 +67,36 @@ class AwsServices:
     def uses_opensearch(self) -> bool:
         return bool(self.settings.opensearch_endpoint)
 
-    def index(self) -> SearchIndex:
+    def index(self) -> SearchBackend:
         """OpenSearch when an endpoint is configured, else the embedded index over the artifacts bucket."""
         if self._index is None:
             self._index = self._opensearch_index() if self.uses_opensearch else self._embedded_index()
         return self._index
 
-    def fresh_index(self, namespace: str) -> SearchIndex:
-        """The index for reading `namespace` as of its current version.
-
-        OpenSearch is always current. The embedded index keeps a namespace in memory once loaded, so a warm
-        search function reloads it when a publish or delete has bumped the namespace version since.
-        """
-        if self.uses_opensearch:
-            return self.index()
-        version = self.registry.namespace_version(namespace)
-        if self._index is None or self._embedded_versions.get(namespace, version) != version:
+    def fresh_index(self, namespace: str) -> SearchBackend:
+        """The index for reading `namespace` as of its current version (a warm search function keeps an embedded
+        namespace in memory, which a publish or delete since makes stale)."""
+        if self._index is None and not self.uses_opensearch:
             self._index = self._embedded_index(writes_snapshots=False)  # the search role only reads the bucket
-            self._embedded_versions = {}
-        self._embedded_versions[namespace] = version
-        return self._index
+        return self.index().reader(namespace, self.registry.namespace_version(namespace))
 
-    def _embedded_index(self, *, writes_snapshots: bool = True) -> SearchIndex:
+    def _embedded_index(self, *, writes_snapshots: bool = True) -> SearchBackend:
         from docshelf.index.embedded import EmbeddedIndex
 
         return EmbeddedIndex(self.store, prefix=INDEX_PREFIX, writes_snapshots=writes_snapshots)
 
-    def _opensearch_index(self) -> SearchIndex:
+    def _opensearch_index(self) -> SearchBackend:
         # Imported here: the OpenSearch backend (and opensearch-py) loads only when an endpoint is configured.
         from docshelf.index.opensearch import OpenSearchIndex
-        from docshelf.index.opensearch_client import opensearch_client
+        from docshelf.index.opensearch.client import opensearch_client
 
         settings = self.settings
         endpoint = settings.opensearch_endpoint
         url = endpoint if endpoint.startswith(("https://", "http://")) else f"https://{endpoint}"
         service: Literal["es", "aoss"] = "aoss" if settings.opensearch_service == "aoss" else "es"
         client = opensearch_client(url, region=settings.region, service=service)
-        return OpenSearchIndex(client, index=settings.opensearch_index)
-
-    def index_for_writing(self) -> SearchIndex:
-        """The index, with the OpenSearch index template put on first use (each namespace's index is made on its
-        first publish)."""
-        index = self.index()
-        if self.uses_opensearch and not self._index_ready:
-            ensure_index = getattr(index, "ensure_index", None)
-            if callable(ensure_index):
-                ensure_index()
-            self._index_ready = True
-        return index
+        # Serverless refreshes on its own and has no refresh API.
+        return OpenSearchIndex(client, index=settings.opensearch_index, commit_refreshes=service != "aoss")
 
     def send(self, queue_url: str, body: str) -> None:
         self.sqs.send_message(QueueUrl=queue_url, MessageBody=body)

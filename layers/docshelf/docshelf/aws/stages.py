@@ -85,19 +85,19 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     if stale is not None:
         return stale
     outcome, chunks = _chunks_to_publish(services, message)
-    index = services.index_for_writing()
+    index = services.index()
     chunker = pipeline.published_with(services.settings.pipeline, index)
     if not pipeline.publish_stage(
         index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
-    _write_embedded_snapshot(services)
+    index.commit()
     return _published(chunks)
 
 
 def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessage]) -> list[StageResult | Exception]:
     """PublishFunction over one SQS batch: each message's result, or the exception that sends it back to the
-    queue. The messages of a namespace go to the index in one bulk upsert (`pipeline.publish_many`); a second
+    queue. The messages of a namespace go to the index in one bulk write (`pipeline.publish_many`); a second
     message for a document already in the batch is handled on its own afterwards, in arrival order."""
     results: list[StageResult | Exception | None] = [None] * len(messages)
     due: dict[str, list[tuple[int, pipeline.ParseOutcome, list[Chunk], str]]] = {}
@@ -118,7 +118,7 @@ def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessa
         for at, result in zip((at for at, *_ in items), _publish_together(services, items), strict=True):
             results[at] = result
     if due:
-        _write_embedded_snapshot(services)
+        services.index().commit()
     for at, message in enumerate(messages):
         if results[at] is None:
             try:
@@ -133,7 +133,7 @@ def _publish_together(
 ) -> list[StageResult | Exception]:
     """One namespace's documents in one `publish_many`; a failed call fails them all, a refused document itself."""
     try:
-        index = services.index_for_writing()
+        index = services.index()
         published = pipeline.publish_many(
             index,
             services.registry,
@@ -161,16 +161,6 @@ def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pi
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")
     return outcome, chunks
-
-
-def _write_embedded_snapshot(services: AwsServices) -> None:
-    """The embedded index writes its namespace snapshot once enough chunks were added (a failure is logged there:
-    the snapshot only saves loading time). OpenSearch needs nothing."""
-    if services.uses_opensearch:
-        return
-    refresh = getattr(services.index_for_writing(), "refresh", None)
-    if callable(refresh):
-        refresh()
 
 
 def _published(chunks: Sequence[Chunk]) -> StageResult:
@@ -216,7 +206,7 @@ def _delete(services: AwsServices, event: ObjectEvent) -> StageResult:
     )
     if not deleted:
         return StageResult("stale", "a newer event for this document won")
-    _write_embedded_snapshot(services)  # without the deleted document's text
+    services.index().commit()  # the embedded snapshot is written again without the document's text
     return StageResult("deleted")
 
 

@@ -1,1 +1,1 @@
-"""Search index backends behind one interface, and the analyzer they all share."""
+"""Search engines behind one contract (base.py), and what they share: the analyzer and the typed query plan."""

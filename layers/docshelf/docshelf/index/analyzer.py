@@ -14,10 +14,13 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from docshelf.index.plan import Channel
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
+from docshelf.model import Chunk
 
-# Raised whenever a text's terms change: stored namespace snapshots (index/namespace_snapshot.py) hold the terms of
-# the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does not.
+# Raised whenever a text's terms change: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the
+# terms of the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does
+# not.
 ANALYZER_VERSION = 1
 
 _CJK = (
@@ -202,3 +205,15 @@ def path_text(source_file_name: str, section_path: tuple[str, ...]) -> str:
     stem_name = source_file_name.rsplit(".", 1)[0]
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|[_.\-]+", " ", stem_name)
     return " ".join([spaced, *section_path])
+
+
+@lru_cache(maxsize=65_536)
+def path_terms(source_file_name: str, section_path: tuple[str, ...]) -> tuple[str, ...]:
+    """The path channel's terms of a file name and section path (cached: a document's chunks share a few)."""
+    return tuple(analyze(path_text(source_file_name, section_path)))
+
+
+def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
+    """A chunk's terms per channel (the embedded index gets the same terms as ids from its TermTable)."""
+    content, raw = content_and_raw_terms(chunk.text)
+    return {"content": content, "path": list(path_terms(chunk.source_file_name, chunk.section_path)), "term": raw}

@@ -1,98 +1,129 @@
+"""The one contract every search engine implements (tests/integration/test_index_contract.py runs it against each).
+
+An engine stores chunks per namespace and executes query plans (index/plan.py); what goes into a plan (terms,
+weights, expansion, corrections) is the search algorithm's, in search/. Every method is required: `SearchBackend`
+cannot be instantiated without all of them.
+"""
+
 from __future__ import annotations
 
-import math
-from collections import Counter
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol, TypeAlias, runtime_checkable
+from dataclasses import dataclass, field
 
+from docshelf.errors import IndexBackendError
+from docshelf.index.plan import (
+    Channel,
+    ChannelQuery,
+    ExpansionPlan,
+    QueryPlan,
+    QueryTerms,
+    SearchFilters,
+    SpellingRule,
+    term_weights,
+)
 from docshelf.model import Chunk
-from docshelf.search.filters import SearchFilters
-
-# BM25 as rank-bm25's BM25Okapi computes it (index/bm25.py); the passage scorer saturates tf with the same k1.
-K1 = 1.5
-B = 0.75
-EPSILON = 0.25
-
-Channel: TypeAlias = Literal["content", "path", "term"]
-CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
-
-# A query: terms in order (a repeated term counts again, as in rank-bm25), or each term with its weight.
-QueryTerms: TypeAlias = Sequence[str] | Mapping[str, float]
-
-
-def term_weights(terms: QueryTerms) -> dict[str, float]:
-    if isinstance(terms, Mapping):
-        return {term: float(weight) for term, weight in terms.items() if weight > 0}
-    return {term: float(count) for term, count in Counter(terms).items()}
-
-
-# The share of a query's distinct terms a chunk must match to be a candidate in a channel.
-# A file name or section title that shares one word with a long question is weak evidence,
-# yet RRF would give its rank 0 a full vote; half the terms makes a path match mean something.
-MIN_MATCH: dict[Channel, float] = {"content": 0.0, "path": 0.5, "term": 0.0}
-
-
-def required_matches(channel: Channel, distinct_terms: int) -> int:
-    return max(1, math.ceil(MIN_MATCH[channel] * distinct_terms))
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentChunks:
-    """One document's chunks for one revision, as published together by a backend's `upsert_many`."""
+    """One document's chunks for one revision, as published together by `SearchBackend.write`."""
 
     document_id: str
     revision: str
     chunks: Sequence[Chunk]
 
 
-class SearchIndex(Protocol):
-    """What every backend offers; the contract test suite runs against each implementation."""
+@dataclass(frozen=True, slots=True)
+class FirstPass:
+    total: int
+    """The chunks the filters allow."""
+    rankings: dict[Channel, list[tuple[str, float]]]
+    """Each planned channel's chunk ids with their scores, best first (none when `total` is 0)."""
+    content_frequencies: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (`feedback` of
+    them, or more; the caller analyses any it lacks)."""
+    content_idf: dict[str, float] = field(default_factory=dict)
+    """The content channel's BM25 idf of each content query term (0.0 for a term no chunk holds), for weighing
+    passage evidence."""
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
-        """Make `chunks` the document's only chunks (the new revision replaces the old one)."""
-        ...
 
+@dataclass(frozen=True, slots=True)
+class ExpansionPass:
+    ranking: list[tuple[str, float]]
+    """The content channel's ranking of the expanded query."""
+    chunks: dict[str, Chunk] = field(default_factory=dict)
+    """Those of the chunks asked for that the engine fetched along (the caller fetches the rest)."""
+
+
+class SearchBackend(ABC):
+    """A search engine: namespaces of chunks, written in batches, ranked by BM25 per channel."""
+
+    @property
+    @abstractmethod
+    def identity(self) -> str:
+        """Which index this is (engine, place and name), for records of what was published where."""
+
+    @abstractmethod
+    def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> Mapping[str, str]:
+        """Make each document's chunks its only chunks (the new revision replaces the old one); returns
+        {document_id: reason} for documents the engine refused (they keep their previous revision). A failure
+        that stops the whole call raises."""
+
+    @abstractmethod
     def delete(self, namespace: str, document_id: str) -> None: ...
 
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        """Chunk ids with their BM25 scores (each term's weighted by the query's), best first, among chunks
-        the filters allow."""
-        ...
+    @abstractmethod
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
+        """Count, rank every channel of the plan and read the first `plan.feedback` content chunks' terms."""
 
+    @abstractmethod
+    def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
+        """Rank the content channel for the expanded query without its common terms (`ExpansionPlan`)."""
+
+    @abstractmethod
     def count(self, namespace: str, filters: SearchFilters) -> int: ...
 
-    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]: ...
+    @abstractmethod
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """The chunks found, in the order asked."""
 
+    @abstractmethod
     def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
-        """Chunks in document order (file name, then ordinal)."""
-        ...
+        """Chunks in document order (file name, document id, ordinal)."""
 
+    @abstractmethod
+    def similar_terms(
+        self, namespace: str, terms: Sequence[str], rule: SpellingRule
+    ) -> dict[str, list[tuple[str, int]]]:
+        """For each term, the content terms of the namespace that `rule` relates to it, each with the number of
+        chunks holding it. Terms without any are left out."""
 
-def index_identity(index: object) -> str:
-    """Which index this is (backend, place and name), for records of what was published where; an index that does
-    not say is named by its class."""
-    identity = getattr(index, "identity", None)
-    return identity if isinstance(identity, str) else type(index).__name__
+    @abstractmethod
+    def commit(self) -> None:
+        """Make what was written durable and searchable by any reader."""
 
+    @abstractmethod
+    def reader(self, namespace: str, version: int) -> SearchBackend:
+        """The engine to read `namespace` at `version` (the registry's namespace version) with: an engine that
+        keeps namespaces in memory drops one loaded at another version."""
 
-@runtime_checkable
-class BulkUpsert(Protocol):
-    """A backend that publishes many documents in one call, far cheaper per document than one upsert each."""
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        """`write` of one document; a refusal raises IndexBackendError."""
+        refused = self.write(namespace, [DocumentChunks(document_id, revision, chunks)])
+        if refused:
+            raise IndexBackendError(f"document {document_id}: {refused[document_id]}")
 
-    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> Mapping[str, str]:
-        """`upsert` of each document; returns {document_id: reason} for documents the backend refused (they keep
-        their previous revision). A failure that stops the whole call raises."""
-        ...
-
-
-@runtime_checkable
-class SimilarTerms(Protocol):
-    """A backend that proposes spelling corrections from the terms it holds (search/corrections.py)."""
-
-    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
-        """For each term, content terms of the namespace's chunks with its first letter and within two edits of it,
-        each with the number of chunks holding it. Terms without any are left out."""
-        ...
+    def rank(
+        self,
+        namespace: str,
+        channel: Channel,
+        terms: QueryTerms,
+        filters: SearchFilters,
+        limit: int,
+        min_match: int = 1,
+    ) -> list[tuple[str, float]]:
+        """Chunk ids with their BM25 scores (each term's weighted by the query's), best first, among chunks the
+        filters allow: one channel's first pass."""
+        plan = QueryPlan({channel: ChannelQuery(term_weights(terms), min_match)}, filters, limit)
+        return self.first_pass(namespace, plan).rankings.get(channel, [])

@@ -1,1 +1,1 @@
-"""Query side: channels fused by RRF, filters, the token budget and cited evidence (DESIGN §5)."""
+"""Query side: query plans, expansion, corrections, channels fused by RRF, passages and cited evidence (DESIGN §5)."""

@@ -12,6 +12,8 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 
+from docshelf.index.plan import mixed_query
+
 FEEDBACK_CHUNKS = 10
 EXPANSION_TERMS = 10
 ORIGINAL_WEIGHT = 0.5
@@ -58,17 +60,6 @@ def expansion_parts(
     strongest = heapq.nsmallest(expansion_terms, relevance.items(), key=lambda item: (-item[1], item[0]))
     strongest_total = sum(weight for _, weight in strongest)
     return own, {term: (1 - original_weight) * weight / strongest_total for term, weight in strongest}
-
-
-def mixed_query(
-    query: Mapping[str, float], expansion: Mapping[str, float], dropped: Collection[str] = ()
-) -> dict[str, float]:
-    """The query's terms, then the expansion terms not `dropped`; a term in both gets both weights."""
-    mixed = dict(query)
-    for term, weight in expansion.items():
-        if term not in dropped:
-            mixed[term] = mixed.get(term, 0.0) + weight
-    return mixed
 
 
 def _relevance_model(feedback: Sequence[tuple[Mapping[str, int], float]]) -> dict[str, float]:

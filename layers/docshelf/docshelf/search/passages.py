@@ -26,10 +26,11 @@ from math import log
 from operator import not_
 
 from docshelf.index.analyzer import normalize, piece_content_terms
-from docshelf.index.base import K1
 from docshelf.model import Chunk
 
 WINDOW_SENTENCES = 3
+# Term frequency saturates as in BM25 with k1 = 1.5 (the engines' value); a window has no length normalisation.
+TF_SATURATION = 1.5
 _ENDERS = ".!?。"  # after NFKC the full-width ！？． are ASCII; 。 stays
 
 
@@ -60,7 +61,7 @@ def best_window_score(
         if start < last and not sentences[start]:  # the next window holds all this one's terms
             continue
         counts = Counter(chain.from_iterable(sentences[start : start + window]))
-        score = sum(weights[term] * tf * (K1 + 1) / (tf + K1) for term, tf in counts.items())
+        score = sum(weights[term] * tf * (TF_SATURATION + 1) / (tf + TF_SATURATION) for term, tf in counts.items())
         best = max(best, score)
     return best
 

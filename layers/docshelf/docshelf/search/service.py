@@ -11,16 +11,15 @@ from typing import Any
 
 from docshelf.errors import IndexBackendError, InvalidQueryError
 from docshelf.ids import validate_namespace
-from docshelf.index.analyzer import analyze, normalize, raw_terms
-from docshelf.index.base import Channel, SearchIndex, SimilarTerms
-from docshelf.index.passes import FirstPass, SequentialPasses, TwoPassSearch
-from docshelf.index.stopwords import without_question_words
+from docshelf.index.analyzer import analyze, normalize
+from docshelf.index.base import FirstPass, SearchBackend
+from docshelf.index.plan import Channel, SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.corrections import corrections
+from docshelf.search.corrections import SPELLING_RULE, corrections
 from docshelf.search.evidence import render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
-from docshelf.search.filters import SearchFilters
 from docshelf.search.passages import siblings_by_passage
+from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.rrf import fuse_rrf
 
 _log = logging.getLogger(__name__)
@@ -86,33 +85,15 @@ class SearchResponse:
         }
 
 
-def query_terms(query: str) -> dict[Channel, list[str]]:
-    """Each channel's distinct query terms in query order.
-
-    A query term counts once: a long question that repeats a word is not asking for it twice. The
-    `term` channel (surface forms) only runs for queries that name something exact, a code, an
-    identifier or a number; for plain words it would re-count the content channel's evidence unstemmed.
-    Chinese question words are left out as the English ones are (index/stopwords.py), unless nothing else
-    is left.
-    """
-    analyzed = list(dict.fromkeys(analyze(without_question_words(normalize(query))) or analyze(query)))
-    surface = list(dict.fromkeys(raw_terms(query)))
-    queries: dict[Channel, list[str]] = {"content": analyzed, "path": analyzed}
-    if any(not term.isalpha() for term in surface):
-        queries["term"] = surface
-    return queries
-
-
-def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
+def search(index: SearchBackend, request: SearchRequest) -> SearchResponse:
     started = time.perf_counter()
-    passes = index if isinstance(index, TwoPassSearch) else SequentialPasses(index)
     queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
     limit = max(MIN_CANDIDATES, request.top_k * 5)
-    first = passes.first_pass(request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS)
+    first = index.first_pass(request.namespace, query_plan(queries, request.filters, limit, FEEDBACK_CHUNKS))
     corrected: dict[str, str] = {}
-    ranked = _ranked(index, passes, request, queries, first, limit) if first.total else []
+    ranked = _ranked(index, request, queries, first, limit) if first.total else []
     if not ranked and first.total:
-        ranked, corrected = _with_corrections(index, passes, request, queries, limit)
+        ranked, corrected = _with_corrections(index, request, queries, limit)
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
@@ -127,8 +108,7 @@ def search(index: SearchIndex, request: SearchRequest) -> SearchResponse:
 
 
 def _ranked(
-    index: SearchIndex,
-    passes: TwoPassSearch,
+    index: SearchBackend,
     request: SearchRequest,
     queries: Mapping[Channel, Sequence[str]],
     first: FirstPass,
@@ -144,8 +124,9 @@ def _ranked(
         scores = [score for _, score in feedback]
         query, expansion = expansion_parts(queries["content"], list(zip(frequencies, scores, strict=True)))
         likely = _likely_results(rankings, request.top_k)
-        second = passes.expansion_pass(
-            request.namespace, query, expansion, request.filters, limit, [c for c in likely if c not in chunks]
+        fetch = [chunk_id for chunk_id in likely if chunk_id not in chunks]
+        second = index.expansion_pass(
+            request.namespace, expansion_plan(query, expansion, request.filters, limit, fetch)
         )
         chunks.update(second.chunks)
         rankings["expansion"] = [cid for cid, _ in _settled(second.ranking)]
@@ -156,19 +137,18 @@ def _ranked(
 
 
 def _with_corrections(
-    index: SearchIndex,
-    passes: TwoPassSearch,
+    index: SearchBackend,
     request: SearchRequest,
     queries: Mapping[Channel, Sequence[str]],
     limit: int,
 ) -> tuple[list[RankedChunk], dict[str, str]]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
-    and the corrections; nothing when no word has a close indexed term or the backend proposes none."""
+    and the corrections; nothing when no word has a close indexed term."""
     content = list(queries.get("content", []))
-    if not content or not isinstance(index, SimilarTerms):
+    if not content:
         return [], {}
     try:
-        candidates = index.similar_terms(request.namespace, content)
+        candidates = index.similar_terms(request.namespace, content, SPELLING_RULE)
     except IndexBackendError as error:  # the answer without corrections stays "no results", not an error
         _log.warning("no spelling corrections: %s", error)
         return [], {}
@@ -177,8 +157,8 @@ def _with_corrections(
         return [], {}
     fixed = [corrected.get(term, term) for term in content]
     queries = {**queries, "content": fixed, "path": fixed}
-    first = passes.first_pass(request.namespace, queries, request.filters, limit, FEEDBACK_CHUNKS)
-    ranked = _ranked(index, passes, request, queries, first, limit)
+    first = index.first_pass(request.namespace, query_plan(queries, request.filters, limit, FEEDBACK_CHUNKS))
+    ranked = _ranked(index, request, queries, first, limit)
     return ranked, corrected if ranked else {}
 
 
@@ -187,7 +167,7 @@ def _text_key(text: str) -> str:
 
 
 def _with_the_rest(
-    index: SearchIndex, request: SearchRequest, ranked: list[RankedChunk], total: int
+    index: SearchBackend, request: SearchRequest, ranked: list[RankedChunk], total: int
 ) -> list[RankedChunk]:
     """A namespace that fits in `top_k` is returned whole: the ranked chunks first, best first, then the chunks no
     channel matched, in document order with score 0, each text once."""
@@ -201,7 +181,7 @@ def _with_the_rest(
 
 
 def _distinct_results(
-    index: SearchIndex,
+    index: SearchBackend,
     request: SearchRequest,
     fused: Sequence[tuple[str, float, dict[str, int]]],
     chunks: dict[str, Chunk],
@@ -227,7 +207,7 @@ def _distinct_results(
 
 
 def _feedback_frequencies(
-    index: SearchIndex,
+    index: SearchBackend,
     namespace: str,
     ids: Sequence[str],
     known: Mapping[str, Mapping[str, int]],

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from docshelf.index.base import Channel
-from docshelf.index.bm25 import IntArray, runs
+from docshelf.index.embedded.bm25 import IntArray, runs
+from docshelf.index.plan import Channel
 from docshelf.model import Chunk
 
 

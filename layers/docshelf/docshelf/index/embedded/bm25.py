@@ -19,7 +19,11 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from docshelf.index.base import EPSILON, K1, B
+# BM25 as rank-bm25's BM25Okapi computes it.
+K1 = 1.5
+B = 0.75
+EPSILON = 0.25
+
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

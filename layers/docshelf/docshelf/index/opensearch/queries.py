@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from docshelf.index.base import Channel, QueryTerms, required_matches, term_weights
+from docshelf.index.plan import Channel, ChannelQuery, QueryTerms, SearchFilters, term_weights
 from docshelf.model import Chunk
-from docshelf.search.filters import SearchFilters
 from docshelf.serde import chunk_from_dict, chunk_to_dict
 
 JsonObject = dict[str, Any]
@@ -136,10 +135,13 @@ def weighted_terms(terms: QueryTerms) -> list[tuple[str, float]]:
 
 
 def channel_query(
-    namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
+    namespace: str, channel: Channel, query: ChannelQuery, filters: SearchFilters, limit: int
 ) -> JsonObject:
+    """The channel's ranking of `query`; a chunk must hold `query.min_match` of its terms, fewer when some are left
+    out as unindexable."""
     field = CHANNEL_FIELDS[channel]
-    weighted = weighted_terms(terms)
+    weighted = weighted_terms(query.terms)
+    min_match = min(query.min_match, max(1, len(weighted)))
     should = [{"term": {field: {"value": term, "boost": weight}}} for term, weight in weighted]
     return {
         "size": limit,
@@ -149,9 +151,7 @@ def channel_query(
         "query": {
             "bool": {
                 "filter": [filter_clause(namespace, filters)],
-                "must": [
-                    {"bool": {"should": should, "minimum_should_match": required_matches(channel, len(weighted))}}
-                ],
+                "must": [{"bool": {"should": should, "minimum_should_match": min_match}}],
             }
         },
         # Ties broken by chunk id, as in the embedded index.
@@ -175,9 +175,9 @@ def total_query(namespace: str, filters: SearchFilters) -> JsonObject:
     return {**count_query(namespace, filters), "size": 0, "track_total_hits": True}
 
 
-def feedback_query(namespace: str, terms: QueryTerms, filters: SearchFilters, size: int) -> JsonObject:
+def feedback_query(namespace: str, query: ChannelQuery, filters: SearchFilters, size: int) -> JsonObject:
     """The content channel's first `size` chunks with their indexed content terms."""
-    return {**channel_query(namespace, "content", terms, filters, size), "_source": [CHANNEL_FIELDS["content"]]}
+    return {**channel_query(namespace, "content", query, filters, size), "_source": [CHANNEL_FIELDS["content"]]}
 
 
 def document_frequency_query(namespace: str, terms: Sequence[str]) -> JsonObject:
@@ -256,10 +256,12 @@ def document_frequencies(response: Mapping[str, Any], terms: Sequence[str]) -> l
     return [int(buckets[str(i)]["doc_count"]) for i in range(len(terms))]
 
 
-def common_terms(response: Mapping[str, Any], terms: Sequence[str]) -> set[str]:
-    """Those of `terms` found in more than half of the chunks, from a `document_frequency_query`'s response."""
+def common_terms(response: Mapping[str, Any], terms: Sequence[str], is_common: Callable[[int, int], bool]) -> set[str]:
+    """Those of `terms` `is_common` (given the chunks holding one and all chunks) tells apart, from a
+    `document_frequency_query`'s response."""
     chunks = total_hits(response)
-    return {term for term, df in zip(terms, document_frequencies(response, terms), strict=True) if df * 2 > chunks}
+    frequencies = document_frequencies(response, terms)
+    return {term for term, df in zip(terms, frequencies, strict=True) if is_common(df, chunks)}
 
 
 def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, float]:
@@ -277,3 +279,40 @@ def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, flo
 def hydrated_chunks(response: Mapping[str, Any]) -> dict[str, Chunk]:
     chunks = (chunk_from_source(hit["_source"]) for hit in response["hits"]["hits"])
     return {chunk.chunk_id: chunk for chunk in chunks}
+
+
+def document_chunks_query(namespace: str, document_ids: Sequence[str]) -> JsonObject:
+    """The chunks of the named documents (`_id` and document id), for a sorted scan."""
+    return {
+        "query": {
+            "bool": {
+                "filter": [
+                    {"term": {"namespace": namespace}},
+                    {"terms": {"document_id": sorted(set(document_ids))}},
+                ]
+            }
+        },
+        "_source": ["document_id"],
+        "sort": [{"chunk_id": "asc"}],
+    }
+
+
+def usable_channels(queries: Mapping[Channel, ChannelQuery]) -> list[Channel]:
+    return [channel for channel, query in queries.items() if weighted_terms(query.terms)]
+
+
+def channel_rankings(
+    queries: Mapping[Channel, ChannelQuery], channels: Sequence[Channel], responses: Sequence[JsonObject]
+) -> dict[Channel, list[tuple[str, float]]]:
+    """Each asked channel's ranking: from its response, or empty for a channel that was not searched."""
+    rankings: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
+    for channel, response in zip(channels, responses[: len(channels)], strict=True):
+        rankings[channel] = ranked_hits(response)
+    return rankings
+
+
+def error_reason(error: Any) -> str:
+    if isinstance(error, dict):
+        root = error.get("root_cause") or [error]
+        return f"{root[0].get('type', '')}: {root[0].get('reason', '')}"
+    return str(error)

@@ -1,4 +1,4 @@
-"""The OpenSearch backend of SearchIndex (DESIGN §6).
+"""The OpenSearch engine of SearchBackend (DESIGN §6).
 
 Chunks are indexed with the terms of docshelf's own analyzer (`channel_terms`), so both backends rank
 the same term lists. Scores differ from the embedded index in three ways, none of which changes the
@@ -16,7 +16,7 @@ order on a corpus where the statistics agree:
   deleted chunks until their segments merge.
 Repeated query terms count again in both (a term repeated n times gets boost n here).
 
-A search takes two `_msearch` requests (the passes of index/passes.py): the count, every channel and the
+A search takes two `_msearch` requests (`first_pass`, `expansion_pass`): the count, every channel and the
 feedback chunks' content terms; then the expanded query, the document frequencies of its expansion terms and
 the chunks likely to be returned. The expanded query must leave out terms found in more than half of the
 namespace's chunks before their frequencies are known, so it is sent without those `CommonTermMemory` last
@@ -32,30 +32,33 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from typing import Any
 
 from opensearchpy.exceptions import RequestError, TransportError
 
 from docshelf.errors import IndexBackendError, InvalidConfigError
-from docshelf.index.base import Channel, DocumentChunks, QueryTerms, term_weights
-from docshelf.index.common_term_memory import CommonTermMemory
-from docshelf.index.embedded import channel_terms
-from docshelf.index.opensearch_bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
-from docshelf.index.opensearch_queries import (
+from docshelf.index.analyzer import channel_terms
+from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
+from docshelf.index.opensearch.bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
+from docshelf.index.opensearch.common_term_memory import CommonTermMemory
+from docshelf.index.opensearch.queries import (
     DOCUMENT_ORDER,
     HYDRATION_FIELDS,
     JsonObject,
     bm25_idf,
     channel_query,
+    channel_rankings,
     chunk_from_source,
     chunk_source,
     common_terms,
     content_frequencies,
     count_query,
+    document_chunks_query,
     document_frequency_query,
     document_id_for,
+    error_reason,
     feedback_query,
     hydrated_chunks,
     hydration_query,
@@ -65,20 +68,20 @@ from docshelf.index.opensearch_queries import (
     suggested_terms,
     total_hits,
     total_query,
+    usable_channels,
     weighted_terms,
 )
-from docshelf.index.passes import FEEDBACK_MARGIN, ExpansionPass, FirstPass
+from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.model import Chunk
-from docshelf.search.corrections import MAX_EDITS, PREFIX
-from docshelf.search.expansion import mixed_query
-from docshelf.search.filters import SearchFilters
 
 DEFAULT_INDEX = "docshelf-chunks"
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
 PAGE_SIZE = 5000
-SUGGESTIONS = 50  # per term: every candidate within two edits in practice; the search picks by its own rules
+# Feedback frequencies are read for this many chunks past the feedback depth: the caller orders the ranking by
+# rounded scores, which can move a chunk across the depth's edge.
+FEEDBACK_MARGIN = 5
 
 
 def index_template() -> JsonObject:
@@ -88,8 +91,8 @@ def index_template() -> JsonObject:
     return template
 
 
-class OpenSearchIndex:
-    """SearchIndex over OpenSearch: namespace NS in the alias `<index>.NS` (`index` is the name prefix)."""
+class OpenSearchIndex(SearchBackend):
+    """SearchBackend over OpenSearch: namespace NS in the alias `<index>.NS` (`index` is the name prefix)."""
 
     def __init__(
         self,
@@ -99,22 +102,27 @@ class OpenSearchIndex:
         refresh: Refresh = False,
         max_batch_bytes: int = 5 * 1024 * 1024,
         backoff: Backoff | None = None,
+        commit_refreshes: bool = True,
     ) -> None:
+        """`commit_refreshes` False: `commit` sends no refresh (Serverless refreshes on its own and has no refresh
+        API)."""
         if not INDEX_PREFIX.fullmatch(index):
             raise InvalidConfigError(f"OpenSearch index prefix {index!r} must match {INDEX_PREFIX.pattern}")
         self.client = client
         self.index = index
         self.refresh_policy: Refresh = refresh
+        self.commit_refreshes = commit_refreshes
         self.backoff = backoff or Backoff()
         self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
         self._namespaces_ready: set[str] = set()
+        self._template_ready = False
 
     # -- setup -------------------------------------------------------------------------------------
 
     @property
     def identity(self) -> str:
-        """The node and name prefix (`index.base.index_identity`)."""
+        """The node and name prefix."""
         hosts = getattr(getattr(self.client, "transport", None), "hosts", None) or [{}]
         host = hosts[0] if isinstance(hosts[0], dict) else {}
         return f"opensearch:{host.get('host', '')}:{host.get('port', '')}/{self.index}"
@@ -170,9 +178,12 @@ class OpenSearchIndex:
             self.client.indices.delete(index=name, ignore_unavailable=True)
         self.client.indices.delete_index_template(name=self.index, ignore=[404])
         self._namespaces_ready.clear()
+        self._template_ready = False
 
-    def refresh(self) -> None:
-        """Make every write searchable now (managed domains; Serverless refreshes on its own)."""
+    def commit(self) -> None:
+        """Make every write searchable now (writes are durable once acknowledged); Serverless refreshes on its own."""
+        if not self.commit_refreshes:
+            return
         call_with_retries(
             lambda: self.client.indices.refresh(index=f"{self.index}.*", allow_no_indices=True),
             self.backoff,
@@ -181,17 +192,16 @@ class OpenSearchIndex:
 
     # -- writes ------------------------------------------------------------------------------------
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
-        failures = self.upsert_many(namespace, [DocumentChunks(document_id, revision, chunks)])
-        if failures:
-            raise IndexBackendError(f"document {document_id}: {failures[document_id]}")
-
-    def upsert_many(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        """Publish documents together; returns {document_id: reason} for documents that failed.
+    def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        """Publish documents together; returns {document_id: reason} for documents that failed. The first write of
+        the process puts the index template.
 
         A document's new revision is written first, then its old chunks are removed by id. A failed
         document keeps its previous chunks, and any of its new chunks that were written are removed.
         """
+        if not self._template_ready:
+            self.ensure_index()
+            self._template_ready = True
         self._ensure_namespace(namespace)
         previous = self._chunk_ids_by_document(namespace, [d.document_id for d in documents])
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
@@ -237,70 +247,55 @@ class OpenSearchIndex:
 
     # -- reads -------------------------------------------------------------------------------------
 
-    def rank(
-        self, namespace: str, channel: Channel, terms: QueryTerms, filters: SearchFilters, limit: int
-    ) -> list[tuple[str, float]]:
-        return self.rank_channels(namespace, {channel: terms}, filters, limit).get(channel, [])
+    def reader(self, namespace: str, version: int) -> OpenSearchIndex:
+        """This index: every read asks the node, which holds the current version."""
+        return self
 
-    def rank_channels(
-        self, namespace: str, queries: Mapping[Channel, QueryTerms], filters: SearchFilters, limit: int
-    ) -> dict[Channel, list[tuple[str, float]]]:
-        """Every channel in one `_msearch`; a channel with no usable terms ranks nothing."""
-        channels = _usable(queries) if limit > 0 else []
-        searches = [channel_query(namespace, channel, queries[channel], filters, limit) for channel in channels]
-        return _rankings(queries, channels, self._msearch(namespace, searches))
-
-    def first_pass(
-        self,
-        namespace: str,
-        queries: Mapping[Channel, QueryTerms],
-        filters: SearchFilters,
-        limit: int,
-        feedback: int,
-    ) -> FirstPass:
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
         """One `_msearch`: the count, every channel, the content terms of the content channel's first chunks,
         and the document frequencies of the content query's terms (for their idf)."""
-        channels = _usable(queries) if limit > 0 else []
-        searches = [total_query(namespace, filters)]
-        searches += [channel_query(namespace, channel, queries[channel], filters, limit) for channel in channels]
-        wants_feedback = "content" in channels and feedback > 0
+        channels = usable_channels(plan.channels) if plan.limit > 0 else []
+        searches = [total_query(namespace, plan.filters)]
+        searches += [channel_query(namespace, ch, plan.channels[ch], plan.filters, plan.limit) for ch in channels]
+        wants_feedback = "content" in channels and plan.feedback > 0
         if wants_feedback:
-            searches.append(feedback_query(namespace, queries["content"], filters, feedback + FEEDBACK_MARGIN))
-        terms = [term for term in term_weights(queries["content"]) if indexable(term)] if "content" in channels else []
+            size = plan.feedback + FEEDBACK_MARGIN
+            searches.append(feedback_query(namespace, plan.channels["content"], plan.filters, size))
+        terms = [t for t in plan.channels["content"].terms if indexable(t)] if "content" in channels else []
         if terms:
             searches.append(document_frequency_query(namespace, terms))
         responses = self._msearch(namespace, searches)
         after_channels = responses[len(channels) + 1 :]
         frequencies = content_frequencies(after_channels[0]) if wants_feedback else {}
         idf = bm25_idf(after_channels[-1], terms) if terms else {}
-        return FirstPass(total_hits(responses[0]), _rankings(queries, channels, responses[1:]), frequencies, idf)
+        rankings = channel_rankings(plan.channels, channels, responses[1:])
+        return FirstPass(total_hits(responses[0]), rankings, frequencies, idf)
 
-    def expansion_pass(
-        self,
-        namespace: str,
-        query: Mapping[str, float],
-        expansion: Mapping[str, float],
-        filters: SearchFilters,
-        limit: int,
-        fetch: Sequence[str],
-    ) -> ExpansionPass:
+    def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
         """One `_msearch`: the expanded query without the terms `common_term_memory` remembers as common, the document
         frequencies that check that guess, and the chunks to fetch. A wrong guess is ranked again."""
-        checked = [term for term in expansion if indexable(term)]
+        checked = [term for term in plan.expansion if indexable(term)]
         guessed = self.common_term_memory.guess(namespace, checked)
-        searches = [channel_query(namespace, "content", mixed_query(query, expansion, guessed), filters, limit)]
+        searches = [channel_query(namespace, "content", plan.mixed(guessed), plan.filters, plan.limit)]
         if checked:
             searches.append(document_frequency_query(namespace, checked))
-        if fetch:
-            searches.append(hydration_query(namespace, fetch))
+        if plan.fetch:
+            searches.append(hydration_query(namespace, plan.fetch))
         responses = self._msearch(namespace, searches)
         ranking = ranked_hits(responses[0])
-        chunks = hydrated_chunks(responses[-1]) if fetch else {}
-        common = common_terms(responses[1], checked) if checked else set()
+        chunks = hydrated_chunks(responses[-1]) if plan.fetch else {}
+        common = common_terms(responses[1], checked, plan.is_common) if checked else set()
         self.common_term_memory.learn(namespace, checked, common)
         if common != guessed:
-            ranking = self.rank(namespace, "content", mixed_query(query, expansion, common), filters, limit)
+            ranking = self._content_ranking(namespace, plan.mixed(common), plan.filters, plan.limit)
         return ExpansionPass(ranking, chunks)
+
+    def _content_ranking(
+        self, namespace: str, query: ChannelQuery, filters: SearchFilters, limit: int
+    ) -> list[tuple[str, float]]:
+        if limit <= 0 or not weighted_terms(query.terms):
+            return []
+        return ranked_hits(self._msearch(namespace, [channel_query(namespace, "content", query, filters, limit)])[0])
 
     def _msearch(self, namespace: str, searches: Sequence[JsonObject]) -> list[JsonObject]:
         """The responses of one `_msearch`, in order; any failed search fails the whole call."""
@@ -314,14 +309,16 @@ class OpenSearchIndex:
         items: list[JsonObject] = response["responses"]
         for item in items:
             if "error" in item:
-                raise IndexBackendError(f"OpenSearch search failed: {_reason(item['error'])}")
+                raise IndexBackendError(f"OpenSearch search failed: {error_reason(item['error'])}")
         return items
 
-    def similar_terms(self, namespace: str, terms: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    def similar_terms(
+        self, namespace: str, terms: Sequence[str], rule: SpellingRule
+    ) -> dict[str, list[tuple[str, int]]]:
         asked = [term for term in dict.fromkeys(terms) if indexable(term)]
         if not asked:
             return {}
-        query = similar_terms_query(asked, MAX_EDITS, PREFIX, SUGGESTIONS)
+        query = similar_terms_query(asked, rule.max_edits, rule.prefix, rule.suggestions)
         return suggested_terms(self._msearch(namespace, [query])[0], asked)
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
@@ -361,20 +358,8 @@ class OpenSearchIndex:
     def _chunk_ids_by_document(self, namespace: str, document_ids: Sequence[str]) -> dict[str, set[str]]:
         if not document_ids:
             return {}
-        body: JsonObject = {
-            "query": {
-                "bool": {
-                    "filter": [
-                        {"term": {"namespace": namespace}},
-                        {"terms": {"document_id": sorted(set(document_ids))}},
-                    ]
-                }
-            },
-            "_source": ["document_id"],
-            "sort": [{"chunk_id": "asc"}],
-        }
         found: dict[str, set[str]] = {}
-        for hit in self._scan(namespace, body, None):
+        for hit in self._scan(namespace, document_chunks_query(namespace, document_ids), None):
             found.setdefault(hit["_source"]["document_id"], set()).add(hit["_id"])
         return found
 
@@ -400,24 +385,3 @@ class OpenSearchIndex:
             if len(hits) < size:
                 return
             after = hits[-1]["sort"]
-
-
-def _usable(queries: Mapping[Channel, QueryTerms]) -> list[Channel]:
-    return [channel for channel, terms in queries.items() if weighted_terms(terms)]
-
-
-def _rankings(
-    queries: Mapping[Channel, QueryTerms], channels: Sequence[Channel], responses: Sequence[JsonObject]
-) -> dict[Channel, list[tuple[str, float]]]:
-    """Each asked channel's ranking: from its response, or empty for a channel that was not searched."""
-    rankings: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
-    for channel, response in zip(channels, responses[: len(channels)], strict=True):
-        rankings[channel] = ranked_hits(response)
-    return rankings
-
-
-def _reason(error: Any) -> str:
-    if isinstance(error, dict):
-        root = error.get("root_cause") or [error]
-        return f"{root[0].get('type', '')}: {root[0].get('reason', '')}"
-    return str(error)

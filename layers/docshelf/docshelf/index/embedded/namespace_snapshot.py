@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from docshelf.index.analyzer import ANALYZER_VERSION
-from docshelf.index.base import CHANNELS, Channel
-from docshelf.index.bm25 import IntArray, Postings
+from docshelf.index.embedded.bm25 import IntArray, Postings
+from docshelf.index.plan import CHANNELS, Channel
 from docshelf.serde import dumps, loads
 
 SNAPSHOT_FORMAT = 1

@@ -13,8 +13,8 @@ from itertools import chain
 import numpy as np
 
 from docshelf.index.analyzer import normalize, piece_terms
-from docshelf.index.bm25 import IntArray, Vocabulary, number_unseen
-from docshelf.index.piece_keys import PieceKeys, piece_ids
+from docshelf.index.embedded.bm25 import IntArray, Vocabulary, number_unseen
+from docshelf.index.embedded.piece_keys import PieceKeys, piece_ids
 
 _BOUNDARY = "\x00"  # neither a word character nor whitespace, so it is a piece of its own without terms
 _SEPARATOR = f" {_BOUNDARY} "

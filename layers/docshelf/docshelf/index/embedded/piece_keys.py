@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from docshelf.index.bm25 import IntArray
+from docshelf.index.embedded.bm25 import IntArray
 
 U64Array = npt.NDArray[np.uint64]
 

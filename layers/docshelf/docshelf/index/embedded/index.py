@@ -1,0 +1,319 @@
+"""The embedded BM25 engine: numpy postings per channel (bm25.py), persisted one object per document in an object
+store (document_objects.py), so a document is written or deleted without rebuilding the rest. Documents are analysed
+in batches (analysed_batch.py); `write` merges postings before it returns, so the first search after a bulk build does
+not pay for the merge. A namespace's postings are also kept in a snapshot object (namespace_snapshot.py), which a new
+process loads instead of analysing the documents it covers again.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from itertools import chain
+
+import numpy as np
+
+from docshelf.batching import sized_batches
+from docshelf.index.analyzer import path_terms
+from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
+from docshelf.index.embedded.analysed_batch import AnalysedBatch, analysed_batch
+from docshelf.index.embedded.bm25 import IntArray, Vocabulary
+from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
+from docshelf.index.embedded.namespace import Namespace
+from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
+from docshelf.index.embedded.term_table import TermTable
+from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
+from docshelf.model import Chunk
+from docshelf.store.base import ObjectStore
+
+__all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
+
+_log = logging.getLogger(__name__)
+
+# Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
+# of the index (tracemalloc; 65,536 took 800 MB).
+BATCH_CHUNKS = 1 << 13
+
+StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
+
+
+def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
+    """(term ids, position of their list) of lists of term ids."""
+    lengths = np.fromiter(map(len, term_ids), dtype=np.int64, count=len(term_ids))
+    flat = np.fromiter(chain.from_iterable(term_ids), dtype=np.int64, count=int(lengths.sum()))
+    return flat, np.repeat(np.arange(len(term_ids), dtype=np.int64), lengths)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a block that creates many objects that hold no cycles (a load makes
+    hundreds of thousands of chunks and tuples): the collections they set off took a fifth of a 100k-chunk load."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _dumped(document: DocumentChunks) -> bytes:
+    return dump_document(document.document_id, document.revision, document.chunks)
+
+
+class _OrderedWrites:
+    """Store objects put in order by a thread of their own, which stops at the first failure. Writing a file or
+    a request releases the GIL, and so does much of the caller's numpy analysis, so the two overlap: a 100k-chunk
+    bulk build ran 1.2-1.4x faster in alternated runs (bench/index_bench.py)."""
+
+    def __init__(self, store: ObjectStore, objects: Sequence[tuple[str, Callable[[], bytes]]]) -> None:
+        self.written = 0
+        self.fingerprints: list[str] = []  # of the objects written
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(store, objects), name="docshelf-index-writes")
+        self._thread.start()
+
+    def _run(self, store: ObjectStore, objects: Sequence[tuple[str, Callable[[], bytes]]]) -> None:
+        try:
+            for key, payload in objects:
+                data = payload()
+                store.put(key, data, content_type="application/json")
+                self.fingerprints.append(fingerprint(data))
+                self.written += 1
+        except BaseException as error:  # handed to the caller by `wait`
+            self.error = error
+
+    def wait(self) -> tuple[int, BaseException | None]:
+        """(objects written, the failure that stopped the writes or None), once the writes are over."""
+        self._thread.join()
+        return self.written, self.error
+
+
+class EmbeddedIndex(SearchBackend):
+    """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
+
+    LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
+    # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
+    # by `commit`, and by a load that had to analyse as many (analysing them took about 0.25 s).
+    SNAPSHOT_AFTER_CHUNKS = 4096
+
+    def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
+        """`writes_snapshots` False: snapshots are read but never written (a reader that may not write the store)."""
+        self.store = store
+        self.prefix = prefix
+        self.writes_snapshots = writes_snapshots
+        self._namespaces: dict[str, Namespace] = {}
+        self._versions: dict[str, int] = {}  # the namespace version each loaded namespace was last read at
+        self._lock = threading.RLock()
+        self._vocabulary = Vocabulary()
+        self._terms = TermTable(self._vocabulary)
+        self._path_terms: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+
+    @property
+    def identity(self) -> str:
+        """The index within its store; the store is the registry's own."""
+        return f"embedded:{self.prefix}"
+
+    def _key(self, namespace: str, document_id: str) -> str:
+        return f"{self.prefix}/{namespace}/{document_id}.json"
+
+    def _snapshot_key(self, namespace: str) -> str:
+        return f"{self.prefix}/{namespace}.snapshot"  # a namespace name holds no dot, so no document is there
+
+    def _stored_documents(self, namespace: str) -> Iterator[StoredDocument]:
+        for key in self.store.list(f"{self.prefix}/{namespace}/"):
+            raw = self.store.get(key)
+            if raw is not None:
+                yield (*load_document(raw), fingerprint(raw))
+
+    def _namespace(self, namespace: str) -> Namespace:
+        with self._lock:
+            loaded = self._namespaces.get(namespace)
+            if loaded is None or loaded.needs_rebuild():
+                with _collector_paused():
+                    loaded = self._namespaces[namespace] = self._load(namespace)
+                self._write_snapshot_if_due(namespace, loaded)
+            return loaded
+
+    def _load(self, namespace: str) -> Namespace:
+        """The namespace as the store holds it: documents whose objects the snapshot covers unchanged take their
+        postings from it, the others are analysed."""
+        space = Namespace(self._vocabulary, self._analysed)
+        snapshot = self._read_snapshot(namespace)
+        in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
+        covered: dict[str, tuple[Sequence[Chunk], str]] = {}
+
+        def not_covered() -> Iterator[StoredDocument]:
+            for document_id, chunks, print_ in self._stored_documents(namespace):
+                known = in_snapshot.get(document_id)
+                if known is not None and known.fingerprint == print_ and known.rows == len(chunks):
+                    covered[document_id] = (chunks, print_)
+                else:
+                    yield document_id, chunks, print_
+
+        for documents in sized_batches(not_covered(), lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
+            batch = self._analysed([(document_id, chunks) for document_id, chunks, _ in documents])
+            space.add_batch(batch, [print_ for _, _, print_ in documents])
+        if snapshot is not None and covered:
+            space.adopt(snapshot, covered)
+        space.merge_segments()
+        return space
+
+    def _read_snapshot(self, namespace: str) -> NamespaceSnapshot | None:
+        raw = self.store.get(self._snapshot_key(namespace))
+        if raw is None:
+            return None
+        try:
+            return decode(raw)
+        except SnapshotError as error:
+            _log.warning("namespace %s: snapshot not used, its documents are analysed instead: %s", namespace, error)
+            return None
+
+    def _write_snapshot_if_due(self, namespace: str, space: Namespace) -> None:
+        """Write the namespace's snapshot once SNAPSHOT_AFTER_CHUNKS chunks or more were added since it was loaded
+        or written. Failing to is logged, not raised: the snapshot only saves time."""
+        if not self.writes_snapshots or space.added_since_snapshot < self.SNAPSHOT_AFTER_CHUNKS:
+            return
+        try:
+            self.store.put(self._snapshot_key(namespace), encode(space.snapshot()))
+        except Exception as error:  # any store's failure (a read-only bucket, a full disk)
+            _log.warning("namespace %s: snapshot not written: %r", namespace, error)
+            return
+        space.added_since_snapshot = 0
+
+    def commit(self) -> None:
+        """Write the snapshot of each namespace that had SNAPSHOT_AFTER_CHUNKS chunks or more added since its
+        snapshot was loaded or written, so that a new process loads them without analysing them again (writes are
+        durable and searchable when `write` returns)."""
+        with self._lock:
+            for namespace, space in self._namespaces.items():
+                self._write_snapshot_if_due(namespace, space)
+
+    def reader(self, namespace: str, version: int) -> EmbeddedIndex:
+        """This index, with `namespace` dropped from memory when it was loaded at another version (another process
+        wrote it since): the next read loads it again from the store."""
+        with self._lock:
+            if self._versions.get(namespace, version) != version:
+                self._namespaces.pop(namespace, None)
+            self._versions[namespace] = version
+        return self
+
+    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
+        chunks = [chunk for _, chunks in documents for chunk in chunks]
+        content, raw = self._terms.text_terms([chunk.text for chunk in chunks])
+        paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in chunks])
+        return analysed_batch(documents, {"content": content, "path": paths, "term": raw})
+
+    def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
+        key = (source_file_name, section_path)
+        ids = self._path_terms.get(key)
+        if ids is None:
+            if len(self._path_terms) > 100_000:
+                self._path_terms.clear()
+            ids = self._path_terms[key] = self._vocabulary.ids(path_terms(*key)).tolist()
+        return ids
+
+    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+        """One document, its postings left in segments: merging them at each of many single writes would copy the
+        namespace's postings each time."""
+        self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
+
+    def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        """Documents analysed together; searchable and persisted on return, with postings merged so that the next
+        search pays for nothing the build left behind. A document given twice is published in its last version.
+        No document is refused on its own: a store error stops the batch (raised), the documents written before
+        it are in the index, the others keep their previous version."""
+        self._upsert(namespace, documents, merge=True)
+        return {}
+
+    def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> None:
+        latest = {document.document_id: document for document in documents}
+        with self._lock:
+            space = self._namespace(namespace)
+            for group in sized_batches(latest.values(), lambda document: len(document.chunks), BATCH_CHUNKS):
+                self._store(namespace, space, group)
+            if merge:
+                space.merge_segments()
+
+    def _store(self, namespace: str, space: Namespace, documents: Sequence[DocumentChunks]) -> None:
+        """Write the documents to the store one by one while they are analysed; those written replace their old
+        versions in the namespace, also when a write fails. Should the analysis fail, the namespace is read
+        again from the store at its next use."""
+        writes = _OrderedWrites(
+            self.store,
+            [(self._key(namespace, document.document_id), partial(_dumped, document)) for document in documents],
+        )
+        try:
+            batch = self._analysed([(document.document_id, document.chunks) for document in documents])
+        except BaseException:
+            writes.wait()
+            self._namespaces.pop(namespace, None)
+            raise
+        written, error = writes.wait()
+        stored = batch.first(written)
+        for document_id, _ in stored.documents:
+            space.remove_document(document_id)
+        space.add_batch(stored, writes.fingerprints[:written])
+        if error is not None:
+            raise error
+
+    def delete(self, namespace: str, document_id: str) -> None:
+        with self._lock:
+            self.store.delete(self._key(namespace, document_id))
+            space = self._namespace(namespace)
+            space.remove_document(document_id)
+            # The snapshot may still hold the document's terms (even when the namespace was loaded after the
+            # object went): the next `commit` writes it without them.
+            space.added_since_snapshot = max(space.added_since_snapshot, self.SNAPSHOT_AFTER_CHUNKS)
+
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
+        """The feedback chunks' content terms come from their texts analysed again, without a fetch; the idf of the
+        content query's terms from the content channel."""
+        with self._lock:
+            space = self._namespace(namespace)
+            total = space.count(plan.filters)
+            if total == 0:
+                return FirstPass(total, {})
+            rankings = {
+                channel: space.rank(channel, query, plan.filters, plan.limit)
+                for channel, query in plan.channels.items()
+            }
+            feedback = [chunk_id for chunk_id, _ in rankings.get("content", [])[: max(0, plan.feedback)]]
+            frequencies = dict(zip(feedback, space.content_frequencies(feedback), strict=True))
+            content = plan.channels.get("content")
+            idf = space.content_idf(list(content.terms)) if content is not None else {}
+            return FirstPass(total, rankings, frequencies, idf)
+
+    def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
+        with self._lock:
+            space = self._namespace(namespace)
+            frequencies = space.content_document_frequencies(list(plan.expansion)) if plan.expansion else {}
+            chunks = len(space.row_of)
+            common = {term for term, holding in frequencies.items() if plan.is_common(holding, chunks)}
+            return ExpansionPass(space.rank("content", plan.mixed(common), plan.filters, plan.limit))
+
+    def similar_terms(
+        self, namespace: str, terms: Sequence[str], rule: SpellingRule
+    ) -> dict[str, list[tuple[str, int]]]:
+        with self._lock:
+            return self._namespace(namespace).similar_terms(terms, rule)
+
+    def count(self, namespace: str, filters: SearchFilters) -> int:
+        with self._lock:
+            return self._namespace(namespace).count(filters)
+
+    def fetch(self, namespace: str, chunk_ids: Sequence[str]) -> list[Chunk]:
+        with self._lock:
+            space = self._namespace(namespace)
+            rows = [space.row_of.get(cid) for cid in chunk_ids]
+            return [chunk for row in rows if row is not None and (chunk := space.rows[row]) is not None]
+
+    def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
+        with self._lock:
+            allowed = [c for c in self._namespace(namespace).live() if filters.allows(c)]
+        allowed.sort(key=lambda c: (c.source_file_name, c.document_id, c.ordinal))
+        return allowed[:limit]
