@@ -10,7 +10,7 @@ from importlib import import_module
 
 import pytest
 
-from docshelf.errors import CorruptDocumentError, DocumentTooLargeError
+from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, UnsupportedFormatError
 from docshelf.model import Document
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
@@ -158,3 +158,25 @@ def test_pathological_markdown_yields_its_text(marker: str) -> None:
 def test_unclosed_emphasis_keeps_the_literal_markers() -> None:
     text = document_text(parse_bytes(unclosed_emphasis_markdown(10_000), "stars.md"))
     assert text.startswith("*a *a *a") and text.endswith(PROBE_TEXT)
+
+
+def test_deeply_nested_xml_yields_its_text_runs() -> None:
+    deep = ("<?xml version='1.0'?><r><t>first</t>" + "<a>" * 100_000 + PROBE_TEXT + "</a>" * 100_000 + "</r>").encode()
+    document = parse_bytes(deep, "deep.xml")
+    assert document_text(document) == f"first\n{PROBE_TEXT}"
+    assert "nested too deeply" in document.warnings[0]
+
+
+def test_deeply_nested_xml_still_refuses_entities_and_malformed_input() -> None:
+    entity = b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "x">]><r>' + b"<a>" * 300 + b"&e;" + b"</a>" * 300 + b"</r>"
+    with pytest.raises(UnsupportedFormatError):
+        parse_bytes(entity, "entity.xml")
+    with pytest.raises(CorruptDocumentError):
+        parse_bytes(b"<r>" + b"<a>" * 300 + b"text</b>", "broken.xml")
+
+
+def test_deeply_nested_json_and_rtf_yield_their_text() -> None:
+    deep_json = ('{"a": ' * 100_000 + f'"{PROBE_TEXT}"' + "}" * 100_000).encode()
+    assert PROBE_TEXT in document_text(parse_bytes(deep_json, "deep.json"))
+    deep_rtf = ("{\\rtf1 " + "{" * 100_000 + PROBE_TEXT + "}" * 100_000 + "}").encode()
+    assert PROBE_TEXT in document_text(parse_bytes(deep_rtf, "deep.rtf"))
