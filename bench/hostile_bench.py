@@ -76,6 +76,8 @@ def parse_seconds(data: bytes, filename: str) -> tuple[float, str]:
         status = "ok"
     except DocumentError as error:
         status = error.code
+    except RecursionError:  # a crash the pipeline would report as an unexpected failure
+        status = "RecursionError"
     return time.perf_counter() - started, status
 
 
