@@ -180,3 +180,11 @@ def test_deeply_nested_json_and_rtf_yield_their_text() -> None:
     assert PROBE_TEXT in document_text(parse_bytes(deep_json, "deep.json"))
     deep_rtf = ("{\\rtf1 " + "{" * 100_000 + PROBE_TEXT + "}" * 100_000 + "}").encode()
     assert PROBE_TEXT in document_text(parse_bytes(deep_rtf, "deep.rtf"))
+
+
+@pytest.mark.parametrize(("fmt", "member"), [("xlsx", "xl/sharedStrings.xml"), ("xlsx", "xl/workbook.xml")])
+def test_a_lying_member_read_whole_by_the_library_is_caught_first(fmt: str, member: str) -> None:
+    lying = declare_size(with_member(package(fmt), member, bytes(BOMB_SIZE)), member, 1000)
+    with pytest.raises(CorruptDocumentError, match="damaged"):
+        parse_bytes(lying, f"lying.{fmt}")
+    assert peak_bytes(lambda: parse_bytes(lying, f"lying.{fmt}")) < PEAK_BUDGET

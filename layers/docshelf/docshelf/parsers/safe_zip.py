@@ -1,9 +1,10 @@
 """Opening zip packages (OOXML, ODF, EPUB) safely: the one place a zip is opened.
 
 Every member is checked from the central directory (count, declared sizes, compression ratios) before a single
-byte is inflated. zipfile then stops inflating a member at its declared size and fails the CRC check beyond it,
-so a member whose local data lies about its size ends as CorruptDocumentError, never as an unbounded inflate;
-`read_member` also streams with an explicit cap so that this bound holds independently of zipfile.
+byte is inflated. zipfile returns no more than a member's declared size and fails its CRC check when the data
+holds more, but one unbounded read() inflates the whole stream before truncating it: `read_member` therefore
+reads in 1 MiB steps, and `check_package` streams every member the same way (a lying one ends as
+CorruptDocumentError) before a library that reads members whole is given the package.
 """
 
 from __future__ import annotations

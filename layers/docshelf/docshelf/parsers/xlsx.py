@@ -15,7 +15,7 @@ from typing import Any
 from docshelf.errors import CorruptDocumentError, DocshelfError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Image
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.safe_zip import open_zip
+from docshelf.parsers.safe_zip import check_package
 from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
 from docshelf.parsers.sheet_package import read_merged_ranges
 from docshelf.parsers.sheet_tables import sheet_blocks
@@ -28,7 +28,7 @@ TITLE_LEVEL = 2
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise EncryptedDocumentError("password-protected workbook (encrypted OLE package)")
-    open_zip(data, limits, what=f"XLSX file {filename!r}").close()  # the limits, before openpyxl inflates anything
+    check_package(data, limits, what=f"XLSX file {filename!r}")  # before openpyxl inflates anything
     workbook = _open_workbook(data)
     try:
         return _read_workbook(workbook, filename=filename, limits=limits)
