@@ -51,6 +51,7 @@ CANDIDATES: list[Candidate] = [
     ("html nested table", "a.html", 10_000, lambda n: fx.nested_html(n, "<table><tr><td>", "</td></tr></table>")),
     ("html nested h1", "a.html", 25_000, lambda n: fx.nested_html(n, "<h1>", "</h1>")),
     ("html wide table row", "a.html", 5_000, lambda n: _html_table(n)),
+    ("html huge row/colspans", "a.html", 250, lambda n: _html_spans(n)),
     ("xml nested", "a.xml", 25_000, lambda n: ("<a>" * n + fx.PROBE_TEXT + "</a>" * n).encode()),
     ("json nested", "a.json", 25_000, lambda n: ("[" * n + f'"{fx.PROBE_TEXT}"' + "]" * n).encode()),
     ("rtf nested groups", "a.rtf", 20_000, lambda n: ("{\\rtf1 " + "{" * n + fx.PROBE_TEXT + "}" * n + "}").encode()),
@@ -64,6 +65,10 @@ def _markdown_table(columns: int) -> bytes:
 
 def _html_table(columns: int) -> bytes:
     return ("<table><tr>" + "<th>h</th>" * columns + "</tr><tr>" + "<td>x</td>" * columns + "</tr></table>").encode()
+
+
+def _html_spans(rows: int) -> bytes:
+    return ("<table>" + "<tr><td rowspan=65534 colspan=1000>x</td><td>y</td></tr>" * rows + "</table>").encode()
 
 
 def parse_seconds(data: bytes, filename: str) -> tuple[float, str]:

@@ -188,3 +188,10 @@ def test_a_lying_member_read_whole_by_the_library_is_caught_first(fmt: str, memb
     with pytest.raises(CorruptDocumentError, match="damaged"):
         parse_bytes(lying, f"lying.{fmt}")
     assert peak_bytes(lambda: parse_bytes(lying, f"lying.{fmt}")) < PEAK_BUDGET
+
+
+def test_huge_table_spans_are_bounded_by_the_table() -> None:
+    row = "<tr><td rowspan=65534 colspan=1000>x</td><td>y</td></tr>"
+    document = parse_bytes(f"<table>{row * 3}<tr><td>{PROBE_TEXT}</td></tr></table>".encode(), "spans.html")
+    tables = [block for block in document.blocks() if block.kind == "table"]
+    assert PROBE_TEXT in [cell.text for table in tables for cell in table.cells]
