@@ -53,9 +53,16 @@ def test_json_lines_and_invalid_json() -> None:
         parse(b'{"a": ', filename="t.json", limits=ParseLimits())
 
 
-def test_deep_nesting_is_an_error_not_a_crash() -> None:
-    with pytest.raises(CorruptDocumentError):
-        parse(b"[" * 100_000 + b"]" * 100_000, filename="t.json", limits=ParseLimits())
+def test_deep_nesting_yields_its_string_values_not_a_crash() -> None:
+    deep = b'{"outer": ' * 100_000 + b'{"name": "deep \\"value\\"", "n": 1, "list": ["a", "b"]}' + b"}" * 100_000
+    content = parse(deep, filename="t.json", limits=ParseLimits())
+    assert content.blocks == [
+        Paragraph(text='name: deep "value"', page=1),
+        Paragraph(text="list: a", page=1),
+        Paragraph(text="b", page=1),
+    ]
+    assert content.warnings and "nested too deeply" in content.warnings[0]
+    assert parse(b"[" * 100_000 + b"]" * 100_000, filename="t.json", limits=ParseLimits()).blocks == []
 
 
 @pytest.mark.corpus

@@ -118,3 +118,23 @@ def test_corpus_markdown_against_groundtruth(corpus_dir: Path, relative: str) ->
 def test_deeply_nested_quotes_do_not_recurse_without_bound() -> None:
     (block,) = blocks_of(">" * 5000 + " quoted\n")
     assert isinstance(block, Paragraph) and block.text.endswith("quoted")
+
+
+def test_reference_links_render_their_text_only_when_defined() -> None:
+    source = (
+        b"See [the spec][Spec], [undefined][nowhere] and [1].\n\n> quoted [ref][spec]\n\n[spec]: https://spec.example\n"
+    )
+    blocks = parse(source, filename="r.md", limits=ParseLimits()).blocks
+    assert [block.text for block in blocks if isinstance(block, Paragraph)] == [
+        "See the spec, [undefined][nowhere] and [1].",
+        "quoted ref",
+    ]
+
+
+def test_inline_markup_edge_cases() -> None:
+    source = b"a `co*de*` b\\*c *un closed **strong** ~~gone~~ x<br>y <img alt='pic' src='p.png'> &amp; <!-- c -->\n"
+    content = parse(source, filename="e.md", limits=ParseLimits())
+    assert content.blocks == [
+        Paragraph(text="a co*de* b*c *un closed strong gone x\ny &", page=1),
+        Image(page=1, alt_text="pic", asset_ref="p.png"),
+    ]

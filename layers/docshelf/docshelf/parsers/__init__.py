@@ -75,7 +75,7 @@ def parse_bytes(
         raise DocumentTooLargeError(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
     if not data.strip():
         raise EmptyDocumentError("the file is empty")
-    fmt = detect_format(data, filename, media_type)
+    fmt = detect_format(data, filename, media_type, limits=limits)
     if fmt == "ole-encrypted":
         raise EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
     if fmt is None or fmt == "ole":

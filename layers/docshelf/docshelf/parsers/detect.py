@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import PurePosixPath
+
+from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.safe_zip import open_zip, read_member
 
 FORMATS: tuple[str, ...] = (
     "pdf", "docx", "pptx", "xlsx", "xls", "csv", "tsv", "html", "md", "txt",
@@ -47,14 +49,17 @@ def extension_format(filename: str) -> str | None:
     return EXTENSIONS.get(PurePosixPath(filename).suffix.lower())
 
 
-def detect_format(data: bytes, filename: str, media_type: str | None = None) -> str | None:
+def detect_format(
+    data: bytes, filename: str, media_type: str | None = None, *, limits: ParseLimits | None = None
+) -> str | None:
     """Best guess of the format, or None when nothing recognisable is found.
 
     `ole` is returned for OLE compound files that are not spreadsheets: encrypted OOXML packages
-    and legacy Word/PowerPoint files, which the caller reports precisely.
+    and legacy Word/PowerPoint files, which the caller reports precisely. A zip package over `limits`
+    raises DocumentTooLargeError before any member is inflated.
     """
     by_name = extension_format(filename)
-    by_content = _sniff(data, by_name)
+    by_content = _sniff(data, by_name, limits or ParseLimits(), filename)
     if by_content is not None:
         return by_content
     if by_name is not None:
@@ -64,12 +69,12 @@ def detect_format(data: bytes, filename: str, media_type: str | None = None) -> 
     return None
 
 
-def _sniff(data: bytes, by_name: str | None) -> str | None:
+def _sniff(data: bytes, by_name: str | None, limits: ParseLimits, filename: str) -> str | None:
     head = data[:2048]
     if head.lstrip()[:5] == b"%PDF-" or data[:1024].find(b"%PDF-") >= 0:
         return "pdf"
     if head.startswith(ZIP_MAGIC):
-        return _zip_format(data) or by_name
+        return _zip_format(data, limits, filename) or by_name
     if head.startswith(OLE_MAGIC):
         return _ole_format(data)
     if head.startswith(b"{\\rtf"):
@@ -77,14 +82,15 @@ def _sniff(data: bytes, by_name: str | None) -> str | None:
     return _text_format(head, by_name)
 
 
-def _zip_format(data: bytes) -> str | None:
+def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:
+    what = f"zip package {filename!r}"
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with open_zip(data, limits, what=what) as archive:
             names = set(archive.namelist())
             if "mimetype" in names:
-                mimetype = archive.read("mimetype")[:100].decode("ascii", "replace").strip()
-                return _MEDIA_TO_FORMAT.get(mimetype)
-    except (zipfile.BadZipFile, OSError, ValueError):
+                mimetype = read_member(archive, "mimetype", limits, what=what, at_most=100)
+                return _MEDIA_TO_FORMAT.get(mimetype.decode("ascii", "replace").strip())
+    except (CorruptDocumentError, EncryptedDocumentError):
         return None
     if "word/document.xml" in names:
         return "docx"

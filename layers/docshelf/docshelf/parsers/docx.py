@@ -20,7 +20,7 @@ from docshelf.parsers.docx_numbering import Numbering, int_val, w, w_val
 from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
 from docshelf.parsers.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.docx_text import PictureInfo, count_page_breaks, paragraph_content
-from docshelf.parsers.ooxml import check_package
+from docshelf.parsers.safe_zip import check_package
 
 # A "heading" this long is a body paragraph wearing a heading style.
 MAX_HEADING_CHARS = 300

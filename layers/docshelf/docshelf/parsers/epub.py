@@ -15,7 +15,8 @@ from docshelf.model import Block
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html import decode_html, parse_html_text
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
-from docshelf.parsers.xml_safety import local, open_package, parse_xml, read_member
+from docshelf.parsers.safe_zip import open_zip, read_member
+from docshelf.parsers.xml_safety import local, parse_xml
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -25,7 +26,7 @@ FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.a
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    with open_package(data, limits, what="EPUB") as archive:
+    with open_zip(data, limits, what="EPUB") as archive:
         names = set(archive.namelist())
         opf_path = _package_path(archive, names, limits)
         opf = parse_xml(read_member(archive, opf_path, limits, what="EPUB"), what="EPUB package document").getroot()

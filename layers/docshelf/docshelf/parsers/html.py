@@ -9,12 +9,15 @@ from lxml import etree, html
 from docshelf.errors import CorruptDocumentError, EmptyDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
+from docshelf.parsers.html_depth import DEPTH_ERROR, flatten_nesting
 from docshelf.parsers.textcodec import decode_text
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+# Below libxml2's 256 levels, with room for the elements the parser adds (html, body, implied tbody).
+FLATTENED_DEPTH = 100
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -30,6 +33,14 @@ def decode_html(data: bytes) -> str:
 
 
 def parse_html_text(text: str) -> etree._Element:
+    """The document tree; one nested past libxml2's depth limit is parsed again with its nesting flattened."""
+    root, parser = _parse_tree(text)
+    if any(DEPTH_ERROR in error.message for error in parser.error_log):
+        root, _ = _parse_tree(flatten_nesting(text, FLATTENED_DEPTH))
+    return root
+
+
+def _parse_tree(text: str) -> tuple[etree._Element, html.HTMLParser]:
     parser = html.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True)
     try:
         root = html.document_fromstring(text, parser=parser)
@@ -39,7 +50,7 @@ def parse_html_text(text: str) -> etree._Element:
         raise CorruptDocumentError(f"unreadable HTML: {exc}") from exc
     if root is None:
         raise CorruptDocumentError("unreadable HTML: no document element")
-    return root
+    return root, parser
 
 
 def html_title(root: etree._Element) -> str:

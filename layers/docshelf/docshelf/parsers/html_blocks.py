@@ -37,6 +37,8 @@ BLOCK_TAGS = frozenset(
 )  # fmt: skip
 HEADING_LEVELS = {f"h{n}": n for n in range(1, 7)}
 LIST_TAGS = frozenset({"ul", "ol", "menu", "dir"})
+# Python frames per nesting level are at most ~4 (through headings and table cells): well under the recursion limit.
+MAX_WALK_DEPTH = 150
 
 _BREAK = "\ue000"  # stands for <br> while whitespace is collapsed
 _CJK = r"\u2e80-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -78,10 +80,15 @@ class _ListState:
 
 
 class HtmlBlockWalker:
-    """Collects blocks in source order; inline content is buffered until a block boundary flushes it."""
+    """Collects blocks in source order; inline content is buffered until a block boundary flushes it.
 
-    def __init__(self, *, page: int = 1) -> None:
+    Elements nested deeper than MAX_WALK_DEPTH (counted across the walkers of headings and table cells)
+    contribute their text as inline text, so that a hostile nesting depth cannot exhaust the Python stack.
+    """
+
+    def __init__(self, *, page: int = 1, depth: int = 0) -> None:
         self.page = page
+        self._depth = depth
         self.blocks: list[Block] = []
         self._inline: list[str] = []
         self._images: list[Image] = []
@@ -104,13 +111,24 @@ class HtmlBlockWalker:
         if text:
             self._inline.append(text)
 
-    def _visit(self, element: etree._Element) -> None:  # noqa: PLR0912
+    def _visit(self, element: etree._Element) -> None:
+        if self._depth >= MAX_WALK_DEPTH:
+            if local_name(element) and not is_dropped(element):
+                self._inline.append("".join(str(part) for part in element.itertext()))
+            return
+        self._depth += 1
+        try:
+            self._visit_element(element)
+        finally:
+            self._depth -= 1
+
+    def _visit_element(self, element: etree._Element) -> None:  # noqa: PLR0912
         name = local_name(element)
         if not name or is_dropped(element):
             return
         if name in HEADING_LEVELS:
             self._flush()
-            text = inline_text(element)
+            text = inline_text(element, depth=self._depth)
             if text:
                 self.blocks.append(Heading(text=text.replace("\n", " "), level=HEADING_LEVELS[name], page=self.page))
         elif name == "table":
@@ -188,8 +206,11 @@ class HtmlBlockWalker:
                     self._visit(cell)
             self._flush()
             return
-        caption = next((inline_text(child) for child in element if local_name(child) == "caption"), "")
-        table = table_from_element(element, cell_text, page=self.page, caption=caption)
+        depth = self._depth + 1
+        caption = next((inline_text(c, depth=depth) for c in element if local_name(c) == "caption"), "")
+        table = table_from_element(
+            element, lambda cell: inline_text(cell, depth=depth), page=self.page, caption=caption
+        )
         if table is not None:
             self.blocks.append(table)
 
@@ -211,14 +232,10 @@ def _is_layout_table(table: etree._Element) -> bool:
     return False
 
 
-def inline_text(element: etree._Element) -> str:
+def inline_text(element: etree._Element, *, depth: int = 0) -> str:
     """The visible text of an element as one string (blocks inside are joined by line breaks)."""
-    blocks = HtmlBlockWalker().walk_content(element)
+    blocks = HtmlBlockWalker(depth=depth).walk_content(element)
     return "\n".join(block_as_text(block) for block in blocks).strip()
-
-
-def cell_text(element: etree._Element) -> str:
-    return inline_text(element)
 
 
 def block_as_text(block: Block) -> str:
@@ -230,18 +247,21 @@ def block_as_text(block: Block) -> str:
 
 
 def preformatted_text(element: etree._Element) -> str:
-    parts: list[str] = []
-
-    def collect(node: etree._Element) -> None:
-        if local_name(node) == "br":
-            parts.append("\n")
-        elif is_dropped(node):
-            return
+    """The text of a <pre> element as laid out, <br> as a line break (iterative: nesting depth is unbounded)."""
+    parts: list[str] = [element.text or ""]
+    stack = [(element, iter(element))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:
+                parts.append(node.tail or "")
+        elif local_name(child) == "br":
+            parts.append("\n" + (child.tail or ""))
+        elif is_dropped(child):
+            parts.append(child.tail or "")
         else:
-            parts.append(node.text or "")
-            for child in node:
-                collect(child)
-                parts.append(child.tail or "")
-
-    collect(element)
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
     return "".join(parts).strip("\n").rstrip()

@@ -11,6 +11,8 @@ from docshelf.model import Table, TableCell
 
 MAX_COLSPAN = 1000
 MAX_ROWSPAN = 65534
+# Grid positions the spans of one table may cover; past it, spans count as 1 (the text is kept).
+MAX_SPAN_AREA = 250_000
 _SECTIONS = {"thead", "tbody", "tfoot"}
 
 CellText = Callable[[etree._Element], str]
@@ -55,7 +57,8 @@ def table_from_element(table: etree._Element, cell_text: CellText, *, page: int,
     cells: list[RawCell] = []
     occupied: set[tuple[int, int]] = set()
     header_flags: list[bool] = []
-    for r, (row, in_thead) in enumerate(table_rows(table)):
+    rows = list(table_rows(table))
+    for r, (row, in_thead) in enumerate(rows):
         col = 0
         all_th = True
         has_cell = False
@@ -67,7 +70,10 @@ def table_from_element(table: etree._Element, cell_text: CellText, *, page: int,
             all_th = all_th and name == "th"
             while (r, col) in occupied:
                 col += 1
-            rowspan, colspan = _span(element, "rowspan", MAX_ROWSPAN), _span(element, "colspan", MAX_COLSPAN)
+            rowspan = min(_span(element, "rowspan", MAX_ROWSPAN), len(rows) - r)
+            colspan = _span(element, "colspan", MAX_COLSPAN)
+            if len(occupied) + rowspan * colspan > MAX_SPAN_AREA:
+                rowspan = colspan = 1
             cells.append(RawCell(r, col, cell_text(element).strip(), rowspan, colspan))
             for dr in range(rowspan if rowspan > 1 else 1):
                 for dc in range(colspan):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from docshelf.errors import CorruptDocumentError
@@ -12,8 +13,14 @@ from docshelf.parsers.markdown_blocks import html_fragment_blocks
 from docshelf.parsers.textcodec import decode_text
 
 MAX_HEADING_LEVEL = 6
+DEEP_WARNING = "JSON nested too deeply for its structure to be kept: its string values are read as paragraphs"
 _TITLE_TYPES = {"title", "header", "heading", "section-header", "section_header"}
 _LIST_TYPES = {"listitem", "list-item", "list_item"}
+_STRING_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"\s*(:)?')
+
+
+class _TooDeepError(Exception):
+    """Nesting past the interpreter's recursion limit: the text is read without the structure."""
 
 
 def load_json(text: str, filename: str) -> Any:
@@ -28,7 +35,24 @@ def load_json(text: str, filename: str) -> Any:
                 pass
         raise CorruptDocumentError(f"invalid JSON: {exc}") from exc
     except RecursionError as exc:
-        raise CorruptDocumentError("JSON nested too deeply") from exc
+        raise _TooDeepError from exc
+
+
+def deep_json_blocks(text: str) -> list[Block]:
+    """The string values of JSON nested too deeply to load, as "key: value" paragraphs, in one linear scan."""
+    blocks: list[Block] = []
+    key = ""
+    for match in _STRING_TOKEN.finditer(text):
+        try:
+            value = json.loads(f'"{match.group(1)}"')
+        except json.JSONDecodeError:
+            value = match.group(1)
+        if match.group(2):
+            key = value
+        elif value.strip():
+            blocks.append(Paragraph(text=f"{key}: {value}" if key else value, page=1))
+            key = ""
+    return blocks
 
 
 def is_element_export(value: Any) -> bool:
@@ -117,12 +141,15 @@ class _Flattener:
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, _ = decode_text(data)
-    value = load_json(text, filename)
+    try:
+        value = load_json(text, filename)
+    except _TooDeepError:
+        return ParsedContent(blocks=deep_json_blocks(text), page_count=1, warnings=[DEEP_WARNING])
     if is_element_export(value):
         return ParsedContent(blocks=element_blocks(value), page_count=1)
     flattener = _Flattener()
     try:
         flattener.value(value, 0)
-    except RecursionError as exc:
-        raise CorruptDocumentError("JSON nested too deeply") from exc
+    except RecursionError:
+        return ParsedContent(blocks=deep_json_blocks(text), page_count=1, warnings=[DEEP_WARNING])
     return ParsedContent(blocks=flattener.blocks, page_count=1)

@@ -8,7 +8,7 @@ from lxml import etree, html
 
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.html_blocks import HtmlBlockWalker
-from docshelf.parsers.markdown_inline import render_inline
+from docshelf.parsers.markdown_inline import LinkReferences, link_references, render_inline
 from docshelf.tables import table_from_rows
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -19,6 +19,7 @@ _ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|$)")
 _QUOTE = re.compile(r"^ {0,3}> ?(.*)$")
 _TABLE_RULE = re.compile(r"^ *\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
+_LINK_LABEL = re.compile(r"^ {0,3}(?:> ?)*\[([^\]\n]+)\]:[ \t]*\S", re.M)
 _HTML_START = re.compile(
     r"^ {0,3}<(?:!--|/?(?:address|article|aside|blockquote|center|details|dl|div|figure|footer|h[1-6]|header|hr|"
     r"main|nav|ol|p|pre|section|summary|table|ul|script|style)\b)",
@@ -32,15 +33,20 @@ _CJK_JOIN = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
 MAX_QUOTE_DEPTH = 32
 
 
-def markdown_blocks(text: str, *, page: int = 1, depth: int = 0) -> list[Block]:
-    return _BlockScanner(text.expandtabs(4).split("\n"), page, depth).scan()
+def markdown_blocks(
+    text: str, *, page: int = 1, depth: int = 0, references: LinkReferences | None = None
+) -> list[Block]:
+    if references is None:
+        references = link_references(_LINK_LABEL.findall(text))
+    return _BlockScanner(text.expandtabs(4).split("\n"), page, depth, references).scan()
 
 
 class _BlockScanner:
-    def __init__(self, lines: list[str], page: int, depth: int) -> None:
+    def __init__(self, lines: list[str], page: int, depth: int, references: LinkReferences) -> None:
         self.lines = lines
         self.page = page
         self.depth = depth
+        self.references = references
         self.blocks: list[Block] = []
         self.list_indents: list[int] = []  # content column of each open list item, outermost first
         self.i = 0
@@ -85,7 +91,7 @@ class _BlockScanner:
             self._paragraph()
 
     def _heading(self, raw: str, level: int) -> None:
-        text, images = render_inline(raw, page=self.page)
+        text, images = render_inline(raw, page=self.page, references=self.references)
         self.list_indents.clear()
         if text:
             self.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=self.page))
@@ -143,7 +149,9 @@ class _BlockScanner:
         if self.depth >= MAX_QUOTE_DEPTH:
             self._emit_paragraph(inner, prefix="", list_level=None)
         else:
-            self.blocks.extend(markdown_blocks("\n".join(inner), page=self.page, depth=self.depth + 1))
+            self.blocks.extend(
+                markdown_blocks("\n".join(inner), page=self.page, depth=self.depth + 1, references=self.references)
+            )
 
     def _html_block(self) -> None:
         first = self.lines[self.i].lstrip().lower()
@@ -180,7 +188,7 @@ class _BlockScanner:
             cells = [*row[:width], *[""] * (width - len(row))]
             texts = []
             for cell in cells:
-                text, cell_images = render_inline(cell, page=self.page)
+                text, cell_images = render_inline(cell, page=self.page, references=self.references)
                 texts.append(text)
                 images.extend(cell_images)
             rendered.append(texts)
@@ -217,7 +225,7 @@ class _BlockScanner:
     def _emit_paragraph(self, lines: list[str], *, prefix: str, list_level: int | None) -> None:
         joined = "\n".join(_hard_break(line) for line in lines)
         joined = _CJK_JOIN.sub("", joined).replace("\n", " ").replace("\ue002", "\n")
-        text, images = render_inline(joined, page=self.page)
+        text, images = render_inline(joined, page=self.page, references=self.references)
         if text:
             self.blocks.append(Paragraph(text=prefix + text, page=self.page, list_level=list_level))
         self.blocks.extend(images)

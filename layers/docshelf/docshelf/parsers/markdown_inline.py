@@ -1,65 +1,82 @@
-"""Markdown inline markup to plain text: links keep their text, emphasis markers go, images become Image blocks."""
+"""Markdown inline markup to plain text: links keep their text, emphasis markers go, images become Image blocks.
+
+markdown-it-py tokenises the inline run: its delimiter algorithm is linear where regexes over emphasis,
+strike-through, links and HTML comments backtrack quadratically on unclosed markers (`*a *a *a ...`).
+"""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
 
 from docshelf.model import Image
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
-_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
-_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\](?:\((?:[^()]|\([^)]*\))*\)|\[[^\]]*\])")
-_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^>\s]+|[^>\s@]+@[^>\s@]+)>")
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
 _HTML_IMG = re.compile(r"<img\b[^>]*>", re.I)
 _HTML_ATTR = re.compile(r"""\b(alt|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _HTML_BREAK = re.compile(r"<br\s*/?>", re.I)
-_HTML_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>", re.S)
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
-_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_PLACEHOLDER = re.compile("\ue001(\\d+)\ue001")
+_MAX_ASSET_REF = 2048
+# GFM strike-through on top of CommonMark; raw HTML is tokenised (and dropped) rather than kept as text.
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("strikethrough")
+_BREAKS = frozenset({"softbreak", "hardbreak"})
+
+# normalised label -> {"href", "title"}: the shape markdown-it's reference rule looks labels up in.
+LinkReferences = dict[str, dict[str, str]]
 
 
-def render_inline(text: str, *, page: int) -> tuple[str, list[Image]]:
+def link_references(labels: Sequence[str]) -> LinkReferences:
+    """The document's link reference definitions, so that `[text][label]` renders as its text."""
+    return {normalizeReference(label): {"href": "", "title": ""} for label in labels}
+
+
+def render_inline(text: str, *, page: int, references: LinkReferences | None = None) -> tuple[str, list[Image]]:
     """Plain text of a Markdown inline run, and the images it contains (in order)."""
-    codes: list[str] = []
-
-    def keep_code(match: re.Match[str]) -> str:
-        codes.append(match.group(2).strip() if match.group(2).strip() else match.group(2))
-        return f"\ue001{len(codes) - 1}\ue001"
-
     images: list[Image] = []
-
-    def markdown_image(match: re.Match[str]) -> str:
-        alt = _ESCAPE.sub(r"\1", match.group(1)).strip()
-        if alt:
-            images.append(Image(page=page, alt_text=html.unescape(alt), asset_ref=match.group(2)[:2048]))
-        return ""
-
-    def html_image(match: re.Match[str]) -> str:
-        attrs = {
-            m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or "" for m in _HTML_ATTR.finditer(match[0])
-        }
-        if attrs.get("alt", "").strip():
-            images.append(
-                Image(page=page, alt_text=html.unescape(attrs["alt"].strip()), asset_ref=attrs.get("src", ""))
-            )
-        return ""
-
-    text = _CODE_SPAN.sub(keep_code, text)
-    text = _IMAGE.sub(markdown_image, text)
-    text = _HTML_IMG.sub(html_image, text)
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = _AUTOLINK.sub(lambda m: m.group(1), text)
-    text = _HTML_BREAK.sub("\n", text)
-    text = _HTML_TAG.sub("", text)
-    for _ in range(2):
-        text = _STRONG.sub(lambda m: m.group(2), text)
-    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _STRIKE.sub(lambda m: m.group(1), text)
-    text = html.unescape(_ESCAPE.sub(r"\1", text))
-    text = _PLACEHOLDER.sub(lambda m: codes[int(m.group(1))], text)
-    lines = (" ".join(line.split()) for line in text.split("\n"))
+    parts: list[str] = []
+    for token in _PARSER.parseInline(text, {"references": references or {}}):
+        _render(token.children or [], page, parts, images)
+    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line), images
+
+
+def _render(tokens: Sequence[Token], page: int, parts: list[str], images: list[Image]) -> None:
+    for token in tokens:
+        if token.type in ("text", "code_inline"):
+            parts.append(token.content)
+        elif token.type in _BREAKS:
+            parts.append("\n")
+        elif token.type == "image":
+            alt = _plain(token.children or []).strip()
+            if alt:
+                images.append(
+                    Image(page=page, alt_text=alt, asset_ref=str(token.attrs.get("src", ""))[:_MAX_ASSET_REF])
+                )
+        elif token.type == "html_inline":
+            parts.append(_html_inline(token.content, page, images))
+
+
+def _plain(tokens: Sequence[Token]) -> str:
+    parts: list[str] = []
+    _render(tokens, 0, parts, [])
+    return "".join(parts)
+
+
+def _html_inline(tag: str, page: int, images: list[Image]) -> str:
+    """Inline HTML is dropped but for line breaks and the alt text of pictures."""
+    if _HTML_BREAK.fullmatch(tag):
+        return "\n"
+    if _HTML_IMG.fullmatch(tag):
+        attrs = {m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or "" for m in _HTML_ATTR.finditer(tag)}
+        alt = attrs.get("alt", "").strip()
+        if alt:
+            images.append(
+                Image(page=page, alt_text=html.unescape(alt), asset_ref=attrs.get("src", "")[:_MAX_ASSET_REF])
+            )
+    return ""

@@ -10,7 +10,8 @@ from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import normalise_inline
 from docshelf.parsers.html_tables import RawCell, compact_table
-from docshelf.parsers.xml_safety import local, open_package, parse_xml, read_member
+from docshelf.parsers.safe_zip import open_zip, read_member
+from docshelf.parsers.xml_safety import local, parse_xml
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -33,7 +34,7 @@ _BREAK = "\ue000"
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    with open_package(data, limits, what="ODT") as archive:
+    with open_zip(data, limits, what="ODT") as archive:
         names = set(archive.namelist())
         if "META-INF/manifest.xml" in names:
             manifest = read_member(archive, "META-INF/manifest.xml", limits, what="ODT")

@@ -15,8 +15,8 @@ from pptx.oxml.ns import qn
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.ooxml import check_package
 from docshelf.parsers.pptx_shapes import SHAPE_ERRORS, ShapeReader, clean_text
+from docshelf.parsers.safe_zip import check_package
 
 NOTES_PREFIX = "Speaker notes: "
 # python-pptx reports a damaged package part with whatever its XML accessors raise.

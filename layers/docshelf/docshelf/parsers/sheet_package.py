@@ -1,43 +1,18 @@
-"""XLSX package helpers: zip-bomb checks before anything is inflated, and merged ranges read from the
-sheet XML with a streaming, entity-free parser (openpyxl's read-only mode does not expose them)."""
+"""XLSX merged ranges, read from the sheet XML with a streaming, entity-free parser (openpyxl's read-only mode
+does not expose them)."""
 
 from __future__ import annotations
 
 import re
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from lxml import etree
 
-from docshelf.errors import DocumentTooLargeError
 from docshelf.parsers.sheet_grid import Box
-
-if TYPE_CHECKING:
-    import zipfile
-
-    from docshelf.parsers.base import ParseLimits
 
 SPREADSHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-_RATIO_CHECK_MIN_BYTES = 1024 * 1024
 _CELL_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d{1,7})$")
-
-
-def check_zip_limits(archive: zipfile.ZipFile, limits: ParseLimits) -> None:
-    """Raise DocumentTooLargeError when the declared sizes or compression ratios look like a zip bomb."""
-    total = 0
-    for info in archive.infolist():
-        total += info.file_size
-        if total > limits.max_decompressed_bytes:
-            raise DocumentTooLargeError(
-                f"the package inflates to more than {limits.max_decompressed_bytes} bytes (zip bomb guard)"
-            )
-        if info.file_size > _RATIO_CHECK_MIN_BYTES:
-            ratio = info.file_size / max(info.compress_size, 1)
-            if ratio > limits.max_compression_ratio:
-                raise DocumentTooLargeError(
-                    f"member {info.filename!r} has a compression ratio of {ratio:.0f} "
-                    f"(limit {limits.max_compression_ratio:g}, zip bomb guard)"
-                )
 
 
 def column_number(letters: str) -> int:

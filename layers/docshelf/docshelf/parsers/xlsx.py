@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import io
 import warnings
-import zipfile
 from pathlib import PurePosixPath
 from typing import Any
 
 from docshelf.errors import CorruptDocumentError, DocshelfError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Image
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.safe_zip import check_package
 from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
-from docshelf.parsers.sheet_package import check_zip_limits, read_merged_ranges
+from docshelf.parsers.sheet_package import read_merged_ranges
 from docshelf.parsers.sheet_tables import sheet_blocks
 from docshelf.parsers.sheet_values import typed_cell
 from docshelf.parsers.xlsx_charts import sheet_drawings
@@ -28,12 +28,7 @@ TITLE_LEVEL = 2
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise EncryptedDocumentError("password-protected workbook (encrypted OLE package)")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise CorruptDocumentError(f"not a readable XLSX package: {exc}") from exc
-    with archive:
-        check_zip_limits(archive, limits)
+    check_package(data, limits, what=f"XLSX file {filename!r}")  # before openpyxl inflates anything
     workbook = _open_workbook(data)
     try:
         return _read_workbook(workbook, filename=filename, limits=limits)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.xml_deep import DEEP_WARNING, DEPTH_ERROR, deep_xml_blocks
 from docshelf.parsers.xml_jats import is_jats, jats_blocks
 from docshelf.parsers.xml_safety import local, parse_xml
 from docshelf.parsers.xml_text import cals_table, mixed_text
@@ -21,7 +23,12 @@ _SECTION_NAMES = frozenset({"section", "sect", "sec", "chapter", "part", "articl
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    tree = parse_xml(data)
+    try:
+        tree = parse_xml(data)
+    except CorruptDocumentError as exc:
+        if DEPTH_ERROR not in str(exc):
+            raise
+        return ParsedContent(blocks=deep_xml_blocks(data), page_count=1, warnings=[DEEP_WARNING])
     root = tree.getroot()
     if isinstance(root.tag, str) and root.tag.startswith(f"{{{XHTML_NS}}}"):
         from docshelf.parsers import html
