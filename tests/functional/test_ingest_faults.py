@@ -232,3 +232,32 @@ def test_follow_symlinks_indexes_the_target(folder: Path, tmp_path: Path, capsys
     store = str(tmp_path / "store")
     assert main(["ingest", str(folder), "--store", store, "--quiet", "--follow-symlinks"]) == 0
     assert "4 ok" in capsys.readouterr().out
+
+
+# -- parser defects ----------------------------------------------------------------------------------------------
+
+
+def test_a_parser_that_crashes_fails_its_document_only(
+    folder: Path, services: LocalServices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.parsers import text
+
+    real_parse = text.parse
+
+    def crashes_on_valves(data: bytes, *, filename: str, limits: object) -> object:
+        if filename.endswith("valves.txt"):
+            raise IndexError("list index out of range")
+        return real_parse(data, filename=filename, limits=limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(text, "parse", crashes_on_valves)
+    results = ingest(services, folder)
+    assert {key: r.status for key, r in results.items()} == {
+        "pumps.txt": "ok",
+        "seals.txt": "ok",
+        "valves.txt": "failed",
+    }
+    failed = results["valves.txt"]
+    assert failed.error_code == "parser_error" and "IndexError: list index out of range" in failed.error_message
+    # Not cached: once the parser is fixed, the same bytes are parsed again.
+    monkeypatch.setattr(text, "parse", real_parse)
+    assert ingest(services, folder)["valves.txt"].status == "ok"

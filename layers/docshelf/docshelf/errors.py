@@ -62,6 +62,13 @@ class VanishedSourceError(DocumentError):
     code = "vanished"
 
 
+class ParserFailedError(DocumentError):
+    """A parser failed on input it should have handled or refused: a defect of the parser, reported as the
+    document's status so the batch goes on. Not cached, so a fixed parser tries the bytes again."""
+
+    code = "parser_error"
+
+
 class StorageError(DocshelfError):
     """A store could not read or write an object."""
 
@@ -96,19 +103,3 @@ def is_cacheable_failure(error: DocumentError) -> bool:
 def document_error(code: str, message: str, page: int | None = None) -> DocumentError:
     """Rebuild a cached failure as the error it was."""
     return _BYTES_ONLY_ERRORS.get(code, CorruptDocumentError)(message, page=page)
-
-
-ERROR_CODES: tuple[str, ...] = tuple(
-    cls.code
-    for cls in (
-        EncryptedDocumentError,
-        CorruptDocumentError,
-        NeedsOcrError,
-        UnsupportedFormatError,
-        DocumentTooLargeError,
-        ParseTimeoutError,
-        EmptyDocumentError,
-        UnreadableSourceError,
-        VanishedSourceError,
-    )
-)

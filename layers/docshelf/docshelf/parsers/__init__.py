@@ -9,9 +9,11 @@ from collections import defaultdict
 from dataclasses import replace
 
 from docshelf.errors import (
+    DocumentError,
     DocumentTooLargeError,
     EmptyDocumentError,
     EncryptedDocumentError,
+    ParserFailedError,
     UnsupportedFormatError,
 )
 from docshelf.model import Block, Document, Page, Source
@@ -21,7 +23,7 @@ from docshelf.parsers.detect import MEDIA_TYPES, detect_format
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 # format -> module under docshelf.parsers exposing `parse(data, *, filename, limits)`
 PARSER_MODULES: dict[str, str] = {
@@ -84,7 +86,12 @@ def parse_bytes(
     parser = load_parser(fmt)
     started = time.monotonic()
     with time_budget(limits.time_budget_s):
-        content = parser(data, filename=filename, limits=limits)
+        try:
+            content = parser(data, filename=filename, limits=limits)
+        except DocumentError:
+            raise
+        except Exception as error:  # a parser defect: this document's status, not the end of the batch
+            raise ParserFailedError(f"the {fmt} parser failed: {type(error).__name__}: {error}"[:500]) from error
     if content.page_count > limits.max_pages:
         raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
     source = Source(
