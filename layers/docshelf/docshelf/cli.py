@@ -177,13 +177,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     progress.close()
     _make_visible(services)
     seconds = time.perf_counter() - started
-    failed = [r for r in results if r.status != "ok"]
+    failed = [r for r in results if r.status not in ("ok", "partial")]
+    partial = [r for r in results if r.status == "partial"]  # indexed, but a parse limit cut their content
     chunks = sum(r.chunks for r in results)
     print(
-        f"{len(results) - len(failed)} ok, {len(failed)} failed, {chunks} chunks, {seconds:.2f}s "
-        f"(namespace {args.namespace}, store {args.store})"
+        f"{len(results) - len(failed) - len(partial)} ok, {len(failed)} failed, "
+        + (f"{len(partial)} partial, " if partial else "")
+        + f"{chunks} chunks, {seconds:.2f}s (namespace {args.namespace}, store {args.store})"
     )
-    for result in sorted(failed, key=lambda failure: failure.source_key):
+    for result in sorted([*partial, *failed], key=lambda failure: failure.source_key):
         print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
     return EXIT_FAILED if failed else EXIT_OK
 

@@ -31,7 +31,10 @@ logger = logging.getLogger(__name__)
 # Statuses in which the index must hold none of the document's chunks.
 EMPTY_STATUSES: frozenset[str] = frozenset({"failed", "needs_ocr", "deleted"})
 # Statuses that end an event's processing: a redelivery of the same event finds nothing left to do.
-SETTLED_STATUSES: frozenset[str] = frozenset({"ok", *EMPTY_STATUSES})
+# Statuses of an indexed document: `partial` when a parse limit cut its content (the record says what was kept).
+INDEXED_STATUSES: frozenset[str] = frozenset({"ok", "partial"})
+SETTLED_STATUSES: frozenset[str] = frozenset({*INDEXED_STATUSES, *EMPTY_STATUSES})
+TRUNCATED_CODE = "truncated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,12 @@ class ParseOutcome:
     error: DocumentError | None = None
     cache_hit: bool = False
     seconds: float = 0.0
+    # What a parse limit cut (Document.truncation), for a publisher that has the chunks but not the document.
+    known_truncation: str = ""
+
+    @property
+    def truncation(self) -> str:
+        return self.document.truncation if self.document is not None else self.known_truncation
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +128,13 @@ def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineCo
             revision=outcome.revision,
         )
         store.put(key, dumps(chunks_to_dict(chunks)), content_type="application/json")
-    write_artifacts(store, outcome, chunks, status="ok", config=config)
+    write_artifacts(store, outcome, chunks, status=indexed_status(outcome), config=config)
     return chunks, hit
+
+
+def indexed_status(outcome: ParseOutcome) -> str:
+    """`partial` for a document a parse limit cut (indexed all the same), else `ok`."""
+    return "partial" if outcome.truncation else "ok"
 
 
 def write_artifacts(
@@ -237,7 +251,10 @@ def _record_published(
 ) -> bool:
     """Mark an indexed revision ok; False when a newer event landed meanwhile (its chunks are then undone if that
     event emptied the document)."""
-    written = registry.put(_record(outcome, "ok", chunks=chunks, sequencer=sequencer, chunker=chunker))
+    record = _record(outcome, indexed_status(outcome), chunks=chunks, sequencer=sequencer, chunker=chunker)
+    if outcome.truncation:
+        record = replace(record, error_code=TRUNCATED_CODE, error_message=outcome.truncation)
+    written = registry.put(record)
     if not written:
         winner = registry.get(outcome.namespace, outcome.document_id)
         if winner is not None and winner.status in EMPTY_STATUSES:
@@ -332,10 +349,7 @@ def already_published(
     outcome = ParseOutcome(namespace, doc_id, source_key, revision, None)
     if current is None or not _already_published(current, outcome, published_with(config, index), sequencer):
         return None
-    return IngestResult(
-        namespace, doc_id, source_key, "ok", chunks=current.chunk_count, parse_cache_hit=True,
-        chunk_cache_hit=True, seconds=time.perf_counter() - started,
-    )  # fmt: skip
+    return _unchanged(current, started)
 
 
 def ingest_parsed(
@@ -385,16 +399,26 @@ def _settled_without_publishing(
     current = registry.get(namespace, outcome.document_id)
     if outcome.cache_hit and _already_published(current, outcome, published_with(config, index), sequencer):
         # The same bytes with the same settings are already indexed: nothing to redo.
-        return IngestResult(
-            namespace, outcome.document_id, source_key, "ok", chunks=current.chunk_count if current else 0,
-            parse_cache_hit=True, chunk_cache_hit=True, seconds=time.perf_counter() - started,
-        )  # fmt: skip
+        return _unchanged(current, started)
     return None
 
 
-def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, started: float) -> IngestResult:
+def _unchanged(current: DocumentRecord | None, started: float) -> IngestResult:
+    """The result of a file published as it is: its record's status (`ok` or `partial`, with why) and chunks."""
+    if current is None:
+        raise ValueError("an unchanged document has a record")
     return IngestResult(
-        outcome.namespace, outcome.document_id, outcome.source_key, "ok", chunks=len(chunks),
+        current.namespace, current.document_id, current.source_key, current.status, chunks=current.chunk_count,
+        error_code=current.error_code, error_message=current.error_message, parse_cache_hit=True,
+        chunk_cache_hit=True, seconds=time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, started: float) -> IngestResult:
+    truncation = outcome.truncation
+    return IngestResult(
+        outcome.namespace, outcome.document_id, outcome.source_key, indexed_status(outcome), chunks=len(chunks),
+        error_code=TRUNCATED_CODE if truncation else "", error_message=truncation,
         parse_cache_hit=outcome.cache_hit, chunk_cache_hit=chunk_hit, seconds=time.perf_counter() - started,
     )  # fmt: skip
 
@@ -458,7 +482,7 @@ def published_with(config: PipelineConfig, index: SearchIndex) -> str:
 def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:
     return (
         current is not None
-        and current.status == "ok"
+        and current.status in INDEXED_STATUSES
         and current.revision == outcome.revision
         and current.chunker == chunker
         and current.source_key == outcome.source_key
@@ -532,6 +556,13 @@ def load_parsed(store: ObjectStore, *, namespace: str, source_key: str, revision
     return ParseOutcome(
         namespace, make_document_id(namespace, source_key), source_key, revision, document, cache_hit=True
     )
+
+
+def recorded_truncation(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> str:
+    """What the chunk stage's manifest of this revision says a parse limit cut ("" when nothing, or no manifest)."""
+    raw = store.get(artifact_key(namespace, document_id, "manifest.json"))
+    manifest = loads(raw) if raw is not None else {}
+    return str(manifest.get("truncation", "")) if manifest.get("revision") == revision else ""
 
 
 def load_chunks(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> list[Chunk] | None:

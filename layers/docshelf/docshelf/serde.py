@@ -36,7 +36,11 @@ def _check_version(data: JsonObject) -> None:
 
 
 def document_to_dict(document: Document) -> JsonObject:
-    return asdict(document)
+    """The document as JSON; `truncation` only when a limit cut it, so a whole document's JSON has no such key."""
+    data = asdict(document)
+    if not document.truncation:
+        del data["truncation"]
+    return data
 
 
 def block_from_dict(data: JsonObject) -> Block:
@@ -66,6 +70,7 @@ def document_from_dict(data: JsonObject) -> Document:
         parser=data["parser"],
         warnings=tuple(data["warnings"]),
         schema_version=data["schema_version"],
+        truncation=data.get("truncation", ""),
     )
 
 
