@@ -23,7 +23,7 @@ from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key, parse_
 from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
 from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
-from docshelf.serde import chunks_from_dict, chunks_to_dict, document_from_dict, document_to_dict, dumps, loads
+from docshelf.serde import chunks_from_dict, chunks_json, document_from_dict, document_json, dumps, loads
 from docshelf.store.base import ObjectStore
 
 logger = logging.getLogger(__name__)
@@ -106,7 +106,8 @@ def parse_stage(
             store.put(parse_failure_key(revision), dumps(record), content_type="application/json")
         return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error,
                             seconds=time.perf_counter() - started)  # fmt: skip
-    store.put(cache_key, dumps(document_to_dict(document)), content_type="application/json")
+    del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
+    store.put(cache_key, document_json(document), content_type="application/json")
     return ParseOutcome(namespace, doc_id, source_key, revision, document, seconds=time.perf_counter() - started)
 
 
@@ -127,7 +128,7 @@ def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineCo
             config=config.chunking,
             revision=outcome.revision,
         )
-        store.put(key, dumps(chunks_to_dict(chunks)), content_type="application/json")
+        store.put(key, chunks_json(chunks), content_type="application/json")
     write_artifacts(store, outcome, chunks, status=indexed_status(outcome), config=config)
     return chunks, hit
 
@@ -164,7 +165,7 @@ def write_artifacts(
     if document is None:
         manifest["revision"] = outcome.revision
     store.put(artifact_key(ns, doc_id, "manifest.json"), dumps(manifest), content_type="application/json")
-    store.put(artifact_key(ns, doc_id, "chunks.json"), dumps(chunks_to_dict(chunks, document_id=doc_id)))
+    store.put(artifact_key(ns, doc_id, "chunks.json"), chunks_json(chunks, document_id=doc_id))
     store.put(artifact_key(ns, doc_id, "doc_nav.json"), dumps(artifacts.doc_nav(doc_id, document, chunks)))
 
 
@@ -455,6 +456,8 @@ class BatchedPublishing:
         )
         ready = self.flush() if waiting else []
         chunks, chunk_hit = chunk_stage(self.store, outcome, config=self.config)
+        # Chunked: the document is not needed to publish, and may be as large as its chunks (a 200 MB text).
+        outcome = replace(outcome, document=None, known_truncation=outcome.truncation)
         self._pending.append((outcome, chunks, chunk_hit, started))
         self._pending_chunks += len(chunks)
         if self._pending_chunks >= self.PUBLISH_CHUNKS or len(self._pending) >= self.PUBLISH_DOCUMENTS:
