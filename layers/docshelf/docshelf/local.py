@@ -96,8 +96,9 @@ class LocalServices:
             )
 
         publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
-        # `map`, not a loop variable, so that no frame here keeps a parsed document once `add` has chunked it.
-        for results in map(publishing.add, parse_in_workers(parse, changed, path=lambda file: file[0])):
+        outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])
+        # `add_next` takes each parsed file itself: no frame here keeps its document once it is chunked.
+        while (results := publishing.add_next(outcomes)) is not None:
             yield from results
         yield from publishing.flush()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -113,11 +113,37 @@ def parse_stage(
 
 def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
     """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
+    chunked = chunk_without_writing(store, outcome, config=config)
+    chunked.write(store)
+    return chunked.chunks, chunked.cache_hit
+
+
+@dataclass(frozen=True, slots=True)
+class Chunked:
+    """A document's chunks with what the chunk stage writes of them, made while the document was at hand: the
+    chunk cache (on a miss) and the artifacts. Written by `write`, which needs the document no longer, so a
+    caller can let go of a large one first."""
+
+    chunks: list[Chunk]
+    cache_hit: bool
+    cache_key: str
+    namespace: str
+    document_id: str
+    manifest: dict[str, Any]
+    doc_nav: dict[str, Any]
+
+    def write(self, store: ObjectStore) -> None:
+        if not self.cache_hit:
+            store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        _write_artifact_objects(store, self.namespace, self.document_id, self.manifest, self.chunks, self.doc_nav)
+
+
+def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
+    """`chunk_stage` up to its writes (`Chunked.write`)."""
     if outcome.document is None:
         raise ValueError("chunk_stage needs a parsed document")
     key = chunk_cache_key(outcome.revision, outcome.namespace, outcome.document_id, config.chunking)
     cached = store.get(key)
-    hit = cached is not None
     if cached is not None:
         chunks = chunks_from_dict(loads(cached))
     else:
@@ -128,9 +154,9 @@ def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineCo
             config=config.chunking,
             revision=outcome.revision,
         )
-        store.put(key, chunks_json(chunks), content_type="application/json")
-    write_artifacts(store, outcome, chunks, status=indexed_status(outcome), config=config)
-    return chunks, hit
+    manifest = _manifest(outcome, chunks, status=indexed_status(outcome), config=config)
+    nav = artifacts.doc_nav(outcome.document_id, outcome.document, chunks)
+    return Chunked(chunks, cached is not None, key, outcome.namespace, outcome.document_id, manifest, nav)
 
 
 def indexed_status(outcome: ParseOutcome) -> str:
@@ -146,14 +172,20 @@ def write_artifacts(
     status: str,
     config: PipelineConfig,
 ) -> None:
-    ns, doc_id, document = outcome.namespace, outcome.document_id, outcome.document
+    manifest = _manifest(outcome, chunks, status=status, config=config)
+    nav = artifacts.doc_nav(outcome.document_id, outcome.document, chunks)
+    _write_artifact_objects(store, outcome.namespace, outcome.document_id, manifest, chunks, nav)
+
+
+def _manifest(outcome: ParseOutcome, chunks: list[Chunk], *, status: str, config: PipelineConfig) -> dict[str, Any]:
+    document = outcome.document
     errors: list[dict[str, Any]] = []
     if outcome.error is not None:
         errors.append({"stage": "parse", "code": outcome.error.code, "message": outcome.error.message,
                        "page": outcome.error.page})  # fmt: skip
     manifest = artifacts.manifest(
-        namespace=ns,
-        document_id=doc_id,
+        namespace=outcome.namespace,
+        document_id=outcome.document_id,
         source_key=outcome.source_key,
         source=document.source if document else None,
         status=status,
@@ -164,9 +196,16 @@ def write_artifacts(
     )
     if document is None:
         manifest["revision"] = outcome.revision
-    store.put(artifact_key(ns, doc_id, "manifest.json"), dumps(manifest), content_type="application/json")
-    store.put(artifact_key(ns, doc_id, "chunks.json"), chunks_json(chunks, document_id=doc_id))
-    store.put(artifact_key(ns, doc_id, "doc_nav.json"), dumps(artifacts.doc_nav(doc_id, document, chunks)))
+    return manifest
+
+
+def _write_artifact_objects(
+    store: ObjectStore, namespace: str, document_id: str, manifest: dict[str, Any], chunks: list[Chunk],
+    doc_nav: dict[str, Any],
+) -> None:  # fmt: skip
+    store.put(artifact_key(namespace, document_id, "manifest.json"), dumps(manifest), content_type="application/json")
+    store.put(artifact_key(namespace, document_id, "chunks.json"), chunks_json(chunks, document_id=document_id))
+    store.put(artifact_key(namespace, document_id, "doc_nav.json"), dumps(doc_nav))
 
 
 def publish_stage(
@@ -441,6 +480,14 @@ class BatchedPublishing:
 
     def add(self, outcome: ParseOutcome) -> list[IngestResult]:
         """Results ready after this file: its own, or those of the batch it completed (or none yet)."""
+        return self.add_next(iter((outcome,))) or []
+
+    def add_next(self, outcomes: Iterator[ParseOutcome]) -> list[IngestResult] | None:
+        """`add` of the next parsed file from `outcomes`; None when there is none. Taken from the iterator here,
+        so that this frame holds the only reference to its document and can let go of it once it is chunked."""
+        outcome = next(outcomes, None)
+        if outcome is None:
+            return None
         if not isinstance(self.index, BulkUpsert):
             return [ingest_parsed(self.store, self.registry, self.index, outcome, config=self.config)]
         started = time.perf_counter() - outcome.seconds
@@ -455,9 +502,12 @@ class BatchedPublishing:
             or any(pending.document_id == outcome.document_id for pending, _, _, _ in self._pending)
         )
         ready = self.flush() if waiting else []
-        chunks, chunk_hit = chunk_stage(self.store, outcome, config=self.config)
-        # Chunked: the document is not needed to publish, and may be as large as its chunks (a 200 MB text).
+        chunked = chunk_without_writing(self.store, outcome, config=self.config)
+        # Chunked: the document is not needed to write the chunks or publish them, and may be as large as its
+        # chunks (a 200 MB text), so it goes before their JSON is written.
         outcome = replace(outcome, document=None, known_truncation=outcome.truncation)
+        chunked.write(self.store)
+        chunks, chunk_hit = chunked.chunks, chunked.cache_hit
         self._pending.append((outcome, chunks, chunk_hit, started))
         self._pending_chunks += len(chunks)
         if self._pending_chunks >= self.PUBLISH_CHUNKS or len(self._pending) >= self.PUBLISH_DOCUMENTS:
