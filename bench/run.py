@@ -164,7 +164,9 @@ def main() -> None:
     print_table(rows)
     # Each in its own interpreter, so its memory peaks and caches are its own. Only the OpenSearch bench runs
     # with a node up: a starting JVM takes CPU from whatever is measured beside it.
-    for name in ("index_bench", "pdf_bench", "aws_cold_start", "api_bench", "quality_bench", "opensearch_bench"):
+    for name in (
+        "index_bench", "pdf_bench", "aws_cold_start", "api_bench", "quality_bench", "memory_bench", "opensearch_bench"
+    ):  # fmt: skip
         script = REPO / "bench" / f"{name}.py"
         if script.is_file():
             print(f"\n## {name}")
