@@ -49,7 +49,7 @@ _log = logging.getLogger(__name__)
 # Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
 # of the index (tracemalloc; 65,536 took 800 MB).
 BATCH_CHUNKS = 1 << 13
-ANALYSIS_CHARS = 4_000_000
+ANALYSIS_CHARS = 2_000_000
 
 
 def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
