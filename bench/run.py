@@ -171,6 +171,7 @@ def main() -> None:
         "aws_cold_start",
         "api_bench",
         "quality_bench",
+        "memory_bench",
         "opensearch_bench",
     ):
         script = REPO / "bench" / f"{name}.py"

@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from rank_bm25 import BM25Okapi
@@ -14,7 +16,7 @@ from docshelf.index.embedded import index as embedded
 from docshelf.index.embedded.bm25 import Vocabulary
 from docshelf.index.embedded.document_objects import INDEX_FORMAT
 from docshelf.index.embedded.term_table import TermTable
-from docshelf.index.plan import ChannelQuery, QueryPlan, SearchFilters
+from docshelf.index.plan import Channel, ChannelQuery, QueryPlan, SearchFilters
 from docshelf.model import Chunk, Link
 from docshelf.serde import chunk_to_dict, dumps
 from docshelf.store import LocalStore
@@ -358,3 +360,21 @@ def test_a_load_leaves_the_cycle_collector_as_it_found_it(tmp_path) -> None:  # 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_large_document_analysed_in_slices_has_the_postings_of_one_analysis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(7)
+    words = ["seal", "valve", "TX-100", "pump", "flange", "bolt", "200 bar", "torque", "gasket", "rotor"]
+    chunks = [make_chunk(i, " ".join(rng.choices(words, k=rng.randint(3, 40)))) for i in range(300)]
+    whole = EmbeddedIndex(LocalStore(tmp_path / "whole"))
+    whole.write("ns", [DocumentChunks("d1", "r1", chunks)])
+    monkeypatch.setattr(embedded, "ANALYSIS_CHARS", 500)  # dozens of slices, some of one chunk
+    sliced = EmbeddedIndex(LocalStore(tmp_path / "sliced"))
+    sliced.write("ns", [DocumentChunks("d1", "r1", chunks)])
+    channels: dict[Channel, Callable[[str], list[str]]] = {"content": analyze, "term": raw_terms}
+    for query in ("seal valve", "TX-100 torque", "200 bar gasket", "rotor"):
+        for channel, terms_of in channels.items():
+            ranked = sliced.rank("ns", channel, terms_of(query), SearchFilters(), 50)
+            assert ranked and ranked == whole.rank("ns", channel, terms_of(query), SearchFilters(), 50)

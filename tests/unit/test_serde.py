@@ -23,8 +23,10 @@ from docshelf.serde import (
     SchemaVersionError,
     chunk_from_dict,
     chunks_from_dict,
+    chunks_json,
     chunks_to_dict,
     document_from_dict,
+    document_json,
     document_to_dict,
     dumps,
     loads,
@@ -60,6 +62,25 @@ def test_document_round_trips_through_json() -> None:
     data = json.loads(dumps(document_to_dict(document)))
     assert data["schema_version"] == SCHEMA_VERSION
     assert document_from_dict(data) == document
+
+
+def test_a_cut_document_keeps_its_truncation_and_a_whole_one_has_no_such_key() -> None:
+    whole = sample_document()
+    assert "truncation" not in document_to_dict(whole)
+    cut = dataclasses.replace(whole, truncation="kept rows 1-4 of 10: over the 9-cell limit")
+    assert document_from_dict(loads(dumps(document_to_dict(cut)))) == cut
+
+
+def test_the_json_written_from_the_dataclasses_is_the_json_of_their_dicts() -> None:
+    """document_json and chunks_json skip `asdict`'s copy of everything; their bytes must not change."""
+    for document in (sample_document(), dataclasses.replace(sample_document(), truncation="kept rows 1-4 of 10")):
+        assert document_json(document) == dumps(document_to_dict(document))
+    chunk = Chunk(
+        chunk_id="c1", document_id="d1", namespace="ns", type="table", text="| a |", section_path=("A", "B"),
+        pages=(2, 3), token_count=3, ordinal=0, source_file_name="a.pdf", revision="ab", overlap_chars=1,
+        connect_to=(Link(target="table", relation="part_of", ref="table-2", position=0),), citation_tokens=2,
+    )  # fmt: skip
+    assert chunks_json([chunk, chunk], document_id="d1") == dumps(chunks_to_dict([chunk, chunk], document_id="d1"))
 
 
 def test_chunks_round_trip_through_json() -> None:

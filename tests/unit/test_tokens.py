@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -100,3 +101,14 @@ def test_the_shipped_encoding_is_tiktokens_own_cl100k_base(monkeypatch: pytest.M
     )
     text = "Replace the TX-100 seal (v2.3.1) 阀门的额定压力 東京です\r\n\tÅngström <|endoftext|> 😀"
     assert encode(text) == tiktoken.Encoding(**reference).encode(text, disallowed_special=())
+
+
+def test_a_long_text_counted_in_pieces_has_the_count_of_one_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    parts = ["valve", "Seal", " ", "  ", "\n", "\n\n", ".", "...", "TX-100", "200", "1234567", "'s", "新员工", "é",
+             "don't", "\t", "(see", "p. 3)", "!!", "\u00a0", "a\u3000b", "x\x1fy", "👍", "--"]  # fmt: skip
+    texts = ["".join(rng.choices(parts, k=rng.randint(50, 400))) for _ in range(40)]
+    whole = [len(tokens.encoding().encode_ordinary(text)) for text in texts]
+    monkeypatch.setattr(tokens, "LONG_TEXT_CHARS", 16)  # every text is cut many times
+    assert [tokens.count_tokens(text) for text in texts] == whole
+    assert tokens.count_tokens_batch(texts) == whole

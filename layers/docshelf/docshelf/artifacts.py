@@ -77,7 +77,7 @@ def manifest(
 ) -> dict[str, Any]:
     blocks = document.blocks() if document else []
     kinds = Counter(block.kind for block in blocks)
-    return {
+    data = {
         "schema_version": SCHEMA_VERSION,
         "namespace": namespace,
         "document_id": document_id,
@@ -105,3 +105,6 @@ def manifest(
         "errors": errors,
         "HIERARCHY": [section.to_dict() for section in section_tree(document, chunks)],
     }  # fmt: skip
+    if document is not None and document.truncation:
+        data["truncation"] = document.truncation  # what a parse limit cut: why the status is `partial`
+    return data

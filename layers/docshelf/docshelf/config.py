@@ -16,7 +16,9 @@ class ParseLimits:
     max_pages: int = 5000
     max_decompressed_bytes: int = 1024 * 1024 * 1024
     max_compression_ratio: float = 200.0
-    max_sheet_cells: int = 5_000_000
+    # A sheet cell costs about 1 KB at the peak of an ingest (grid, table, Markdown, analysis, index), so a
+    # million keep a CSV's ingest near 1 GB; a file over it is indexed in part, with the status `partial`.
+    max_sheet_cells: int = 1_000_000
     time_budget_s: float = 300.0
 
 

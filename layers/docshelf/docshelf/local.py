@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -103,8 +104,10 @@ class LocalServices:
         publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
         for outcome in unreadable:
             yield from publishing.add(outcome)
-        for outcome in parse_in_workers(parse, changed, path=lambda file: file[0]):
-            yield from publishing.add(outcome)
+        outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])
+        # `add_next` takes each parsed file itself: no frame here keeps its document once it is chunked.
+        while (results := publishing.add_next(outcomes)) is not None:
+            yield from results
         yield from publishing.flush()
 
     def delete(self, *, namespace: str, source_key: str) -> bool:
@@ -117,8 +120,8 @@ def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Calla
     """`parse` of every file, in completion order: with CPUs to spare, in forked workers of one CPU each
     (none forks page workers of its own), largest file first; otherwise here, one after the other."""
     largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
-    for _, parsed in forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each):
-        yield parsed
+    # itemgetter through `map`: no loop variable keeps the last result alive while the caller uses it.
+    yield from map(itemgetter(1), forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each))
 
 
 def _size(path: Path) -> int:

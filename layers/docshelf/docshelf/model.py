@@ -102,6 +102,8 @@ class Document:
     parser: str
     warnings: tuple[str, ...] = ()
     schema_version: str = SCHEMA_VERSION
+    # Why and where a parse limit cut the content ("kept rows 1-1,000,000 of 2,000,000: ..."); "" when whole.
+    truncation: str = ""
 
     def blocks(self) -> list[Block]:
         return [block for page in self.pages for block in page.blocks]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,7 +24,7 @@ from docshelf.model import Chunk, Document
 from docshelf.parsers import parse_bytes
 from docshelf.purge import purge_document_caches
 from docshelf.registry import DocumentRecord, Registry, sequencer_is_newer
-from docshelf.serde import chunks_from_dict, chunks_to_dict, document_from_dict, document_to_dict, dumps, loads
+from docshelf.serde import chunks_from_dict, chunks_json, document_from_dict, document_json, dumps, loads
 from docshelf.store.base import ObjectStore
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,10 @@ logger = logging.getLogger(__name__)
 # Statuses in which the index must hold none of the document's chunks.
 EMPTY_STATUSES: frozenset[str] = frozenset({"failed", "needs_ocr", "deleted"})
 # Statuses that end an event's processing: a redelivery of the same event finds nothing left to do.
-SETTLED_STATUSES: frozenset[str] = frozenset({"ok", *EMPTY_STATUSES})
+# Statuses of an indexed document: `partial` when a parse limit cut its content (the record says what was kept).
+INDEXED_STATUSES: frozenset[str] = frozenset({"ok", "partial"})
+SETTLED_STATUSES: frozenset[str] = frozenset({*INDEXED_STATUSES, *EMPTY_STATUSES})
+TRUNCATED_CODE = "truncated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,12 @@ class ParseOutcome:
     error: DocumentError | None = None
     cache_hit: bool = False
     seconds: float = 0.0
+    # What a parse limit cut (Document.truncation), for a publisher that has the chunks but not the document.
+    known_truncation: str = ""
+
+    @property
+    def truncation(self) -> str:
+        return self.document.truncation if self.document is not None else self.known_truncation
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,17 +107,44 @@ def parse_stage(
             store.put(parse_failure_key(revision), dumps(record), content_type="application/json")
         return ParseOutcome(namespace, doc_id, source_key, revision, None, error=error,
                             seconds=time.perf_counter() - started)  # fmt: skip
-    store.put(cache_key, dumps(document_to_dict(document)), content_type="application/json")
+    del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
+    store.put(cache_key, document_json(document), content_type="application/json")
     return ParseOutcome(namespace, doc_id, source_key, revision, document, seconds=time.perf_counter() - started)
 
 
 def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
     """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
+    chunked = chunk_without_writing(store, outcome, config=config)
+    chunked.write(store)
+    return chunked.chunks, chunked.cache_hit
+
+
+@dataclass(frozen=True, slots=True)
+class Chunked:
+    """A document's chunks with what the chunk stage writes of them, made while the document was at hand: the
+    chunk cache (on a miss) and the artifacts. Written by `write`, which needs the document no longer, so a
+    caller can let go of a large one first."""
+
+    chunks: list[Chunk]
+    cache_hit: bool
+    cache_key: str
+    namespace: str
+    document_id: str
+    manifest: dict[str, Any]
+    doc_nav: dict[str, Any]
+
+    def write(self, store: ObjectStore) -> None:
+        if not self.cache_hit:
+            store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        _write_artifact_objects(store, self.namespace, self.document_id, self.manifest, self.chunks, self.doc_nav)
+
+
+def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
+    """`chunk_stage` up to its writes (`Chunked.write`)."""
     if outcome.document is None:
         raise ValueError("chunk_stage needs a parsed document")
     key = chunk_cache_key(outcome.revision, outcome.namespace, outcome.document_id, config.chunking)
     cached = store.get(key)
-    hit = cached is not None
     if cached is not None:
         chunks = chunks_from_dict(loads(cached))
     else:
@@ -119,9 +155,14 @@ def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineCo
             config=config.chunking,
             revision=outcome.revision,
         )
-        store.put(key, dumps(chunks_to_dict(chunks)), content_type="application/json")
-    write_artifacts(store, outcome, chunks, status="ok", config=config)
-    return chunks, hit
+    manifest = _manifest(outcome, chunks, status=indexed_status(outcome), config=config)
+    nav = artifacts.doc_nav(outcome.document_id, outcome.document, chunks)
+    return Chunked(chunks, cached is not None, key, outcome.namespace, outcome.document_id, manifest, nav)
+
+
+def indexed_status(outcome: ParseOutcome) -> str:
+    """`partial` for a document a parse limit cut (indexed all the same), else `ok`."""
+    return "partial" if outcome.truncation else "ok"
 
 
 def write_artifacts(
@@ -132,14 +173,20 @@ def write_artifacts(
     status: str,
     config: PipelineConfig,
 ) -> None:
-    ns, doc_id, document = outcome.namespace, outcome.document_id, outcome.document
+    manifest = _manifest(outcome, chunks, status=status, config=config)
+    nav = artifacts.doc_nav(outcome.document_id, outcome.document, chunks)
+    _write_artifact_objects(store, outcome.namespace, outcome.document_id, manifest, chunks, nav)
+
+
+def _manifest(outcome: ParseOutcome, chunks: list[Chunk], *, status: str, config: PipelineConfig) -> dict[str, Any]:
+    document = outcome.document
     errors: list[dict[str, Any]] = []
     if outcome.error is not None:
         errors.append({"stage": "parse", "code": outcome.error.code, "message": outcome.error.message,
                        "page": outcome.error.page})  # fmt: skip
     manifest = artifacts.manifest(
-        namespace=ns,
-        document_id=doc_id,
+        namespace=outcome.namespace,
+        document_id=outcome.document_id,
         source_key=outcome.source_key,
         source=document.source if document else None,
         status=status,
@@ -150,9 +197,16 @@ def write_artifacts(
     )
     if document is None:
         manifest["revision"] = outcome.revision
-    store.put(artifact_key(ns, doc_id, "manifest.json"), dumps(manifest), content_type="application/json")
-    store.put(artifact_key(ns, doc_id, "chunks.json"), dumps(chunks_to_dict(chunks, document_id=doc_id)))
-    store.put(artifact_key(ns, doc_id, "doc_nav.json"), dumps(artifacts.doc_nav(doc_id, document, chunks)))
+    return manifest
+
+
+def _write_artifact_objects(
+    store: ObjectStore, namespace: str, document_id: str, manifest: dict[str, Any], chunks: list[Chunk],
+    doc_nav: dict[str, Any],
+) -> None:  # fmt: skip
+    store.put(artifact_key(namespace, document_id, "manifest.json"), dumps(manifest), content_type="application/json")
+    store.put(artifact_key(namespace, document_id, "chunks.json"), chunks_json(chunks, document_id=document_id))
+    store.put(artifact_key(namespace, document_id, "doc_nav.json"), dumps(doc_nav))
 
 
 def publish_stage(
@@ -236,7 +290,10 @@ def _record_published(
 ) -> bool:
     """Mark an indexed revision ok; False when a newer event landed meanwhile (its chunks are then undone if that
     event emptied the document)."""
-    written = registry.put(_record(outcome, "ok", chunks=chunks, sequencer=sequencer, chunker=chunker))
+    record = _record(outcome, indexed_status(outcome), chunks=chunks, sequencer=sequencer, chunker=chunker)
+    if outcome.truncation:
+        record = replace(record, error_code=TRUNCATED_CODE, error_message=outcome.truncation)
+    written = registry.put(record)
     if not written:
         winner = registry.get(outcome.namespace, outcome.document_id)
         if winner is not None and winner.status in EMPTY_STATUSES:
@@ -331,10 +388,7 @@ def already_published(
     outcome = ParseOutcome(namespace, doc_id, source_key, revision, None)
     if current is None or not _already_published(current, outcome, published_with(config, index), sequencer):
         return None
-    return IngestResult(
-        namespace, doc_id, source_key, "ok", chunks=current.chunk_count, parse_cache_hit=True,
-        chunk_cache_hit=True, seconds=time.perf_counter() - started,
-    )  # fmt: skip
+    return _unchanged(current, started)
 
 
 def ingest_parsed(
@@ -384,16 +438,26 @@ def _settled_without_publishing(
     current = registry.get(namespace, outcome.document_id)
     if outcome.cache_hit and _already_published(current, outcome, published_with(config, index), sequencer):
         # The same bytes with the same settings are already indexed: nothing to redo.
-        return IngestResult(
-            namespace, outcome.document_id, source_key, "ok", chunks=current.chunk_count if current else 0,
-            parse_cache_hit=True, chunk_cache_hit=True, seconds=time.perf_counter() - started,
-        )  # fmt: skip
+        return _unchanged(current, started)
     return None
 
 
-def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, started: float) -> IngestResult:
+def _unchanged(current: DocumentRecord | None, started: float) -> IngestResult:
+    """The result of a file published as it is: its record's status (`ok` or `partial`, with why) and chunks."""
+    if current is None:
+        raise ValueError("an unchanged document has a record")
     return IngestResult(
-        outcome.namespace, outcome.document_id, outcome.source_key, "ok", chunks=len(chunks),
+        current.namespace, current.document_id, current.source_key, current.status, chunks=current.chunk_count,
+        error_code=current.error_code, error_message=current.error_message, parse_cache_hit=True,
+        chunk_cache_hit=True, seconds=time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def _published(outcome: ParseOutcome, chunks: list[Chunk], chunk_hit: bool, started: float) -> IngestResult:
+    truncation = outcome.truncation
+    return IngestResult(
+        outcome.namespace, outcome.document_id, outcome.source_key, indexed_status(outcome), chunks=len(chunks),
+        error_code=TRUNCATED_CODE if truncation else "", error_message=truncation,
         parse_cache_hit=outcome.cache_hit, chunk_cache_hit=chunk_hit, seconds=time.perf_counter() - started,
     )  # fmt: skip
 
@@ -415,6 +479,14 @@ class BatchedPublishing:
 
     def add(self, outcome: ParseOutcome) -> list[IngestResult]:
         """Results ready after this file: its own, or those of the batch it completed (or none yet)."""
+        return self.add_next(iter((outcome,))) or []
+
+    def add_next(self, outcomes: Iterator[ParseOutcome]) -> list[IngestResult] | None:
+        """`add` of the next parsed file from `outcomes`; None when there is none. Taken from the iterator here,
+        so that this frame holds the only reference to its document and can let go of it once it is chunked."""
+        outcome = next(outcomes, None)
+        if outcome is None:
+            return None
         started = time.perf_counter() - outcome.seconds
         settled = _settled_without_publishing(
             self.store, self.registry, self.index, outcome, config=self.config, sequencer="", started=started
@@ -427,7 +499,12 @@ class BatchedPublishing:
             or any(pending.document_id == outcome.document_id for pending, _, _, _ in self._pending)
         )
         ready = self.flush() if waiting else []
-        chunks, chunk_hit = chunk_stage(self.store, outcome, config=self.config)
+        chunked = chunk_without_writing(self.store, outcome, config=self.config)
+        # Chunked: the document is not needed to write the chunks or publish them, and may be as large as its
+        # chunks (a 200 MB text), so it goes before their JSON is written.
+        outcome = replace(outcome, document=None, known_truncation=outcome.truncation)
+        chunked.write(self.store)
+        chunks, chunk_hit = chunked.chunks, chunked.cache_hit
         self._pending.append((outcome, chunks, chunk_hit, started))
         self._pending_chunks += len(chunks)
         if self._pending_chunks >= self.PUBLISH_CHUNKS or len(self._pending) >= self.PUBLISH_DOCUMENTS:
@@ -455,7 +532,7 @@ def published_with(config: PipelineConfig, index: SearchBackend) -> str:
 def _already_published(current: DocumentRecord | None, outcome: ParseOutcome, chunker: str, sequencer: str) -> bool:
     return (
         current is not None
-        and current.status == "ok"
+        and current.status in INDEXED_STATUSES
         and current.revision == outcome.revision
         and current.chunker == chunker
         and current.source_key == outcome.source_key
@@ -539,6 +616,13 @@ def load_parsed(store: ObjectStore, *, namespace: str, source_key: str, revision
     return ParseOutcome(
         namespace, make_document_id(namespace, source_key), source_key, revision, document, cache_hit=True
     )
+
+
+def recorded_truncation(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> str:
+    """What the chunk stage's manifest of this revision says a parse limit cut ("" when nothing, or no manifest)."""
+    raw = store.get(artifact_key(namespace, document_id, "manifest.json"))
+    manifest = loads(raw) if raw is not None else {}
+    return str(manifest.get("truncation", "")) if manifest.get("revision") == revision else ""
 
 
 def load_chunks(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> list[Chunk] | None:

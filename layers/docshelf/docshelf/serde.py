@@ -36,7 +36,23 @@ def _check_version(data: JsonObject) -> None:
 
 
 def document_to_dict(document: Document) -> JsonObject:
-    return asdict(document)
+    """The document as JSON; `truncation` only when a limit cut it, so a whole document's JSON has no such key."""
+    data = asdict(document)
+    if not document.truncation:
+        del data["truncation"]
+    return data
+
+
+def document_json(document: Document) -> bytes:
+    """`dumps(document_to_dict(document))`, written by orjson from the dataclasses themselves: `asdict` made a dict
+    for every block and cell first, as large as the document again (hundreds of MB for a 200 MB text)."""
+    data: JsonObject = {
+        "source": document.source, "title": document.title, "pages": document.pages, "parser": document.parser,
+        "warnings": document.warnings, "schema_version": document.schema_version,
+    }  # fmt: skip
+    if document.truncation:
+        data["truncation"] = document.truncation
+    return dumps(data)
 
 
 def block_from_dict(data: JsonObject) -> Block:
@@ -66,6 +82,7 @@ def document_from_dict(data: JsonObject) -> Document:
         parser=data["parser"],
         warnings=tuple(data["warnings"]),
         schema_version=data["schema_version"],
+        truncation=data.get("truncation", ""),
     )
 
 
@@ -97,6 +114,11 @@ def chunk_from_dict(data: JsonObject) -> Chunk:
 
 def chunks_to_dict(chunks: list[Chunk], **extra: Any) -> JsonObject:
     return {"schema_version": SCHEMA_VERSION, **extra, "chunks": [chunk_to_dict(c) for c in chunks]}
+
+
+def chunks_json(chunks: list[Chunk], **extra: Any) -> bytes:
+    """`dumps(chunks_to_dict(chunks, **extra))`, written by orjson from the chunk dataclasses themselves."""
+    return dumps({"schema_version": SCHEMA_VERSION, **extra, "chunks": chunks})
 
 
 def chunks_from_dict(data: JsonObject) -> list[Chunk]:

@@ -4,6 +4,7 @@ with the embedded index (`OpenSearchMode=embedded`) and with a real OpenSearch n
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docshelf.ids import document_id, sha256_hex
@@ -269,3 +270,22 @@ def test_namespaces_stay_apart(pipeline: Pipeline) -> None:
             f"{index.index}.demo.v1",
             f"{index.index}.other.v1",
         ]
+
+
+def test_a_csv_cut_by_the_cell_limit_is_published_as_partial(pipeline: Pipeline) -> None:
+    from tests.functional.test_partial_documents import CELL_LIMIT, REASON, parts_csv
+
+    parse = pipeline.services["parse"]
+    limits = replace(parse.settings.pipeline.limits, max_sheet_cells=CELL_LIMIT)
+    parse.settings = replace(parse.settings, pipeline=replace(parse.settings.pipeline, limits=limits))
+    pipeline.upload("demo/parts.csv", parts_csv().encode())
+    pipeline.drain()
+
+    parts = doc_id("parts.csv")
+    record = pipeline.registry().get("demo", parts)
+    assert (record.status, record.error_code, record.error_message) == ("partial", "truncated", REASON)
+    manifest = json.loads(pipeline.artifact(artifact_key("demo", parts, "manifest.json")) or b"{}")
+    assert manifest["status"] == "partial" and manifest["truncation"] == REASON
+    status, listing = pipeline.http("documents_list.json", query={"namespace": "demo"})
+    assert status == 200 and {d["source_key"]: d["status"] for d in listing["documents"]} == {"parts.csv": "partial"}
+    assert any(result["document_id"] == parts for result in pipeline.search("P-012", top_k=3)["results"])

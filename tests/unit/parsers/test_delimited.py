@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from docshelf.errors import DocumentError
-from docshelf.model import Heading, Paragraph, Table
+from docshelf.model import Block, Heading, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.delimited import choose_delimiter, parse
@@ -84,6 +84,20 @@ def test_large_csv_is_one_table_and_budget_truncates() -> None:
     assert _table(data).n_rows == 3001
     content = parse(data, filename="big.csv", limits=ParseLimits(max_sheet_cells=100))
     assert any("truncated" in warning for warning in content.warnings)
+
+
+def test_a_csv_over_the_cell_budget_says_which_rows_it_kept() -> None:
+    data = ("k,v\n" + "".join(f"key{i},{i}\n" for i in range(9))).encode()
+    content = parse(data, filename="big.csv", limits=ParseLimits(max_sheet_cells=9))
+    assert content.truncation == "kept rows 1-4 of 10: over the 9-cell limit"
+    assert _only_table(content.blocks).n_rows == 4  # the record the budget cut in the middle is left out whole
+    whole = parse(data, filename="big.csv", limits=ParseLimits(max_sheet_cells=20))
+    assert whole.truncation == "" and _only_table(whole.blocks).n_rows == 10
+
+
+def _only_table(blocks: list[Block]) -> Table:
+    (table,) = [block for block in blocks if isinstance(block, Table)]
+    return table
 
 
 CORPUS = [

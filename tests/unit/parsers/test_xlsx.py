@@ -118,6 +118,8 @@ def test_cell_budget_truncates_with_a_warning() -> None:
     (table,) = _tables(content.blocks)
     assert table.n_rows == 10
     assert any("truncated" in w for w in content.warnings) and any("skipped" in w for w in content.warnings)
+    assert content.truncation.startswith("kept the first 20 cells: sheet 'Sheet' truncated at row 11")
+    assert "'Later' skipped" in content.truncation
 
 
 def test_zip_bomb_and_garbage_are_rejected() -> None:

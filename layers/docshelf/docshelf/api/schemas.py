@@ -25,7 +25,7 @@ DOCUMENT_ID_REGEX = r"^[A-Za-z0-9_-]{1,128}$"
 # Tab, newline and carriage return are text; every other C0 control character and DEL are refused.
 NO_CONTROL_CHARACTERS_REGEX = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
 CHUNK_TYPES = ["text", "table", "image"]
-DOCUMENT_STATUSES = ["processing", "ok", "failed", "needs_ocr", "deleted"]
+DOCUMENT_STATUSES = ["processing", "ok", "partial", "failed", "needs_ocr", "deleted"]
 
 
 def ref(name: str) -> Schema:

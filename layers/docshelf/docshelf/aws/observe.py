@@ -26,6 +26,7 @@ DOCUMENT_KEYS = ("namespace", "document_id")
 # Metric name per stage outcome; outcomes without one are still logged.
 OUTCOME_METRICS = {
     "failed": "DocumentsFailed",
+    "partial": "DocumentsPartial",
     "needs_ocr": "DocumentsNeedOcr",
     "deleted": "DocumentsDeleted",
     "stale": "StaleEvents",

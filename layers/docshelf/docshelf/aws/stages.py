@@ -19,7 +19,9 @@ from docshelf.errors import DocumentTooLargeError, IndexBackendError, StorageErr
 from docshelf.ids import sha256_hex
 from docshelf.model import Chunk
 
-Outcome = Literal["queued", "ok", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded"]
+Outcome = Literal[
+    "queued", "ok", "partial", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded"
+]
 _MISSING_OBJECT = ("NoSuchKey", "NoSuchVersion", "404", "NotFound")
 
 
@@ -92,7 +94,7 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
     index.commit()
-    return _published(chunks)
+    return _published(outcome, chunks)
 
 
 def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessage]) -> list[StageResult | Exception]:
@@ -151,19 +153,27 @@ def _publish_together(
         elif outcome.document_id in published.superseded:
             results.append(StageResult("stale", "a newer event for this document won while publishing"))
         else:
-            results.append(_published(chunks))
+            results.append(_published(outcome, chunks))
     return results
 
 
 def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.ParseOutcome, list[Chunk]]:
-    outcome = pipeline.ParseOutcome(message.namespace, message.document_id, message.source_key, message.revision, None)
+    truncation = pipeline.recorded_truncation(
+        services.store, namespace=message.namespace, document_id=message.document_id, revision=message.revision
+    )
+    outcome = pipeline.ParseOutcome(
+        message.namespace, message.document_id, message.source_key, message.revision, None,
+        known_truncation=truncation,
+    )  # fmt: skip
     chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")
     return outcome, chunks
 
 
-def _published(chunks: Sequence[Chunk]) -> StageResult:
+def _published(outcome: pipeline.ParseOutcome, chunks: Sequence[Chunk]) -> StageResult:
+    if outcome.truncation:
+        return StageResult("partial", f"{len(chunks)} chunks published; {outcome.truncation}", chunks=len(chunks))
     return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))
 
 

@@ -54,11 +54,11 @@ def chunk_document(
     revision: str = "",
 ) -> list[Chunk]:
     config = config or ChunkConfig()
-    drafts = list(_drafts(document, config))
-    texts = [draft.text for draft in drafts]
+    drafts = [_with_text(draft) for draft in _drafts(document, config)]
+    texts = [text for _, text in drafts]
     ids = chunk_ids(document_id, texts)
     chunks = []
-    for ordinal, (draft, text, chunk_id) in enumerate(zip(drafts, texts, ids, strict=True)):
+    for ordinal, ((draft, text), chunk_id) in enumerate(zip(drafts, ids, strict=True)):
         section_path = _common_prefix([piece.section_path for piece in draft.pieces])
         pages = tuple(sorted({piece.page for piece in draft.pieces}))
         chunk_citation = citation_of(document.source.filename, section_path, pages, document_id, chunk_id)
@@ -81,6 +81,15 @@ def chunk_document(
             )
         )
     return chunks
+
+
+def _with_text(draft: _Draft) -> tuple[_Draft, str]:
+    """The draft with its text, which its pieces then no longer hold: the pieces of a long paragraph's chunks
+    were as large as the chunks' texts (50 MB each for a 50 MB line)."""
+    text = draft.text
+    for piece in draft.pieces:
+        piece.text = ""
+    return draft, text
 
 
 def _drafts(document: Document, config: ChunkConfig) -> Iterator[_Draft]:
@@ -130,7 +139,11 @@ class _TextPacker:
         if block.tokens > limit:
             yield from self.flush()
             budget = limit - self.config.overlap_tokens - 1 if self.config.overlap_tokens else limit
-            for number, part in enumerate(split_text(text, budget)):
+            parts = split_text(text, budget)
+            parts.reverse()
+            number = -1
+            while parts:  # popped, so that a part is released once its chunk's text is made
+                part, number = parts.pop(), number + 1
                 if part.strip():
                     joiner = SEPARATOR if number == 0 else ""
                     yield from self._append(_Piece(part, path, block.page, count_tokens(part), joiner))
@@ -173,9 +186,14 @@ class _TextPacker:
             del draft.pieces[0]
             draft.overlap_chars = 0
             draft.tokens = count_tokens(draft.text)
+        # The tail is taken before the draft goes: chunk_document empties its pieces' texts once it has its text.
+        tail = (
+            overlap_tail(draft.pieces[-1], self.config.overlap_tokens)
+            if by_size and self.config.overlap_tokens
+            else None
+        )
         yield draft
-        if by_size and self.config.overlap_tokens:
-            self.tail = overlap_tail(draft.pieces[-1], self.config.overlap_tokens)
+        self.tail = tail
         for piece in overflow:
             yield from self._append(piece)
 

@@ -130,6 +130,7 @@ def assemble(content: ParsedContent, source: Source, *, parser: str) -> Document
         pages=pages,
         parser=parser,
         warnings=tuple(content.warnings),
+        truncation=content.truncation,
     )
 
 

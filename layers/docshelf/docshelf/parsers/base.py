@@ -20,6 +20,7 @@ class ParsedContent:
     title: str = ""
     page_labels: dict[int, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    truncation: str = ""  # set when a limit cut the content: what was kept and why (Document.truncation)
 
 
 class Parser(Protocol):

@@ -40,7 +40,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     )
     budget = CellBudget(limits.max_sheet_cells)
     content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1)
-    grid = _read_grid(text, delimiter, budget, content.warnings)
+    grid = _read_grid(text, delimiter, budget, content)
     blocks: list[Block] = sheet_blocks(grid, page=1, budget=budget, title_level=TITLE_LEVEL)
     content.blocks.extend(blocks)
     return content
@@ -89,19 +89,22 @@ def _records(lines: Iterator[str], delimiter: str, limit: int | None = None) -> 
         yield record
 
 
-def _read_grid(text: str, delimiter: str, budget: CellBudget, warnings: list[str]) -> SheetGrid:
+def _read_grid(text: str, delimiter: str, budget: CellBudget, content: ParsedContent) -> SheetGrid:
+    """The records as a grid. Records past the cell budget are counted, not kept, so that the document says how
+    much of the file it holds (`content.truncation`); a record the budget cut in the middle is left out whole."""
     if csv.field_size_limit() < MAX_FIELD_CHARS:
         csv.field_size_limit(MAX_FIELD_CHARS)
     grid = SheetGrid()
+    records = enumerate(_records(iter(io.StringIO(text, newline="")), delimiter))
     try:
-        for row, record in enumerate(_records(iter(io.StringIO(text, newline="")), delimiter)):
-            for col, raw in enumerate(record):
-                cell = text_cell(raw)
-                if cell is None:
-                    continue
-                if not budget.take():
-                    warnings.append(f"truncated at record {row + 1}: the file is over {budget.limit} cells")
-                    return grid
+        for row, record in records:
+            cells = [(col, cell) for col, cell in enumerate(map(text_cell, record)) if cell is not None]
+            if not budget.take(len(cells)):
+                total = row + 1 + sum(1 for _ in records)
+                content.truncation = f"kept rows 1-{row:,} of {total:,}: over the {budget.limit:,}-cell limit"
+                content.warnings.append(f"truncated: {content.truncation}")
+                return grid
+            for col, cell in cells:
                 grid.put(row, col, cell)
     except csv.Error as exc:
         raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc

@@ -42,6 +42,14 @@ class CellBudget:
         self.remaining -= count
         return True
 
+    def truncation(self, warnings: list[str]) -> str:
+        """What a workbook's document says it lost to the budget (`ParsedContent.truncation`): the readers'
+        warnings about sheets cut or skipped for it, or "" when none was."""
+        cut = [warning for warning in warnings if f"over {self.limit} cells" in warning]
+        if not cut:
+            return ""
+        return f"kept the first {self.limit:,} cells: " + "; ".join(cut)
+
 
 @dataclass(slots=True)
 class SheetGrid:

@@ -141,7 +141,8 @@ class _Layout:
                 rowspan, colspan = self._spans(r, c, row_index, col_index)
                 placed[(i, j)] = TableCell(row=i, col=j, text=cell.text, rowspan=rowspan, colspan=colspan)
                 matrix[i][j] = cell
-                covered.update((i + di, j + dj) for di in range(rowspan) for dj in range(colspan))
+                if rowspan > 1 or colspan > 1:  # a cell of its own is in `placed`: a set of millions saved
+                    covered.update((i + di, j + dj) for di in range(rowspan) for dj in range(colspan))
         cells = [
             placed.get((i, j)) or TableCell(row=i, col=j, text="")
             for i in range(len(body))

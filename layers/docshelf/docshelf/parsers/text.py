@@ -24,7 +24,7 @@ def text_blocks(text: str, *, page: int = 1) -> list[Block]:
     blocks: list[Block] = []
     for raw in _BLANK_LINES.split(normalized):
         paragraph = raw.strip("\n").rstrip()
-        if not paragraph.strip():
+        if not paragraph:  # rstrip left nothing of a paragraph of whitespace (no strip() copy of a long one)
             continue
         level = numbering_heading_level(paragraph, allow_dotted=False) if "\n" not in paragraph else None
         if level is not None:

@@ -98,6 +98,7 @@ def _read_book(book: Any, *, filename: str, limits: ParseLimits) -> ParsedConten
         blocks: list[Block] = [Heading(text=str(name), level=1, page=page)]
         blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
         content.blocks.extend(blocks)
+    content.truncation = budget.truncation(content.warnings)
     return content
 
 

@@ -77,6 +77,7 @@ def _read_workbook(workbook: Any, *, filename: str, limits: ParseLimits) -> Pars
             blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
         blocks.extend(drawings)
         content.blocks.extend(blocks)
+    content.truncation = budget.truncation(content.warnings)
     return content
 
 

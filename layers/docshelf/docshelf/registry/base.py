@@ -3,7 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias
 
-DocumentStatus: TypeAlias = Literal["processing", "ok", "failed", "needs_ocr", "deleted"]
+DocumentStatus: TypeAlias = Literal["processing", "ok", "partial", "failed", "needs_ocr", "deleted"]
 
 
 @dataclass(frozen=True, slots=True)

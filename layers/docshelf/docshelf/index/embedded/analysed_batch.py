@@ -57,6 +57,18 @@ def counted(term_ids: IntArray, positions: IntArray) -> ChannelPostings:
     return ChannelPostings(distinct >> shift, distinct & ((1 << shift) - 1), tfs)
 
 
+def concatenated(parts: Sequence[tuple[int, ChannelPostings]]) -> ChannelPostings:
+    """One channel's postings of consecutive slices of a batch, each given with the position of its first chunk,
+    in the order of a single analysis of the whole batch (by term, then chunk)."""
+    if len(parts) == 1 and parts[0][0] == 0:
+        return parts[0][1]
+    terms = np.concatenate([postings.terms for _, postings in parts])
+    positions = np.concatenate([postings.positions + first for first, postings in parts])
+    tfs = np.concatenate([postings.tfs for _, postings in parts])
+    order = np.argsort(terms, kind="stable")  # stable: the slices come in chunk order, each sorted by term, chunk
+    return ChannelPostings(terms[order], positions[order], tfs[order])
+
+
 def analysed_batch(
     documents: Sequence[tuple[str, Sequence[Chunk]]], occurrences: dict[Channel, tuple[IntArray, IntArray]]
 ) -> AnalysedBatch:

@@ -20,13 +20,13 @@ import numpy as np
 from docshelf.batching import sized_batches
 from docshelf.index.analyzer import path_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
-from docshelf.index.embedded.analysed_batch import AnalysedBatch, analysed_batch
+from docshelf.index.embedded.analysed_batch import AnalysedBatch, ChannelPostings, analysed_batch, concatenated
 from docshelf.index.embedded.bm25 import IntArray, Vocabulary
 from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
 from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
 from docshelf.index.embedded.term_table import TermTable
-from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
+from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.model import Chunk
 from docshelf.store.base import ObjectStore
 
@@ -37,6 +37,21 @@ _log = logging.getLogger(__name__)
 # Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
 # of the index (tracemalloc; 65,536 took 800 MB).
 BATCH_CHUNKS = 1 << 13
+ANALYSIS_CHARS = 2_000_000
+
+
+def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
+    """Consecutive non-empty (start, end) ranges of `sizes`, each summing to at most `budget` unless one item is
+    over it by itself."""
+    start, used = 0, 0
+    for index, size in enumerate(sizes):
+        if index > start and used + size > budget:
+            yield start, index
+            start, used = index, 0
+        used += size
+    if start < len(sizes):
+        yield start, len(sizes)
+
 
 StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
 
@@ -203,10 +218,21 @@ class EmbeddedIndex(SearchBackend):
         return self
 
     def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
+        """The documents' postings, analysed in slices of at most ANALYSIS_CHARS characters of text: the term
+        occurrences of a slice take about 18 bytes a character at their peak, so one large document analysed at
+        once (200 MB of text) took gigabytes."""
         chunks = [chunk for _, chunks in documents for chunk in chunks]
-        content, raw = self._terms.text_terms([chunk.text for chunk in chunks])
-        paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in chunks])
-        return analysed_batch(documents, {"content": content, "path": paths, "term": raw})
+        if not chunks:
+            return analysed_batch(documents, {channel: _flattened([]) for channel in CHANNELS})
+        parts: dict[Channel, list[tuple[int, ChannelPostings]]] = {channel: [] for channel in CHANNELS}
+        for first, end in _slices([len(chunk.text) for chunk in chunks], ANALYSIS_CHARS):
+            part = chunks[first:end]
+            content, raw = self._terms.text_terms([chunk.text for chunk in part])
+            paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in part])
+            analysed = analysed_batch([], {"content": content, "path": paths, "term": raw})
+            for channel, postings in analysed.channels.items():
+                parts[channel].append((first, postings))
+        return AnalysedBatch(list(documents), {channel: concatenated(found) for channel, found in parts.items()})
 
     def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
         key = (source_file_name, section_path)
