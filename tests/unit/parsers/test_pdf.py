@@ -330,6 +330,28 @@ def test_image_only_page_needs_ocr() -> None:
         _parse(_image_only_pdf())
 
 
+def _text_then_image_pdf() -> bytes:
+    from PIL import Image as PilImage
+    from reportlab.lib.utils import ImageReader
+
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 11)
+    for index in range(3):
+        pdf.drawString(72, HEIGHT - 100 - 14 * index, f"Line {index} of the typed page about stem seals.")
+    pdf.showPage()
+    pdf.drawImage(ImageReader(PilImage.new("RGB", (200, 280), "white")), 0, 0, width=WIDTH, height=HEIGHT)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_page_that_is_an_image_without_text_is_reported_as_lost_not_dropped_silently() -> None:
+    content = _parse(_text_then_image_pdf())
+    assert any("stem seals" in text for text in _texts(content))
+    assert content.truncation == "pages without a text layer (need OCR): 2"
+
+
 def test_user_password_is_encrypted_error() -> None:
     with pytest.raises(EncryptedDocumentError):
         _parse(_encrypt(_simple_pdf(["Secret plans"]), user="secret", owner="owner"))

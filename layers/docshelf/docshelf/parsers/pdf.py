@@ -64,7 +64,14 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     for page, lines in zip(pages, kept, strict=True):
         page.lines = lines
     blocks = _blocks(pages, outline)
-    return ParsedContent(blocks=blocks, page_count=page_count, title=title, page_labels=labels, warnings=warnings)
+    return ParsedContent(
+        blocks=blocks,
+        page_count=page_count,
+        title=title,
+        page_labels=labels,
+        warnings=warnings,
+        truncation=_lost_pages(warnings),
+    )
 
 
 def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
@@ -90,6 +97,13 @@ def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[st
         else:
             pages.append(page)
     return pages
+
+
+def _lost_pages(warnings: list[str]) -> str:
+    """What the document says it lost (`ParsedContent.truncation`): pages PDFium could not read and pages that are
+    images without a text layer, whose text is not indexed."""
+    lost = [w for w in warnings if w.startswith(("page ", "pages without a text layer"))]
+    return "; ".join(lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
 
 
 def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -> PageLayout | str:
