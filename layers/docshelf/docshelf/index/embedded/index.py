@@ -66,7 +66,7 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector off for a block that creates many objects that hold no cycles (a load makes
-    hundreds of thousands of chunks and tuples): the collections they set off would take a fifth of a 100k-chunk load."""
+    hundreds of thousands of chunks and tuples): the collections they set off cost a fifth of a 100k-chunk load."""
     enabled = gc.isenabled()
     gc.disable()
     try:
