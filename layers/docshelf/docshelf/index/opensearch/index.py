@@ -132,8 +132,8 @@ class OpenSearchIndex(SearchBackend):
         return f"{self.index}.{namespace}"
 
     def ensure_index(self) -> None:
-        """Put the index template (pattern `<index>.*`) unless it is there with that pattern (a template from the
-        shared-index layout had `<index>*`); namespace indices are made on their first publish."""
+        """Put the index template (pattern `<index>.*`) unless it is there with that pattern, so a template of that
+        name with another pattern (such as `<index>*`) is replaced; namespace indices are made on first publish."""
         template = self._template()
         try:
             if self.client.indices.exists_index_template(name=self.index):
