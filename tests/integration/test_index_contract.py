@@ -368,7 +368,7 @@ def test_small_bulk_batches_and_ensure_index_is_idempotent(opensearch: Any) -> N
         opensearch, index=f"{SESSION_PREFIX}-{next(_numbers)}", refresh="wait_for", max_batch_bytes=600
     )
     try:
-        # A template from the shared-index layout (pattern "<prefix>*") is replaced; then nothing changes.
+        # A template of the same name with another pattern ("<prefix>*") is replaced; then nothing changes.
         opensearch.indices.put_index_template(name=remote.index, body={"index_patterns": [f"{remote.index}*"]})
         remote.ensure_index()
         template = opensearch.indices.get_index_template(name=remote.index)["index_templates"][0]["index_template"]

@@ -108,7 +108,7 @@ def test_every_chunk_field_survives_the_round_trip() -> None:
 
 
 def test_a_chunk_written_without_its_optional_fields_takes_the_model_defaults() -> None:
-    """Older chunk caches lack fields added since; chunk_from_dict fills them with Chunk's own defaults."""
+    """A stored chunk without its optional fields loads with Chunk's own defaults."""
     required: dict[str, Any] = {
         "chunk_id": "c1", "document_id": "d1", "namespace": "ns", "type": "text", "text": "t",
         "section_path": ["A"], "pages": [1], "token_count": 1, "ordinal": 0, "source_file_name": "a.md",
@@ -130,7 +130,8 @@ def test_model_is_frozen() -> None:
 
 
 def test_dumps_writes_the_bytes_of_compact_utf8_json() -> None:
-    # What json.dumps wrote before orjson; only exponents are written shorter (1e-7, not 1e-07).
+    # The bytes json.dumps writes for compact UTF-8 JSON, so stored objects stay plain JSON any reader parses;
+    # orjson writes only exponents shorter (1e-7, not 1e-07).
     data: dict[str, object] = {
         "document": document_to_dict(sample_document()),
         "text": '阀门 TX-100 „Straße“ 😀 \u2028 tab\t quote" back\\slash \x01',

@@ -1,4 +1,7 @@
-"""Per-document artifacts: manifest.json (with nested HIERARCHY) and doc_nav.json (DESIGN §4)."""
+"""Per-document artifacts: manifest.json (with nested HIERARCHY) and doc_nav.json.
+
+See docs/architecture.md#chunks-and-artifacts.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Names and ids (DESIGN §2): namespaces, document ids, content-derived chunk ids."""
+"""Names and ids (docs/architecture.md#ids): namespaces, document ids, content-derived chunk ids."""
 
 from __future__ import annotations
 

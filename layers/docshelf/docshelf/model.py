@@ -114,7 +114,7 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """A chunk's reference to a table or image asset (DESIGN §4 `connect_to`)."""
+    """A chunk's reference to the table or image asset it comes from (docs/architecture.md#chunks-and-artifacts)."""
 
     target: str
     relation: str

@@ -91,7 +91,7 @@ def chunk_to_dict(chunk: Chunk) -> JsonObject:
 
 
 def chunk_from_dict(data: JsonObject) -> Chunk:
-    """The chunk `chunk_to_dict` wrote. Fields named one by one: merging the dict into keyword arguments took a
+    """The chunk `chunk_to_dict` wrote. Fields named one by one: merging the dict into keyword arguments takes a
     third of the time of loading an embedded index from its snapshot (100k chunks)."""
     links = data.get("connect_to")
     return Chunk(

@@ -55,8 +55,8 @@ CL100K_SPECIAL_TOKENS = {
 @lru_cache(maxsize=1)
 def encoding() -> tiktoken.Encoding:
     """cl100k_base from the shipped file. Parsed here rather than by `tiktoken.get_encoding`, whose line by
-    line base64 decoding took ~0.55 s of the ~0.7 s a first search in a new process (a Lambda's cold first
-    request, each `docshelf search`) spent loading the encoder."""
+    line base64 decoding takes ~0.55 s of the ~0.7 s a first search in a new process (a Lambda's cold first
+    request, each `docshelf search`) would spend loading the encoder."""
     import tiktoken
 
     return tiktoken.Encoding(

@@ -1,6 +1,6 @@
 """The Powertools resolver for the search API, shared by the SearchFunction and `docshelf serve`.
 
-POST /search                                   DESIGN §5 request and response
+POST /search                                   ranked, cited evidence (docs/architecture.md#search)
 GET  /documents?namespace=NS                   every document of a namespace: status, revision, chunks, errors
 GET  /documents/{document_id}?namespace=NS     one document
 

@@ -84,7 +84,7 @@ SEARCH_BODY = _closed(
         "filters": {**ref("SearchFiltersBody"), "default": {}},
     },
     required=["namespace", "query"],
-    description="DESIGN §5: a search over one namespace.",
+    description="A search over one namespace: ranked chunks with citations, within a token budget.",
 )
 
 LINK_OUT = _closed(
@@ -124,7 +124,7 @@ SEARCH_OUT = _closed(
             "type": "string",
             "description": "The ranked chunks with citation headers, as many as fit max_tokens",
         },
-        "answer_text": {"type": "string", "description": "Always empty (kept for compatibility)"},
+        "answer_text": {"type": "string", "description": "Always empty: docshelf returns evidence, not answers"},
         "results": {
             "type": "array",
             "items": ref("SearchResultOut"),

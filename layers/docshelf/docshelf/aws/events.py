@@ -1,6 +1,6 @@
 """Decoding of the messages the Lambdas receive: S3 EventBridge events (inside SQS) and stage messages.
 
-Messages between stages carry keys and hashes, never document bodies (DESIGN §1).
+Messages between stages carry keys and hashes, never document bodies (docs/architecture.md#flow).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The search result cache in DynamoDB (DESIGN §5), one table keyed on `cache_key`.
+"""The search result cache in DynamoDB (docs/architecture.md#search-cache), one table keyed on `cache_key`.
 
 Entries: `cache_key=<sha256>` with the namespace version it was computed at, `expires_at` (the table's TTL
 attribute; DynamoDB deletes expired items lazily, up to days later, so a read checks it too) and the response,

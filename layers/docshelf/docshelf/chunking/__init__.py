@@ -1,4 +1,4 @@
-"""Structure-aware, token-bounded chunking of typed documents (DESIGN §4).
+"""Structure-aware, token-bounded chunking of typed documents (docs/architecture.md#chunks-and-artifacts).
 
 The chunker itself is imported on first use of `chunk_document`, so importing the settings stays cheap.
 """

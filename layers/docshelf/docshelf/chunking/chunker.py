@@ -84,8 +84,8 @@ def chunk_document(
 
 
 def _with_text(draft: _Draft) -> tuple[_Draft, str]:
-    """The draft with its text, which its pieces then no longer hold: the pieces of a long paragraph's chunks
-    were as large as the chunks' texts (50 MB each for a 50 MB line)."""
+    """The draft with its text, which its pieces then no longer hold: otherwise the pieces of a long
+    paragraph's chunks would be as large as the chunks' texts (50 MB each for a 50 MB line)."""
     text = draft.text
     for piece in draft.pieces:
         piece.text = ""

@@ -1,4 +1,4 @@
-"""The one analyzer every backend indexes and queries with (DESIGN §5).
+"""The one analyzer every backend indexes and queries with (docs/architecture.md#analyzer).
 
 NFKC and case folding; e-mail addresses and identifiers (`TX-100`, `v2.3.1`) kept whole and also
 split into their parts; English words stemmed (Snowball) without stop words; Chinese, Japanese
@@ -55,8 +55,8 @@ def stem(word: str) -> str:
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Any:
-    """PyStemmer's C stemmer without its own word cache (`stem` has one): that cache's upkeep made a word
-    it had not seen cost 1.6-2.9 us instead of 0.3-0.5; snowballstemmer's pure-Python one if it is absent."""
+    """PyStemmer's C stemmer without its own word cache (`stem` has one): that cache's upkeep makes a word
+    it has not seen cost 1.6-2.9 us instead of 0.3-0.5; snowballstemmer's pure-Python one if it is absent."""
     try:
         import Stemmer
     except ImportError:

@@ -28,7 +28,7 @@ class LocalRegistry:
             db.executescript(_SCHEMA)
             present = {row[1] for row in db.execute("PRAGMA table_info(documents)")}
             for column in _COLUMNS:
-                if column not in present:  # a store written by an older docshelf
+                if column not in present:  # a registry file without the column gets it, empty
                     db.execute(f"ALTER TABLE documents ADD COLUMN {column} DEFAULT ''")
             db.execute("CREATE INDEX IF NOT EXISTS documents_by_revision ON documents (revision)")
 

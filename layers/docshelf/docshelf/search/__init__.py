@@ -1,1 +1,4 @@
-"""Query side: query plans, expansion, corrections, channels fused by RRF, passages and cited evidence (DESIGN §5)."""
+"""Query side: query plans, expansion, corrections, channels fused by RRF, passages and cited evidence.
+
+See docs/architecture.md#search.
+"""

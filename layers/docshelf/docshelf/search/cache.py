@@ -1,4 +1,5 @@
-"""The search result cache (DESIGN §5): the key, the stored form of a response, and the local SQLite cache.
+"""The search result cache: the key, the stored form of a response, and the local SQLite cache
+(docs/architecture.md#search-cache).
 
 An entry is keyed on the user, namespace, normalised query, top_k, max_tokens and filters. It is served only
 while its namespace version equals the current one (every publish or delete bumps it) and its TTL has not

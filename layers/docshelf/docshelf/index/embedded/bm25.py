@@ -160,8 +160,8 @@ class BM25Channel:
 
     # Segments of like size (the largest less than MERGE_FACTOR times the smallest) are merged MERGE_FACTOR at a
     # time, as Lucene's tiered policy does: each posting is rewritten about log4(segments) times, and a channel
-    # holds about 3 segments per 4x of size. Merging a segment into the one before it once it was half that size
-    # rewrote postings twice as often (a 100k-chunk bulk build spent about a fifth of its time merging).
+    # holds about 3 segments per 4x of size. Merging a segment into the one before it once it is half that size
+    # rewrites postings twice as often (a 100k-chunk bulk build then spends about a fifth of its time merging).
     MERGE_FACTOR = 4
     MAX_CACHED_POSTINGS = 5_000_000
 

@@ -35,7 +35,7 @@ __all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
 _log = logging.getLogger(__name__)
 
 # Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
-# of the index (tracemalloc; 65,536 took 800 MB).
+# of the index (tracemalloc; 65,536 peak at about 800 MB).
 BATCH_CHUNKS = 1 << 13
 ANALYSIS_CHARS = 2_000_000
 
@@ -66,7 +66,7 @@ def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector off for a block that creates many objects that hold no cycles (a load makes
-    hundreds of thousands of chunks and tuples): the collections they set off took a fifth of a 100k-chunk load."""
+    hundreds of thousands of chunks and tuples): the collections they set off cost a fifth of a 100k-chunk load."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -83,7 +83,7 @@ def _dumped(document: DocumentChunks) -> bytes:
 class _OrderedWrites:
     """Store objects put in order by a thread of their own, which stops at the first failure. Writing a file or
     a request releases the GIL, and so does much of the caller's numpy analysis, so the two overlap: a 100k-chunk
-    bulk build ran 1.2-1.4x faster in alternated runs (bench/index_bench.py)."""
+    bulk build runs 1.2-1.4x faster than with the writes inline (alternated runs of bench/index_bench.py)."""
 
     def __init__(self, store: ObjectStore, objects: Sequence[tuple[str, Callable[[], bytes]]]) -> None:
         self.written = 0
@@ -113,7 +113,7 @@ class EmbeddedIndex(SearchBackend):
 
     LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
     # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
-    # by `commit`, and by a load that had to analyse as many (analysing them took about 0.25 s).
+    # by `commit`, and by a load that had to analyse as many (analysing them takes about 0.25 s).
     SNAPSHOT_AFTER_CHUNKS = 4096
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
@@ -220,7 +220,7 @@ class EmbeddedIndex(SearchBackend):
     def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
         """The documents' postings, analysed in slices of at most ANALYSIS_CHARS characters of text: the term
         occurrences of a slice take about 18 bytes a character at their peak, so one large document analysed at
-        once (200 MB of text) took gigabytes."""
+        once (200 MB of text) would take gigabytes."""
         chunks = [chunk for _, chunks in documents for chunk in chunks]
         if not chunks:
             return analysed_batch(documents, {channel: _flattened([]) for channel in CHANNELS})

@@ -1,5 +1,5 @@
 """A namespace's postings in one store object, so that a new process loads them instead of analysing every
-chunk again (at 100k chunks the analysis was three quarters of a load; see bench/index_bench.py).
+chunk again (at 100k chunks the analysis is three quarters of a load; see bench/index_bench.py).
 
 The document objects stay the source of truth. The snapshot lists the documents it covers with the
 fingerprint of each one's stored object, and a loader takes a document's postings from it only while that

@@ -1,4 +1,4 @@
-"""The OpenSearch engine of SearchBackend (DESIGN §6).
+"""The OpenSearch engine of SearchBackend (docs/architecture.md#backends).
 
 Chunks are indexed with the terms of docshelf's own analyzer (`channel_terms`), so both backends rank
 the same term lists. Scores differ from the embedded index in three ways, none of which changes the
@@ -12,7 +12,7 @@ order on a corpus where the statistics agree:
 - Each namespace has an index of its own (`<prefix>.<namespace>`, an alias over `<prefix>.<namespace>.v1`,
   created on the namespace's first publish), so N, n and the average length are the namespace's, as in the
   embedded index. A shared index would mix every namespace's statistics: with MEDLINE, XQuAD en and XQuAD zh
-  as three namespaces of one index, nDCG@10 and MRR@10 fell by 0.013, 0.003 and 0.010. Lucene still counts
+  as three namespaces of one index, nDCG@10 and MRR@10 are lower by 0.013, 0.003 and 0.010. Lucene still counts
   deleted chunks until their segments merge.
 Repeated query terms count again in both (a term repeated n times gets boost n here).
 
@@ -132,8 +132,8 @@ class OpenSearchIndex(SearchBackend):
         return f"{self.index}.{namespace}"
 
     def ensure_index(self) -> None:
-        """Put the index template (pattern `<index>.*`) unless it is there with that pattern (a template from the
-        shared-index layout had `<index>*`); namespace indices are made on their first publish."""
+        """Put the index template (pattern `<index>.*`) unless it is there with that pattern, so a template of that
+        name with another pattern (such as `<index>*`) is replaced; namespace indices are made on first publish."""
         template = self._template()
         try:
             if self.client.indices.exists_index_template(name=self.index):
