@@ -116,9 +116,11 @@ def test_batch_search_prints_one_line_per_query(docs: Path, tmp_path: Path, caps
     assert set(lines[0]["results"][0]) >= {"doc", "document_id", "chunk_id", "text", "score", "pages", "section_path"}
 
 
-def test_parse_renders_markdown_and_json(docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parse_renders_markdown_html_and_json(docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("parse", str(docs / "manual.txt"), "--format", "md") == 0
     assert "# Chapter 1 Overview" in capsys.readouterr().out
+    assert run("parse", str(docs / "manual.txt"), "--format", "html") == 0
+    assert "<h1>Chapter 1 Overview</h1>" in capsys.readouterr().out
     assert run("parse", str(docs / "manual.txt"), "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["schema_version"]
     assert run("parse", str(docs / "broken.pdf")) == 1
