@@ -15,10 +15,11 @@ from typing import Any, TextIO
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
-from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
 from docshelf.sources import shown
 
