@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.cli import main
-from docshelf.index.embedded.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.model import Chunk
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,7 +60,7 @@ def test_ingest_search_status_delete(docs: Path, tmp_path: Path, capsys: pytest.
     assert all(r["source_file_name"] != "notes.txt" for r in json.loads(capsys.readouterr().out)["results"])
 
 
-def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analysing(
+def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analyzing(
     docs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docshelf.index.embedded import EmbeddedIndex
@@ -77,16 +77,16 @@ def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analysing(
         response = json.loads(capsys.readouterr().out)
         return [(r["chunk_id"], r["score"]) for r in response["results"]]
 
-    analysed: list[int] = []
-    analyse = EmbeddedIndex._analysed
+    analyzed: list[int] = []
+    analyze = EmbeddedIndex._analyzed
 
-    def counted(self: EmbeddedIndex, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
-        analysed.append(len(documents))
-        return analyse(self, documents)
+    def counted(self: EmbeddedIndex, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalyzedBatch:
+        analyzed.append(len(documents))
+        return analyze(self, documents)
 
-    monkeypatch.setattr(EmbeddedIndex, "_analysed", counted)
+    monkeypatch.setattr(EmbeddedIndex, "_analyzed", counted)
     with_snapshot = search()
-    assert with_snapshot and not analysed
+    assert with_snapshot and not analyzed
     monkeypatch.undo()
     snapshot.unlink()
     assert search() == with_snapshot
