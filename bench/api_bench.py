@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO))
 from docshelf.api.auth import ClaimNames  # noqa: E402
 from docshelf.api.local import LocalApiBackend  # noqa: E402
 from docshelf.api.resolver import build_resolver, handle  # noqa: E402
-from docshelf.cli import iter_files  # noqa: E402
 from docshelf.local import LocalServices  # noqa: E402
+from docshelf.sources import list_sources  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "docs"
 QUERIES = REPO / "examples" / "queries.txt"
@@ -73,8 +73,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure(root: Path) -> dict[str, list[float]]:
     services = LocalServices.open(root / "store")
-    for file, key in iter_files([EXAMPLES]):
-        services.ingest(file.read_bytes(), namespace="bench", source_key=key)
+    for source in list_sources([EXAMPLES]).files:
+        services.ingest(source.path.read_bytes(), namespace="bench", source_key=source.key)
     queries = [line.strip() for line in QUERIES.read_text(encoding="utf-8").splitlines() if line.strip()]
     uncached = LocalApiBackend(services, cache_ttl_s=0)
     cached = LocalApiBackend(services, cache_ttl_s=3600)

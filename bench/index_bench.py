@@ -3,7 +3,7 @@
 and without it, search latency through search/service.py, memory.
 
 Chunks are generated from a Zipf-distributed vocabulary (so common and rare terms behave as in
-text); a chunk is CHUNK_WORDS words, about a 500-token chunk's analysed size in the content channel.
+text); a chunk is CHUNK_WORDS words, about a 500-token chunk's analyzed size in the content channel.
 """
 
 from __future__ import annotations
@@ -170,16 +170,16 @@ def main(count: int = CHUNKS) -> None:
         del reopened
         gc.collect()
         (Path(tmp) / "index" / "bench.snapshot").unlink()
-        with Clock() as analysing_load:
-            analysing = EmbeddedIndex(LocalStore(tmp))
-            analysing.SNAPSHOT_AFTER_CHUNKS = count + 1  # measure the load alone, without writing a snapshot
-            analysing.count("bench", SearchRequest("bench", "x").filters)
-        del analysing
+        with Clock() as analyzing_load:
+            analyzing = EmbeddedIndex(LocalStore(tmp))
+            analyzing.SNAPSHOT_AFTER_CHUNKS = count + 1  # measure the load alone, without writing a snapshot
+            analyzing.count("bench", SearchRequest("bench", "x").filters)
+        del analyzing
     print(f"| embedded index, {count:,} chunks of {CHUNK_WORDS} words, {CHUNKS_PER_DOCUMENT} per document | value |")
     print("|---|---|")
     print(f"| build to a searchable, persisted index (`write`, {BULK_DOCUMENTS} documents a call), all words new "
           f"| {cold.rate(count)} |")  # fmt: skip
-    print(f"| the same, analyser caches warm (same words, new index and store) | {warm.rate(count)} |")
+    print(f"| the same, analyzer caches warm (same words, new index and store) | {warm.rate(count)} |")
     print(f"| `upsert` document by document, {len(per_document_chunks):,} chunks after the first build | "
           f"{per_document.rate(len(per_document_chunks))} |")  # fmt: skip
     print(f"| analysis alone: texts to term ids (`TermTable.text_terms`, pieces seen) | {analysis.rate(count)} |")
@@ -187,8 +187,8 @@ def main(count: int = CHUNKS) -> None:
     print(f"| write the namespace snapshot (`commit`, {snapshot_mb:.0f} MB) | {snapshot.wall:.1f} s |")
     print(f"| load documents ({store_mb:.0f} MB) and snapshot in a new index, then first search | {load.wall:.1f} s "
           f"(CPU {load.cpu:.1f} s), {first_after_load * 1000:.0f} ms |")  # fmt: skip
-    print(f"| the same load without the snapshot (every chunk analysed) | {analysing_load.wall:.1f} s "
-          f"(CPU {analysing_load.cpu:.1f} s), {analysing_load.wall / load.wall:.1f}x the time |")  # fmt: skip
+    print(f"| the same load without the snapshot (every chunk analyzed) | {analyzing_load.wall:.1f} s "
+          f"(CPU {analyzing_load.cpu:.1f} s), {analyzing_load.wall / load.wall:.1f}x the time |")  # fmt: skip
     print(f"| search p50 / p95 ({len(queries)} queries, 2-6 terms, top 10) | "
           f"{statistics.median(latencies):.1f} ms / {latencies[int(len(latencies) * 0.95) - 1]:.1f} ms |")  # fmt: skip
     print(f"| RSS after the reload (the reloaded index and the generated chunks) | {loaded_rss:.0f} MB |")

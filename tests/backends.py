@@ -58,7 +58,7 @@ class Delegating(SearchBackend):
 
 
 class OneCallAtATime(Delegating):
-    """The passes from one-channel rankings, a count and a fetch of the feedback chunks (analysed here), one call
+    """The passes from one-channel rankings, a count and a fetch of the feedback chunks (analyzed here), one call
     after another. With `statistics`, the content idf and the common expansion terms too, from one ranking a term
     (slow; a reference for what an engine answers in one round trip); without, no idf and no common terms."""
 

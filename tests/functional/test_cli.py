@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.cli import main
-from docshelf.index.embedded.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.model import Chunk
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,7 +60,7 @@ def test_ingest_search_status_delete(docs: Path, tmp_path: Path, capsys: pytest.
     assert all(r["source_file_name"] != "notes.txt" for r in json.loads(capsys.readouterr().out)["results"])
 
 
-def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analysing(
+def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analyzing(
     docs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docshelf.index.embedded import EmbeddedIndex
@@ -77,16 +77,16 @@ def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analysing(
         response = json.loads(capsys.readouterr().out)
         return [(r["chunk_id"], r["score"]) for r in response["results"]]
 
-    analysed: list[int] = []
-    analyse = EmbeddedIndex._analysed
+    analyzed: list[int] = []
+    analyze = EmbeddedIndex._analyzed
 
-    def counted(self: EmbeddedIndex, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
-        analysed.append(len(documents))
-        return analyse(self, documents)
+    def counted(self: EmbeddedIndex, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalyzedBatch:
+        analyzed.append(len(documents))
+        return analyze(self, documents)
 
-    monkeypatch.setattr(EmbeddedIndex, "_analysed", counted)
+    monkeypatch.setattr(EmbeddedIndex, "_analyzed", counted)
     with_snapshot = search()
-    assert with_snapshot and not analysed
+    assert with_snapshot and not analyzed
     monkeypatch.undo()
     snapshot.unlink()
     assert search() == with_snapshot
@@ -116,9 +116,11 @@ def test_batch_search_prints_one_line_per_query(docs: Path, tmp_path: Path, caps
     assert set(lines[0]["results"][0]) >= {"doc", "document_id", "chunk_id", "text", "score", "pages", "section_path"}
 
 
-def test_parse_renders_markdown_and_json(docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parse_renders_markdown_html_and_json(docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("parse", str(docs / "manual.txt"), "--format", "md") == 0
     assert "# Chapter 1 Overview" in capsys.readouterr().out
+    assert run("parse", str(docs / "manual.txt"), "--format", "html") == 0
+    assert "<h1>Chapter 1 Overview</h1>" in capsys.readouterr().out
     assert run("parse", str(docs / "manual.txt"), "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["schema_version"]
     assert run("parse", str(docs / "broken.pdf")) == 1

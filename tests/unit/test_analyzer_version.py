@@ -1,4 +1,4 @@
-"""Stored snapshots hold analysed terms: a change to the analyzer's output must come with a new ANALYZER_VERSION."""
+"""Stored snapshots hold analyzed terms: a change to the analyzer's output must come with a new ANALYZER_VERSION."""
 
 from __future__ import annotations
 

@@ -213,7 +213,7 @@ def _all_rankings(index: EmbeddedIndex, chunks: list[Chunk]) -> dict[tuple[str, 
 def test_a_bulk_write_indexes_and_persists_what_upserts_one_by_one_do(  # type: ignore[no-untyped-def]
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(embedded, "BATCH_CHUNKS", 7)  # a call's documents are analysed in several batches
+    monkeypatch.setattr(embedded, "BATCH_CHUNKS", 7)  # a call's documents are analyzed in several batches
     rng = random.Random(5)
     texts = [*WORDS, "TX-100", "v2.3.1", "阀门维修", "東京です", "ops@corp.com"]
     documents: list[tuple[str, str, list[Chunk]]] = []
@@ -245,13 +245,13 @@ def test_a_bulk_write_indexes_and_persists_what_upserts_one_by_one_do(  # type: 
     frequencies = {chunk.chunk_id: Counter(channel_terms(chunk)["content"]) for chunk in live}
     every_term = {term: 1.0 for counts in frequencies.values() for term in counts}
     plan = QueryPlan({"content": ChannelQuery(every_term)}, SearchFilters(), len(live), len(live))
-    for index in (one_by_one, bulk, reopened):  # analysed alone and in a batch, and loaded from the store
+    for index in (one_by_one, bulk, reopened):  # analyzed alone and in a batch, and loaded from the store
         assert index.first_pass("ns", plan).content_frequencies == {cid: f for cid, f in frequencies.items() if f}
     _assert_matches_rank_bm25(EmbeddedIndex(LocalStore(tmp_path / "bulk")), live, ["seal leak", "pump filler3"])
 
 
 @pytest.mark.parametrize("version", [2, 3, 4])
-def test_objects_with_stored_postings_load_their_chunks_analysed_again(tmp_path, version: int) -> None:  # type: ignore[no-untyped-def]
+def test_objects_with_stored_postings_load_their_chunks_analyzed_again(tmp_path, version: int) -> None:  # type: ignore[no-untyped-def]
     store = LocalStore(tmp_path)
     chunk = make_chunk(1, "old pump manual TX-100")
     # Formats 2-4 held postings besides the chunks; stale ones (here of other words) must not count.
@@ -362,7 +362,7 @@ def test_a_load_leaves_the_cycle_collector_as_it_found_it(tmp_path) -> None:  # 
         gc.enable()
 
 
-def test_a_large_document_analysed_in_slices_has_the_postings_of_one_analysis(
+def test_a_large_document_analyzed_in_slices_has_the_postings_of_one_analysis(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(7)

@@ -1,17 +1,33 @@
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
 from docshelf.index.embedded import EmbeddedIndex
+from docshelf.index.plan import mixed_query
 from docshelf.model import Chunk
-from docshelf.search.expansion import expanded_query
+from docshelf.search.expansion import expansion_parts
 from docshelf.search.query import query_terms
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
+
+
+def expanded_query(
+    query_terms: Sequence[str],
+    feedback: Sequence[tuple[Mapping[str, int], float]],
+    *,
+    common: Collection[str] = (),
+    expansion_terms: int = 10,
+    original_weight: float = 0.5,
+) -> dict[str, float]:
+    """The content query of the second pass, as the engines mix it (`ExpansionPlan.mixed`)."""
+    query, expansion = expansion_parts(
+        query_terms, feedback, expansion_terms=expansion_terms, original_weight=original_weight
+    )
+    return mixed_query(query, expansion, common)
 
 
 def test_without_feedback_the_query_keeps_its_own_terms() -> None:
@@ -63,12 +79,7 @@ def test_expansion_finds_a_chunk_that_shares_no_query_word(tmp_path: Path) -> No
 
 def test_terms_found_in_most_chunks_are_not_added() -> None:
     feedback = [({"seal": 1, "the": 5, "gasket": 2}, 1.0)]
-    asked: list[list[str]] = []
-
-    def common(terms: Collection[str]) -> set[str]:
-        asked.append(sorted(terms))
-        return {"the"}
-
-    weights = expanded_query(["seal"], feedback, expansion_terms=2, common=common)
+    _, expansion = expansion_parts(["seal"], feedback, expansion_terms=2)
+    assert sorted(expansion) == ["gasket", "the"]  # only the strongest terms are looked up
+    weights = expanded_query(["seal"], feedback, expansion_terms=2, common={"the"})
     assert weights == pytest.approx({"seal": 0.5, "gasket": 0.5 * 2 / 7})
-    assert asked == [["gasket", "the"]]  # only the strongest terms are looked up

@@ -1,4 +1,4 @@
-"""Namespace snapshots: a new process loads the postings of unchanged documents instead of analysing them, and
+"""Namespace snapshots: a new process loads the postings of unchanged documents instead of analyzing them, and
 searches exactly as a load without the snapshot does, however the store changed since it was written."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from docshelf.index.analyzer import ANALYZER_VERSION, analyze
 from docshelf.index.embedded import EmbeddedIndex, namespace_snapshot
-from docshelf.index.embedded.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.index.embedded.bm25 import Vocabulary
 from docshelf.index.embedded.namespace_snapshot import SnapshotError, decode
 from docshelf.index.plan import SearchFilters
@@ -38,23 +38,23 @@ def _document(rng: random.Random, document_id: str, first: int) -> list[Chunk]:
 
 
 class CountingIndex(EmbeddedIndex):
-    """Counts the chunks it analyses."""
+    """Counts the chunks it analyzes."""
 
     SNAPSHOT_AFTER_CHUNKS = 1
 
     def __init__(self, store: LocalStore) -> None:
         super().__init__(store)
-        self.analysed = 0
+        self.analyzed = 0
 
-    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
-        self.analysed += sum(len(chunks) for _, chunks in documents)
-        return super()._analysed(documents)
+    def _analyzed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalyzedBatch:
+        self.analyzed += sum(len(chunks) for _, chunks in documents)
+        return super()._analyzed(documents)
 
 
 def _as_without_snapshot(store: LocalStore, live: list[Chunk]) -> dict[tuple[str, str], object]:
-    """Every channel's rankings (`_all_rankings`) of the namespace loaded by analysing every document, the
+    """Every channel's rankings (`_all_rankings`) of the namespace loaded by analyzing every document, the
     snapshot set aside and put back. Scores are compared to 1e-12: the mean idf that replaces a negative idf
-    sums the idfs in term-id order, which differs between a load that analyses and one that adopts."""
+    sums the idfs in term-id order, which differs between a load that analyzes and one that adopts."""
     raw = store.get(SNAPSHOT_KEY)
     store.delete(SNAPSHOT_KEY)
     index = EmbeddedIndex(store)
@@ -83,7 +83,7 @@ def test_a_new_process_loads_the_snapshot_and_searches_as_without_it(tmp_path) -
     live = [chunk for chunks in built.values() for chunk in chunks]
     loaded = CountingIndex(store)
     assert _all_rankings(loaded, live) == _as_without_snapshot(store, live)
-    assert loaded.analysed == 0  # every posting came from the snapshot
+    assert loaded.analyzed == 0  # every posting came from the snapshot
     assert loaded.count("ns", SearchFilters()) == len(live)
     assert loaded.fetch("ns", [live[0].chunk_id]) == [live[0]]
     terms = analyze(built["d1"][0].text)[:1]
@@ -91,7 +91,7 @@ def test_a_new_process_loads_the_snapshot_and_searches_as_without_it(tmp_path) -
     assert in_d1 and {chunk_id for chunk_id, _ in in_d1} <= {chunk.chunk_id for chunk in built["d1"]}
 
 
-def test_documents_changed_since_the_snapshot_are_analysed_and_the_rest_loaded(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_documents_changed_since_the_snapshot_are_analyzed_and_the_rest_loaded(tmp_path) -> None:  # type: ignore[no-untyped-def]
     store = LocalStore(tmp_path)
     built = _build(store)
     writer = EmbeddedIndex(store)  # another process: no refresh, so the snapshot stays as it was
@@ -108,7 +108,7 @@ def test_documents_changed_since_the_snapshot_are_analysed_and_the_rest_loaded(t
     loaded = CountingIndex(store)
     loaded.SNAPSHOT_AFTER_CHUNKS = 1 << 30
     assert _all_rankings(loaded, live) == _as_without_snapshot(store, live)
-    assert loaded.analysed == len(built["d2"]) + len(built["d9"])
+    assert loaded.analyzed == len(built["d2"]) + len(built["d9"])
     assert loaded.count("ns", SearchFilters()) == len(live)
     assert loaded.fetch("ns", ["c0050"]) == []  # d5's first chunk
 
@@ -126,22 +126,22 @@ def test_snapshot_terms_join_a_vocabulary_that_numbers_them_differently(tmp_path
     rng = random.Random(1)
     other = list(reversed(TEXTS))  # gives the shared vocabulary these terms first, in another order
     index.upsert("other", "x", "r1", [make_chunk(900, " ".join(rng.sample(other, len(other))), "x")])
-    analysed = index.analysed
+    analyzed = index.analyzed
     assert _all_rankings(index, live) == _as_without_snapshot(store, live)
-    assert index.analysed == analysed
+    assert index.analyzed == analyzed
 
 
-def test_a_load_that_analysed_many_chunks_writes_the_snapshot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_load_that_analyzed_many_chunks_writes_the_snapshot(tmp_path) -> None:  # type: ignore[no-untyped-def]
     store = LocalStore(tmp_path)
     built = _build(store)
     store.delete(SNAPSHOT_KEY)
     reader = CountingIndex(store)
     reader.count("ns", SearchFilters())
-    assert reader.analysed == sum(map(len, built.values()))
+    assert reader.analyzed == sum(map(len, built.values()))
     assert store.get(SNAPSHOT_KEY) is not None
     next_reader = CountingIndex(store)
     next_reader.count("ns", SearchFilters())
-    assert next_reader.analysed == 0
+    assert next_reader.analyzed == 0
 
 
 class ReadOnlyStore(LocalStore):
@@ -187,7 +187,7 @@ def _damaged(raw: bytes) -> dict[str, bytes]:
     }
 
 
-def test_a_damaged_snapshot_is_reported_and_the_documents_analysed(tmp_path, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
+def test_a_damaged_snapshot_is_reported_and_the_documents_analyzed(tmp_path, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
     store = LocalStore(tmp_path)
     built = _build(store)
     live = [chunk for chunks in built.values() for chunk in chunks]
@@ -200,7 +200,7 @@ def test_a_damaged_snapshot_is_reported_and_the_documents_analysed(tmp_path, cap
         loaded.SNAPSHOT_AFTER_CHUNKS = 1 << 30
         with caplog.at_level(logging.WARNING, logger="docshelf.index.embedded"):
             assert _all_rankings(loaded, live) == expected, name
-        assert loaded.analysed == len(live), name
+        assert loaded.analyzed == len(live), name
         assert "snapshot not used" in caplog.text
         caplog.clear()
 
@@ -213,7 +213,7 @@ def test_a_snapshot_of_another_analyzer_version_is_not_used(tmp_path, monkeypatc
         decode(store.get(SNAPSHOT_KEY) or b"")
     loaded = CountingIndex(store)
     loaded.count("ns", SearchFilters())
-    assert loaded.analysed > 0
+    assert loaded.analyzed > 0
     assert decode(store.get(SNAPSHOT_KEY) or b"").documents  # the load wrote one of the new version
 
 

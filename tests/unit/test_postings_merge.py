@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from docshelf.index.embedded.analysed_batch import counted
+from docshelf.index.embedded.analyzed_batch import counted
 from docshelf.index.embedded.bm25 import BM25Channel, Postings
 
 

@@ -257,7 +257,7 @@ def _seal_manual(index: EmbeddedIndex) -> None:
 
 
 @pytest.mark.parametrize("known_feedback", [15, 4, 0])
-def test_feedback_the_first_pass_did_not_read_is_fetched_and_analysed(tmp_path: Path, known_feedback: int) -> None:
+def test_feedback_the_first_pass_did_not_read_is_fetched_and_analyzed(tmp_path: Path, known_feedback: int) -> None:
     embedded = EmbeddedIndex(LocalStore(tmp_path))
     _seal_manual(embedded)
     two_pass = _FetchingAlong(embedded, known_feedback)
@@ -270,7 +270,7 @@ def test_feedback_the_first_pass_did_not_read_is_fetched_and_analysed(tmp_path: 
         assert [(r.chunk, r.score, r.channel_ranks) for r in found.results] == [
             (r.chunk, r.score, r.channel_ranks) for r in expected.results
         ]
-        # The feedback chunks the first pass did not read are fetched (to be analysed), then only results that
+        # The feedback chunks the first pass did not read are fetched (to be analyzed), then only results that
         # neither fetch brought; nothing twice.
         content = embedded.rank("ns", "content", query_terms(query)["content"], SearchFilters(), 50)
         unread = {chunk_id for chunk_id, _ in content[known_feedback:FEEDBACK_CHUNKS]}

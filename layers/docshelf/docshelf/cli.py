@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,12 +15,13 @@ from typing import Any, TextIO
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
-from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_INDEX, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
-from docshelf.sources import list_sources, shown
+from docshelf.sources import shown
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parse = add("parse", "parse one file and print the typed document")
     parse.add_argument("file", type=Path)
-    parse.add_argument("--format", choices=["md", "json"], default="md")
+    parse.add_argument("--format", choices=["md", "html", "json"], default="md")
     parse.set_defaults(handler=cmd_parse)
 
     chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
@@ -151,12 +152,6 @@ def _chunk_options(parser: argparse.ArgumentParser) -> None:
         "--overlap-tokens", type=int, default=None, help="default: 40, or chunk-tokens/8 when that is smaller"
     )
     parser.add_argument("--whole-document-tokens", type=int, default=0)
-
-
-def iter_files(paths: Sequence[Path]) -> Iterator[tuple[Path, str]]:
-    """(file, source key) pairs of the files `docshelf ingest` would ingest (`sources.list_sources`)."""
-    for source in list_sources(list(paths)).files:
-        yield source.path, source.key
 
 
 def _existing_store(args: argparse.Namespace) -> LocalServices:
@@ -249,7 +244,7 @@ def print_response(response: SearchResponse, out: TextIO) -> None:
 
 def cmd_parse(args: argparse.Namespace) -> int:
     from docshelf.parsers import parse_bytes
-    from docshelf.render import document_to_markdown
+    from docshelf.render import document_to_html, document_to_markdown
     from docshelf.serde import document_to_dict
 
     try:
@@ -259,6 +254,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(document_to_dict(document), ensure_ascii=False, indent=2))
+    elif args.format == "html":
+        sys.stdout.write(document_to_html(document))
     else:
         sys.stdout.write(document_to_markdown(document))
     return EXIT_OK

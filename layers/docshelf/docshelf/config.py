@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 
 from docshelf.chunking.config import ChunkConfig
 
+# OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
+DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
+
 
 @dataclass(frozen=True, slots=True)
 class ParseLimits:

@@ -1,9 +1,11 @@
-"""Markdown rendering of a typed document (headings as #, tables as pipe tables, page breaks marked)."""
+"""Markdown and HTML renderings of a typed document (headings, lists, tables with their spans, page breaks)."""
 
 from __future__ import annotations
 
-from docshelf.model import Document
-from docshelf.tables import table_to_markdown
+import html
+
+from docshelf.model import Block, Document
+from docshelf.tables import table_to_html, table_to_markdown
 
 
 def document_to_markdown(document: Document) -> str:
@@ -27,3 +29,40 @@ def document_to_markdown(document: Document) -> str:
             elif block.text:
                 parts.append(f"![{' '.join(block.text.split())}]({block.asset_ref})")
     return "\n\n".join(parts) + "\n"
+
+
+def document_to_html(document: Document) -> str:
+    """A standalone HTML page; tables keep their merged cells (rowspan/colspan), which Markdown cannot show."""
+    title = html.escape(document.title)
+    parts = [f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title></head><body>']
+    in_list = False
+    for page in document.pages:
+        if len(document.pages) > 1:
+            label = f" ({page.label})" if page.label else ""
+            parts.append(f"<!-- page {page.number}{html.escape(label).replace('--', '- -')} -->")
+        for block in page.blocks:
+            is_item = block.kind == "paragraph" and block.list_level is not None and not block.code
+            if is_item != in_list:
+                parts.append("<ul>" if is_item else "</ul>")
+                in_list = is_item
+            parts.append(block_to_html(block))
+    if in_list:
+        parts.append("</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def block_to_html(block: Block) -> str:
+    if block.kind == "table":
+        return table_to_html(block)
+    text = html.escape(block.text)
+    if block.kind == "heading":
+        level = min(max(block.level, 1), 6)
+        return f"<h{level}>{text}</h{level}>"
+    if block.kind == "image":
+        return f'<img src="{html.escape(block.asset_ref)}" alt="{text}">'
+    if block.code:
+        return f"<pre><code>{text}</code></pre>"
+    if block.list_level is not None:
+        return f'<li style="margin-left: {block.list_level * 2}em">{text}</li>'
+    return f"<p>{text}</p>"

@@ -112,12 +112,9 @@ def chunk_from_dict(data: JsonObject) -> Chunk:
     )
 
 
-def chunks_to_dict(chunks: list[Chunk], **extra: Any) -> JsonObject:
-    return {"schema_version": SCHEMA_VERSION, **extra, "chunks": [chunk_to_dict(c) for c in chunks]}
-
-
 def chunks_json(chunks: list[Chunk], **extra: Any) -> bytes:
-    """`dumps(chunks_to_dict(chunks, **extra))`, written by orjson from the chunk dataclasses themselves."""
+    """`{"schema_version", **extra, "chunks": [chunk_to_dict(c), ...]}` as `dumps` writes it, written by orjson from
+    the chunk dataclasses themselves."""
     return dumps({"schema_version": SCHEMA_VERSION, **extra, "chunks": chunks})
 
 

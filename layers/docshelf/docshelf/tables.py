@@ -39,6 +39,7 @@ def table_to_markdown(table: Table) -> str:
 
 
 def table_to_html(table: Table) -> str:
+    """An HTML table: header rows as `th`, merged cells once with their rowspan/colspan, the caption kept."""
     starts: dict[tuple[int, int], TableCell] = {(cell.row, cell.col): cell for cell in table.cells}
     rows = []
     for r in range(table.n_rows):
@@ -53,7 +54,8 @@ def table_to_html(table: Table) -> str:
             )
             cells.append(f"<{tag}{attrs}>{html.escape(cell.text)}</{tag}>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return "<table>" + "".join(rows) + "</table>"
+    caption = f"<caption>{html.escape(table.caption)}</caption>" if table.caption else ""
+    return "<table>" + caption + "".join(rows) + "</table>"
 
 
 def table_from_rows(rows: list[list[str]], *, page: int, header_rows: int = 1, caption: str = "") -> Table:

@@ -14,10 +14,12 @@ ROOT = Path(__file__).resolve().parents[3]
 REQUIREMENTS = ROOT / "layers" / "docshelf" / "requirements.txt"
 MAKEFILE = ROOT / "layers" / "docshelf" / "Makefile"
 MARKER = "# -- parsers layer"
+LOCAL_MARKER = "# -- local only"
+# Distribution name -> import name of what only the command line uses (`docshelf ingest`, `docshelf serve`).
+LOCAL_DISTRIBUTIONS = {"tqdm": "tqdm", "waitress": "waitress"}
 # Distribution name -> the import name docshelf's parsers use.
 PARSER_DISTRIBUTIONS = {
     "lxml": "lxml",
-    "pypdf": "pypdf",
     "pypdfium2": "pypdfium2",
     "python-docx": "docx",
     "python-pptx": "pptx",
@@ -35,17 +37,36 @@ def requirement_names(lines: list[str]) -> set[str]:
     return names
 
 
-def split_requirements() -> tuple[set[str], set[str]]:
+def split_requirements() -> tuple[set[str], set[str], set[str]]:
+    """(DocshelfLayer, ParsersLayer, local only) requirement names."""
     lines = REQUIREMENTS.read_text(encoding="utf-8").splitlines()
-    marker = next(index for index, line in enumerate(lines) if line.startswith(MARKER))
-    return requirement_names(lines[:marker]), requirement_names(lines[marker + 1 :])
+    parsers = next(index for index, line in enumerate(lines) if line.startswith(MARKER))
+    local = next(index for index, line in enumerate(lines) if line.startswith(LOCAL_MARKER))
+    assert parsers < local
+    return (
+        requirement_names(lines[:parsers]),
+        requirement_names(lines[parsers + 1 : local]),
+        requirement_names(lines[local + 1 :]),
+    )
 
 
 def test_the_parser_libraries_go_to_the_parsers_layer_only() -> None:
-    core, parsers = split_requirements()
+    core, parsers, local = split_requirements()
     assert set(PARSER_DISTRIBUTIONS) <= parsers
-    assert not core & parsers
-    assert MARKER in MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
+    assert not core & parsers and not (core | parsers) & local
+    makefile = MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
+    assert MARKER in makefile and LOCAL_MARKER in makefile
+
+
+def test_the_command_line_only_packages_are_in_no_layer_and_no_function_imports_them() -> None:
+    assert split_requirements()[2] == set(LOCAL_DISTRIBUTIONS)
+    modules = sorted(LOCAL_DISTRIBUTIONS.values())
+    code = (
+        "import sys, json; import functions.parse.app, functions.chunk.app, functions.publish.app, "
+        "functions.search.app; "
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {modules!r})))"
+    )
+    assert _loaded_by(code) == []
 
 
 def test_only_the_parse_function_gets_the_parsers_layer() -> None:

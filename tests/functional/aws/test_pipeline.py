@@ -119,7 +119,7 @@ def test_publish_writes_the_embedded_snapshot_and_search_never_does(
     assert {d.document_id for d in decode(snapshot).documents} == {doc_id("manuals/pump guide.md"), doc_id("valves.md")}
 
     pipeline.services["publish"].store.delete("index/demo.snapshot")
-    body = pipeline.search("how often is the impeller inspected?", top_k=1)  # a load that analyses every chunk
+    body = pipeline.search("how often is the impeller inspected?", top_k=1)  # a load that analyzes every chunk
     assert body["results"][0]["document_id"] == doc_id("manuals/pump guide.md")
     assert pipeline.artifact("index/demo.snapshot") is None  # the search role only reads the bucket
 

@@ -40,9 +40,6 @@ class Caller:
         return namespace
 
 
-ANONYMOUS = Caller("anonymous", frozenset({ALL_NAMESPACES}))
-
-
 def caller_from_claims(claims: Mapping[str, Any] | None, names: ClaimNames) -> Caller:
     """The caller, with the namespaces the claim grants (`namespaces_from_claim`); 401 without a usable user."""
     if not claims:

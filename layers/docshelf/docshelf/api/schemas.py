@@ -77,7 +77,7 @@ SEARCH_BODY = _closed(
             "minLength": 1,
             "maxLength": MAX_QUERY_CHARS,
             "allOf": [{"pattern": NO_CONTROL_CHARACTERS_REGEX}, {"pattern": r"\S"}],
-            "description": "Plain text, analysed into terms; never parsed as query syntax.",
+            "description": "Plain text, analyzed into terms; never parsed as query syntax.",
         },
         "top_k": {"type": "integer", "minimum": 1, "maximum": TOP_K_LIMIT, "default": DEFAULT_TOP_K},
         "max_tokens": {"type": "integer", "minimum": 1, "maximum": MAX_EVIDENCE_TOKENS, "default": DEFAULT_MAX_TOKENS},
@@ -135,7 +135,7 @@ SEARCH_OUT = _closed(
         "corrections": {
             "type": "object",
             "additionalProperties": {"type": "string"},
-            "description": "When no chunk matched the query as written: each misspelt query term (as analysed) "
+            "description": "When no chunk matched the query as written: each misspelt query term (as analyzed) "
             "with the indexed term searched instead; empty otherwise",
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
     from docshelf.aws.stages import StageResult
 
-DOCUMENT_KEYS = ("namespace", "document_id")
-
 # Metric name per stage outcome; outcomes without one are still logged.
 OUTCOME_METRICS = {
     "failed": "DocumentsFailed",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
-from docshelf.config import ParseLimits, PipelineConfig
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfig
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
@@ -28,7 +28,6 @@ ENV_NAMESPACES_CLAIM = "NAMESPACES_CLAIM"
 ENV_USER_CLAIM = "USER_CLAIM"
 ENV_AWS_REGION = "AWS_REGION"
 
-DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
 DEFAULT_USER_CLAIM = "sub"
 OPENSEARCH_SERVICES = ("es", "aoss")

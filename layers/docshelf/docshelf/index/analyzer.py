@@ -168,7 +168,7 @@ def piece_content_terms(piece: str) -> tuple[str, ...]:
 
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Content and raw terms of a piece of normalised text without whitespace. The content terms are cached for
-    `analyze` too: the embedded index analyses its texts piece by piece, and queries then analyse some again."""
+    `analyze` too: the embedded index analyzes its texts piece by piece, and queries then analyze some again."""
     content: tuple[str, ...]
     raw: tuple[str, ...]
     if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find

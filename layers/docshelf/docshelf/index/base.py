@@ -42,7 +42,7 @@ class FirstPass:
     """Each planned channel's chunk ids with their scores, best first (none when `total` is 0)."""
     content_frequencies: dict[str, dict[str, int]] = field(default_factory=dict)
     """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (`feedback` of
-    them, or more; the caller analyses any it lacks)."""
+    them, or more; the caller analyzes any it lacks)."""
     content_idf: dict[str, float] = field(default_factory=dict)
     """The content channel's BM25 idf of each content query term (0.0 for a term no chunk holds), for weighing
     passage evidence."""

@@ -19,44 +19,27 @@ from docshelf.errors import (
 from docshelf.model import Block, Document, Page, Source
 from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
 from docshelf.parsers.deadline import time_budget
-from docshelf.parsers.detect import MEDIA_TYPES, detect_format
+from docshelf.parsers.detect import detect_format
+from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
 PARSER_VERSION = "3"
 
-# format -> module under docshelf.parsers exposing `parse(data, *, filename, limits)`
-PARSER_MODULES: dict[str, str] = {
-    "pdf": "pdf",
-    "docx": "docx",
-    "pptx": "pptx",
-    "xlsx": "xlsx",
-    "xls": "xls",
-    "csv": "delimited",
-    "tsv": "delimited",
-    "html": "html",
-    "md": "markdown",
-    "txt": "text",
-    "json": "json",
-    "xml": "xml",
-    "rtf": "rtf",
-    "odt": "odt",
-    "epub": "epub",
-}
-
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
 
 
 def supported_formats() -> list[str]:
-    return sorted(PARSER_MODULES)
+    return sorted(BY_NAME)
 
 
 def load_parser(fmt: str) -> Parser:
-    module_name = PARSER_MODULES.get(fmt)
-    if module_name is None:
+    """Import the format's parser module only now: a process that never parses never loads its libraries."""
+    entry = BY_NAME.get(fmt)
+    if entry is None:
         raise UnsupportedFormatError(f"no parser for format {fmt!r}")
     try:
-        module = importlib.import_module(f"docshelf.parsers.{module_name}")
+        module = importlib.import_module(f"docshelf.parsers.{entry.parser_module}")
     except ModuleNotFoundError as exc:
         raise UnsupportedFormatError(f"the {fmt} parser is not installed ({exc.name})") from exc
     parser: Parser = module.parse
@@ -97,11 +80,11 @@ def parse_bytes(
     source = Source(
         uri=uri or filename,
         filename=filename.rsplit("/", 1)[-1],
-        media_type=MEDIA_TYPES.get(fmt, media_type or "application/octet-stream"),
+        media_type=BY_NAME[fmt].media_type,
         size_bytes=len(data),
         sha256=hashlib.sha256(data).hexdigest(),
     )
-    document = assemble(content, source, parser=f"{PARSER_MODULES[fmt]}/{PARSER_VERSION}")
+    document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
     if not any(has_text(block) for block in document.blocks()):
         raise EmptyDocumentError(f"no text found in {source.filename!r} ({time.monotonic() - started:.1f}s)")
     return document

@@ -114,10 +114,6 @@ class Numbering:
         abstract_id = self._num_abstract.get(num_id)
         return None if abstract_id is None else self._abstract.get(abstract_id, {}).get(ilvl)
 
-    def is_bullet(self, num_id: str, ilvl: int) -> bool:
-        level = self.level(num_id, ilvl)
-        return level is None or level.num_fmt == "bullet"
-
     def next_label(self, num_id: str, ilvl: int) -> str:
         """Advance the counters for this paragraph and return its label ('' for bullets and unknown lists)."""
         abstract_id = self._num_abstract.get(num_id)

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
-SVG = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
 XLINK = "http://www.w3.org/1999/xlink"
 _SKIPPED = frozenset(
     {

@@ -21,7 +21,7 @@ PREFIX = 1
 MAX_EDITS = 2  # what an engine proposes; `max_edits` narrows it for short words
 SUGGESTIONS = 50  # per term: every candidate within two edits in practice; `closest` picks by its own rules
 SPELLING_RULE = SpellingRule(MAX_EDITS, PREFIX, SUGGESTIONS)
-CJK_START = 0x2E80  # CJK, kana and hangul are analysed into bigrams, which no edit distance relates
+CJK_START = 0x2E80  # CJK, kana and hangul are analyzed into bigrams, which no edit distance relates
 
 
 def correctable(term: str) -> bool:

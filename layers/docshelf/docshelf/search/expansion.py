@@ -10,35 +10,11 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
-
-from docshelf.index.plan import mixed_query
+from collections.abc import Mapping, Sequence
 
 FEEDBACK_CHUNKS = 10
 EXPANSION_TERMS = 10
 ORIGINAL_WEIGHT = 0.5
-
-
-def expanded_query(
-    query_terms: Sequence[str],
-    feedback: Sequence[tuple[Mapping[str, int], float]],
-    *,
-    expansion_terms: int = EXPANSION_TERMS,
-    original_weight: float = ORIGINAL_WEIGHT,
-    common: Callable[[Collection[str]], Collection[str]] | None = None,
-) -> dict[str, float]:
-    """Term -> weight (summing to 1 unless common terms were dropped) for the query mixed with its relevance model.
-
-    `feedback` holds each feedback chunk's content terms with their frequencies, and its first-pass score.
-    Without usable feedback (no chunk, no positive score) the query's own terms come back, weighted by frequency.
-    `common` tells which of some terms are in more than half of the chunks (no evidence under BM25, and the
-    longest postings); those are left out rather than replaced, so the feedback's weight stays where it was.
-    """
-    query, expansion = expansion_parts(
-        query_terms, feedback, expansion_terms=expansion_terms, original_weight=original_weight
-    )
-    dropped = common(list(expansion)) if common and expansion else ()
-    return mixed_query(query, expansion, dropped)
 
 
 def expansion_parts(

@@ -35,7 +35,7 @@ _ENDERS = ".!?。"  # after NFKC the full-width ！？． are ASCII; 。 stays
 
 
 def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
-    """Per sentence, its content terms that are in `wanted`. The text's whitespace pieces are analysed through
+    """Per sentence, its content terms that are in `wanted`. The text's whitespace pieces are analyzed through
     the analyzer's own cache; a sentence ends with a piece ending in . ! ? or 。 (a space is put after each 。,
     since Chinese and Japanese write none; 。 is no part of a token, so the terms are the same)."""
     pieces = normalize(text).replace("。", "。 ").split()

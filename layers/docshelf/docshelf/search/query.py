@@ -1,4 +1,4 @@
-"""A query analysed into the plans an engine executes (index/plan.py): each channel's terms, weights and the share of
+"""A query analyzed into the plans an engine executes (index/plan.py): each channel's terms, weights and the share of
 them a chunk must match."""
 
 from __future__ import annotations

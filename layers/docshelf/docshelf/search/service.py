@@ -214,11 +214,11 @@ def _feedback_frequencies(
     fetched: dict[str, Chunk],
 ) -> list[Mapping[str, int]]:
     """Each feedback chunk's content-term frequencies: those the first pass read, and for the others (a backend
-    that keeps no content terms) the analysed text of the chunk, fetched into `fetched` for the results."""
+    that keeps no content terms) the analyzed text of the chunk, fetched into `fetched` for the results."""
     unknown = [cid for cid in ids if cid not in known]
     fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, unknown))
-    analysed = {cid: Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in unknown}
-    return [known[cid] if cid in known else analysed[cid] for cid in ids]
+    analyzed = {cid: Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in unknown}
+    return [known[cid] if cid in known else analyzed[cid] for cid in ids]
 
 
 def _likely_results(rankings: Mapping[str, Sequence[str]], top_k: int) -> list[str]:

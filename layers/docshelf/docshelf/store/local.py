@@ -33,7 +33,7 @@ class LocalStore:
 
     def put(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> None:
         """Write a temporary file beside the object, then rename it over the object. Four system calls, the folder
-        made only when missing: the embedded index puts its objects on a thread while the caller analyses, and
+        made only when missing: the embedded index puts its objects on a thread while the caller analyzes, and
         each return to Python there waits for the GIL (mkstemp and a file object make about twice as many calls,
         and the 100k-chunk bulk build runs about 7% slower with them)."""
         path = self._path(key)

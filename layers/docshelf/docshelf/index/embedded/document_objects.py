@@ -1,8 +1,8 @@
 """The embedded index's store objects: one per document, holding its revision and its chunks.
 
-Postings are not stored here: decoding them from each document's JSON took longer than analysing its chunks
+Postings are not stored here: decoding them from each document's JSON took longer than analyzing its chunks
 again. A load takes them from the namespace's snapshot (namespace_snapshot.py), one binary object, for the
-documents whose objects it covers unchanged, and analyses the others' chunks.
+documents whose objects it covers unchanged, and analyzes the others' chunks.
 Objects of formats 1 to 4 also held postings; their chunks load as they are.
 """
 

@@ -1,8 +1,8 @@
 """The embedded BM25 engine: numpy postings per channel (bm25.py), persisted one object per document in an object
-store (document_objects.py), so a document is written or deleted without rebuilding the rest. Documents are analysed
-in batches (analysed_batch.py); `write` merges postings before it returns, so the first search after a bulk build does
+store (document_objects.py), so a document is written or deleted without rebuilding the rest. Documents are analyzed
+in batches (analyzed_batch.py); `write` merges postings before it returns, so the first search after a bulk build does
 not pay for the merge. A namespace's postings are also kept in a snapshot object (namespace_snapshot.py), which a new
-process loads instead of analysing the documents it covers again.
+process loads instead of analyzing the documents it covers again.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from docshelf.batching import sized_batches
 from docshelf.index.analyzer import path_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
-from docshelf.index.embedded.analysed_batch import AnalysedBatch, ChannelPostings, analysed_batch, concatenated
+from docshelf.index.embedded.analyzed_batch import AnalyzedBatch, ChannelPostings, analyzed_batch, concatenated
 from docshelf.index.embedded.bm25 import IntArray, Vocabulary
 from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
 from docshelf.index.embedded.namespace import Namespace
@@ -34,7 +34,7 @@ __all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
 
 _log = logging.getLogger(__name__)
 
-# Chunks analysed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
+# Chunks analyzed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
 # of the index (tracemalloc; 65,536 peak at about 800 MB).
 BATCH_CHUNKS = 1 << 13
 ANALYSIS_CHARS = 2_000_000
@@ -111,9 +111,9 @@ class _OrderedWrites:
 class EmbeddedIndex(SearchBackend):
     """BM25 over an object store. Readers load lazily; writers update memory and one object per document."""
 
-    LOAD_BATCH = 256  # documents read before they are analysed and join the namespace
+    LOAD_BATCH = 256  # documents read before they are analyzed and join the namespace
     # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
-    # by `commit`, and by a load that had to analyse as many (analysing them takes about 0.25 s).
+    # by `commit`, and by a load that had to analyze as many (analyzing them takes about 0.25 s).
     SNAPSHOT_AFTER_CHUNKS = 4096
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
@@ -156,8 +156,8 @@ class EmbeddedIndex(SearchBackend):
 
     def _load(self, namespace: str) -> Namespace:
         """The namespace as the store holds it: documents whose objects the snapshot covers unchanged take their
-        postings from it, the others are analysed."""
-        space = Namespace(self._vocabulary, self._analysed)
+        postings from it, the others are analyzed."""
+        space = Namespace(self._vocabulary, self._analyzed)
         snapshot = self._read_snapshot(namespace)
         in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
         covered: dict[str, tuple[Sequence[Chunk], str]] = {}
@@ -171,7 +171,7 @@ class EmbeddedIndex(SearchBackend):
                     yield document_id, chunks, print_
 
         for documents in sized_batches(not_covered(), lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
-            batch = self._analysed([(document_id, chunks) for document_id, chunks, _ in documents])
+            batch = self._analyzed([(document_id, chunks) for document_id, chunks, _ in documents])
             space.add_batch(batch, [print_ for _, _, print_ in documents])
         if snapshot is not None and covered:
             space.adopt(snapshot, covered)
@@ -185,7 +185,7 @@ class EmbeddedIndex(SearchBackend):
         try:
             return decode(raw)
         except SnapshotError as error:
-            _log.warning("namespace %s: snapshot not used, its documents are analysed instead: %s", namespace, error)
+            _log.warning("namespace %s: snapshot not used, its documents are analyzed instead: %s", namespace, error)
             return None
 
     def _write_snapshot_if_due(self, namespace: str, space: Namespace) -> None:
@@ -202,7 +202,7 @@ class EmbeddedIndex(SearchBackend):
 
     def commit(self) -> None:
         """Write the snapshot of each namespace that had SNAPSHOT_AFTER_CHUNKS chunks or more added since its
-        snapshot was loaded or written, so that a new process loads them without analysing them again (writes are
+        snapshot was loaded or written, so that a new process loads them without analyzing them again (writes are
         durable and searchable when `write` returns)."""
         with self._lock:
             for namespace, space in self._namespaces.items():
@@ -217,22 +217,22 @@ class EmbeddedIndex(SearchBackend):
             self._versions[namespace] = version
         return self
 
-    def _analysed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalysedBatch:
-        """The documents' postings, analysed in slices of at most ANALYSIS_CHARS characters of text: the term
-        occurrences of a slice take about 18 bytes a character at their peak, so one large document analysed at
+    def _analyzed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalyzedBatch:
+        """The documents' postings, analyzed in slices of at most ANALYSIS_CHARS characters of text: the term
+        occurrences of a slice take about 18 bytes a character at their peak, so one large document analyzed at
         once (200 MB of text) would take gigabytes."""
         chunks = [chunk for _, chunks in documents for chunk in chunks]
         if not chunks:
-            return analysed_batch(documents, {channel: _flattened([]) for channel in CHANNELS})
+            return analyzed_batch(documents, {channel: _flattened([]) for channel in CHANNELS})
         parts: dict[Channel, list[tuple[int, ChannelPostings]]] = {channel: [] for channel in CHANNELS}
         for first, end in _slices([len(chunk.text) for chunk in chunks], ANALYSIS_CHARS):
             part = chunks[first:end]
             content, raw = self._terms.text_terms([chunk.text for chunk in part])
             paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in part])
-            analysed = analysed_batch([], {"content": content, "path": paths, "term": raw})
-            for channel, postings in analysed.channels.items():
+            analyzed = analyzed_batch([], {"content": content, "path": paths, "term": raw})
+            for channel, postings in analyzed.channels.items():
                 parts[channel].append((first, postings))
-        return AnalysedBatch(list(documents), {channel: concatenated(found) for channel, found in parts.items()})
+        return AnalyzedBatch(list(documents), {channel: concatenated(found) for channel, found in parts.items()})
 
     def _path_ids(self, source_file_name: str, section_path: tuple[str, ...]) -> list[int]:
         key = (source_file_name, section_path)
@@ -249,7 +249,7 @@ class EmbeddedIndex(SearchBackend):
         self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
 
     def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
-        """Documents analysed together; searchable and persisted on return, with postings merged so that the next
+        """Documents analyzed together; searchable and persisted on return, with postings merged so that the next
         search pays for nothing the build left behind. A document given twice is published in its last version.
         No document is refused on its own: a store error stops the batch (raised), the documents written before
         it are in the index, the others keep their previous version."""
@@ -266,7 +266,7 @@ class EmbeddedIndex(SearchBackend):
                 space.merge_segments()
 
     def _store(self, namespace: str, space: Namespace, documents: Sequence[DocumentChunks]) -> None:
-        """Write the documents to the store one by one while they are analysed; those written replace their old
+        """Write the documents to the store one by one while they are analyzed; those written replace their old
         versions in the namespace, also when a write fails. Should the analysis fail, the namespace is read
         again from the store at its next use."""
         writes = _OrderedWrites(
@@ -274,7 +274,7 @@ class EmbeddedIndex(SearchBackend):
             [(self._key(namespace, document.document_id), partial(_dumped, document)) for document in documents],
         )
         try:
-            batch = self._analysed([(document.document_id, document.chunks) for document in documents])
+            batch = self._analyzed([(document.document_id, document.chunks) for document in documents])
         except BaseException:
             writes.wait()
             self._namespaces.pop(namespace, None)
@@ -297,7 +297,7 @@ class EmbeddedIndex(SearchBackend):
             space.added_since_snapshot = max(space.added_since_snapshot, self.SNAPSHOT_AFTER_CHUNKS)
 
     def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
-        """The feedback chunks' content terms come from their texts analysed again, without a fetch; the idf of the
+        """The feedback chunks' content terms come from their texts analyzed again, without a fetch; the idf of the
         content query's terms from the content channel."""
         with self._lock:
             space = self._namespace(namespace)

@@ -9,7 +9,7 @@ import numpy as np
 
 from docshelf.edit_distance import edit_distance
 from docshelf.index.analyzer import analyze
-from docshelf.index.embedded.analysed_batch import AnalysedBatch
+from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.index.embedded.bm25 import BM25Channel, BoolArray, IntArray, Postings, Vocabulary, runs, sorted_distinct
 from docshelf.index.embedded.namespace_snapshot import (
     NamespaceSnapshot,
@@ -21,20 +21,20 @@ from docshelf.index.embedded.namespace_snapshot import (
 from docshelf.index.plan import CHANNELS, Channel, ChannelQuery, SearchFilters, SpellingRule
 from docshelf.model import Chunk
 
-Analyse = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalysedBatch]
+AnalyzeBatch = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalyzedBatch]
 
 
 class Namespace:
     """Chunks in rows; a deleted document's rows are masked, and the namespace is reloaded when
     more than half of its rows are dead. Which terms a chunk holds is not kept: removing a document, or
-    asking for a chunk's terms, analyses its chunks again (the analyzer is deterministic)."""
+    asking for a chunk's terms, analyzes its chunks again (the analyzer is deterministic)."""
 
-    def __init__(self, vocabulary: Vocabulary, analyse: Analyse) -> None:
+    def __init__(self, vocabulary: Vocabulary, analyze_batch: AnalyzeBatch) -> None:
         self.rows: list[Chunk | None] = []
         self.row_of: dict[str, int] = {}
         self.by_document: dict[str, IntArray] = {}  # rows
         self.vocabulary = vocabulary
-        self._analyse = analyse
+        self._analyze_batch = analyze_batch
         self.channels: dict[Channel, BM25Channel] = {channel: BM25Channel() for channel in CHANNELS}
         self.fingerprints: dict[str, str] = {}  # of each document's store object
         self.dead = 0
@@ -48,7 +48,7 @@ class Namespace:
         self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
         self.fingerprints[document_id] = fingerprint
 
-    def add_batch(self, batch: AnalysedBatch, fingerprints: Sequence[str]) -> None:
+    def add_batch(self, batch: AnalyzedBatch, fingerprints: Sequence[str]) -> None:
         """Add a batch's documents, none of them in the namespace (remove their old versions first), with the
         fingerprint of each one's store object."""
         first = len(self.rows)
@@ -104,7 +104,7 @@ class Namespace:
         if rows is None:
             return
         chunks = [self._chunk(row) for row in rows.tolist()]
-        for channel, postings in self._analyse([(document_id, chunks)]).channels.items():
+        for channel, postings in self._analyze_batch([(document_id, chunks)]).channels.items():
             terms, chunks_holding = runs(postings.terms)  # the distinct terms, and how many chunks hold each
             self.channels[channel].remove(rows, terms, chunks_holding)
         for row, chunk in zip(rows.tolist(), chunks, strict=True):
@@ -139,7 +139,7 @@ class Namespace:
         return len(self.row_of) if filters.is_empty() else int(self.allowed(filters).sum())
 
     def content_frequencies(self, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
-        """Each chunk's content terms with their frequencies ({} for an unknown chunk), from its text analysed again
+        """Each chunk's content terms with their frequencies ({} for an unknown chunk), from its text analyzed again
         (through the analyzer's piece cache: about 90 us a 120-word chunk)."""
         rows = [self.row_of.get(chunk_id) for chunk_id in chunk_ids]
         return [{} if row is None else Counter(analyze(self._chunk(row).text)) for row in rows]

@@ -1,9 +1,9 @@
-"""A namespace's postings in one store object, so that a new process loads them instead of analysing every
+"""A namespace's postings in one store object, so that a new process loads them instead of analyzing every
 chunk again (at 100k chunks the analysis is three quarters of a load; see bench/index_bench.py).
 
 The document objects stay the source of truth. The snapshot lists the documents it covers with the
 fingerprint of each one's stored object, and a loader takes a document's postings from it only while that
-object is unchanged; other documents are analysed as if there were no snapshot. A snapshot that cannot be
+object is unchanged; other documents are analyzed as if there were no snapshot. A snapshot that cannot be
 read, or was written by another snapshot format or analyzer version, is not used.
 
 The object is an uncompressed .npz: a JSON header, the terms, and per channel the postings arrays with term

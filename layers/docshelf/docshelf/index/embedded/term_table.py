@@ -1,7 +1,7 @@
 """Analysis straight to term ids for indexing, at numpy speed.
 
 A text is normalised and split on whitespace (no token spans whitespace, see analyzer.py); each
-distinct piece is analysed once and its content and raw term ids are kept in flat arrays, so the
+distinct piece is analyzed once and its content and raw term ids are kept in flat arrays, so the
 terms of a whole batch come from piece ids found in numpy (piece_keys.py) and a few numpy gathers.
 """
 
@@ -73,12 +73,12 @@ class TermTable:
         self._boundary = int(self._piece_ids([_BOUNDARY])[0])
 
     def _piece_ids(self, pieces: list[str]) -> IntArray:
-        """The id of each piece. Unseen ones are analysed and numbered in the order they first appear, all at
+        """The id of each piece. Unseen ones are analyzed and numbered in the order they first appear, all at
         once: one call per new piece cost more than its analysis (a cached look-up for most)."""
         new = number_unseen(self._pieces, pieces)
         if new:
-            analysed = list(map(piece_terms, new))
-            for table, terms in ((self._content, [a[0] for a in analysed]), (self._raw, [a[1] for a in analysed])):
+            analyzed = list(map(piece_terms, new))
+            for table, terms in ((self._content, [a[0] for a in analyzed]), (self._raw, [a[1] for a in analyzed])):
                 lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
                 table.extend(lengths, self.vocabulary.ids(list(chain.from_iterable(terms))))
         return np.fromiter(map(self._pieces.__getitem__, pieces), dtype=np.int64, count=len(pieces))

@@ -38,6 +38,7 @@ from typing import Any
 
 from opensearchpy.exceptions import RequestError, TransportError
 
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import channel_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
@@ -74,7 +75,6 @@ from docshelf.index.opensearch.queries import (
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.model import Chunk
 
-DEFAULT_INDEX = "docshelf-chunks"
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
@@ -98,7 +98,7 @@ class OpenSearchIndex(SearchBackend):
         self,
         client: Any,
         *,
-        index: str = DEFAULT_INDEX,
+        index: str = DEFAULT_OPENSEARCH_INDEX,
         refresh: Refresh = False,
         max_batch_bytes: int = 5 * 1024 * 1024,
         backoff: Backoff | None = None,

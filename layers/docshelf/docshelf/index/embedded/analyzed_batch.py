@@ -30,17 +30,17 @@ class ChannelPostings:
 
 
 @dataclass(frozen=True, slots=True)
-class AnalysedBatch:
+class AnalyzedBatch:
     documents: list[tuple[str, Sequence[Chunk]]]
     channels: dict[Channel, ChannelPostings]
 
-    def first(self, count: int) -> AnalysedBatch:
+    def first(self, count: int) -> AnalyzedBatch:
         """The batch's first `count` documents alone."""
         if count == len(self.documents):
             return self
         end = sum(len(chunks) for _, chunks in self.documents[:count])
         channels = {channel: postings.before(end) for channel, postings in self.channels.items()}
-        return AnalysedBatch(self.documents[:count], channels)
+        return AnalyzedBatch(self.documents[:count], channels)
 
 
 def counted(term_ids: IntArray, positions: IntArray) -> ChannelPostings:
@@ -69,8 +69,8 @@ def concatenated(parts: Sequence[tuple[int, ChannelPostings]]) -> ChannelPosting
     return ChannelPostings(terms[order], positions[order], tfs[order])
 
 
-def analysed_batch(
+def analyzed_batch(
     documents: Sequence[tuple[str, Sequence[Chunk]]], occurrences: dict[Channel, tuple[IntArray, IntArray]]
-) -> AnalysedBatch:
+) -> AnalyzedBatch:
     """The batch from each channel's term occurrences: (term ids, position of their chunk in the batch)."""
-    return AnalysedBatch(list(documents), {channel: counted(*found) for channel, found in occurrences.items()})
+    return AnalyzedBatch(list(documents), {channel: counted(*found) for channel, found in occurrences.items()})

@@ -1,0 +1,77 @@
+"""The supported formats as data: detection, media types, extensions and the parser registry derive from it.
+
+Importing this module imports no parser (the search function loads it without the parsers layer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# How content detection recognises a format (`parsers/detect.py`):
+#   magic   its bytes start with `magic` (anywhere in the first `magic_within` bytes when that is set)
+#   zip     a zip package holding `zip_member`, or whose `mimetype` member is the format's media type
+#   ole     an OLE compound file with one of the `ole_streams`
+#   markup  text whose first characters say so (HTML and XML tags)
+#   name    text only the file name (or the media type) tells apart
+# A text format's file name wins over markup sniffing, except that HTML content named as another text
+# format (not XML) is HTML.
+Detection = Literal["magic", "zip", "ole", "markup", "name"]
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    name: str
+    parser_module: str  # module under docshelf.parsers exposing `parse(data, *, filename, limits)`
+    media_type: str
+    extensions: tuple[str, ...]
+    detection: Detection
+    magic: bytes = b""
+    magic_within: int = 0
+    zip_member: str = ""
+    ole_streams: tuple[str, ...] = ()
+
+
+FORMATS: tuple[Format, ...] = (
+    # PDF readers accept a header after junk bytes within the first 1024, and so does detection.
+    Format("pdf", "pdf", "application/pdf", (".pdf",), "magic", magic=b"%PDF-", magic_within=1024),
+    Format(
+        "docx",
+        "docx",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        (".docx", ".docm"),
+        "zip",
+        zip_member="word/document.xml",
+    ),
+    Format(
+        "pptx",
+        "pptx",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        (".pptx", ".pptm"),
+        "zip",
+        zip_member="ppt/presentation.xml",
+    ),
+    Format(
+        "xlsx",
+        "xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        (".xlsx", ".xlsm"),
+        "zip",
+        zip_member="xl/workbook.xml",
+    ),
+    Format("xls", "xls", "application/vnd.ms-excel", (".xls",), "ole", ole_streams=("Workbook", "Book")),
+    Format("csv", "delimited", "text/csv", (".csv",), "name"),
+    Format("tsv", "delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),
+    Format("html", "html", "text/html", (".html", ".htm", ".xhtml"), "markup"),
+    Format("md", "markdown", "text/markdown", (".md", ".markdown"), "name"),
+    Format("txt", "text", "text/plain", (".txt", ".text", ".log"), "name"),
+    Format("json", "json", "application/json", (".json", ".jsonl"), "name"),
+    Format("xml", "xml", "application/xml", (".xml", ".nxml"), "markup"),
+    Format("rtf", "rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
+    Format("odt", "odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
+    Format("epub", "epub", "application/epub+zip", (".epub",), "zip"),
+)
+
+BY_NAME: dict[str, Format] = {fmt.name: fmt for fmt in FORMATS}
+BY_EXTENSION: dict[str, Format] = {ext: fmt for fmt in FORMATS for ext in fmt.extensions}
+BY_MEDIA_TYPE: dict[str, Format] = {fmt.media_type: fmt for fmt in FORMATS}
