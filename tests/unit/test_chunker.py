@@ -120,3 +120,25 @@ def test_an_oversized_row_is_cut_between_cells_not_inside_them() -> None:
     assert all(c.token_count <= 60 for c in chunks)
     bodies = [c.text.split("\n", 2)[2] for c in chunks]
     assert bodies == [f"| {word.strip()} |" for word in ("alpha " * 30, "beta " * 30, "gamma " * 30)]
+
+
+def test_a_heading_leads_its_over_long_paragraph_instead_of_making_a_chunk_of_its_own() -> None:
+    long_paragraph = " ".join(f"Sentence {i} about the valve seal and its service interval." for i in range(60))
+    for overlap in (0, 10):
+        chunks = chunks_of([Heading("Seal service", 1, 1), Paragraph(long_paragraph, 1)], chunk_tokens=120,
+                           overlap_tokens=overlap)  # fmt: skip
+        assert chunks[0].text.startswith("Seal service\n\nSentence 0 about")
+        assert all(c.token_count <= 120 for c in chunks)
+        assert "Sentence 59" in chunks[-1].text
+
+
+def test_a_heading_that_no_longer_fits_moves_to_the_chunk_of_its_section() -> None:
+    blocks: list[Block] = [
+        Heading("Intro", 1, 1),
+        Paragraph("word " * 60, 1),
+        Heading("Maintenance", 1, 1),
+        Paragraph("Replace the stem seal every six months. " * 8, 1),
+    ]
+    chunks = chunks_of(blocks, chunk_tokens=120, section_break_fill=0.9)
+    assert [c.text.split("\n\n")[0] for c in chunks] == ["Intro", "Maintenance"]
+    assert not any(c.text.rstrip().endswith("Maintenance") for c in chunks)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
 from docshelf.chunking.config import ChunkConfig
@@ -28,6 +28,7 @@ class _Piece:
     page: int
     tokens: int
     joiner: str = SEPARATOR  # what separates it from the piece before it in the source
+    heading: bool = False
 
 
 @dataclass(slots=True)
@@ -137,23 +138,52 @@ class _TextPacker:
             yield from self.flush()
         text = block.text.strip("\n")
         if block.tokens > limit:
-            yield from self.flush()
-            budget = limit - self.config.overlap_tokens - 1 if self.config.overlap_tokens else limit
-            parts = split_text(text, budget)
-            parts.reverse()
-            number = -1
-            while parts:  # popped, so that a part is released once its chunk's text is made
-                part, number = parts.pop(), number + 1
-                if part.strip():
-                    joiner = SEPARATOR if number == 0 else ""
-                    yield from self._append(_Piece(part, path, block.page, count_tokens(part), joiner))
-                    yield from self.flush(by_size=True)
+            yield from self._split_paragraph(text, path, block.page)
             return
-        yield from self._append(_Piece(text, path, block.page, block.tokens))
+        yield from self._append(_Piece(text, path, block.page, block.tokens, heading=block.kind == "heading"))
+
+    def _split_paragraph(self, text: str, path: tuple[str, ...], page: int) -> Iterator[_Draft]:
+        """An over-long paragraph in parts of a chunk each, the first with the headings that lead into it."""
+        headings = yield from self._flush_keeping_headings()
+        budget = (
+            self.config.chunk_tokens - self.config.overlap_tokens - 1
+            if self.config.overlap_tokens
+            else self.config.chunk_tokens
+        )
+        carried = sum(heading.tokens + 1 for heading in headings)
+        for heading in headings:
+            yield from self._append(heading)
+        parts = split_text(text, budget - carried)
+        parts.reverse()
+        number = -1
+        while parts:  # popped, so that a part is released once its chunk's text is made
+            part, number = parts.pop(), number + 1
+            if part.strip():
+                joiner = SEPARATOR if number == 0 else ""
+                yield from self._append(_Piece(part, path, page, count_tokens(part), joiner))
+                yield from self.flush(by_size=True)
+
+    def _flush_keeping_headings(self, *, by_size: bool = False) -> Generator[_Draft, None, list[_Piece]]:
+        """Flush the draft but for the headings it ends with, which lead into what comes next: returned, to start
+        the next chunk. Headings over a quarter of the chunk size are flushed with the rest."""
+        pieces = self.current.pieces
+        keep = len(pieces)
+        while keep > 0 and pieces[keep - 1].heading and keep - 1 >= (self.current.overlap_chars > 0):
+            keep -= 1
+        headings = pieces[keep:]
+        if not headings or sum(h.tokens + 1 for h in headings) > self.config.chunk_tokens // 4:
+            yield from self.flush(by_size=by_size)
+            return []
+        del pieces[keep:]
+        self.used -= sum(h.tokens + 1 for h in headings)
+        yield from self.flush(by_size=by_size and bool(pieces))
+        return headings
 
     def _append(self, piece: _Piece) -> Iterator[_Draft]:
         if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
-            yield from self.flush(by_size=True)
+            headings = yield from self._flush_keeping_headings(by_size=True)
+            for heading in headings:
+                yield from self._append(heading)
         if not self.current.pieces:
             self._start_with_overlap(piece)
         self.used += piece.tokens + (1 if self.current.pieces else 0)
