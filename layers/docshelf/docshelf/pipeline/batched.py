@@ -55,7 +55,7 @@ class BatchedPublishing:
             return None
         started = time.perf_counter() - outcome.seconds
         answered = answer_without_publishing(
-            self.store, self.registry, self.index, outcome, config=self.config, sequencer="", started=started
+            self.store, self.registry, self.index, outcome, config=self.config, started=started
         )
         if answered is not None:
             return [answered]

@@ -1,4 +1,5 @@
-"""All the stages for one file, as the local CLI runs them, and the results of files with nothing to publish."""
+"""All the stages for one file, as the local writer (the CLI) runs them, and the results of files with nothing to
+publish. A local writer has no S3 event sequencer: its records keep none."""
 
 from __future__ import annotations
 
@@ -34,18 +35,15 @@ def ingest(
     namespace: str,
     source_key: str,
     config: PipelineConfig | None = None,
-    sequencer: str = "",
 ) -> IngestResult:
     """All three stages for one file, as the local CLI runs them."""
     config = config or PipelineConfig()
     revision = sha256_hex(data)
-    unchanged = already_published(
-        registry, index, revision, namespace=namespace, source_key=source_key, config=config, sequencer=sequencer
-    )
+    unchanged = already_published(registry, index, revision, namespace=namespace, source_key=source_key, config=config)
     if unchanged is not None:
         return unchanged
     outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config, revision=revision)
-    return ingest_parsed(store, registry, index, outcome, config=config, sequencer=sequencer)
+    return ingest_parsed(store, registry, index, outcome, config=config)
 
 
 def already_published(
@@ -56,7 +54,6 @@ def already_published(
     namespace: str,
     source_key: str,
     config: PipelineConfig,
-    sequencer: str = "",
 ) -> IngestResult | None:
     """The result of ingesting a revision (the bytes' sha256) the registry shows published as it is, with these
     chunk settings into this index (nothing to redo, not even reading the parse cache); None when there is work
@@ -64,7 +61,7 @@ def already_published(
     started = time.perf_counter()
     ref = document_ref(namespace, source_key, revision)
     current = registry.get(namespace, ref.document_id)
-    if current is None or not _is_published(current, ref, published_with(config, index), sequencer):
+    if current is None or not _is_published(current, ref, published_with(config, index)):
         return None
     return _unchanged(current, started)
 
@@ -76,19 +73,14 @@ def ingest_parsed(
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
-    sequencer: str = "",
 ) -> IngestResult:
     """Chunk and publish a parsed file, or settle its failure (the stages after `parse_stage`)."""
     started = time.perf_counter() - outcome.seconds
-    answered = answer_without_publishing(
-        store, registry, index, outcome, config=config, sequencer=sequencer, started=started
-    )
+    answered = answer_without_publishing(store, registry, index, outcome, config=config, started=started)
     if answered is not None:
         return answered
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
-    publish_stage(
-        index, registry, outcome.ref, chunks, sequencer=sequencer, published_with=published_with(config, index)
-    )
+    publish_stage(index, registry, outcome.ref, chunks, published_with=published_with(config, index))
     return published_result(outcome.ref, chunks, parse_hit=outcome.cache_hit, chunk_hit=chunk_hit, started=started)
 
 
@@ -99,7 +91,6 @@ def answer_without_publishing(
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
-    sequencer: str,
     started: float,
 ) -> IngestResult | None:
     """The result of a file that failed to parse (its failure settled), or that is published as it is; None for
@@ -107,15 +98,15 @@ def answer_without_publishing(
     ref = outcome.ref
     current = registry.get(ref.namespace, ref.document_id)
     if outcome.document is None:
-        if not (outcome.cache_hit and _failure_is_recorded(current, outcome, sequencer)):
-            settle_failure(store, registry, index, outcome, config=config, sequencer=sequencer)
+        if not (outcome.cache_hit and _failure_is_recorded(current, outcome)):
+            settle_failure(store, registry, index, outcome, config=config)
         error = outcome.error
         return IngestResult(
             ref.namespace, ref.document_id, ref.source_key, failure_status(outcome),
             error_code=error.code if error else "", error_message=error.message if error else "",
             seconds=time.perf_counter() - started,
         )  # fmt: skip
-    if outcome.cache_hit and _is_published(current, ref, published_with(config, index), sequencer):
+    if outcome.cache_hit and _is_published(current, ref, published_with(config, index)):
         # The same bytes with the same settings are already indexed: nothing to redo.
         return _unchanged(current, started)
     return None
@@ -142,18 +133,18 @@ def _unchanged(current: DocumentRecord | None, started: float) -> IngestResult:
     )  # fmt: skip
 
 
-def _is_published(current: DocumentRecord | None, ref: DocumentRef, publication: str, sequencer: str) -> bool:
+def _is_published(current: DocumentRecord | None, ref: DocumentRef, publication: str) -> bool:
     return (
         current is not None
         and current.status in INDEXED_STATUSES
         and current.revision == ref.revision
         and current.published_with == publication
         and current.source_key == ref.source_key
-        and current.sequencer == sequencer
+        and not current.sequencer
     )
 
 
-def _failure_is_recorded(current: DocumentRecord | None, outcome: ParseOutcome, sequencer: str) -> bool:
+def _failure_is_recorded(current: DocumentRecord | None, outcome: ParseOutcome) -> bool:
     error = outcome.error
     return (
         current is not None
@@ -162,5 +153,5 @@ def _failure_is_recorded(current: DocumentRecord | None, outcome: ParseOutcome, 
         and current.error_code == error.code
         and current.revision == outcome.ref.revision
         and current.source_key == outcome.ref.source_key
-        and current.sequencer == sequencer
+        and not current.sequencer
     )
