@@ -141,13 +141,11 @@ def test_a_new_namespace_publishes_the_batch_of_the_previous_one(tmp_path: Path)
 
 def test_publish_many_takes_one_namespace_and_each_document_once(tmp_path: Path) -> None:
     services = LocalServices.open(tmp_path / "store")
-    outcomes = [
-        pipeline.ParseOutcome(namespace, f"{namespace}-doc", "k.txt", "r1", None) for namespace in ("alpha", "beta")
-    ]
+    refs = [pipeline.DocumentRef(namespace, f"{namespace}-doc", "k.txt", "r1") for namespace in ("alpha", "beta")]
     with pytest.raises(ValueError, match="one namespace"):
-        pipeline.publish_many(services.index, services.registry, [(outcome, []) for outcome in outcomes])
+        pipeline.publish_many(services.index, services.registry, [(ref, []) for ref in refs])
     with pytest.raises(ValueError, match="each document once"):
-        pipeline.publish_many(services.index, services.registry, [(outcomes[0], []), (outcomes[0], [])])
+        pipeline.publish_many(services.index, services.registry, [(refs[0], []), (refs[0], [])])
 
 
 @pytest.mark.usefixtures("serial")

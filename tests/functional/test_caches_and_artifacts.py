@@ -45,7 +45,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         return chunk_document(*args, **kwargs)
 
     monkeypatch.setattr(docshelf.parsers, "load_parser", counting_loader)
-    monkeypatch.setattr("docshelf.pipeline.chunk_document", counting_chunker)
+    monkeypatch.setattr("docshelf.pipeline.chunk.chunk_document", counting_chunker)
     return counter
 
 

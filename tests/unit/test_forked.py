@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
-from docshelf.forked import forked_imap
+from docshelf.forked import ForkedPool, forked_imap
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
 PARENT = os.getpid()
@@ -104,3 +106,21 @@ def test_serial_without_spare_workers_or_with_threads(monkeypatch: pytest.Monkey
     assert list(forked_imap(_square_with_pid, [3, 1, 2], 1)) == [(0, (9, PARENT)), (1, (1, PARENT)), (2, (4, PARENT))]
     monkeypatch.setattr(threading, "active_count", lambda: 2)
     assert [pid for _, (_, pid) in forked_imap(_square_with_pid, list(range(10)), 4)] == [PARENT] * 10
+
+
+@needs_fork
+def test_the_children_work_while_the_caller_does(tmp_path: Path) -> None:
+    # The PDF parser reads a share of the pages itself before it asks the pool for results.
+    started = tmp_path / "started"
+
+    def mark_started(number: int) -> int:
+        started.write_text(str(os.getpid()))
+        return number
+
+    with ForkedPool(mark_started, [5], 1) as pool:
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert started.exists() and started.read_text() != str(PARENT)
+        assert list(pool.results()) == [(0, 5)]
+    assert _no_children_left()

@@ -1,7 +1,10 @@
 """Work spread over forked child processes talking through pipes: no `multiprocessing` queues, pools or
-semaphores, which need /dev/shm (absent on AWS Lambda) and a re-import of everything in each worker.
+semaphores, which need /dev/shm (absent on AWS Lambda: ParseFunction's PDF page workers run there), and no
+re-import of everything in each worker (children of `concurrent.futures` with the spawn or forkserver start).
+The one pool serves `docshelf ingest` (`forked_imap`, files in workers of one CPU each) and the PDF parser
+(`parsers.pdf_workers`, page ranges while the caller reads a share itself).
 
-`forked_imap` hands out item numbers through one shared pipe (each number is a 4-byte write, so a read
+`ForkedPool` hands out item numbers through one shared pipe (each number is a 4-byte write, so a read
 of 4 bytes takes exactly one) and gets each result back, pickled and length-prefixed, on the child's
 own pipe. Results arrive in completion order, so the caller can use one while the children work on
 the next. An item whose child died before answering is computed by the caller itself.
@@ -70,43 +73,59 @@ def forked_imap(
         for number, item in enumerate(items):
             yield number, work(item)
         return
-    delivered: set[int] = set()
-    with _ChildPool(work, items, min(workers, len(items)), child_setup) as pool:
-        for number, result in pool.results():
-            delivered.add(number)
-            yield number, result
-    for number, item in enumerate(items):
-        if number not in delivered:  # its child died: compute it here
-            yield number, work(item)
+    with ForkedPool(work, items, min(workers, len(items)), child_setup=child_setup) as pool:
+        yield from pool.results()
 
 
-class _ChildPool(Generic[T, R]):
+class ForkedPool(Generic[T, R]):
+    """`workers` children forked at once over `items`, which the caller may leave working while it does work of
+    its own; `results` then yields every `(i, work(items[i]))`. Used as a context manager: leaving it, by an
+    exception or early, kills and reaps the children."""
+
     def __init__(
-        self, work: Callable[[T], R], items: Sequence[T], workers: int, child_setup: Callable[[], None] | None
+        self,
+        work: Callable[[T], R],
+        items: Sequence[T],
+        workers: int,
+        *,
+        child_setup: Callable[[], None] | None = None,
     ) -> None:
-        self._count = len(items)
+        self._work, self._items = work, items
         self._next_job = 0
         self._children: list[_Child] = []
         self._jobs_read, self._jobs_write = os.pipe()
         try:
             for _ in range(workers):
-                self._children.append(self._spawn(work, items, child_setup))
+                self._children.append(self._spawn(child_setup))
         except BaseException:
             self.close()
             raise
         os.close(self._jobs_read)
         self._jobs_read = -1
         os.set_blocking(self._jobs_write, False)
+        if self._feed_jobs():  # the children start at once, not when the caller asks for results
+            self._close_jobs()
 
-    def __enter__(self) -> _ChildPool[T, R]:
+    def __enter__(self) -> ForkedPool[T, R]:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def results(self) -> Iterator[tuple[int, R]]:
+        """Every item's result, in completion order; those of a child that died are computed here, last."""
+        delivered: set[int] = set()
+        for number, result in self._delivered():
+            delivered.add(number)
+            yield number, result
+        for number, item in enumerate(self._items):
+            if number not in delivered:
+                yield number, self._work(item)
+
+    def _delivered(self) -> Iterator[tuple[int, R]]:
         with selectors.DefaultSelector() as selector:
-            selector.register(self._jobs_write, selectors.EVENT_WRITE)
+            if self._jobs_write >= 0:
+                selector.register(self._jobs_write, selectors.EVENT_WRITE)
             for started in self._children:
                 selector.register(started.fd, selectors.EVENT_READ, started)
             open_children = len(self._children)
@@ -115,8 +134,7 @@ class _ChildPool(Generic[T, R]):
                     if key.data is None:
                         if self._feed_jobs():
                             selector.unregister(self._jobs_write)
-                            os.close(self._jobs_write)
-                            self._jobs_write = -1
+                            self._close_jobs()
                         continue
                     child = key.data
                     chunk = os.read(child.fd, _READ_BYTES)
@@ -128,11 +146,16 @@ class _ChildPool(Generic[T, R]):
                     child.buffer += chunk
                     yield from _complete_messages(child)
 
+    def _close_jobs(self) -> None:
+        os.close(self._jobs_write)
+        self._jobs_write = -1
+
     def _feed_jobs(self) -> bool:
         """Write as many job numbers as the pipe takes now; True once all are written, or once no child is
         left to read them (the caller then computes what was not delivered)."""
-        while self._next_job < self._count:
-            batch = range(self._next_job, min(self._count, self._next_job + _JOBS_PER_WRITE))
+        count = len(self._items)
+        while self._next_job < count:
+            batch = range(self._next_job, min(count, self._next_job + _JOBS_PER_WRITE))
             try:
                 os.write(self._jobs_write, b"".join(_JOB.pack(number) for number in batch))
             except BlockingIOError:
@@ -142,12 +165,12 @@ class _ChildPool(Generic[T, R]):
             self._next_job = batch.stop
         return True
 
-    def _spawn(self, work: Callable[[T], R], items: Sequence[T], child_setup: Callable[[], None] | None) -> _Child:
+    def _spawn(self, child_setup: Callable[[], None] | None) -> _Child:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: never returns into the caller's code
             inherited = [read_fd, self._jobs_write, *(c.fd for c in self._children)]
-            _child_main(work, items, self._jobs_read, write_fd, child_setup, inherited)
+            _child_main(self._work, self._items, self._jobs_read, write_fd, child_setup, inherited)
         os.close(write_fd)
         return _Child(pid=pid, fd=read_fd)
 

@@ -15,7 +15,7 @@ from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
-from docshelf.ids import document_id, sha256_hex, validate_namespace
+from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
@@ -133,8 +133,7 @@ def _size(path: Path) -> int:
 
 def _unread(namespace: str, source_key: str, error: DocumentError) -> pipeline.ParseOutcome:
     """The parse outcome of a file that could not be read: a failure of that document, without a revision."""
-    validate_namespace(namespace)
-    return pipeline.ParseOutcome(namespace, document_id(namespace, source_key), source_key, "", None, error=error)
+    return pipeline.ParseOutcome(pipeline.document_ref(namespace, source_key, revision=""), error=error)
 
 
 def _one_cpu_each() -> None:

@@ -38,32 +38,27 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
     if event.action == "deleted":
         return _delete(services, event)
     registry, config = services.registry, services.settings.pipeline
-    if pipeline.event_is_settled(registry, event.namespace, event.document_id, event.sequencer):
+    if pipeline.event_standing(registry, event.namespace, event.document_id, event.sequencer) != "open":
         return StageResult("duplicate", "a newer or the same event was already processed")
     try:
         data = _read_object(services, event, max_bytes=config.limits.max_bytes)
     except DocumentTooLargeError as error:
-        outcome = pipeline.ParseOutcome(event.namespace, event.document_id, event.source_key, "", None, error=error)
-        return _settle_failure(services, outcome, event.sequencer)
+        unread = pipeline.DocumentRef(event.namespace, event.document_id, event.source_key, revision="")
+        return _settle_failure(services, pipeline.ParseOutcome(unread, error=error), event.sequencer)
     if data is None:
         return StageResult("gone", "the object (version) no longer exists; its delete event decides")
     revision = sha256_hex(data)
-    if not pipeline.mark_processing(
-        registry,
-        namespace=event.namespace,
-        source_key=event.source_key,
-        revision=revision,
-        sequencer=event.sequencer,
-    ):
+    claimed = pipeline.DocumentRef(event.namespace, event.document_id, event.source_key, revision)
+    if not pipeline.mark_processing(registry, claimed, sequencer=event.sequencer):
         return StageResult("stale", "a newer event for this document won")
     outcome = pipeline.parse_stage(
         services.store, data, namespace=event.namespace, source_key=event.source_key, config=config, revision=revision
     )
     if outcome.document is None:
         return _settle_failure(services, outcome, event.sequencer)
-    message = StageMessage(event.namespace, event.document_id, event.source_key, outcome.revision, event.sequencer)
+    message = StageMessage(event.namespace, event.document_id, event.source_key, revision, event.sequencer)
     services.send(services.settings.chunk_queue_url, message.to_json())
-    return StageResult("queued", f"revision {outcome.revision}", cache_hit=outcome.cache_hit)
+    return StageResult("queued", f"revision {revision}", cache_hit=outcome.cache_hit)
 
 
 def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageResult:
@@ -71,9 +66,7 @@ def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageR
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    outcome = pipeline.load_parsed(
-        services.store, namespace=message.namespace, source_key=message.source_key, revision=message.revision
-    )
+    outcome = pipeline.load_parsed(services.store, _ref(message))
     if outcome is None:
         raise StorageError(f"the parse cache of revision {message.revision} is missing")
     chunks, hit = pipeline.chunk_stage(services.store, outcome, config=services.settings.pipeline)
@@ -86,15 +79,15 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    outcome, chunks = _chunks_to_publish(services, message)
+    ref, chunks = _chunks_to_publish(services, message)
     index = services.index()
-    chunker = pipeline.published_with(services.settings.pipeline, index)
+    publication = pipeline.published_with(services.settings.pipeline, index)
     if not pipeline.publish_stage(
-        index, services.registry, outcome, chunks, sequencer=message.sequencer, chunker=chunker
+        index, services.registry, ref, chunks, sequencer=message.sequencer, published_with=publication
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
     index.commit()
-    return _published(outcome, chunks)
+    return _published(ref, chunks)
 
 
 def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessage]) -> list[StageResult | Exception]:
@@ -102,7 +95,7 @@ def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessa
     queue. The messages of a namespace go to the index in one bulk write (`pipeline.publish_many`); a second
     message for a document already in the batch is handled on its own afterwards, in arrival order."""
     results: list[StageResult | Exception | None] = [None] * len(messages)
-    due: dict[str, list[tuple[int, pipeline.ParseOutcome, list[Chunk], str]]] = {}
+    due: dict[str, list[tuple[int, pipeline.DocumentRef, list[Chunk], str]]] = {}
     taken: set[tuple[str, str]] = set()
     for at, message in enumerate(messages):
         if (message.namespace, message.document_id) in taken:
@@ -111,8 +104,8 @@ def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessa
         try:
             stale = _stale(services, message)
             if stale is None:
-                outcome, chunks = _chunks_to_publish(services, message)
-                due.setdefault(message.namespace, []).append((at, outcome, chunks, message.sequencer))
+                ref, chunks = _chunks_to_publish(services, message)
+                due.setdefault(message.namespace, []).append((at, ref, chunks, message.sequencer))
             results[at] = stale
         except Exception as error:  # this message's fault (a missing cache, a throttled read): it alone retries
             results[at] = error
@@ -131,7 +124,7 @@ def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessa
 
 
 def _publish_together(
-    services: AwsServices, items: Sequence[tuple[int, pipeline.ParseOutcome, list[Chunk], str]]
+    services: AwsServices, items: Sequence[tuple[int, pipeline.DocumentRef, list[Chunk], str]]
 ) -> list[StageResult | Exception]:
     """One namespace's documents in one `publish_many`; a failed call fails them all, a refused document itself."""
     try:
@@ -139,51 +132,52 @@ def _publish_together(
         published = pipeline.publish_many(
             index,
             services.registry,
-            [(outcome, chunks) for _, outcome, chunks, _ in items],
+            [(ref, chunks) for _, ref, chunks, _ in items],
             sequencers=[sequencer for *_, sequencer in items],
-            chunker=pipeline.published_with(services.settings.pipeline, index),
+            published_with=pipeline.published_with(services.settings.pipeline, index),
         )
     except Exception as error:
         return [error] * len(items)
     results: list[StageResult | Exception] = []
-    for _, outcome, chunks, _ in items:
-        if outcome.document_id in published.refused:
-            reason = published.refused[outcome.document_id]
-            results.append(IndexBackendError(f"the index refused document {outcome.document_id}: {reason}"))
-        elif outcome.document_id in published.superseded:
+    for _, ref, chunks, _ in items:
+        if ref.document_id in published.refused:
+            reason = published.refused[ref.document_id]
+            results.append(IndexBackendError(f"the index refused document {ref.document_id}: {reason}"))
+        elif ref.document_id in published.superseded:
             results.append(StageResult("stale", "a newer event for this document won while publishing"))
         else:
-            results.append(_published(outcome, chunks))
+            results.append(_published(ref, chunks))
     return results
 
 
-def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.ParseOutcome, list[Chunk]]:
+def _ref(message: StageMessage, *, truncation: str = "") -> pipeline.DocumentRef:
+    return pipeline.DocumentRef(
+        message.namespace, message.document_id, message.source_key, message.revision, truncation
+    )
+
+
+def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.DocumentRef, list[Chunk]]:
     truncation = pipeline.recorded_truncation(
         services.store, namespace=message.namespace, document_id=message.document_id, revision=message.revision
     )
-    outcome = pipeline.ParseOutcome(
-        message.namespace, message.document_id, message.source_key, message.revision, None,
-        known_truncation=truncation,
-    )  # fmt: skip
-    chunks = pipeline.load_chunks(services.store, outcome, config=services.settings.pipeline)
+    ref = _ref(message, truncation=truncation)
+    chunks = pipeline.load_chunks(services.store, ref, config=services.settings.pipeline)
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")
-    return outcome, chunks
+    return ref, chunks
 
 
-def _published(outcome: pipeline.ParseOutcome, chunks: Sequence[Chunk]) -> StageResult:
-    if outcome.truncation:
-        return StageResult("partial", f"{len(chunks)} chunks published; {outcome.truncation}", chunks=len(chunks))
+def _published(ref: pipeline.DocumentRef, chunks: Sequence[Chunk]) -> StageResult:
+    if ref.truncation:
+        return StageResult("partial", f"{len(chunks)} chunks published; {ref.truncation}", chunks=len(chunks))
     return StageResult("ok", f"{len(chunks)} chunks published", chunks=len(chunks))
 
 
 def _stale(services: AwsServices, message: StageMessage) -> StageResult | None:
-    registry = services.registry
-    if pipeline.event_is_settled(registry, message.namespace, message.document_id, message.sequencer):
-        return StageResult("duplicate", "a newer or the same event was already processed")
-    if not pipeline.event_is_current(registry, message.namespace, message.document_id, message.sequencer):
-        return StageResult("stale", "a newer event for this document won")
-    return None
+    """A redelivered message, or one a newer event overtook (the registry keeps the newest sequencer): nothing to
+    do, the message is acknowledged."""
+    standing = pipeline.event_standing(services.registry, message.namespace, message.document_id, message.sequencer)
+    return None if standing == "open" else StageResult("duplicate", "a newer or the same event was already processed")
 
 
 def _settle_failure(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:

@@ -19,7 +19,17 @@ class DocumentRecord:
     error_message: str = ""
     sequencer: str = ""
     updated_at: float = 0.0
-    chunker: str = ""  # the chunk settings and the index of the published chunks (pipeline.published_with)
+    # The chunk settings and the index of the published chunks (pipeline.published_with).
+    published_with: str = ""
+
+
+# Fields stored under another name: SQLite columns and DynamoDB attributes keep the name existing stores have.
+STORED_NAMES: dict[str, str] = {"published_with": "chunker"}
+
+
+def stored_name(field_name: str) -> str:
+    """The column or attribute a DocumentRecord field is stored in."""
+    return STORED_NAMES.get(field_name, field_name)
 
 
 def sequencer_is_newer(incoming: str, stored: str) -> bool:

@@ -12,7 +12,7 @@ import time
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
-from docshelf.registry.base import DocumentRecord
+from docshelf.registry.base import DocumentRecord, stored_name
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -126,18 +126,18 @@ def _item(record: DocumentRecord) -> dict[str, AttributeValueTypeDef]:
     for name in _FIELDS:
         value = getattr(record, name)
         if name in _INT_FIELDS:
-            item[name] = {"N": str(int(value))}
+            item[stored_name(name)] = {"N": str(int(value))}
         elif name in _FLOAT_FIELDS:
-            item[name] = {"N": repr(float(value))}
+            item[stored_name(name)] = {"N": repr(float(value))}
         else:
-            item[name] = {"S": str(value)}
+            item[stored_name(name)] = {"S": str(value)}
     return item
 
 
 def _record(item: dict[str, Any]) -> DocumentRecord:
     values: dict[str, Any] = {}
     for name in _FIELDS:
-        attribute = item.get(name)
+        attribute = item.get(stored_name(name))
         if attribute is None:
             continue
         if name in _INT_FIELDS:

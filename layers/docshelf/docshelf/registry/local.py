@@ -10,9 +10,9 @@ from contextlib import contextmanager
 from dataclasses import astuple, fields, replace
 from pathlib import Path
 
-from docshelf.registry.base import DocumentRecord, sequencer_is_newer
+from docshelf.registry.base import DocumentRecord, sequencer_is_newer, stored_name
 
-_COLUMNS = [f.name for f in fields(DocumentRecord)]
+_COLUMNS = [stored_name(f.name) for f in fields(DocumentRecord)]  # in field order: rows build records
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS documents ({", ".join(_COLUMNS)}, PRIMARY KEY (namespace, document_id));
 CREATE TABLE IF NOT EXISTS namespaces (namespace PRIMARY KEY, version INTEGER NOT NULL);

@@ -114,10 +114,10 @@ def _ranked(
     first: FirstPass,
     limit: int,
 ) -> list[RankedChunk]:
-    settled = {channel: _settled(first.rankings.get(channel, [])) for channel in queries}
-    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranking] for channel, ranking in settled.items()}
+    rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
+    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranking] for channel, ranking in rounded.items()}
     chunks: dict[str, Chunk] = {}
-    feedback = settled.get("content", [])[:FEEDBACK_CHUNKS]
+    feedback = rounded.get("content", [])[:FEEDBACK_CHUNKS]
     if feedback:
         ids = [chunk_id for chunk_id, _ in feedback]
         frequencies = _feedback_frequencies(index, request.namespace, ids, first.content_frequencies, chunks)
@@ -129,10 +129,10 @@ def _ranked(
             request.namespace, expansion_plan(query, expansion, request.filters, limit, fetch)
         )
         chunks.update(second.chunks)
-        rankings["expansion"] = [cid for cid, _ in _settled(second.ranking)]
+        rankings["expansion"] = [cid for cid, _ in _rounded_scores(second.ranking)]
     results = _distinct_results(index, request, fuse_rrf(rankings), chunks)
     return _siblings_by_passage(
-        queries.get("content", []), dict(settled.get("content", [])), first.content_idf, results
+        queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
     )
 
 
@@ -255,7 +255,7 @@ def _siblings_by_passage(
     ]
 
 
-def _settled(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+def _rounded_scores(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
     """Scores to six significant digits, ties broken by chunk id: Lucene scores in float32, the embedded index
     in float64, and the last bits must not decide an order (nor, through feedback, the expanded query)."""
     rounded = [(chunk_id, float(f"{score:.6g}")) for chunk_id, score in ranked]

@@ -1,0 +1,65 @@
+"""The stages parse -> chunk -> publish (and delete), shared by the CLI and the Lambdas.
+
+Each stage takes its store, registry and index as arguments and is idempotent: running it again with the same
+input changes nothing. Bad input becomes the document's status, never an exception. Modules: `outcomes` (what
+the stages hand each other), `events` (event ordering), `parse`, `chunk`, `publish`, `failures`, `delete`,
+`artifact_writing`, `caches` (what a later Lambda reads back), `ingest` (one file, locally) and `batched` (the
+local writer's bulk publishing).
+"""
+
+from docshelf.pipeline.artifact_writing import write_failure_artifacts
+from docshelf.pipeline.batched import BatchedPublishing
+from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_truncation
+from docshelf.pipeline.chunk import Chunked, chunk_stage, chunk_without_writing
+from docshelf.pipeline.delete import delete_document
+from docshelf.pipeline.events import EventStanding, document_record, event_standing, mark_processing
+from docshelf.pipeline.failures import record_failure, settle_failure
+from docshelf.pipeline.ingest import already_published, answer_without_publishing, ingest, ingest_parsed
+from docshelf.pipeline.outcomes import (
+    EMPTY_STATUSES,
+    FINAL_STATUSES,
+    INDEXED_STATUSES,
+    TRUNCATED_CODE,
+    DocumentRef,
+    IngestResult,
+    ParseOutcome,
+    indexed_status,
+)
+from docshelf.pipeline.parse import document_ref, parse_stage
+from docshelf.pipeline.publish import BulkPublished, publish_many, publish_stage, published_with
+
+__all__ = [
+    "EMPTY_STATUSES",
+    "FINAL_STATUSES",
+    "INDEXED_STATUSES",
+    "TRUNCATED_CODE",
+    "BatchedPublishing",
+    "BulkPublished",
+    "Chunked",
+    "DocumentRef",
+    "EventStanding",
+    "IngestResult",
+    "ParseOutcome",
+    "already_published",
+    "answer_without_publishing",
+    "chunk_stage",
+    "chunk_without_writing",
+    "delete_document",
+    "document_record",
+    "document_ref",
+    "event_standing",
+    "indexed_status",
+    "ingest",
+    "ingest_parsed",
+    "load_chunks",
+    "load_parsed",
+    "mark_processing",
+    "parse_stage",
+    "publish_many",
+    "publish_stage",
+    "published_with",
+    "record_failure",
+    "recorded_truncation",
+    "settle_failure",
+    "write_failure_artifacts",
+]

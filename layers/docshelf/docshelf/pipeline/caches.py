@@ -1,0 +1,33 @@
+"""What a later stage (a Lambda of its own) reads back of an earlier one: the parse and chunk caches and the
+manifest's truncation."""
+
+from __future__ import annotations
+
+from docshelf.config import PipelineConfig
+from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key
+from docshelf.model import Chunk
+from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
+from docshelf.pipeline.parse import parsed
+from docshelf.serde import chunks_from_dict, document_from_dict, loads
+from docshelf.store.base import ObjectStore
+
+
+def load_parsed(store: ObjectStore, ref: DocumentRef) -> ParseOutcome | None:
+    """The parse stage's result for a revision, from the `_ori` cache; None when it is not there."""
+    cached = store.get(parse_cache_key(ref.revision))
+    if cached is None:
+        return None
+    return parsed(ref, document_from_dict(loads(cached)), cache_hit=True)
+
+
+def recorded_truncation(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> str:
+    """What the chunk stage's manifest of this revision says a parse limit cut ("" when nothing, or no manifest)."""
+    raw = store.get(artifact_key(namespace, document_id, "manifest.json"))
+    manifest = loads(raw) if raw is not None else {}
+    return str(manifest.get("truncation", "")) if manifest.get("revision") == revision else ""
+
+
+def load_chunks(store: ObjectStore, ref: DocumentRef, *, config: PipelineConfig) -> list[Chunk] | None:
+    """The chunk stage's result for a revision and chunking configuration; None when it is not there."""
+    cached = store.get(chunk_cache_key(ref.revision, ref.namespace, ref.document_id, config.chunking))
+    return None if cached is None else chunks_from_dict(loads(cached))

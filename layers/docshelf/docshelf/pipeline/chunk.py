@@ -1,0 +1,61 @@
+"""The chunk stage: Document -> chunks through the chunk cache, and the per-document artifacts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from docshelf import artifacts
+from docshelf.chunking import chunk_document
+from docshelf.config import PipelineConfig
+from docshelf.keys import chunk_cache_key
+from docshelf.model import Chunk
+from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
+from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
+from docshelf.serde import chunks_from_dict, chunks_json, loads
+from docshelf.store.base import ObjectStore
+
+
+def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
+    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
+    chunked = chunk_without_writing(store, outcome, config=config)
+    chunked.write(store)
+    return chunked.chunks, chunked.cache_hit
+
+
+@dataclass(frozen=True, slots=True)
+class Chunked:
+    """A document's chunks with what the chunk stage writes of them, made while the document was at hand: the
+    chunk cache (on a miss) and the artifacts. Written by `write`, which needs the document no longer, so a
+    caller can let go of a large one first."""
+
+    ref: DocumentRef
+    chunks: list[Chunk]
+    cache_hit: bool
+    cache_key: str
+    manifest: dict[str, Any]
+    doc_nav: dict[str, Any]
+
+    def write(self, store: ObjectStore) -> None:
+        if not self.cache_hit:
+            store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
+
+
+def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
+    """`chunk_stage` up to its writes (`Chunked.write`)."""
+    ref, document = outcome.ref, outcome.document
+    if document is None:
+        raise ValueError("chunk_stage needs a parsed document")
+    key = chunk_cache_key(ref.revision, ref.namespace, ref.document_id, config.chunking)
+    cached = store.get(key)
+    if cached is not None:
+        chunks = chunks_from_dict(loads(cached))
+    else:
+        chunks = chunk_document(
+            document, document_id=ref.document_id, namespace=ref.namespace, config=config.chunking,
+            revision=ref.revision,
+        )  # fmt: skip
+    built = manifest(ref, document, chunks, status=indexed_status(ref), config=config)
+    nav = artifacts.doc_nav(ref.document_id, document, chunks)
+    return Chunked(ref, chunks, cached is not None, key, built, nav)
