@@ -12,7 +12,7 @@ from typing import Literal, TypeVar
 
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
-from docshelf.config import PipelineConfig
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -24,7 +24,6 @@ from docshelf.store import LocalStore
 
 DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
-DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"  # the name prefix; kept equal to docshelf.index.opensearch.DEFAULT_INDEX
 Backend = Literal["embedded", "opensearch"]
 BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
 T = TypeVar("T")
