@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -135,25 +136,31 @@ def score(run: list[dict[str, Any]], scorer_dir: Path, work: Path, measure: str)
 
 
 def measure_set(quality: QualitySet, engines: list[Engine], work: Path) -> dict[str, Any]:
-    """Scores of `quality` for every engine and both baselines (over the embedded store's chunks)."""
-    started = time.perf_counter()
+    """Scores of `quality` for every engine and both baselines (over the embedded store's chunks), with the
+    seconds each step took (an engine's: its ingest, search and scoring)."""
     questions = [json.loads(line) for line in quality.questions.read_text(encoding="utf-8").splitlines()]
     row: dict[str, Any] = {"label": quality.label, "measure": quality.measure, "questions": len(questions)}
+    steps: dict[str, float] = {}
     namespace = f"{NAMESPACE}-{quality.key}"  # a namespace per set: one OpenSearch index each
     for engine in engines:
+        started = time.perf_counter()
         run = docshelf_run(quality.documents, quality.questions, work / engine.name, engine.options, namespace)
         row[engine.name] = score(run, quality.scorer_dir, work, quality.measure)
+        steps[engine.name] = time.perf_counter() - started
+    started = time.perf_counter()
     if "embedded" not in row:  # the baselines rank the embedded store's chunks
         docshelf_run(quality.documents, quality.questions, work / "embedded", (), namespace)
     chunks = EmbeddedIndex(LocalStore(work / "embedded")).list_chunks(namespace, SearchFilters(), 10**9)
     row["chunks"] = len(chunks)
     for name, tokens in (("regex_bm25", regex_tokens), ("stemmed_bm25", stemmed_tokens)):
         row[name] = score(baseline_run(chunks, questions, tokens), quality.scorer_dir, work, quality.measure)
+    steps["baselines"] = time.perf_counter() - started
     if "embedded" in row:
         row["gain"] = row["embedded"] / row["stemmed_bm25"] - 1
     if "embedded" in row and "opensearch" in row:
         row["engine_gap"] = abs(row["embedded"] - row["opensearch"])
-    row["seconds"] = round(time.perf_counter() - started, 1)
+    row["steps"] = {name: round(seconds, 1) for name, seconds in steps.items()}
+    row["seconds"] = round(sum(steps.values()), 1)
     return row
 
 
@@ -170,6 +177,7 @@ def measure(sets: dict[str, int | None], engines: list[Engine]) -> dict[str, Any
                 rows[key] = {"label": quality.label, "skipped": f"{quality.documents} is absent"}
                 continue
             rows[key] = measure_set(quality, engines, work)
+            shutil.rmtree(work)  # a store holds ~8 files a document: NPL's two stores are ~180k files
             print(f"  {key}: {rows[key]['seconds']} s", file=sys.stderr, flush=True)
     gains = [row["gain"] for key, row in rows.items() if "gain" in row and SETS[key][0]]
     gaps = [row["engine_gap"] for row in rows.values() if "engine_gap" in row]
@@ -188,6 +196,11 @@ def _cell(row: dict[str, Any], name: str, percent: bool = False) -> str:
     return f"{row[name]:+.1%}" if percent else f"{row[name]:.4f}"
 
 
+def _seconds(row: dict[str, Any]) -> str:
+    short = {"embedded": "emb", "opensearch": "OS", "baselines": "bm25"}
+    return f"{row['seconds']} (" + ", ".join(f"{short[k]} {v:.0f}" for k, v in row["steps"].items()) + ")"
+
+
 def print_table(result: dict[str, Any]) -> None:
     print(
         "| set | measure (questions) | docshelf embedded | docshelf OpenSearch | rank-bm25 regex | stemmed BM25 "
@@ -200,7 +213,7 @@ def print_table(result: dict[str, Any]) -> None:
         cells = [
             row["label"], f"{row['measure']} ({row['questions']})", _cell(row, "embedded"), _cell(row, "opensearch"),
             _cell(row, "regex_bm25"), _cell(row, "stemmed_bm25"), _cell(row, "gain", percent=True),
-            _cell(row, "engine_gap"), f"{row['seconds']}",
+            _cell(row, "engine_gap"), _seconds(row),
         ]  # fmt: skip
         print("| " + " | ".join(cells) + " |")
     if result["macro_gain"] is not None:
