@@ -1,32 +1,39 @@
 #!/usr/bin/env python3
-"""Retrieval quality as a user measures it, with the baseline scored in the same run.
+"""Retrieval quality as a user measures it, with the baselines scored in the same run.
 
-For each set: `docshelf ingest` its documents with default settings into a fresh store, run its questions with
-`docshelf search --queries … --json --top-k 10`, and score the run with ../shared/tools/ireval/evaluate.py.
-The baseline is rank-bm25's BM25Okapi over the very same chunks, with the tokens of ../shared/ireval/README.md's
-reference row: regex words, no stemming, CJK runs as character bigrams.
+For each set: `docshelf ingest` its documents with default settings into a fresh store (once per engine:
+embedded, and OpenSearch when a node answers), run its questions with `docshelf search --queries … --json
+--top-k 10`, and score the run with ../shared/tools/ireval/evaluate.py: nDCG@10 on the judged sets (MEDLINE,
+CACM, NPL), MRR@10 on the QA sets (XQuAD en / zh, DRCD, CMRC 2018). The baselines (bench/quality_baselines.py)
+rank the embedded store's own chunks: rank-bm25 over regex words, and a stemmed, stop-worded BM25 standing in
+for Qwen-Agent's keyword search — the bar to beat. "gain" is embedded docshelf's relative gain over the stemmed
+baseline; the macro average is over the ../shared/ireval sets.
 
-Sets: MEDLINE and XQuAD en / zh from ../shared/ireval; and Japanese questions (bench/ja_questions.jsonl) on
-the corpus's Japanese manuals, asked of the whole corpus: ../shared/ireval has no Japanese set.
+The Japanese row asks bench/ja_questions.jsonl of the whole corpus (its Japanese manuals hold the answers):
+../shared/ireval has no Japanese set.
+
+    python bench/quality_bench.py [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
+    python bench/quality_bench.py --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import re
+import shutil
 import subprocess
 import sys
 import tempfile
-import unicodedata
+import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.quality_baselines import TOP_K, baseline_run, regex_tokens, stemmed_tokens  # noqa: E402
 from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
@@ -35,57 +42,80 @@ from docshelf.store import LocalStore  # noqa: E402
 SHARED = REPO.parent / "shared"
 EVALUATE = SHARED / "tools" / "ireval" / "evaluate.py"
 JA_QUESTIONS = REPO / "bench" / "ja_questions.jsonl"
-TOP_K = 10
+EXPECTED = REPO / "bench" / "quality_expected.json"
 NAMESPACE = "quality"
+ENGINES = ("embedded", "opensearch")
+OPENSEARCH_URL = "http://127.0.0.1:9200"
+OPENSEARCH_PREFIX = "qbench"
 
-_CJK_RUN = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)")
-_WORD = re.compile(r"[^\W_]+")
+# name: (folder under ../shared/ireval, label, measure); "ja" is the corpus with bench/ja_questions.jsonl.
+SETS = {
+    "med": ("med", "MEDLINE", "nDCG@10"),
+    "cacm": ("cacm", "CACM", "nDCG@10"),
+    "npl": ("npl", "NPL", "nDCG@10"),
+    "xquad_en": ("xquad_en", "XQuAD en", "MRR@10"),
+    "xquad_zh": ("xquad_zh", "XQuAD zh", "MRR@10"),
+    "drcd_zh": ("drcd_zh", "DRCD zh-Hant", "MRR@10"),
+    "cmrc2018_zh": ("cmrc2018_zh", "CMRC 2018 zh", "MRR@10"),
+    "ja": ("", "Japanese manuals (corpus)", "MRR@10"),
+}
+# The CI guard: small enough for ~1 minute, one set of each kind and language (`None`: every question).
+GUARD_SETS = {"med": None, "cacm": None, "xquad_en": 200, "cmrc2018_zh": 200}
+GUARD_TOLERANCE = 0.003  # scores are deterministic; the slack absorbs float sums and tie order across platforms
 
 
 @dataclass(frozen=True)
 class QualitySet:
-    name: str
+    key: str
+    label: str
     documents: Path
     questions: Path
     measure: str
-    goal: str
 
     @property
     def scorer_dir(self) -> Path:
         """The folder evaluate.py reads `queries.jsonl` (and `qrels.tsv`) from."""
         return self.questions.parent
 
-
-def baseline_tokens(text: str) -> list[str]:
-    """The reference baseline's tokens: lower-cased regex words, CJK runs as character bigrams."""
-    tokens: list[str] = []
-    for word in _WORD.findall(unicodedata.normalize("NFKC", text).lower()):
-        for number, part in enumerate(_CJK_RUN.split(word)):
-            if number % 2 and len(part) > 1:
-                tokens.extend(part[i : i + 2] for i in range(len(part) - 1))
-            elif part:
-                tokens.append(part)
-    return tokens
+    @property
+    def in_macro(self) -> bool:
+        return self.key != "ja"
 
 
-def baseline_run(store: Path, questions: list[dict[str, str]]) -> list[dict[str, Any]]:
-    from rank_bm25 import BM25Okapi
-
-    chunks = EmbeddedIndex(LocalStore(store)).list_chunks(NAMESPACE, SearchFilters(), 10**9)
-    bm25 = BM25Okapi([baseline_tokens(chunk.text) for chunk in chunks])
-    run = []
-    for question in questions:
-        scores = bm25.get_scores(baseline_tokens(question["query"]))
-        best = np.argsort(-scores, kind="stable")[:TOP_K]
-        results = [{"doc": chunks[i].source_file_name, "text": chunks[i].text, "score": float(scores[i])} for i in best]
-        run.append({"qid": question["qid"], "results": results})
-    return run
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    options: tuple[str, ...] = ()
 
 
-def docshelf_run(documents: Path, questions: Path, store: Path) -> list[dict[str, Any]]:
+def quality_set(key: str, work: Path, limit: int | None = None) -> QualitySet:
+    """The set `key`; its first `limit` questions only when given (copied to `work`, with the qrels)."""
+    folder, label, measure = SETS[key]
+    if key == "ja":
+        documents, source = SHARED / "corpus", JA_QUESTIONS
+    else:
+        documents, source = SHARED / "ireval" / folder / "docs", SHARED / "ireval" / folder / "queries.jsonl"
+    if limit is None and key != "ja":
+        return QualitySet(key, label, documents, source, measure)
+    questions = work / f"{key}-questions" / "queries.jsonl"  # evaluate.py wants the file so named
+    questions.parent.mkdir(parents=True)
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    questions.write_text("".join(lines[:limit]), encoding="utf-8")
+    if (source.parent / "qrels.tsv").is_file():
+        (questions.parent / "qrels.tsv").write_bytes((source.parent / "qrels.tsv").read_bytes())
+    if limit is not None:
+        label = f"{label}, first {limit} questions"
+    return QualitySet(key, label, documents, questions, measure)
+
+
+def docshelf_run(
+    documents: Path, questions: Path, store: Path, options: tuple[str, ...] = (), namespace: str = NAMESPACE
+) -> list[dict[str, Any]]:
     docshelf = [sys.executable, "-m", "docshelf.cli"]
-    where = ["--namespace", NAMESPACE, "--store", str(store)]
-    ingested = subprocess.run([*docshelf, "ingest", str(documents), *where], capture_output=True, text=True)
+    where = ["--namespace", namespace, "--store", str(store), *options]
+    ingested = subprocess.run(
+        [*docshelf, "ingest", str(documents), "--quiet", *where], capture_output=True, text=True
+    )  # fmt: skip
     if ingested.returncode not in (EXIT_OK, EXIT_FAILED):  # the corpus holds files meant to fail
         raise RuntimeError(f"docshelf ingest {documents} failed: {ingested.stderr}")
     searched = subprocess.run(
@@ -105,47 +135,173 @@ def score(run: list[dict[str, Any]], scorer_dir: Path, work: Path, measure: str)
     return value
 
 
-def quality_sets(work: Path) -> list[QualitySet]:
-    def ireval(name: str, folder: str, measure: str, goal: str) -> QualitySet:
-        where = SHARED / "ireval" / folder
-        return QualitySet(name, where / "docs", where / "queries.jsonl", measure, goal)
+def measure_set(quality: QualitySet, engines: list[Engine], work: Path) -> dict[str, Any]:
+    """Scores of `quality` for every engine and both baselines (over the embedded store's chunks), with the
+    seconds each step took (an engine's: its ingest, search and scoring)."""
+    questions = [json.loads(line) for line in quality.questions.read_text(encoding="utf-8").splitlines()]
+    row: dict[str, Any] = {"label": quality.label, "measure": quality.measure, "questions": len(questions)}
+    steps: dict[str, float] = {}
+    namespace = f"{NAMESPACE}-{quality.key}"  # a namespace per set: one OpenSearch index each
+    for engine in engines:
+        started = time.perf_counter()
+        run = docshelf_run(quality.documents, quality.questions, work / engine.name, engine.options, namespace)
+        row[engine.name] = score(run, quality.scorer_dir, work, quality.measure)
+        steps[engine.name] = time.perf_counter() - started
+    started = time.perf_counter()
+    if "embedded" not in row:  # the baselines rank the embedded store's chunks
+        docshelf_run(quality.documents, quality.questions, work / "embedded", (), namespace)
+    chunks = EmbeddedIndex(LocalStore(work / "embedded")).list_chunks(namespace, SearchFilters(), 10**9)
+    row["chunks"] = len(chunks)
+    for name, tokens in (("regex_bm25", regex_tokens), ("stemmed_bm25", stemmed_tokens)):
+        row[name] = score(baseline_run(chunks, questions, tokens), quality.scorer_dir, work, quality.measure)
+    steps["baselines"] = time.perf_counter() - started
+    if "embedded" in row:
+        row["gain"] = row["embedded"] / row["stemmed_bm25"] - 1
+    if "embedded" in row and "opensearch" in row:
+        row["engine_gap"] = abs(row["embedded"] - row["opensearch"])
+    row["steps"] = {name: round(seconds, 1) for name, seconds in steps.items()}
+    row["seconds"] = round(sum(steps.values()), 1)
+    return row
 
-    sets = [
-        ireval("MEDLINE", "med", "nDCG@10", "≥ 0.72"),
-        ireval("XQuAD en", "xquad_en", "MRR@10", "≥ 0.975"),
-        ireval("XQuAD zh", "xquad_zh", "MRR@10", "≥ 0.975"),
-    ]
-    japanese = work / "ja" / "queries.jsonl"  # evaluate.py wants the file named so, in a folder of its own
-    japanese.parent.mkdir(parents=True)
-    japanese.write_bytes(JA_QUESTIONS.read_bytes())
-    sets.append(QualitySet("Japanese manuals (corpus)", SHARED / "corpus", japanese, "MRR@10", "above the baseline"))
-    return sets
+
+def measure(sets: dict[str, int | None], engines: list[Engine]) -> dict[str, Any]:
+    """Every set's row, the macro average gain and the largest gap between the engines."""
+    started = time.perf_counter()
+    rows: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="quality-bench-") as tmp:
+        for key, limit in sets.items():
+            work = Path(tmp) / key
+            work.mkdir()
+            quality = quality_set(key, work, limit)
+            if not quality.documents.is_dir():
+                rows[key] = {"label": quality.label, "skipped": f"{quality.documents} is absent"}
+                continue
+            rows[key] = measure_set(quality, engines, work)
+            shutil.rmtree(work)  # a store holds ~8 files a document: NPL's two stores are ~180k files
+            print(f"  {key}: {rows[key]['seconds']} s", file=sys.stderr, flush=True)
+    gains = [row["gain"] for key, row in rows.items() if "gain" in row and SETS[key][0]]
+    gaps = [row["engine_gap"] for row in rows.values() if "engine_gap" in row]
+    return {
+        "engines": [engine.name for engine in engines],
+        "sets": rows,
+        "macro_gain": sum(gains) / len(gains) if gains else None,
+        "max_engine_gap": max(gaps) if gaps else None,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
-def main() -> None:
+def _cell(row: dict[str, Any], name: str, percent: bool = False) -> str:
+    if name not in row:
+        return "–"
+    return f"{row[name]:+.1%}" if percent else f"{row[name]:.4f}"
+
+
+def _seconds(row: dict[str, Any]) -> str:
+    short = {"embedded": "emb", "opensearch": "OS", "baselines": "bm25"}
+    return f"{row['seconds']} (" + ", ".join(f"{short[k]} {v:.0f}" for k, v in row["steps"].items()) + ")"
+
+
+def print_table(result: dict[str, Any]) -> None:
+    print(
+        "| set | measure (questions) | docshelf embedded | docshelf OpenSearch | rank-bm25 regex | stemmed BM25 "
+        "| gain over stemmed | \\|emb − OS\\| | seconds |\n|---|---|---|---|---|---|---|---|---|"
+    )
+    for row in result["sets"].values():
+        if "skipped" in row:
+            print(f"| {row['label']} | skipped: {row['skipped']} | | | | | | | |")
+            continue
+        cells = [
+            row["label"], f"{row['measure']} ({row['questions']})", _cell(row, "embedded"), _cell(row, "opensearch"),
+            _cell(row, "regex_bm25"), _cell(row, "stemmed_bm25"), _cell(row, "gain", percent=True),
+            _cell(row, "engine_gap"), _seconds(row),
+        ]  # fmt: skip
+        print("| " + " | ".join(cells) + " |")
+    if result["macro_gain"] is not None:
+        print(f"\nmacro average gain of docshelf embedded over stemmed BM25 (../shared/ireval sets): "
+              f"{result['macro_gain']:+.1%}")  # fmt: skip
+    if result["max_engine_gap"] is not None:
+        print(f"max |embedded − OpenSearch| over the sets: {result['max_engine_gap']:.4f}")
+    print(f"total: {result['seconds']} s")
+
+
+def opensearch_engine(url: str, prefix: str) -> Engine | None:
+    """The OpenSearch engine, or None when no node answers at `url`."""
+    try:
+        with urllib.request.urlopen(url, timeout=3) as response:
+            response.read()
+    except OSError:
+        return None
+    return Engine("opensearch", ("--backend", "opensearch", "--opensearch-url", url, "--opensearch-index", prefix))
+
+
+def drop_indices(url: str, prefix: str) -> None:
+    """Delete the bench's OpenSearch indices (`prefix.quality-SET.vN`), and only those."""
+    pattern = f"{prefix}.{NAMESPACE}-*"
+    with urllib.request.urlopen(f"{url}/_cat/indices/{pattern}?format=json", timeout=10) as response:
+        names = [index["index"] for index in json.load(response)]
+    for name in names:
+        urllib.request.urlopen(urllib.request.Request(f"{url}/{name}", method="DELETE"), timeout=30).close()
+
+
+def write_expected(result: dict[str, Any]) -> None:
+    expected = {
+        "update_with": "python bench/quality_bench.py --guard --write-expected",
+        "tolerance": GUARD_TOLERANCE,
+        "sets": {
+            key: {name: round(row[name], 4) for name in ("embedded", "regex_bm25", "stemmed_bm25")}
+            for key, row in result["sets"].items()
+        },
+    }
+    EXPECTED.write_text(json.dumps(expected, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {EXPECTED.relative_to(REPO)}")
+
+
+def guard() -> dict[str, Any]:
+    """The CI subset on the embedded engine (tests/functional/test_quality_guard.py)."""
+    return measure(GUARD_SETS, [Engine("embedded")])
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ",".join(SETS))
+    parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated: embedded,opensearch")
+    parser.add_argument("--opensearch-url", default=OPENSEARCH_URL)
+    parser.add_argument("--opensearch-index", default=OPENSEARCH_PREFIX, help="index prefix (dropped at the end)")
+    parser.add_argument("--json", type=Path, help="also write the numbers to this file")
+    parser.add_argument("--guard", action="store_true", help="the CI subset, embedded engine only")
+    parser.add_argument("--write-expected", action="store_true", help=f"with --guard: record {EXPECTED.name}")
+    arguments = parser.parse_args(argv)
+    unknown = set(arguments.sets.split(",")) - set(SETS) | set(arguments.engines.split(",")) - set(ENGINES)
+    if unknown:
+        parser.error(f"unknown sets or engines: {', '.join(sorted(unknown))}")
+    return arguments
+
+
+def main(argv: list[str] | None = None) -> None:
+    arguments = parse_arguments(argv)
     if not EVALUATE.is_file():
         print(f"skipped: {EVALUATE} is absent")
         return
-    print("| set | measure | docshelf | rank-bm25, same chunks | goal |\n|---|---|---|---|---|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for quality_set in quality_sets(Path(tmp)):
-            if not quality_set.documents.is_dir():
-                print(f"| {quality_set.name} | skipped: {quality_set.documents} is absent | | | |")
-                continue
-            work = Path(tmp) / quality_set.name.replace(" ", "_")
-            work.mkdir()
-            store = work / "store"
-            ours = docshelf_run(quality_set.documents, quality_set.questions, store)
-            questions = [json.loads(line) for line in quality_set.questions.read_text(encoding="utf-8").splitlines()]
-            theirs = baseline_run(store, questions)
-            row = [
-                quality_set.name,
-                f"{quality_set.measure} ({len(questions)} questions)",
-                f"{score(ours, quality_set.scorer_dir, work, quality_set.measure):.4f}",
-                f"{score(theirs, quality_set.scorer_dir, work, quality_set.measure):.4f}",
-                quality_set.goal,
-            ]
-            print("| " + " | ".join(row) + " |", flush=True)
+    if arguments.guard:
+        result = guard()
+    else:
+        engines = [Engine("embedded")] if "embedded" in arguments.engines.split(",") else []
+        opensearch = opensearch_engine(arguments.opensearch_url, arguments.opensearch_index)
+        if "opensearch" in arguments.engines.split(","):
+            if opensearch is None:
+                print(f"docshelf OpenSearch skipped: no node answers at {arguments.opensearch_url}")
+            else:
+                engines.append(opensearch)
+        try:
+            result = measure(dict.fromkeys(arguments.sets.split(",")), engines)
+        finally:
+            if opensearch is not None and opensearch in engines:
+                drop_indices(arguments.opensearch_url, arguments.opensearch_index)
+    print_table(result)
+    if arguments.json:
+        arguments.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if arguments.guard and arguments.write_expected:
+        write_expected(result)
 
 
 if __name__ == "__main__":
