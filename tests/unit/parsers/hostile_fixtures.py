@@ -10,6 +10,8 @@ import io
 import struct
 import zipfile
 
+from tests.unit.parsers.zip_fixtures import build_zip
+
 PROBE_TEXT = "hostile probe text"
 BOMB_SIZE = 64 * 1024 * 1024  # zeros deflate about 1000:1: a 64 KB member
 ODT_MIME = "application/vnd.oasis.opendocument.text"
@@ -96,16 +98,6 @@ _BUILDERS = {"docx": _docx, "pptx": _pptx, "xlsx": _xlsx, "odt": _odt, "epub": _
 def _saved(document: object) -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)  # type: ignore[attr-defined]
-    return buffer.getvalue()
-
-
-def build_zip(members: dict[str, bytes], *, mimetype: str | None = None) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        if mimetype is not None:
-            archive.writestr("mimetype", mimetype, compress_type=zipfile.ZIP_STORED)
-        for name, content in members.items():
-            archive.writestr(name, content)
     return buffer.getvalue()
 
 

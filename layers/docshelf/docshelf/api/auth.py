@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docshelf.api.errors import ForbiddenError, UnauthorizedError
+from docshelf.api.guard import is_unicode_text
 from docshelf.ids import validate_namespace
 
 ALL_NAMESPACES = "*"
@@ -48,7 +49,7 @@ def caller_from_claims(claims: Mapping[str, Any] | None, names: ClaimNames) -> C
     user = str(raw_user) if isinstance(raw_user, (str, int)) and not isinstance(raw_user, bool) else ""
     if not user:
         raise UnauthorizedError(f"the token has no {names.user!r} claim")
-    if not _encodable(user):
+    if not is_unicode_text(user):
         raise UnauthorizedError(f"the token's {names.user!r} claim is not valid Unicode text")
     return Caller(user, namespaces_from_claim(claims.get(names.namespaces)))
 
@@ -60,10 +61,10 @@ def namespaces_from_claim(raw: Any) -> frozenset[str]:
     the whole value (`["[alpha", "x]"]` flattened is `[[alpha x]]`, which must not grant `alpha`).
     """
     if isinstance(raw, list):
-        if not all(isinstance(value, str) and _encodable(value) for value in raw):
+        if not all(isinstance(value, str) and is_unicode_text(value) for value in raw):
             return frozenset()
         return frozenset(value for value in raw if value)
-    if not isinstance(raw, str) or not _encodable(raw):
+    if not isinstance(raw, str) or not is_unicode_text(raw):
         return frozenset()
     text = raw.strip()
     if text.startswith("[") and text.endswith("]"):
@@ -71,14 +72,6 @@ def namespaces_from_claim(raw: Any) -> frozenset[str]:
     if "[" in text or "]" in text:
         return frozenset()
     return frozenset(text.split())
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def verify_hs256(authorization: str | None, secret: str, *, leeway_s: int = DEFAULT_LEEWAY_S) -> dict[str, Any]:
