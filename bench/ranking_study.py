@@ -39,6 +39,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
+from docshelf.index.base import SearchBackend  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS  # noqa: E402
@@ -52,8 +53,8 @@ EVALUATE = SHARED / "tools" / "ireval" / "evaluate.py"
 SETS = ("med", "cacm", "npl", "xquad_en", "xquad_zh", "drcd_zh", "cmrc2018_zh")
 NAMESPACE = "rank"
 TOP_K = 10
-# The ranking before this study: a repeated query term counted once, the seed RRF weights.
-BEFORE = RankingSettings(repeat_saturation=0.0)
+# The ranking before this study: a repeated query term counted once, the seed RRF weights, any term channel match.
+BEFORE = RankingSettings(repeat_saturation=0.0, expansion_weight=1.0, term_min_share=0.0)
 
 # The grid: each constant at the values studied, the others at their defaults (`--grid` replaces it, as JSON;
 # "inf" stands for math.inf).
@@ -101,15 +102,27 @@ class StemmedBaseline:
 
 
 class StudySet:
-    def __init__(self, name: str, cache: Path, sample: int | None, scorer: ModuleType) -> None:
+    def __init__(
+        self, name: str, cache: Path, sample: int | None, scorer: ModuleType, opensearch: str | None = None
+    ) -> None:
         self.name = name
         self.folder = IREVAL / name
         self.scorer = scorer
-        store = cache / name / "store"
-        if not (cache / name / "done").exists():
-            ingest(self.folder / "docs", store)
-            (cache / name / "done").write_text("ok")
-        self.index = EmbeddedIndex(LocalStore(store))
+        engine = (
+            []
+            if opensearch is None
+            else ["--backend", "opensearch", "--opensearch-url", opensearch, "--opensearch-index", self.index_name]
+        )
+        where = cache / name / ("opensearch" if opensearch else "embedded")
+        if not (where / "done").exists():
+            ingest(self.folder / "docs", where / "store", engine)
+            (where / "done").write_text("ok")
+        self.index: SearchBackend = EmbeddedIndex(LocalStore(where / "store"))
+        if opensearch:
+            from docshelf.index.opensearch import OpenSearchIndex
+            from docshelf.index.opensearch.client import opensearch_client
+
+            self.index = OpenSearchIndex(opensearch_client(opensearch), index=self.index_name)
         lines = (self.folder / "queries.jsonl").read_text(encoding="utf-8").splitlines()
         self.questions = [json.loads(line) for line in lines]
         self.qrels_path = self.folder / "qrels.tsv"
@@ -117,6 +130,10 @@ class StudySet:
         if self.qrels is None and sample and len(self.questions) > sample:
             self.questions = random.Random(21).sample(self.questions, sample)
         self.measure = "nDCG@10" if self.qrels is not None else "MRR@10"
+
+    @property
+    def index_name(self) -> str:
+        return f"rank-{self.name.replace('_', '-')}"
 
     def run(self, ranking: RankingSettings) -> dict[str, list[dict[str, Any]]]:
         run = {}
@@ -146,9 +163,9 @@ class StudySet:
         return value
 
 
-def ingest(documents: Path, store: Path) -> None:
+def ingest(documents: Path, store: Path, engine: list[str]) -> None:
     command = [sys.executable, "-m", "docshelf.cli", "ingest", str(documents), "--namespace", NAMESPACE]
-    subprocess.run([*command, "--store", str(store)], check=False, capture_output=True)
+    subprocess.run([*command, "--store", str(store), *engine], check=False, capture_output=True)
 
 
 def grid_settings(grid: dict[str, tuple[Any, ...]]) -> list[RankingSettings]:
@@ -179,12 +196,16 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--confirm", action="store_true")
     parser.add_argument("--grid", type=json.loads, default=GRID)
+    parser.add_argument("--opensearch", metavar="URL", help="the defaults through both engines (parity)")
     args = parser.parse_args()
     grid = {name: tuple(math.inf if v == "inf" else v for v in values) for name, values in args.grid.items()}
     if not EVALUATE.is_file():
         print(f"skipped: {EVALUATE} is absent")
         return
     scorer = evaluate_module()
+    if args.opensearch:
+        parity(args.sets.split(","), args.cache, scorer, args.opensearch)
+        return
     sample = None if args.confirm else args.sample
     sets = [StudySet(name, args.cache, sample, scorer) for name in args.sets.split(",")]
     baseline = {s.name: s.score(s.baseline_run()) for s in sets}
@@ -195,6 +216,20 @@ def main() -> None:
         scores[name] = {s.name: s.score(s.run(settings)) for s in sets}
         print(json.dumps({"setting": name, **scores[name]}), flush=True)
     print_tables(scores, baseline)
+
+
+def parity(names: list[str], cache: Path, scorer: ModuleType, url: str) -> None:
+    """The defaults on the full sets through the embedded index and OpenSearch; the OpenSearch indices are dropped."""
+    print("| set | measure | embedded | OpenSearch | difference |\n|---|---|---|---|---|")
+    for name in names:
+        embedded = StudySet(name, cache, None, scorer)
+        remote = StudySet(name, cache, None, scorer, url)
+        try:
+            ours, theirs = embedded.score(embedded.run(RANKING)), remote.score(remote.run(RANKING))
+        finally:
+            remote.index.drop_index()  # type: ignore[attr-defined]
+            (cache / name / "opensearch" / "done").unlink(missing_ok=True)
+        print(f"| {name} | {embedded.measure} | {ours:.4f} | {theirs:.4f} | {theirs - ours:+.4f} |", flush=True)
 
 
 def print_tables(scores: dict[str, dict[str, float]], baseline: dict[str, float]) -> None:

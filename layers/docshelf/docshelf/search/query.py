@@ -34,10 +34,9 @@ def query_terms(query: str, ranking: RankingSettings = RANKING) -> dict[Channel,
 
 
 def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSettings = RANKING) -> int:
-    """The distinct terms a chunk must hold to be a candidate in a channel. A file name or section title that shares
-    one word with a long question is weak evidence, yet RRF would give its rank 0 a full vote: the path channel
-    asks for a share (`RankingSettings.path_min_share`) of the terms."""
-    share = ranking.path_min_share if channel == "path" else 0.0
+    """The distinct terms a chunk must hold to be a candidate in a channel (`RankingSettings.path_min_share` and
+    `term_min_share` of them in those channels, one in the content channel)."""
+    share = {"path": ranking.path_min_share, "term": ranking.term_min_share}.get(channel, 0.0)
     return max(1, math.ceil(share * distinct_terms))
 
 

@@ -17,12 +17,16 @@ class RankingSettings:
     content_weight: float = 2.0
     path_weight: float = 1.0
     term_weight: float = 1.5
-    expansion_weight: float = 1.0
+    expansion_weight: float = 0.5
     rrf_k: int = 60
-    # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf): 0 counts a repeated term once, math.inf counts
-    # every repeat in full (rank-bm25).
-    repeat_saturation: float = 0.0
+    # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
+    # repeated term once, math.inf counts every repeat in full (rank-bm25).
+    repeat_saturation: float = 8.0
+    # The share of a query's distinct terms a chunk must hold to be ranked by the path and the term channel. A file
+    # name or section title sharing one word with a long question is weak evidence, yet RRF gives its rank 0 a full
+    # vote; the term channel re-counts the content channel's evidence unless the chunk holds every exact form.
     path_min_share: float = 0.5
+    term_min_share: float = 1.0
     # Whether the term channel's query (run only for a query naming a code, identifier or number) also holds the
     # query's plain words, unstemmed, or only its exact forms.
     term_words: bool = True
