@@ -59,3 +59,19 @@ def test_settings_choose_the_channels_that_vote(tmp_path: Path) -> None:
     plain = search(index, request, RankingSettings(path_weight=0.0, expansion_weight=0.0))
     assert not any("expansion" in r.channel_ranks for r in plain.results)
     assert [r.chunk.chunk_id for r in plain.results] == ["c04"]
+
+
+def test_the_term_channel_ranks_only_chunks_holding_every_exact_form(tmp_path: Path) -> None:
+    surface = query_terms("error 404 on upload")["term"]
+    assert channel_query("term", surface).min_match == len(set(surface))
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = ["Torque the M12 bolts on the TX-100.", "Error 404 means the upload page moved."]
+    texts += [f"Error {i} on page {i}: retry the shipping upload." for i in range(10)]
+    index.upsert("ns", "d0", "r", [_chunk(3 * i, text, "Notes") for i, text in enumerate(texts)])
+    by_part = search(index, SearchRequest("ns", "tx100", top_k=1))
+    assert [r.chunk.text for r in by_part.results] == [texts[0]]
+    assert by_part.results[0].channel_ranks == {"term": 0}
+    exact = search(index, SearchRequest("ns", "error 404 on upload", top_k=3))
+    assert exact.results[0].chunk.text == texts[1]
+    assert all(set(r.channel_ranks) - {"term"} for r in exact.results)  # no chunk ranked by the term channel alone
+    assert [r for r in exact.results if "term" in r.channel_ranks] == exact.results[:1]
