@@ -17,7 +17,7 @@ class RankingSettings:
     content_weight: float = 2.0
     path_weight: float = 1.0
     term_weight: float = 1.5
-    expansion_weight: float = 0.5
+    expansion_weight: float = 0.75
     rrf_k: int = 60
     # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
     # repeated term once, math.inf counts every repeat in full (rank-bm25).
