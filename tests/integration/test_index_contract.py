@@ -29,6 +29,7 @@ from docshelf.index.plan import Channel, ExpansionPlan, SearchFilters
 from docshelf.model import Chunk, Link
 from docshelf.search.corrections import SPELLING_RULE
 from docshelf.search.query import channel_query, query_plan
+from docshelf.search.ranking import RankingSettings
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
@@ -575,3 +576,20 @@ def test_a_wrong_common_term_guess_is_ranked_again(logged_remote: tuple[OpenSear
     ]
     assert log.paths.count("_msearch") == 3
     assert remote.common_term_memory.guess("ns", ["motor", "pump", *analyze(request.query)]) == {"motor", "pump"}
+
+
+def test_a_repeated_query_term_weighs_its_saturated_weight(index: SearchBackend) -> None:
+    """The plan weighs a term written twice (k3 saturation, search/ranking.py) below twice its score; every engine
+    multiplies the term's BM25 score by that weight, so the order turns where the weights say."""
+    texts = ["seal seal seal kit", "gasket gasket gasket kit"] + [f"shipping note {i}" for i in range(6)]
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(texts)])
+
+    def content_ranking(query: str, ranking: RankingSettings) -> list[str]:
+        planned = channel_query("content", analyze(query), ranking)
+        return ids(index.rank("ns", "content", planned.terms, ALL, 2, planned.min_match))
+
+    assert content_ranking("seal seal gasket", RankingSettings(repeat_saturation=8.0)) == ["d1-c0", "d1-c1"]
+    assert content_ranking("seal gasket gasket", RankingSettings(repeat_saturation=8.0)) == ["d1-c1", "d1-c0"]
+    assert channel_query("content", analyze("seal seal"), RankingSettings(repeat_saturation=8.0)).terms == {
+        "seal": pytest.approx(18 / 10)
+    }

@@ -47,10 +47,10 @@ def test_feedback_terms_are_weighted_by_chunk_score_and_frequency() -> None:
     assert sum(weights.values()) == pytest.approx(1.0)
 
 
-def test_plain_word_queries_skip_the_surface_channel_and_count_each_term_once() -> None:
+def test_plain_word_queries_skip_the_surface_channel_and_keep_repeats() -> None:
     plain = query_terms("Replace the seal, the seal and the gasket")
     assert set(plain) == {"content", "path"}
-    assert plain["content"] == ["replac", "seal", "gasket"]
+    assert plain["content"] == ["replac", "seal", "seal", "gasket"]  # weighed by RankingSettings.repeat_weight
     exact = query_terms("When does the TX-100 seal wear out?")
     assert "tx-100" in exact["term"] and "tx100" in exact["term"]
     assert "term" in query_terms("error 404 on upload") and "term" in query_terms("ops@corp.com")

@@ -19,9 +19,11 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Protocol
 
+from docshelf.search.ranking import RANKING
 from docshelf.search.service import SearchRequest
 
 CACHE_FORMAT = 1
@@ -42,6 +44,7 @@ def cache_key(user: str, request: SearchRequest) -> str:
         "top_k": request.top_k,
         "max_tokens": request.max_tokens,
         "filters": request.filters.cache_fields(),
+        "ranking": asdict(RANKING),  # new ranking defaults never serve results ranked by the old ones
     }
     text = json.dumps(material, sort_keys=True, ensure_ascii=False)
     # The API refuses text that is not Unicode; surrogatepass keeps a lone surrogate from any other caller hashable.

@@ -9,16 +9,18 @@ The defaults are the usual published ones (Lavrenko & Croft 2001; Anserini's RM3
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
-FEEDBACK_CHUNKS = 10
-EXPANSION_TERMS = 10
-ORIGINAL_WEIGHT = 0.5
+from docshelf.index.plan import QueryTerms, term_weights
+from docshelf.search.ranking import RANKING
+
+FEEDBACK_CHUNKS = RANKING.feedback_chunks
+EXPANSION_TERMS = RANKING.expansion_terms
+ORIGINAL_WEIGHT = RANKING.original_weight
 
 
 def expansion_parts(
-    query_terms: Sequence[str],
+    query_terms: QueryTerms,
     feedback: Sequence[tuple[Mapping[str, int], float]],
     *,
     expansion_terms: int = EXPANSION_TERMS,
@@ -26,7 +28,7 @@ def expansion_parts(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """(the query's own terms, the relevance model's strongest terms), each term with its weight in the mixed
     query, strongest first: the expanded query before common terms are dropped (see `mixed_query`)."""
-    query = Counter(query_terms)
+    query = term_weights(query_terms)
     if not query:
         return {}, {}
     relevance = _relevance_model(feedback)

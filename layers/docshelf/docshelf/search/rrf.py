@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-RRF_K = 60
-CHANNEL_WEIGHTS: dict[str, float] = {"content": 2.0, "path": 1.0, "term": 1.5, "expansion": 1.0}
+from docshelf.search.ranking import RANKING
+
+RRF_K = RANKING.rrf_k
+CHANNEL_WEIGHTS: dict[str, float] = RANKING.channel_weights()
 
 
 def fuse_rrf(

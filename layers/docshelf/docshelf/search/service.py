@@ -17,9 +17,10 @@ from docshelf.index.plan import Channel, SearchFilters
 from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
 from docshelf.search.evidence import render_evidence
-from docshelf.search.expansion import FEEDBACK_CHUNKS, expansion_parts
+from docshelf.search.expansion import expansion_parts
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
+from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.rrf import fuse_rrf
 
 _log = logging.getLogger(__name__)
@@ -85,15 +86,22 @@ class SearchResponse:
         }
 
 
-def search(index: SearchBackend, request: SearchRequest) -> SearchResponse:
+def search(index: SearchBackend, request: SearchRequest, ranking: RankingSettings = RANKING) -> SearchResponse:
+    """`request` answered with the ranking's constants (the defaults unless a study compares others)."""
     started = time.perf_counter()
-    queries = {channel: terms for channel, terms in query_terms(request.query).items() if terms}
+    weights = ranking.channel_weights()
+    queries = {
+        channel: terms
+        for channel, terms in query_terms(request.query, ranking).items()
+        if terms and (channel == "content" or weights[channel] > 0)  # content also seeds the expansion
+    }
     limit = max(MIN_CANDIDATES, request.top_k * 5)
-    first = index.first_pass(request.namespace, query_plan(queries, request.filters, limit, FEEDBACK_CHUNKS))
+    plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
+    first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
-    ranked = _ranked(index, request, queries, first, limit) if first.total else []
+    ranked = _ranked(index, request, queries, first, limit, ranking) if first.total else []
     if not ranked and first.total:
-        ranked, corrected = _with_corrections(index, request, queries, limit)
+        ranked, corrected = _with_corrections(index, request, queries, limit, ranking)
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
@@ -113,24 +121,31 @@ def _ranked(
     queries: Mapping[Channel, Sequence[str]],
     first: FirstPass,
     limit: int,
+    ranking: RankingSettings,
 ) -> list[RankedChunk]:
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
-    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranking] for channel, ranking in rounded.items()}
+    rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     chunks: dict[str, Chunk] = {}
-    feedback = rounded.get("content", [])[:FEEDBACK_CHUNKS]
+    feedback = rounded.get("content", [])[: _feedback_chunks(ranking)]
     if feedback:
         ids = [chunk_id for chunk_id, _ in feedback]
         frequencies = _feedback_frequencies(index, request.namespace, ids, first.content_frequencies, chunks)
         scores = [score for _, score in feedback]
-        query, expansion = expansion_parts(queries["content"], list(zip(frequencies, scores, strict=True)))
-        likely = _likely_results(rankings, request.top_k)
+        query, expansion = expansion_parts(
+            ranking.query_weights(queries["content"]),
+            list(zip(frequencies, scores, strict=True)),
+            expansion_terms=ranking.expansion_terms,
+            original_weight=ranking.original_weight,
+        )
+        likely = _likely_results(rankings, request.top_k, ranking)
         fetch = [chunk_id for chunk_id in likely if chunk_id not in chunks]
         second = index.expansion_pass(
             request.namespace, expansion_plan(query, expansion, request.filters, limit, fetch)
         )
         chunks.update(second.chunks)
         rankings["expansion"] = [cid for cid, _ in _rounded_scores(second.ranking)]
-    results = _distinct_results(index, request, fuse_rrf(rankings), chunks)
+    fused = fuse_rrf(rankings, ranking.channel_weights(), ranking.rrf_k)
+    results = _distinct_results(index, request, fused, chunks)
     return _siblings_by_passage(
         queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
     )
@@ -141,6 +156,7 @@ def _with_corrections(
     request: SearchRequest,
     queries: Mapping[Channel, Sequence[str]],
     limit: int,
+    ranking: RankingSettings,
 ) -> tuple[list[RankedChunk], dict[str, str]]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
     and the corrections; nothing when no word has a close indexed term."""
@@ -156,9 +172,10 @@ def _with_corrections(
     if not corrected:
         return [], {}
     fixed = [corrected.get(term, term) for term in content]
-    queries = {**queries, "content": fixed, "path": fixed}
-    first = index.first_pass(request.namespace, query_plan(queries, request.filters, limit, FEEDBACK_CHUNKS))
-    ranked = _ranked(index, request, queries, first, limit)
+    queries = {**queries, "content": fixed, **({"path": fixed} if "path" in queries else {})}
+    plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
+    first = index.first_pass(request.namespace, plan)
+    ranked = _ranked(index, request, queries, first, limit, ranking)
     return ranked, corrected if ranked else {}
 
 
@@ -221,12 +238,17 @@ def _feedback_frequencies(
     return [known[cid] if cid in known else analyzed[cid] for cid in ids]
 
 
-def _likely_results(rankings: Mapping[str, Sequence[str]], top_k: int) -> list[str]:
+def _feedback_chunks(ranking: RankingSettings) -> int:
+    return ranking.feedback_chunks if ranking.expansion_weight > 0 else 0
+
+
+def _likely_results(rankings: Mapping[str, Sequence[str]], top_k: int, ranking: RankingSettings) -> list[str]:
     """The chunks most likely to be returned, to fetch along with the expansion pass: the first pass fused,
     with the content ranking standing in for the expansion channel's (the expanded query contains the
     content query and mostly agrees with it). A miss costs one more fetch, not a different result."""
     guess = {**rankings, "expansion": rankings.get("content", [])}
-    return [cid for cid, _, _ in fuse_rrf(guess)[: top_k + LIKELY_RESULTS_MARGIN]]
+    fused = fuse_rrf(guess, ranking.channel_weights(), ranking.rrf_k)
+    return [cid for cid, _, _ in fused[: top_k + LIKELY_RESULTS_MARGIN]]
 
 
 def _siblings_by_passage(

@@ -1,7 +1,7 @@
 """BM25 over inverted postings in numpy arrays, with rank-bm25's BM25Okapi math.
 
 k1 1.5, b 0.75, epsilon 0.25: idf = log(N - n + 0.5) - log(n + 0.5), and a negative idf is
-replaced by epsilon times the mean idf over the vocabulary. Repeated query terms count again.
+replaced by epsilon times the mean idf over the vocabulary. A query term's score is multiplied by its weight.
 Only postings of the query terms are touched, so a query costs what its terms cost.
 
 Terms are integer ids (a namespace's `Vocabulary`). Each added batch of rows (one document) becomes a

@@ -14,7 +14,8 @@ order on a corpus where the statistics agree:
   embedded index. A shared index would mix every namespace's statistics: with MEDLINE, XQuAD en and XQuAD zh
   as three namespaces of one index, nDCG@10 and MRR@10 are lower by 0.013, 0.003 and 0.010. Lucene still counts
   deleted chunks until their segments merge.
-Repeated query terms count again in both (a term repeated n times gets boost n here).
+A query term's weight in the plan (search/ranking.py saturates repeats) is its term query's boost here, and
+multiplies its BM25 score in the embedded index.
 
 A search takes two `_msearch` requests (`first_pass`, `expansion_pass`): the count, every channel and the
 feedback chunks' content terms; then the expanded query, the document frequencies of its expansion terms and

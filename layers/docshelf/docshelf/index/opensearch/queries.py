@@ -2,7 +2,7 @@
 
 Channel fields hold the Python analyzer's terms joined by single spaces and are indexed with the core
 `whitespace` analyzer, so OpenSearch sees exactly the terms the embedded index counts. Queries are built
-from term queries only (one per distinct term, boosted by its repeat count), so no user input ever
+from term queries only (one per distinct term, boosted by its weight in the plan), so no user input ever
 reaches a query-string syntax.
 """
 
@@ -128,7 +128,7 @@ def filter_clause(namespace: str, filters: SearchFilters) -> JsonObject:
 def weighted_terms(terms: QueryTerms) -> list[tuple[str, float]]:
     """Distinct indexable terms in first-seen order with their weights, capped at MAX_QUERY_TERMS.
 
-    A term repeated n times scores n times over in rank-bm25; a boost of n gives the same in Lucene.
+    A term of weight w scores w times its BM25 score in the embedded index; a boost of w gives the same in Lucene.
     """
     weights = term_weights(terms)
     return [(term, weight) for term, weight in weights.items() if indexable(term)][:MAX_QUERY_TERMS]

@@ -1,0 +1,63 @@
+"""The constants of the ranking, in one frozen value: `RANKING` holds the defaults every search uses.
+
+They were chosen by leave-one-collection-out over the development sets (bench/ranking_study.py; the table is in
+README "How a query is ranked"); a study passes other values to `search.service.search` to compare them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RankingSettings:
+    content_weight: float = 2.0
+    path_weight: float = 1.0
+    term_weight: float = 1.5
+    expansion_weight: float = 0.75
+    rrf_k: int = 60
+    # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
+    # repeated term once, math.inf counts every repeat in full (rank-bm25).
+    repeat_saturation: float = 8.0
+    # The share of a query's distinct terms a chunk must hold to be ranked by the path and the term channel. A file
+    # name or section title sharing one word with a long question is weak evidence, yet RRF gives its rank 0 a full
+    # vote; the term channel re-counts the content channel's evidence unless the chunk holds every exact form.
+    path_min_share: float = 0.5
+    term_min_share: float = 1.0
+    # Whether the term channel's query (run only for a query naming a code, identifier or number) also holds the
+    # query's plain words, unstemmed, or only its exact forms.
+    term_words: bool = True
+    feedback_chunks: int = 10
+    expansion_terms: int = 10
+    original_weight: float = 0.5
+
+    def channel_weights(self) -> dict[str, float]:
+        return {
+            "content": self.content_weight,
+            "path": self.path_weight,
+            "term": self.term_weight,
+            "expansion": self.expansion_weight,
+        }
+
+    def repeat_weight(self, count: float) -> float:
+        """The weight of a query term written `count` times."""
+        k3 = self.repeat_saturation
+        if math.isinf(k3):
+            return count
+        return (k3 + 1) * count / (k3 + count) if count > 0 else 0.0
+
+    def query_weights(self, terms: Sequence[str]) -> dict[str, float]:
+        """Each distinct term of `terms` (in order) with its saturated repeat weight."""
+        return {term: self.repeat_weight(count) for term, count in Counter(terms).items()}
+
+
+RANKING = RankingSettings()
+
+
+def as_weights(terms: Sequence[str] | Mapping[str, float], ranking: RankingSettings) -> dict[str, float]:
+    if isinstance(terms, Mapping):
+        return {term: float(weight) for term, weight in terms.items()}
+    return ranking.query_weights(terms)
