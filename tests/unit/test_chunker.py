@@ -142,3 +142,28 @@ def test_a_heading_that_no_longer_fits_moves_to_the_chunk_of_its_section() -> No
     chunks = chunks_of(blocks, chunk_tokens=120, section_break_fill=0.9)
     assert [c.text.split("\n\n")[0] for c in chunks] == ["Intro", "Maintenance"]
     assert not any(c.text.rstrip().endswith("Maintenance") for c in chunks)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(min_value=1, max_value=116)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_every_block_lands_in_a_chunk_and_a_heading_leads_its_content(shape: list[tuple[bool, int]]) -> None:
+    blocks: list[Block] = [
+        Heading(f"Heading {i}", 1, 1) if is_heading else Paragraph(f"Block {i} " + "word " * words, 1)
+        for i, (is_heading, words) in enumerate(shape)
+    ]
+    chunks = chunks_of(blocks, chunk_tokens=120)
+    texts = [c.text for c in chunks]
+    for block in blocks:
+        assert any(block.text in text for text in texts), block.text
+    assert all(c.token_count <= 120 for c in chunks)
+    for text in texts:
+        if text.startswith("Heading") and "\n\n" not in text:  # alone only when its content cannot join it
+            index = int(text.split()[1])
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            assert following is None or following.kind == "heading" or count_tokens(f"{text}\n\n{following.text}") > 120

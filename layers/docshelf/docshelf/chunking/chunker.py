@@ -102,15 +102,15 @@ def _drafts(document: Document, config: ChunkConfig) -> Iterator[_Draft]:
     packer = _TextPacker(config)
     for block, path in section_paths(blocks):
         if isinstance(block, Table):
-            yield from packer.flush()
+            yield from packer.flush_all()
             yield from _table_drafts(block, path, config)
         elif isinstance(block, Image):
             if block.text.strip():
-                yield from packer.flush()
+                yield from packer.flush_all()
                 yield from _image_drafts(block, path, config)
         elif block.text.strip():
             yield from packer.add(block, path)
-    yield from packer.flush()
+    yield from packer.flush_all()
 
 
 def _whole_document(blocks: list[Block]) -> Iterator[_Draft]:
@@ -163,15 +163,19 @@ class _TextPacker:
                 yield from self._append(_Piece(part, path, page, count_tokens(part), joiner))
                 yield from self.flush(by_size=True)
 
-    def _flush_keeping_headings(self, *, by_size: bool = False) -> Generator[_Draft, None, list[_Piece]]:
-        """Flush the draft but for the headings it ends with, which lead into what comes next: returned, to start
-        the next chunk. Headings over a quarter of the chunk size are flushed with the rest."""
+    def _flush_keeping_headings(
+        self, *, by_size: bool = False, next_tokens: int = 0
+    ) -> Generator[_Draft, None, list[_Piece]]:
+        """Flush the draft but for the headings it ends with, which lead into what comes next (`next_tokens`
+        long): returned, to start the next chunk. Headings over a quarter of the chunk size, or that would not fit
+        with what comes next, are flushed with the rest."""
         pieces = self.current.pieces
         keep = len(pieces)
         while keep > 0 and pieces[keep - 1].heading and keep - 1 >= (self.current.overlap_chars > 0):
             keep -= 1
         headings = pieces[keep:]
-        if not headings or sum(h.tokens + 1 for h in headings) > self.config.chunk_tokens // 4:
+        carried = sum(h.tokens + 1 for h in headings)
+        if not headings or carried > self.config.chunk_tokens // 4 or carried + next_tokens > self.config.chunk_tokens:
             yield from self.flush(by_size=by_size)
             return []
         del pieces[keep:]
@@ -181,7 +185,7 @@ class _TextPacker:
 
     def _append(self, piece: _Piece) -> Iterator[_Draft]:
         if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
-            headings = yield from self._flush_keeping_headings(by_size=True)
+            headings = yield from self._flush_keeping_headings(by_size=True, next_tokens=piece.tokens)
             for heading in headings:
                 yield from self._append(heading)
         if not self.current.pieces:
@@ -200,6 +204,11 @@ class _TextPacker:
         self.current.pieces.append(tail)
         self.current.overlap_chars = len(tail.text) + len(piece.joiner)
         self.used = tail.tokens
+
+    def flush_all(self) -> Iterator[_Draft]:
+        """Flush until nothing is left: a flush carries pieces its chunk could not hold into the next draft."""
+        while self.current.pieces:
+            yield from self.flush()
 
     def flush(self, *, by_size: bool = False) -> Iterator[_Draft]:
         draft, self.current, self.used = self.current, _Draft("text"), 0
