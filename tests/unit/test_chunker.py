@@ -153,11 +153,11 @@ def test_a_heading_that_no_longer_fits_moves_to_the_chunk_of_its_section() -> No
     )
 )
 def test_every_block_lands_in_a_chunk_and_a_heading_leads_its_content(shape: list[tuple[bool, int]]) -> None:
-    blocks: list[Block] = [
+    blocks: list[Heading | Paragraph] = [
         Heading(f"Heading {i}", 1, 1) if is_heading else Paragraph(f"Block {i} " + "word " * words, 1)
         for i, (is_heading, words) in enumerate(shape)
     ]
-    chunks = chunks_of(blocks, chunk_tokens=120)
+    chunks = chunks_of(list(blocks), chunk_tokens=120)
     texts = [c.text for c in chunks]
     for block in blocks:
         assert any(block.text in text for text in texts), block.text
