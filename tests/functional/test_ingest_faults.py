@@ -261,3 +261,13 @@ def test_a_parser_that_crashes_fails_its_document_only(
     # Not cached: once the parser is fixed, the same bytes are parsed again.
     monkeypatch.setattr(text, "parse", real_parse)
     assert ingest(services, folder)["valves.txt"].status == "ok"
+
+
+def test_hidden_files_and_folders_are_not_documents(folder: Path) -> None:
+    (folder / ".git").mkdir()
+    (folder / ".git" / "config").write_text("[core]\n")
+    (folder / ".notes.txt").write_bytes(text_about("secrets"))
+    (folder / "sub").mkdir()
+    (folder / "sub" / "pumps.txt").write_bytes(text_about("sub pumps"))
+    keys = [source.key for source in list_sources([folder]).files]
+    assert keys == ["pumps.txt", "seals.txt", "sub/pumps.txt", "valves.txt"]

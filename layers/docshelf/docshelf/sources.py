@@ -82,11 +82,13 @@ def _walk(root: Path, follow_symlinks: bool, skipped: list[str]) -> list[SourceF
             try:
                 if entry.is_symlink() and not follow_symlinks and not _inside(os.path.realpath(path), root_real):
                     skipped.append(f"{shown(path)}: a symlink out of {shown(root)}, not followed (--follow-symlinks)")
+                elif entry.name.startswith("."):  # hidden files and folders (.git, .docshelf) are not documents
+                    continue
                 elif entry.is_dir():
                     if _identity(path) not in seen_folders:  # a symlink loop, or a folder reached twice
                         seen_folders.add(_identity(path))
                         pending.append((path, key + "/"))
-                elif entry.is_file() and not entry.name.startswith("."):
+                elif entry.is_file():
                     found.append(SourceFile(path, key))
             except OSError as error:  # gone or unreachable while listing
                 skipped.append(f"{shown(path)}: {error.strerror}")
