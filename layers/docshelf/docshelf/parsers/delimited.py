@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.delimited_table import rectangular_table
 from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
 from docshelf.parsers.sheet_tables import sheet_blocks
 from docshelf.parsers.sheet_values import text_cell
@@ -24,7 +25,7 @@ from docshelf.parsers.textcodec import decode_text
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from docshelf.model import Block
+    from docshelf.model import Block, Table
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 SAMPLE_CHARS = 64 * 1024
@@ -40,6 +41,13 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     )
     budget = CellBudget(limits.max_sheet_cells)
     content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1)
+    rectangle = _rectangle(text, delimiter, budget)
+    if rectangle is not None:
+        table, kept, total = rectangle
+        if kept < total:
+            _truncated(content, kept, total, budget)
+        content.blocks.append(table)
+        return content
     grid = _read_grid(text, delimiter, budget, content)
     blocks: list[Block] = sheet_blocks(grid, page=1, budget=budget, title_level=TITLE_LEVEL)
     content.blocks.extend(blocks)
@@ -89,6 +97,20 @@ def _records(lines: Iterator[str], delimiter: str, limit: int | None = None) -> 
         yield record
 
 
+def _rectangle(text: str, delimiter: str, budget: CellBudget) -> tuple[Table, int, int] | None:
+    if csv.field_size_limit() < MAX_FIELD_CHARS:
+        csv.field_size_limit(MAX_FIELD_CHARS)
+    try:
+        return rectangular_table(_records(iter(io.StringIO(text, newline="")), delimiter), budget)
+    except csv.Error as exc:
+        raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc
+
+
+def _truncated(content: ParsedContent, kept: int, total: int, budget: CellBudget) -> None:
+    content.truncation = f"kept rows 1-{kept:,} of {total:,}: over the {budget.limit:,}-cell limit"
+    content.warnings.append(f"truncated: {content.truncation}")
+
+
 def _read_grid(text: str, delimiter: str, budget: CellBudget, content: ParsedContent) -> SheetGrid:
     """The records as a grid. Records past the cell budget are counted, not kept, so that the document says how
     much of the file it holds (`content.truncation`); a record the budget cut in the middle is left out whole."""
@@ -100,9 +122,7 @@ def _read_grid(text: str, delimiter: str, budget: CellBudget, content: ParsedCon
         for row, record in records:
             cells = [(col, cell) for col, cell in enumerate(map(text_cell, record)) if cell is not None]
             if not budget.take(len(cells)):
-                total = row + 1 + sum(1 for _ in records)
-                content.truncation = f"kept rows 1-{row:,} of {total:,}: over the {budget.limit:,}-cell limit"
-                content.warnings.append(f"truncated: {content.truncation}")
+                _truncated(content, row, row + 1 + sum(1 for _ in records), budget)
                 return grid
             for col, cell in cells:
                 grid.put(row, col, cell)
