@@ -25,7 +25,7 @@ from docshelf.parsers.textcodec import decode_text
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from docshelf.model import Block, Table
+    from docshelf.model import Block
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 SAMPLE_CHARS = 64 * 1024
@@ -41,7 +41,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     )
     budget = CellBudget(limits.max_sheet_cells)
     content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1)
-    rectangle = _rectangle(text, delimiter, budget)
+    rectangle = rectangular_table(_file_records(text, delimiter), budget)
     if rectangle is not None:
         table, kept, total = rectangle
         if kept < total:
@@ -97,11 +97,12 @@ def _records(lines: Iterator[str], delimiter: str, limit: int | None = None) -> 
         yield record
 
 
-def _rectangle(text: str, delimiter: str, budget: CellBudget) -> tuple[Table, int, int] | None:
+def _file_records(text: str, delimiter: str) -> Iterator[list[str]]:
+    """Every record of the file, fields of up to MAX_FIELD_CHARS; malformed text is a CorruptDocumentError."""
     if csv.field_size_limit() < MAX_FIELD_CHARS:
         csv.field_size_limit(MAX_FIELD_CHARS)
     try:
-        return rectangular_table(_records(iter(io.StringIO(text, newline="")), delimiter), budget)
+        yield from _records(iter(io.StringIO(text, newline="")), delimiter)
     except csv.Error as exc:
         raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc
 
@@ -114,18 +115,13 @@ def _truncated(content: ParsedContent, kept: int, total: int, budget: CellBudget
 def _read_grid(text: str, delimiter: str, budget: CellBudget, content: ParsedContent) -> SheetGrid:
     """The records as a grid. Records past the cell budget are counted, not kept, so that the document says how
     much of the file it holds (`content.truncation`); a record the budget cut in the middle is left out whole."""
-    if csv.field_size_limit() < MAX_FIELD_CHARS:
-        csv.field_size_limit(MAX_FIELD_CHARS)
     grid = SheetGrid()
-    records = enumerate(_records(iter(io.StringIO(text, newline="")), delimiter))
-    try:
-        for row, record in records:
-            cells = [(col, cell) for col, cell in enumerate(map(text_cell, record)) if cell is not None]
-            if not budget.take(len(cells)):
-                _truncated(content, row, row + 1 + sum(1 for _ in records), budget)
-                return grid
-            for col, cell in cells:
-                grid.put(row, col, cell)
-    except csv.Error as exc:
-        raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc
+    records = enumerate(_file_records(text, delimiter))
+    for row, record in records:
+        cells = [(col, cell) for col, cell in enumerate(map(text_cell, record)) if cell is not None]
+        if not budget.take(len(cells)):
+            _truncated(content, row, row + 1 + sum(1 for _ in records), budget)
+            return grid
+        for col, cell in cells:
+            grid.put(row, col, cell)
     return grid
