@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from docshelf.index.analyzer import analyze, normalize, raw_terms
 from docshelf.index.plan import Channel, ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, term_weights
 from docshelf.index.stopwords import without_question_words
-from docshelf.search.ranking import RANKING, RankingSettings, as_weights
+from docshelf.search.ranking import RANKING, RankingSettings
 
 # Expansion terms found in the content of more than this share of a namespace's chunks are left out of the expanded
 # query: no evidence under BM25, and the longest postings.
@@ -43,7 +43,7 @@ def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSett
 def channel_query(
     channel: Channel, terms: Sequence[str] | Mapping[str, float], ranking: RankingSettings = RANKING
 ) -> ChannelQuery:
-    weights = term_weights(as_weights(terms, ranking))
+    weights = term_weights(terms if isinstance(terms, Mapping) else ranking.query_weights(terms))
     return ChannelQuery(weights, required_matches(channel, len(weights), ranking))
 
 
@@ -65,6 +65,5 @@ def expansion_plan(
     limit: int,
     fetch: Sequence[str],
 ) -> ExpansionPlan:
-    weights = term_weights({**query, **expansion})
-    min_match = required_matches("content", len(weights))
+    min_match = required_matches("content", len(query.keys() | expansion.keys()))
     return ExpansionPlan(query, expansion, filters, limit, fetch, COMMON_SHARE, min_match)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -55,9 +55,3 @@ class RankingSettings:
 
 
 RANKING = RankingSettings()
-
-
-def as_weights(terms: Sequence[str] | Mapping[str, float], ranking: RankingSettings) -> dict[str, float]:
-    if isinstance(terms, Mapping):
-        return {term: float(weight) for term, weight in terms.items()}
-    return ranking.query_weights(terms)
