@@ -8,7 +8,6 @@ here as JSON `{"message"}` like every other error.
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from docshelf.api.openapi import openapi_json
 from docshelf.api.pages import SEARCH_PAGE
 from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
-from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig
+from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
 
 __all__ = ["SearchApiServer", "ServeConfig", "run_server"]
 
@@ -39,7 +38,7 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
 
     def execute(self) -> None:
         error = self.request.error
-        body = json.dumps({"message": f"{error.reason}: {error.body}"}).encode()
+        body = json_reply(error.code, f"{error.reason}: {error.body}").body
         self.status = f"{error.code} {error.reason}"
         self.response_headers.extend([("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         self.set_close_on_finish()
