@@ -144,15 +144,12 @@ class _TextPacker:
 
     def _split_paragraph(self, text: str, path: tuple[str, ...], page: int) -> Iterator[_Draft]:
         """An over-long paragraph in parts of a chunk each, the first with the headings that lead into it."""
-        headings = yield from self._flush_keeping_headings()
+        carried = yield from self._flush_keeping_headings()
         budget = (
             self.config.chunk_tokens - self.config.overlap_tokens - 1
             if self.config.overlap_tokens
             else self.config.chunk_tokens
         )
-        carried = sum(heading.tokens + 1 for heading in headings)
-        for heading in headings:
-            yield from self._append(heading)
         parts = split_text(text, budget - carried)
         parts.reverse()
         number = -1
@@ -163,12 +160,10 @@ class _TextPacker:
                 yield from self._append(_Piece(part, path, page, count_tokens(part), joiner))
                 yield from self.flush(by_size=True)
 
-    def _flush_keeping_headings(
-        self, *, by_size: bool = False, next_tokens: int = 0
-    ) -> Generator[_Draft, None, list[_Piece]]:
+    def _flush_keeping_headings(self, *, by_size: bool = False, next_tokens: int = 0) -> Generator[_Draft, None, int]:
         """Flush the draft but for the headings it ends with, which lead into what comes next (`next_tokens`
-        long): returned, to start the next chunk. Headings over a quarter of the chunk size, or that would not fit
-        with what comes next, are flushed with the rest."""
+        long): they start the next draft, and their tokens are returned (0 when none are kept). Headings over a
+        quarter of the chunk size, or that would not fit with what comes next, are flushed with the rest."""
         pieces = self.current.pieces
         keep = len(pieces)
         while keep > 0 and pieces[keep - 1].heading and keep - 1 >= (self.current.overlap_chars > 0):
@@ -177,17 +172,17 @@ class _TextPacker:
         carried = sum(h.tokens + 1 for h in headings)
         if not headings or carried > self.config.chunk_tokens // 4 or carried + next_tokens > self.config.chunk_tokens:
             yield from self.flush(by_size=by_size)
-            return []
+            return 0
         del pieces[keep:]
-        self.used -= sum(h.tokens + 1 for h in headings)
+        self.used -= carried
         yield from self.flush(by_size=by_size and bool(pieces))
-        return headings
+        for heading in headings:
+            yield from self._append(heading)
+        return carried
 
     def _append(self, piece: _Piece) -> Iterator[_Draft]:
         if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
-            headings = yield from self._flush_keeping_headings(by_size=True, next_tokens=piece.tokens)
-            for heading in headings:
-                yield from self._append(heading)
+            yield from self._flush_keeping_headings(by_size=True, next_tokens=piece.tokens)
         if not self.current.pieces:
             self._start_with_overlap(piece)
         self.used += piece.tokens + (1 if self.current.pieces else 0)
