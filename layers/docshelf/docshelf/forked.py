@@ -57,6 +57,14 @@ class _Child:
     buffer: bytearray = field(default_factory=bytearray)
 
 
+def stop_child(pid: int) -> None:
+    """Kill a forked child and reap it (it may have ended, or been reaped, already)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
 def forked_imap(
     work: Callable[[T], R],
     items: Sequence[T],
@@ -191,9 +199,8 @@ class ForkedPool(Generic[T, R]):
             with contextlib.suppress(OSError):
                 os.close(child.fd)
             if child.pid:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child.pid, signal.SIGKILL)
-                self._reap(child)
+                stop_child(child.pid)
+                child.pid = 0
 
 
 def _complete_messages(child: _Child) -> Iterator[tuple[int, R]]:

@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from typing import TextIO
 
-from docshelf.forked import can_fork, die_with_parent
+from docshelf.forked import can_fork, die_with_parent, stop_child
 
 INTERVAL_ENV = "DOCSHELF_PROGRESS_SECONDS"
 DEFAULT_INTERVAL = 10.0
@@ -61,10 +61,7 @@ class ProgressLines:
             os.close(self._pipe)
             self._pipe = -1
         if self._child:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._child, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(self._child, 0)
+            stop_child(self._child)
             self._child = 0
         self._print(self._state() + (", done" if finished else ", stopped"))
 
