@@ -20,6 +20,8 @@ have the best worst-case gain); a setting that wins on some sets and loses on ot
     --grid '{"repeat_saturation": [0, 1.2, 8, "inf"], "term_weight": [0, 0.5, 1.5], "expansion_weight": [0.5, 1]}'
     --grid '{"repeat_saturation": [5.0, 8.0, 15.0], "term_weight": [0.0, 0.5], "expansion_weight": [0.25, 0.5]}'
     --grid '{"expansion_weight": [0.5, 0.75]}'
+    --grid '{}' --bm25 '[[0.9,0.5],[0.9,0.75],[0.9,0.9],[1.2,0.5],[1.2,0.75],[1.2,0.9],[1.5,0.5],[1.5,0.75],
+                         [1.5,0.9],[2,0.5],[2,0.75],[2,0.9]]'
 
 (the first two with the term channel's `term_min_share` at 0, as before the study; at 1.0 it scores as weight 0).
 """
@@ -48,7 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
 from docshelf.index.base import SearchBackend  # noqa: E402
-from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
+from docshelf.index.embedded import EmbeddedIndex, bm25  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
@@ -125,7 +127,8 @@ class StudySet:
         if not (where / "done").exists():
             ingest(self.folder / "docs", where / "store", engine)
             (where / "done").write_text("ok")
-        self.index: SearchBackend = EmbeddedIndex(LocalStore(where / "store"))
+        self.store = where / "store"
+        self.index: SearchBackend = EmbeddedIndex(LocalStore(self.store))
         if opensearch:
             from docshelf.index.opensearch import OpenSearchIndex
             from docshelf.index.opensearch.client import opensearch_client
@@ -205,6 +208,7 @@ def main() -> None:
     parser.add_argument("--confirm", action="store_true")
     parser.add_argument("--grid", type=json.loads, default=GRID)
     parser.add_argument("--opensearch", metavar="URL", help="the defaults through both engines (parity)")
+    parser.add_argument("--bm25", type=json.loads, help="embedded BM25 (k1, b) pairs: [[1.2, 0.75]]")
     args = parser.parse_args()
     grid = {name: tuple(math.inf if v == "inf" else v for v in values) for name, values in args.grid.items()}
     if not EVALUATE.is_file():
@@ -220,10 +224,21 @@ def main() -> None:
     candidates = {"before": BEFORE, "defaults": RANKING} if args.confirm else {}
     candidates.update((label(settings, grid), settings) for settings in grid_settings(grid) if not args.confirm)
     scores: dict[str, dict[str, float]] = {}
-    for name, settings in candidates.items():
-        scores[name] = {s.name: s.score(s.run(settings)) for s in sets}
-        print(json.dumps({"setting": name, **scores[name]}), flush=True)
+    for k1, b in args.bm25 or [(bm25.K1, bm25.B)]:
+        if args.bm25:
+            with_bm25(sets, k1, b)
+        for name, settings in candidates.items():
+            key = f"k1={k1} b={b} {name}".strip() if args.bm25 else name
+            scores[key] = {s.name: s.score(s.run(settings)) for s in sets}
+            print(json.dumps({"setting": key, **scores[key]}), flush=True)
     print_tables(scores, baseline)
+
+
+def with_bm25(sets: list[StudySet], k1: float, b: float) -> None:
+    """The embedded engine's BM25 constants set to (k1, b), each set's index opened again (scores are cached)."""
+    bm25.K1, bm25.B = k1, b
+    for study_set in sets:
+        study_set.index = EmbeddedIndex(LocalStore(study_set.store))
 
 
 def parity(names: list[str], cache: Path, scorer: ModuleType, url: str) -> None:
