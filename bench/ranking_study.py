@@ -49,8 +49,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
+from docshelf.index import bm25_math  # noqa: E402
 from docshelf.index.base import SearchBackend  # noqa: E402
-from docshelf.index.embedded import EmbeddedIndex, bm25  # noqa: E402
+from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
@@ -224,7 +225,7 @@ def main() -> None:
     candidates = {"before": BEFORE, "defaults": RANKING} if args.confirm else {}
     candidates.update((label(settings, grid), settings) for settings in grid_settings(grid) if not args.confirm)
     scores: dict[str, dict[str, float]] = {}
-    for k1, b in args.bm25 or [(bm25.K1, bm25.B)]:
+    for k1, b in args.bm25 or [(bm25_math.K1, bm25_math.B)]:
         if args.bm25:
             with_bm25(sets, k1, b)
         for name, settings in candidates.items():
@@ -236,7 +237,7 @@ def main() -> None:
 
 def with_bm25(sets: list[StudySet], k1: float, b: float) -> None:
     """The embedded engine's BM25 constants set to (k1, b), each set's index opened again (scores are cached)."""
-    bm25.K1, bm25.B = k1, b
+    bm25_math.K1, bm25_math.B = k1, b
     for study_set in sets:
         study_set.index = EmbeddedIndex(LocalStore(study_set.store))
 

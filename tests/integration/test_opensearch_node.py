@@ -81,7 +81,9 @@ def test_template_applies_settings_and_mapping(client: OpenSearch, chunk_index: 
     settings = client.indices.get_settings(index=index)[index]["settings"]["index"]
     assert settings["number_of_shards"] == "1"
     assert settings["number_of_replicas"] == "0"
-    assert settings["similarity"]["docshelf_bm25"] == {"type": "BM25", "k1": "1.5", "b": "0.75"}
+    similarity = settings["similarity"]["docshelf_bm25"]
+    assert similarity["type"] == "scripted"
+    assert "Math.max(0.1," in similarity["weight_script"]["source"]
     mapping = client.indices.get_mapping(index=index)[index]["mappings"]
     assert mapping["dynamic"] == "strict"
     props = mapping["properties"]

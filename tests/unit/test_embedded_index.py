@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from rank_bm25 import BM25Okapi
 
 from docshelf.index.analyzer import analyze, channel_terms, raw_terms
 from docshelf.index.base import DocumentChunks
+from docshelf.index.bm25_math import MIN_IDF
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.embedded import index as embedded
 from docshelf.index.embedded.bm25 import Vocabulary
@@ -56,7 +58,7 @@ def corpus() -> list[Chunk]:
 def test_scores_match_rank_bm25_on_the_same_tokens(tmp_path, corpus: list[Chunk]) -> None:  # type: ignore[no-untyped-def]
     index = EmbeddedIndex(LocalStore(tmp_path))
     index.upsert("ns", "d1", "r1", corpus)
-    reference = BM25Okapi([analyze(c.text) for c in corpus])
+    reference = _reference_bm25([analyze(c.text) for c in corpus])
     for query in ["seal leak", "torque torque flange", "pump", "steel gasket stem lever"]:
         terms = analyze(query)
         expected = reference.get_scores(terms)
@@ -101,8 +103,17 @@ def test_filters_apply_inside_ranking(tmp_path) -> None:  # type: ignore[no-unty
     assert ids(SearchFilters(chunk_types=("table",))) == {"c0002"}
 
 
+def _reference_bm25(documents: list[list[str]]) -> BM25Okapi:
+    """rank-bm25's BM25Okapi with the embedded index's idf floor (a constant, not a share of the mean idf)."""
+    reference = BM25Okapi(documents)
+    frequencies = Counter(term for document in documents for term in set(document))
+    for term, df in frequencies.items():
+        reference.idf[term] = max(MIN_IDF, math.log(len(documents) - df + 0.5) - math.log(df + 0.5))
+    return reference
+
+
 def _assert_matches_rank_bm25(index: EmbeddedIndex, live: list[Chunk], queries: list[str]) -> None:
-    reference = BM25Okapi([analyze(c.text) for c in live])
+    reference = _reference_bm25([analyze(c.text) for c in live])
     for query in queries:
         terms = analyze(query)
         expected = reference.get_scores(terms)

@@ -81,3 +81,13 @@ def test_commit_refreshes_unless_serverless_refreshes_on_its_own(service: str, r
     client = FakeClient([])
     OpenSearchIndex(client, index="docs", commit_refreshes=service != "aoss").commit()
     assert client.indices.refreshed == refreshes
+
+
+def test_an_engine_refusing_the_scripted_similarity_gets_lucenes_bm25() -> None:
+    refusal = RequestError(400, "illegal_argument_exception", {"error": {"reason": "scripted similarity not allowed"}})
+    index, indices, waits = backend([refusal])
+    index._ensure_namespace("acme")
+    [(name, body)] = indices.created
+    assert name == "docs.acme.v1" and waits == []
+    assert body["settings"]["index"]["similarity"]["docshelf_bm25"] == {"type": "BM25", "k1": 1.5, "b": 0.75}
+    assert body["mappings"]["properties"]["content_terms"]["similarity"] == "docshelf_bm25"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from docshelf.index.analyzer import channel_terms
+from docshelf.index.bm25_math import MIN_IDF
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.opensearch.queries import (
     MAX_QUERY_TERMS,
@@ -150,7 +151,7 @@ def test_bm25_idf_from_document_frequencies_matches_the_embedded_index(tmp_path:
     assert bm25_idf(response, terms) == pytest.approx(index.first_pass("ns", plan).content_idf)
     assert bm25_idf(response, terms)["seal"] == pytest.approx(math.log(4.5 / 1.5))
     common = {"hits": {"total": {"value": 5}}, "aggregations": {"frequencies": {"buckets": {"0": {"doc_count": 5}}}}}
-    assert bm25_idf(common, ["the"]) == {"the": 0.0}
+    assert bm25_idf(common, ["the"]) == {"the": MIN_IDF}
 
 
 def test_total_and_hydration_queries_keep_to_the_namespace() -> None:

@@ -1,7 +1,5 @@
-"""BM25 over inverted postings in numpy arrays, with rank-bm25's BM25Okapi math.
-
-k1 1.5, b 0.75, epsilon 0.25: idf = log(N - n + 0.5) - log(n + 0.5), and a negative idf is
-replaced by epsilon times the mean idf over the vocabulary. A query term's score is multiplied by its weight.
+"""BM25 over inverted postings in numpy arrays, with rank-bm25's BM25Okapi math but for the idf floor
+(index/bm25_math.py). A query term's score is multiplied by its weight.
 Only postings of the query terms are touched, so a query costs what its terms cost.
 
 Terms are integer ids (a namespace's `Vocabulary`). Each added batch of rows (one document) becomes a
@@ -11,7 +9,6 @@ a few tiers of segments of geometrically growing size, dropping the postings of 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -19,11 +16,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-# BM25 as rank-bm25's BM25Okapi computes it.
-K1 = 1.5
-B = 0.75
-EPSILON = 0.25
-
+from docshelf.index import bm25_math
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -175,7 +168,6 @@ class BM25Channel:
         self._live_length = 0
         self._removed_rows = 0  # rows masked by `_alive`; their postings go at the next merge that sees them
         self._norms: FloatArray | None = None
-        self._mean_idf: float | None = None
         self._contributions: dict[int, tuple[npt.NDArray[np.int32], FloatArray]] = {}
         self._cached_postings = 0
 
@@ -213,7 +205,6 @@ class BM25Channel:
 
     def _invalidate(self) -> None:
         self._norms = None
-        self._mean_idf = None
         self._contributions.clear()
         self._cached_postings = 0
 
@@ -253,23 +244,15 @@ class BM25Channel:
         norms = self._norms
         if norms is None:
             average = self._live_length / self._live_rows if self._live_rows else 1.0
-            norms = self._norms = np.asarray(K1 * (1 - B + B * self._lengths / (average or 1.0)), dtype=np.float64)
+            k1, b = bm25_math.K1, bm25_math.B
+            norms = self._norms = np.asarray(k1 * (1 - b + b * self._lengths / (average or 1.0)), dtype=np.float64)
         return norms
 
     def document_frequency(self, term_id: int) -> int:
         return int(self._df[term_id]) if 0 <= term_id < len(self._df) else 0
 
     def idf(self, term_id: int) -> float:
-        df = self.document_frequency(term_id)
-        if df == 0:
-            return 0.0
-        value = math.log(self._live_rows - df + 0.5) - math.log(df + 0.5)
-        if value >= 0:
-            return value
-        if self._mean_idf is None:
-            dfs = self._df[self._df > 0].astype(np.float64)
-            self._mean_idf = float(np.mean(np.log(self._live_rows - dfs + 0.5) - np.log(dfs + 0.5)))
-        return EPSILON * self._mean_idf
+        return bm25_math.okapi_idf(self._live_rows, self.document_frequency(term_id))
 
     def _term_postings(self, term_id: int) -> tuple[npt.NDArray[np.int32], FloatArray]:
         """Live rows holding the term, with tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)) for each;
@@ -284,7 +267,7 @@ class BM25Channel:
                     live = self._alive[rows]
                     rows, tfs = rows[live], tfs[live]
                 rows_parts.append(rows)
-                parts.append(tfs * (K1 + 1) / (tfs + norms[rows]))
+                parts.append(tfs * (bm25_math.K1 + 1) / (tfs + norms[rows]))
             cached = (np.concatenate(rows_parts), np.concatenate(parts))
             self._cached_postings += len(cached[0])
             if self._cached_postings > self.MAX_CACHED_POSTINGS:

@@ -1,14 +1,13 @@
 """The OpenSearch engine of SearchBackend (docs/architecture.md#backends).
 
 Chunks are indexed with the terms of docshelf's own analyzer (`channel_terms`), so both backends rank
-the same term lists. Scores differ from the embedded index in three ways, none of which changes the
-order on a corpus where the statistics agree:
+the same term lists, and the index template's scripted similarity computes the embedded index's BM25
+(index/bm25_math.py: k1, b and the idf floor). Scores still differ from the embedded index in small ways:
 
-- Lucene's idf is log(1 + (N - n + 0.5) / (n + 0.5)), always positive; rank-bm25's BM25Okapi uses
-  log((N - n + 0.5) / (n + 0.5)) and floors negative values at 0.25 times the mean idf. They order
-  documents alike except for terms present in more than half the chunks.
-- Lucene drops the constant (k1 + 1) factor and stores document lengths in one lossy byte, so
-  length normalisation is approximate; scores are float32.
+- Lucene stores document lengths in one lossy byte, so length normalisation is approximate; scores are
+  float32. An engine that refuses the scripted similarity gets Lucene's BM25 (`with_lucene_bm25`), whose idf,
+  log(1 + (N - n + 0.5) / (n + 0.5)), weighs common terms more; an index made before the template's version 2
+  keeps it too, until it is made again.
 - Each namespace has an index of its own (`<prefix>.<namespace>`, an alias over `<prefix>.<namespace>.v1`,
   created on the namespace's first publish), so N, n and the average length are the namespace's, as in the
   embedded index. A shared index would mix every namespace's statistics: with MEDLINE, XQuAD en and XQuAD zh
@@ -32,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from importlib import resources
@@ -43,6 +43,7 @@ from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import channel_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
+from docshelf.index.bm25_math import K1, B
 from docshelf.index.opensearch.bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
 from docshelf.index.opensearch.common_term_memory import CommonTermMemory
 from docshelf.index.opensearch.queries import (
@@ -78,6 +79,7 @@ from docshelf.model import Chunk
 
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
+_log = logging.getLogger(__name__)
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
 PAGE_SIZE = 5000
 # Feedback frequencies are read for this many chunks past the feedback depth: the caller orders the ranking by
@@ -90,6 +92,20 @@ def index_template() -> JsonObject:
     text = resources.files("docshelf").joinpath("schemas").joinpath(TEMPLATE_RESOURCE).read_text(encoding="utf-8")
     template: JsonObject = json.loads(text)
     return template
+
+
+def with_lucene_bm25(body: JsonObject) -> JsonObject:
+    """An index body with Lucene's own BM25 (same k1 and b) in place of the template's scripted similarity, for an
+    engine that does not allow scripts there: its idf, log(1 + (N - n + 0.5) / (n + 0.5)), ranks a few queries
+    differently from the embedded index (README "How a query is ranked")."""
+    body = copy.deepcopy(body)
+    body["settings"]["index"]["similarity"]["docshelf_bm25"] = {"type": "BM25", "k1": K1, "b": B}
+    return body
+
+
+def _refuses_scripted_similarity(error: RequestError) -> bool:
+    said = f"{error.error} {error.info}".lower()
+    return "similarity" in said or "script" in said
 
 
 class OpenSearchIndex(SearchBackend):
@@ -139,7 +155,10 @@ class OpenSearchIndex(SearchBackend):
         try:
             if self.client.indices.exists_index_template(name=self.index):
                 found = self.client.indices.get_index_template(name=self.index)["index_templates"]
-                if found and found[0]["index_template"].get("index_patterns") == template["index_patterns"]:
+                current = found[0]["index_template"] if found else {}
+                if [current.get(key) for key in ("index_patterns", "version")] == [
+                    template[key] for key in ("index_patterns", "version")
+                ]:
                     return
             self.client.indices.put_index_template(name=self.index, body=template)
         except TransportError as error:
@@ -166,8 +185,12 @@ class OpenSearchIndex(SearchBackend):
             try:
                 self.client.indices.create(index=f"{alias}.v1", body=body)
             except RequestError as error:
-                if error.error != "resource_already_exists_exception":
+                if error.error == "resource_already_exists_exception":
+                    return
+                if not _refuses_scripted_similarity(error):
                     raise
+                _log.warning("%s refuses a scripted similarity (%s): Lucene's BM25 ranks %s", self.index, error, alias)
+                self.client.indices.create(index=f"{alias}.v1", body=with_lucene_bm25(body))
 
         call_with_retries(create, self.backoff, f"creating index {alias}.v1")
         self._namespaces_ready.add(namespace)

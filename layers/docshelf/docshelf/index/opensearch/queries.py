@@ -8,11 +8,11 @@ reaches a query-string syntax.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from docshelf.index.bm25_math import okapi_idf
 from docshelf.index.plan import Channel, ChannelQuery, QueryTerms, SearchFilters, term_weights
 from docshelf.model import Chunk
 from docshelf.serde import chunk_from_dict, chunk_to_dict
@@ -265,15 +265,9 @@ def common_terms(response: Mapping[str, Any], terms: Sequence[str], is_common: C
 
 
 def bm25_idf(response: Mapping[str, Any], terms: Sequence[str]) -> dict[str, float]:
-    """Each term's BM25Okapi idf, log((N - df + 0.5) / (df + 0.5)), from a `document_frequency_query`'s response
-    (0.0 for a term no chunk holds). Where that is negative (a term in more than half of the chunks), rank-bm25
-    and the embedded index put a small fraction of the vocabulary's mean idf, which needs every term's
-    frequency; here it is 0.0."""
+    """Each term's idf as both engines rank with it (`okapi_idf`), from a `document_frequency_query`'s response."""
     chunks = total_hits(response)
-    idf: dict[str, float] = {}
-    for term, df in zip(terms, document_frequencies(response, terms), strict=True):
-        idf[term] = max(0.0, math.log(chunks - df + 0.5) - math.log(df + 0.5)) if df else 0.0
-    return idf
+    return {term: okapi_idf(chunks, df) for term, df in zip(terms, document_frequencies(response, terms), strict=True)}
 
 
 def hydrated_chunks(response: Mapping[str, Any]) -> dict[str, Chunk]:
