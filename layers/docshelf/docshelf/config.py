@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from docshelf.chunking.config import ChunkConfig
+from docshelf.errors import InvalidConfigError
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
@@ -30,6 +33,30 @@ class ParseLimits:
     # when mixed; a document within one range's work is read whole.
     text_pages_per_range: int = 1000
     scanned_pages_per_range: int = 50
+
+
+# Local overrides of the shard plan's range sizes (the Lambdas read SHARD_TEXT_PAGES and SHARD_SCANNED_PAGES).
+SHARD_TEXT_PAGES_ENV = "DOCSHELF_SHARD_TEXT_PAGES"
+SHARD_SCANNED_PAGES_ENV = "DOCSHELF_SHARD_SCANNED_PAGES"
+
+
+def local_limits(environ: Mapping[str, str] | None = None) -> ParseLimits:
+    """The default limits with the shard range sizes the environment sets (a positive whole number each)."""
+    env = os.environ if environ is None else environ
+    limits = ParseLimits()
+    text = env.get(SHARD_TEXT_PAGES_ENV, "").strip()
+    scanned = env.get(SHARD_SCANNED_PAGES_ENV, "").strip()
+    return replace(
+        limits,
+        text_pages_per_range=_pages(SHARD_TEXT_PAGES_ENV, text) if text else limits.text_pages_per_range,
+        scanned_pages_per_range=_pages(SHARD_SCANNED_PAGES_ENV, scanned) if scanned else limits.scanned_pages_per_range,
+    )
+
+
+def _pages(name: str, raw: str) -> int:
+    if not raw.isdigit() or int(raw) < 1:
+        raise InvalidConfigError(f"{name} must be a positive whole number of pages, not {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import Literal, TypeVar
 
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -59,7 +59,7 @@ class LocalServices:
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
             index=_open_index(store, backend, opensearch_url, opensearch_index),
-            config=PipelineConfig(chunking=chunking),
+            config=PipelineConfig(chunking=chunking, limits=local_limits()),
         )
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:

@@ -140,3 +140,13 @@ def test_locally_the_plan_runs_in_worker_processes(monkeypatch: pytest.MonkeyPat
     before = len(forks)
     assert parse_bytes(data, "manual.pdf", limits=small_ranges(40, 4)) == whole
     assert len(forks) - before == 2  # three ranges (40 text pages' work each) over two workers
+
+
+def test_the_lambdas_read_the_range_sizes_from_their_environment() -> None:
+    from docshelf.aws.settings import Settings
+
+    env = {"ARTIFACTS_BUCKET": "a", "REGISTRY_TABLE": "r", "SHARD_TEXT_PAGES": "200", "SHARD_SCANNED_PAGES": "10"}
+    limits = Settings.from_env(env).pipeline.limits
+    assert (limits.text_pages_per_range, limits.scanned_pages_per_range) == (200, 10)
+    defaults = Settings.from_env({"ARTIFACTS_BUCKET": "a", "REGISTRY_TABLE": "r"}).pipeline.limits
+    assert (defaults.text_pages_per_range, defaults.scanned_pages_per_range) == (1000, 50)

@@ -21,8 +21,7 @@ def plan_ranges(image_only: Sequence[bool], limits: ParseLimits) -> list[PageSpa
     """Contiguous page index ranges covering every page: one for a document within one range's work, else ranges
     that each hold at most `text_pages_per_range` text pages' worth of work (a scanned page weighing
     `text_pages_per_range / scanned_pages_per_range` text pages)."""
-    text_cost, scanned_cost = _page_costs(limits)
-    budget = text_cost * limits.text_pages_per_range
+    text_cost, scanned_cost, budget = _page_costs(limits)
     costs = [scanned_cost if image else text_cost for image in image_only]
     if sum(costs) <= budget:
         return [(0, len(costs))]
@@ -37,10 +36,10 @@ def plan_ranges(image_only: Sequence[bool], limits: ParseLimits) -> list[PageSpa
     return ranges
 
 
-def _page_costs(limits: ParseLimits) -> tuple[int, int]:
-    """Integer costs of a text page and of a scanned page, so that a range's budget is exact."""
+def _page_costs(limits: ParseLimits) -> tuple[int, int, int]:
+    """Integer costs of a text page and of a scanned page, and a range's budget, so that the budget is exact."""
     text_pages, scanned_pages = max(1, limits.text_pages_per_range), max(1, limits.scanned_pages_per_range)
-    return scanned_pages, text_pages
+    return scanned_pages, text_pages, scanned_pages * text_pages
 
 
 def plan_document(document: Any, page_count: int, limits: ParseLimits) -> list[PageSpan]:
