@@ -74,10 +74,11 @@ def test_a_long_pdf_is_read_in_ranges_and_merged_into_the_whole_parse(ranged: Pi
     assert [json.loads(m["Body"])["start"] for m in ranges] == [0, 20, 40, 60]
     assert ranged.run("parse", ranges[:3]) == {"batchItemFailures": []}
     assert ranged.artifact(parse_cache_key(revision)) is None
+    assert len(list(ranged.services["parse"].store.list(shard_prefix(revision)))) == 4  # the plan and 3 ranges
     assert ranged.run("parse", ranges[3:]) == {"batchItemFailures": []}
     merged = document_from_dict(loads(ranged.artifact(parse_cache_key(revision)) or b"{}"))
     assert merged == parse_bytes(data, "manual.pdf", uri="manual.pdf")
-    assert len(list(ranged.services["parse"].store.list(shard_prefix(revision)))) == 5  # the plan and 4 ranges
+    assert list(ranged.services["parse"].store.list(shard_prefix(revision))) == []  # plan and ranges dropped
 
     ranged.drain()
     record = ranged.registry().get("demo", MANUAL)
@@ -157,3 +158,20 @@ def test_a_short_pdf_is_parsed_in_one_invocation(ranged: Pipeline) -> None:
     assert ranged.artifact(parse_cache_key(sha256_hex(data))) is not None
     ranged.drain()
     assert ranged.registry().get("demo", MANUAL).status == "ok"
+
+
+def test_a_delete_while_ranges_are_in_flight_forgets_the_partial_parses(ranged: Pipeline) -> None:
+    data = long_pdf(70)
+    ranged.upload(KEY, data)
+    ranged.run("parse")
+    ranges = range_bodies(ranged)
+    ranged.run("parse", ranges[:2])
+    store = ranged.services["parse"].store
+    assert len(list(store.list(shard_prefix(sha256_hex(data))))) == 3  # the plan and 2 ranges
+
+    ranged.remove(KEY)
+    make_visible(ranged, ranges[2:])
+    ranged.drain()  # the delete event and the two ranges still queued, in whichever order
+    assert ranged.registry().get("demo", MANUAL).status == "deleted"
+    assert list(store.list(shard_prefix(sha256_hex(data)))) == []
+    assert ranged.artifact(parse_cache_key(sha256_hex(data))) is None

@@ -3,7 +3,8 @@ each range's partial parse object, and the merge into the `_ori` parse cache onc
 
 Everything is keyed by revision (the bytes' sha256) under `keys.shard_prefix`, so each step is idempotent: a
 range already read is not read again, a merge already written is not written again, and two uploads of the same
-bytes share the work. Which upload of a key is current is not decided here but by the registry's sequencer, as
+bytes share the work. The merge removes the plan and the partial objects; a message arriving after it finds the
+`_ori`. Which upload of a key is current is not decided here but by the registry's sequencer, as
 for every stage. The PDF parser is imported only when a range is planned, read or merged (ParseFunction only).
 """
 
@@ -57,8 +58,8 @@ def read_range(
     from docshelf.ids import sha256_hex
 
     key = shard_range_key(ref.revision, *span)
-    if key in set(store.list(shard_prefix(ref.revision))):
-        return True
+    if cached_outcome(store, ref) is not None or key in set(store.list(shard_prefix(ref.revision))):
+        return True  # merged already (a late or repeated message), or this range read already
     data = source()
     if data is None or sha256_hex(data) != ref.revision:
         return False
@@ -88,9 +89,18 @@ def merge_when_complete(store: ObjectStore, ref: DocumentRef, *, config: Pipelin
         document = merge_pdf_ranges(plan, pages, limits=config.limits)
     except DocumentError as error:
         record_parse_failure(store, ref, error)
+        _drop_shards(store, ref.revision)
         return ParseOutcome(ref, error=error)
     store.put(parse_cache_key(ref.revision), document_json(document), content_type=JSON)
+    _drop_shards(store, ref.revision)
     return parsed(ref, document)
+
+
+def _drop_shards(store: ObjectStore, revision: str) -> None:
+    """Once merged, the partial objects are of no more use (a later message finds the `_ori`), and they hold the
+    document's text, which a delete must be able to forget."""
+    for key in list(store.list(shard_prefix(revision))):
+        store.delete(key)
 
 
 def _required(store: ObjectStore, key: str) -> bytes:
