@@ -40,10 +40,10 @@ SHARD_TEXT_PAGES_ENV = "DOCSHELF_SHARD_TEXT_PAGES"
 SHARD_SCANNED_PAGES_ENV = "DOCSHELF_SHARD_SCANNED_PAGES"
 
 
-def local_limits(environ: Mapping[str, str] | None = None) -> ParseLimits:
-    """The default limits with the shard range sizes the environment sets (a positive whole number each)."""
+def local_limits(limits: ParseLimits | None = None, environ: Mapping[str, str] | None = None) -> ParseLimits:
+    """`limits` (the defaults when None) with the shard range sizes the environment sets (positive whole numbers)."""
     env = os.environ if environ is None else environ
-    limits = ParseLimits()
+    limits = limits or ParseLimits()
     text = env.get(SHARD_TEXT_PAGES_ENV, "").strip()
     scanned = env.get(SHARD_SCANNED_PAGES_ENV, "").strip()
     return replace(

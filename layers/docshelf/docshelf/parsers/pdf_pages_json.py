@@ -4,7 +4,7 @@ of the pages as read."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from docshelf.model import Table
@@ -47,20 +47,17 @@ def head_from_dict(data: JsonObject) -> DocumentHead:
 
 
 def _page_to_dict(page: PageLayout | str) -> JsonObject:
+    """Every field of the page; its lines and tables in their own forms, the others (numbers, flags) as they are,
+    so that a plain field added to PageLayout crosses without a change here."""
     if isinstance(page, str):
         return {"error": page}
-    return {
-        "number": page.number,
-        "width": page.width,
-        "height": page.height,
-        "lines": [_line_fields(line) for line in page.lines],
-        "tables": [
-            {"table": asdict(placed.table), "box": [placed.x0, placed.top, placed.x1, placed.bottom]}
-            for placed in page.tables
-        ],
-        "image_coverage": page.image_coverage,
-        "has_graphics": page.has_graphics,
-    }
+    data = {item.name: getattr(page, item.name) for item in fields(PageLayout)}
+    data["lines"] = [_line_fields(line) for line in page.lines]
+    data["tables"] = [
+        {"table": asdict(placed.table), "box": [placed.x0, placed.top, placed.x1, placed.bottom]}
+        for placed in page.tables
+    ]
+    return data
 
 
 def _page_from_dict(data: JsonObject) -> PageLayout | str:
@@ -72,15 +69,8 @@ def _page_from_dict(data: JsonObject) -> PageLayout | str:
         if not isinstance(table, Table):
             raise ValueError(f"a page's table holds a {table.kind} block")
         tables.append(PlacedTable(table, *placed["box"]))
-    return PageLayout(
-        number=data["number"],
-        width=data["width"],
-        height=data["height"],
-        lines=[Line(*fields) for fields in data["lines"]],
-        tables=tables,
-        image_coverage=data["image_coverage"],
-        has_graphics=data["has_graphics"],
-    )
+    lines = [Line(*values) for values in data["lines"]]
+    return PageLayout(**{**data, "lines": lines, "tables": tables})
 
 
 def _line_fields(line: Line) -> list[Any]:
