@@ -105,7 +105,7 @@ def handle_range_message(services: AwsServices, message: RangeMessage, *, receiv
             config=config,
         )
         if not read:
-            return StageResult("gone", f"{message.pages}: the object version no longer exists; its events decide")
+            return StageResult("gone", f"{message.pages}: the object is gone or holds other bytes; its events decide")
         outcome = pipeline.merge_when_complete(services.store, ref, config=config)
     except DocumentError as error:
         failed = type(error)(f"{message.pages}: {error.message}", page=error.page)

@@ -4,7 +4,9 @@ tables bounded by horizontal rules only).
 Pages are loaded and closed one at a time; only the extracted lines stay in memory. Running headers,
 footers and page numbers are removed once all pages are read, because they are found by repetition.
 Reading pages and laying each one out (reading order, paragraphs) are per-page work: for long PDFs on
-idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially.
+idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially. The steps are
+apart (`read_head`, `read_pages` of a page range, `merge_pages` for the whole-document steps) so that a long PDF
+can be read in the page ranges of its shard plan (pdf_shards), on AWS one invocation a range (pdf_ranges).
 """
 
 from __future__ import annotations
