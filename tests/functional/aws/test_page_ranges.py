@@ -175,3 +175,14 @@ def test_a_delete_while_ranges_are_in_flight_forgets_the_partial_parses(ranged: 
     assert ranged.registry().get("demo", MANUAL).status == "deleted"
     assert list(store.list(shard_prefix(sha256_hex(data)))) == []
     assert ranged.artifact(parse_cache_key(sha256_hex(data))) is None
+
+
+def test_a_malformed_range_message_is_refused_readably() -> None:
+    from docshelf.aws.events import InvalidEventError, RangeMessage, decode_parse_message
+
+    good = RangeMessage("demo", MANUAL, "manual.pdf", "ab" * 32, "1", "bucket", KEY, "", 20, 40)
+    assert decode_parse_message(good.to_json()) == good and good.pages == "pages 21-40"
+    for change in ({"start": 40}, {"document_id": "dother"}, {"end": "x"}):
+        body = json.dumps({**json.loads(good.to_json()), **change})
+        with pytest.raises(InvalidEventError):
+            decode_parse_message(body)
