@@ -1,6 +1,7 @@
 """ParseFunction: S3 object events (EventBridge -> ParseQueue) -> typed Document in the parse cache -> ChunkQueue.
 
-Deleted objects are removed from the index here too, so create and delete share one ordered path.
+Deleted objects are removed from the index here too, so create and delete share one ordered path. A long PDF's
+page ranges come back through the ParseQueue, one message a range, and the last one in merges the document.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from aws_lambda_powertools import Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import process_partial_response
 
-from docshelf.aws.events import decode_object_event
+from docshelf.aws.events import ObjectEvent, RangeMessage, decode_parse_message
 from docshelf.aws.observe import make_logger, run_record, sqs_batch_processor
 from docshelf.aws.services import get_services
-from docshelf.aws.stages import handle_object_event
+from docshelf.aws.stages import StageResult, handle_object_event, handle_range_message
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
@@ -33,11 +34,17 @@ def record_handler(record: SQSRecord) -> None:
         (logger, metrics, tracer),
         "parse",
         record.message_id,
-        lambda: decode_object_event(record.body),
-        lambda event: handle_object_event(get_services(), event),
+        lambda: decode_parse_message(record.body),
+        lambda message: handle_parse_message(message, int(record.attributes.approximate_receive_count or 1)),
     )
     if result is not None and result.outcome == "queued":
         metrics.add_metric(name="DocumentsParsed", unit=MetricUnit.Count, value=1)
+
+
+def handle_parse_message(message: ObjectEvent | RangeMessage, receive_count: int) -> StageResult:
+    if isinstance(message, RangeMessage):
+        return handle_range_message(get_services(), message, receive_count=receive_count)
+    return handle_object_event(get_services(), message)
 
 
 @logger.inject_lambda_context

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from docshelf.chunking.config import ChunkConfig
+from docshelf.errors import InvalidConfigError
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"
@@ -23,6 +26,37 @@ class ParseLimits:
     # million keep a CSV's ingest near 1 GB; a file over it is indexed in part, with the status `partial`.
     max_sheet_cells: int = 1_000_000
     time_budget_s: float = 300.0
+    # A PDF is read in page ranges (shards) of at most this much work each: on AWS one invocation a range,
+    # locally one worker process a range. A text page parses at 260-340 pages/s on one CPU
+    # (`python bench/shard_bench.py`), so 1,000 text pages are about 4 s; a scanned page costs about 0.5 s
+    # once it is OCR'd, so 50 are about 25 s. A range holds at most this many pages of one kind, in proportion
+    # when mixed; a document within one range's work is read whole.
+    text_pages_per_range: int = 1000
+    scanned_pages_per_range: int = 50
+
+
+# Local overrides of the shard plan's range sizes (the Lambdas read SHARD_TEXT_PAGES and SHARD_SCANNED_PAGES).
+SHARD_TEXT_PAGES_ENV = "DOCSHELF_SHARD_TEXT_PAGES"
+SHARD_SCANNED_PAGES_ENV = "DOCSHELF_SHARD_SCANNED_PAGES"
+
+
+def local_limits(limits: ParseLimits | None = None, environ: Mapping[str, str] | None = None) -> ParseLimits:
+    """`limits` (the defaults when None) with the shard range sizes the environment sets (positive whole numbers)."""
+    env = os.environ if environ is None else environ
+    limits = limits or ParseLimits()
+    text = env.get(SHARD_TEXT_PAGES_ENV, "").strip()
+    scanned = env.get(SHARD_SCANNED_PAGES_ENV, "").strip()
+    return replace(
+        limits,
+        text_pages_per_range=_pages(SHARD_TEXT_PAGES_ENV, text) if text else limits.text_pages_per_range,
+        scanned_pages_per_range=_pages(SHARD_SCANNED_PAGES_ENV, scanned) if scanned else limits.scanned_pages_per_range,
+    )
+
+
+def _pages(name: str, raw: str) -> int:
+    if not raw.isdigit() or int(raw) < 1:
+        raise InvalidConfigError(f"{name} must be a positive whole number of pages, not {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,3 +38,17 @@ def document_prefix(namespace: str, document_id: str) -> str:
 
 def artifact_key(namespace: str, document_id: str, name: str) -> str:
     return document_prefix(namespace, document_id) + name
+
+
+def shard_prefix(sha256: str) -> str:
+    """Where the page-range parse of one revision keeps its plan and partial results (next to its `_ori`)."""
+    return f"cache/{sha256}_p{PARSER_VERSION}_shards/"
+
+
+def shard_plan_key(sha256: str) -> str:
+    return f"{shard_prefix(sha256)}plan.json"
+
+
+def shard_range_key(sha256: str, start: int, end: int) -> str:
+    """Pages [start, end) (0-based page indexes) of the revision, read apart."""
+    return f"{shard_prefix(sha256)}pages_{start:05d}-{end:05d}.json"

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -59,7 +59,7 @@ class LocalServices:
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
             index=_open_index(store, backend, opensearch_url, opensearch_index),
-            config=PipelineConfig(chunking=chunking),
+            config=_with_shard_sizes(PipelineConfig(chunking=chunking)),
         )
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:
@@ -113,6 +113,10 @@ class LocalServices:
         return pipeline.delete_document(
             self.store, self.registry, self.index, namespace=namespace, source_key=source_key
         )
+
+
+def _with_shard_sizes(config: PipelineConfig) -> PipelineConfig:
+    return replace(config, limits=local_limits(config.limits))
 
 
 def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Callable[[T], Path]) -> Iterator[R]:

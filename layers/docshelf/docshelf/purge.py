@@ -1,13 +1,20 @@
 """Deleting a document forgets its text: the caches that hold it go too, unless another document still uses them.
 
-The parse cache and a parse failure marker are keyed by the bytes alone (shared by every document with those
-bytes, in any namespace), so they stay while a live document (any status but deleted) has that revision. The
-chunk caches are the document's own (keyed by namespace and document id) and go with it, for every revision.
+The parse cache, a parse failure marker and a long PDF's page-range parse are keyed by the bytes alone (shared by
+every document with those bytes, in any namespace), so they stay while a live document (any status but deleted)
+has that revision. The chunk caches are the document's own (keyed by namespace and document id) and go with it,
+for every revision.
 """
 
 from __future__ import annotations
 
-from docshelf.keys import chunk_cache_prefix, parse_cache_key, parse_failure_key, revision_of_chunk_cache
+from docshelf.keys import (
+    chunk_cache_prefix,
+    parse_cache_key,
+    parse_failure_key,
+    revision_of_chunk_cache,
+    shard_prefix,
+)
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
 
@@ -28,4 +35,7 @@ def purge_document_caches(
                 if store.get(key) is not None:
                     store.delete(key)
                     removed.append(key)
+            for key in list(store.list(shard_prefix(unused))):  # a long PDF's page-range parse, if one was left
+                store.delete(key)
+                removed.append(key)
     return removed

@@ -112,6 +112,8 @@ class Pipeline:
         for message in messages:
             record = copy.deepcopy(template)
             record.update(messageId=message["MessageId"], receiptHandle=message["ReceiptHandle"], body=message["Body"])
+            receives = message.get("Attributes", {}).get("ApproximateReceiveCount", "1")
+            record["attributes"] = {**record.get("attributes", {}), "ApproximateReceiveCount": receives}
             record["eventSourceARN"] = self.stack.queue_arns[QUEUES[stage]]
             records.append(record)
         return {"Records": records}

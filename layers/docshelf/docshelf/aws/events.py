@@ -112,3 +112,74 @@ class StageMessage:
         if message.document_id != document_id(message.namespace, message.source_key):
             raise InvalidEventError("stage message document_id does not match its namespace and source key")
         return message
+
+
+RANGE_MESSAGE_KIND = "page_range"
+
+
+@dataclass(frozen=True, slots=True)
+class RangeMessage:
+    """ParseQueue: read pages [start, end) of one revision of a long PDF (a shard plan's range), then merge the
+    document once every range is in. It names the exact object version, as its S3 event did."""
+
+    namespace: str
+    document_id: str
+    source_key: str
+    revision: str
+    sequencer: str
+    bucket: str
+    key: str
+    version_id: str
+    start: int
+    end: int
+    kind: str = RANGE_MESSAGE_KIND
+    version: int = STAGE_MESSAGE_VERSION
+
+    @property
+    def pages(self) -> str:
+        """The range as people count pages: `pages 51-100`."""
+        return f"pages {self.start + 1}-{self.end}"
+
+    def object_event(self) -> ObjectEvent:
+        """The S3 event that made the plan, for reading the same object version again."""
+        return ObjectEvent(
+            "created", self.bucket, self.key, self.namespace, self.source_key, self.sequencer, self.version_id
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RangeMessage:
+        try:
+            message = cls(
+                namespace=validate_namespace(str(data["namespace"])),
+                document_id=str(data["document_id"]),
+                source_key=str(data["source_key"]),
+                revision=str(data["revision"]),
+                sequencer=str(data.get("sequencer", "")),
+                bucket=str(data["bucket"]),
+                key=str(data["key"]),
+                version_id=str(data.get("version_id", "")),
+                start=int(data["start"]),
+                end=int(data["end"]),
+                version=int(data.get("version", STAGE_MESSAGE_VERSION)),
+            )
+        except (ValueError, KeyError, TypeError) as error:
+            raise InvalidEventError(f"malformed page range message: {error}") from error
+        if message.version != STAGE_MESSAGE_VERSION or not 0 <= message.start < message.end:
+            raise InvalidEventError(f"page range message of version {message.version}, pages {message.pages}")
+        if message.document_id != document_id(message.namespace, message.source_key):
+            raise InvalidEventError("page range message document_id does not match its namespace and source key")
+        return message
+
+
+def decode_parse_message(body: str) -> ObjectEvent | RangeMessage:
+    """A ParseQueue message: an S3 event from EventBridge, or a page range of a shard plan."""
+    try:
+        data = json.loads(body)
+    except ValueError as error:
+        raise InvalidEventError(f"a parse message that is not JSON: {error}") from error
+    if isinstance(data, dict) and data.get("kind") == RANGE_MESSAGE_KIND:
+        return RangeMessage.from_dict(data)
+    return decode_object_event(data)

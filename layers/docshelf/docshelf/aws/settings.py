@@ -14,6 +14,10 @@ ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
 ENV_SEARCH_CACHE_TABLE = "SEARCH_CACHE_TABLE"
 ENV_CHUNK_QUEUE_URL = "CHUNK_QUEUE_URL"
 ENV_PUBLISH_QUEUE_URL = "PUBLISH_QUEUE_URL"
+ENV_PARSE_QUEUE_URL = "PARSE_QUEUE_URL"
+ENV_PARSE_MAX_RECEIVES = "PARSE_MAX_RECEIVES"
+ENV_SHARD_TEXT_PAGES = "SHARD_TEXT_PAGES"
+ENV_SHARD_SCANNED_PAGES = "SHARD_SCANNED_PAGES"
 ENV_OPENSEARCH_ENDPOINT = "OPENSEARCH_ENDPOINT"
 ENV_OPENSEARCH_SERVICE = "OPENSEARCH_SERVICE"
 ENV_OPENSEARCH_INDEX = "OPENSEARCH_INDEX"
@@ -45,6 +49,8 @@ class Settings:
     search_cache_table: str = ""
     chunk_queue_url: str = ""
     publish_queue_url: str = ""
+    parse_queue_url: str = ""  # ParseFunction sends the page ranges of a long PDF back to its own queue
+    parse_max_receives: int = 5  # ParseQueue's maxReceiveCount: the last try of a range ends the document failed
     opensearch_endpoint: str = ""
     opensearch_service: str = "es"
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
@@ -64,6 +70,8 @@ class Settings:
             max_bytes=_int(env, ENV_MAX_FILE_BYTES, defaults.max_bytes),
             max_pages=_int(env, ENV_MAX_PAGES, defaults.max_pages),
             time_budget_s=float(_int(env, ENV_PARSE_TIME_BUDGET_S, int(defaults.time_budget_s))),
+            text_pages_per_range=_int(env, ENV_SHARD_TEXT_PAGES, defaults.text_pages_per_range),
+            scanned_pages_per_range=_int(env, ENV_SHARD_SCANNED_PAGES, defaults.scanned_pages_per_range),
         )
         try:
             chunking = ChunkConfig(
@@ -80,6 +88,8 @@ class Settings:
             search_cache_table=env.get(ENV_SEARCH_CACHE_TABLE, ""),
             chunk_queue_url=env.get(ENV_CHUNK_QUEUE_URL, ""),
             publish_queue_url=env.get(ENV_PUBLISH_QUEUE_URL, ""),
+            parse_queue_url=env.get(ENV_PARSE_QUEUE_URL, ""),
+            parse_max_receives=_int(env, ENV_PARSE_MAX_RECEIVES, 5),
             opensearch_endpoint=env.get(ENV_OPENSEARCH_ENDPOINT, "").strip().rstrip("/"),
             opensearch_service=service,
             opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,

@@ -13,15 +13,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from docshelf import pipeline
-from docshelf.aws.events import ObjectEvent, StageMessage
+from docshelf.aws.events import ObjectEvent, RangeMessage, StageMessage
 from docshelf.aws.services import AwsServices
-from docshelf.errors import DocumentTooLargeError, IndexBackendError, StorageError
+from docshelf.errors import DocumentError, DocumentTooLargeError, IndexBackendError, ParserFailedError, StorageError
 from docshelf.ids import sha256_hex
 from docshelf.model import Chunk
 
 Outcome = Literal[
-    "queued", "ok", "partial", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded"
-]
+    "queued", "ok", "partial", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded",
+    "fanned_out", "range_parsed",
+]  # fmt: skip
 _MISSING_OBJECT = ("NoSuchKey", "NoSuchVersion", "404", "NotFound")
 
 
@@ -51,14 +52,74 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
     claimed = pipeline.DocumentRef(event.namespace, event.document_id, event.source_key, revision)
     if not pipeline.mark_processing(registry, claimed, sequencer=event.sequencer):
         return StageResult("stale", "a newer event for this document won")
+    ranges = pipeline.plan_fan_out(services.store, data, claimed, config=config)
+    if ranges:
+        del data
+        return _fan_out(services, event, revision, ranges)
     outcome = pipeline.parse_stage(
         services.store, data, namespace=event.namespace, source_key=event.source_key, config=config, revision=revision
     )
+    return _parsed(services, outcome, event.sequencer)
+
+
+def _parsed(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:
+    """The parse outcome carried on: the document to the ChunkQueue, or its failure settled."""
     if outcome.document is None:
-        return _settle_failure(services, outcome, event.sequencer)
-    message = StageMessage(event.namespace, event.document_id, event.source_key, revision, event.sequencer)
+        return _settle_failure(services, outcome, sequencer)
+    ref = outcome.ref
+    message = StageMessage(ref.namespace, ref.document_id, ref.source_key, ref.revision, sequencer)
     services.send(services.settings.chunk_queue_url, message.to_json())
-    return StageResult("queued", f"revision {revision}", cache_hit=outcome.cache_hit)
+    return StageResult("queued", f"revision {ref.revision}", cache_hit=outcome.cache_hit)
+
+
+def _fan_out(services: AwsServices, event: ObjectEvent, revision: str, ranges: list[tuple[int, int]]) -> StageResult:
+    """One ParseQueue message a page range of the plan, each read by its own invocation."""
+    for start, end in ranges:
+        message = RangeMessage(
+            event.namespace, event.document_id, event.source_key, revision, event.sequencer,
+            event.bucket, event.key, event.version_id, start, end,
+        )  # fmt: skip
+        services.send(services.settings.parse_queue_url, message.to_json())
+    return StageResult("fanned_out", f"revision {revision} in {len(ranges)} page ranges")
+
+
+def handle_range_message(services: AwsServices, message: RangeMessage, *, receive_count: int = 1) -> StageResult:
+    """ParseFunction: one page range of a long PDF, then the merge once every range is in.
+
+    A range of an upload a newer one overtook is dropped. A failing range raises, so SQS delivers that message
+    alone again; on its last delivery (ParseQueue's maxReceiveCount) the document ends failed, naming the range.
+    """
+    standing = pipeline.event_standing(services.registry, message.namespace, message.document_id, message.sequencer)
+    if standing == "superseded":
+        return StageResult("superseded", f"{message.pages}: a newer event for this document won; range dropped")
+    if standing == "finished":
+        return StageResult("duplicate", f"{message.pages}: the document was already carried through")
+    ref = _ref(message)
+    config = services.settings.pipeline
+    try:
+        read = pipeline.read_range(
+            services.store,
+            ref,
+            (message.start, message.end),
+            lambda: _read_object(services, message.object_event(), max_bytes=config.limits.max_bytes),
+            config=config,
+        )
+        if not read:
+            return StageResult("gone", f"{message.pages}: the object is gone or holds other bytes; its events decide")
+        outcome = pipeline.merge_when_complete(services.store, ref, config=config)
+    except DocumentError as error:
+        failed = type(error)(f"{message.pages}: {error.message}", page=error.page)
+        return _settle_failure(services, pipeline.ParseOutcome(ref, error=failed), message.sequencer)
+    except Exception as error:
+        if receive_count < services.settings.parse_max_receives:
+            raise
+        reason = f"{message.pages} failed on each of {receive_count} tries: {type(error).__name__}: {error}"
+        return _settle_failure(
+            services, pipeline.ParseOutcome(ref, error=ParserFailedError(reason[:500])), message.sequencer
+        )
+    if outcome is None:
+        return StageResult("range_parsed", f"{message.pages} read; other ranges are still due")
+    return _parsed(services, outcome, message.sequencer)
 
 
 def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageResult:
@@ -150,7 +211,7 @@ def _publish_together(
     return results
 
 
-def _ref(message: StageMessage, *, truncation: str = "") -> pipeline.DocumentRef:
+def _ref(message: StageMessage | RangeMessage, *, truncation: str = "") -> pipeline.DocumentRef:
     return pipeline.DocumentRef(
         message.namespace, message.document_id, message.source_key, message.revision, truncation
     )

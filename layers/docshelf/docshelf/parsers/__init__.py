@@ -6,7 +6,9 @@ import hashlib
 import importlib
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from docshelf.errors import (
     DocumentError,
@@ -25,6 +27,7 @@ from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
 PARSER_VERSION = "3"
+T = TypeVar("T")
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
 
@@ -68,25 +71,41 @@ def parse_bytes(
         raise UnsupportedFormatError(f"{filename!r} is {kind}; supported: {', '.join(supported_formats())}")
     parser = load_parser(fmt)
     started = time.monotonic()
+    content = run_parser(fmt, limits, lambda: parser(data, filename=filename, limits=limits))
+    return finish_document(content, source_of(data, filename, fmt, uri), fmt, limits=limits, started=started)
+
+
+def run_parser(fmt: str, limits: ParseLimits, call: Callable[[], T]) -> T:
+    """A parser's work under the document's time budget; a parser defect becomes this document's status."""
     with time_budget(limits.time_budget_s):
         try:
-            content = parser(data, filename=filename, limits=limits)
+            return call()
         except DocumentError:
             raise
         except Exception as error:  # a parser defect: this document's status, not the end of the batch
             raise ParserFailedError(f"the {fmt} parser failed: {type(error).__name__}: {error}"[:500]) from error
-    if content.page_count > limits.max_pages:
-        raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
-    source = Source(
+
+
+def source_of(data: bytes, filename: str, fmt: str, uri: str = "") -> Source:
+    return Source(
         uri=uri or filename,
         filename=filename.rsplit("/", 1)[-1],
         media_type=BY_NAME[fmt].media_type,
         size_bytes=len(data),
         sha256=hashlib.sha256(data).hexdigest(),
     )
+
+
+def finish_document(
+    content: ParsedContent, source: Source, fmt: str, *, limits: ParseLimits, started: float | None = None
+) -> Document:
+    """The typed Document of a parser's content, or the DocumentError that is its status."""
+    if content.page_count > limits.max_pages:
+        raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
     document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
     if not any(has_text(block) for block in document.blocks()):
-        raise EmptyDocumentError(f"no text found in {source.filename!r} ({time.monotonic() - started:.1f}s)")
+        took = f" ({time.monotonic() - started:.1f}s)" if started is not None else ""
+        raise EmptyDocumentError(f"no text found in {source.filename!r}{took}")
     return document
 
 

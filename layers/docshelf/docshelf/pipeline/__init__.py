@@ -27,6 +27,7 @@ from docshelf.pipeline.outcomes import (
 )
 from docshelf.pipeline.parse import document_ref, parse_stage
 from docshelf.pipeline.publish import BulkPublished, publish_many, publish_stage, published_with
+from docshelf.pipeline.shards import merge_when_complete, plan_fan_out, read_range
 
 __all__ = [
     "EMPTY_STATUSES",
@@ -54,10 +55,13 @@ __all__ = [
     "load_chunks",
     "load_parsed",
     "mark_processing",
+    "merge_when_complete",
     "parse_stage",
+    "plan_fan_out",
     "publish_many",
     "publish_stage",
     "published_with",
+    "read_range",
     "record_failure",
     "recorded_truncation",
     "settle_failure",

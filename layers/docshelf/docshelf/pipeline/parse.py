@@ -44,8 +44,23 @@ def parse_stage(
     caller has it already."""
     started = time.perf_counter()
     ref = document_ref(namespace, source_key, sha256_hex(data) if revision is None else revision)
-    cache_key = parse_cache_key(ref.revision)
-    cached = store.get(cache_key)
+    known = cached_outcome(store, ref, started=started)
+    if known is not None:
+        return known
+    try:
+        document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
+    except DocumentError as error:
+        record_parse_failure(store, ref, error)
+        return ParseOutcome(ref, error=error, seconds=time.perf_counter() - started)
+    del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
+    store.put(parse_cache_key(ref.revision), document_json(document), content_type="application/json")
+    return parsed(ref, document, seconds=time.perf_counter() - started)
+
+
+def cached_outcome(store: ObjectStore, ref: DocumentRef, *, started: float | None = None) -> ParseOutcome | None:
+    """The revision's parse as cached: its Document, or the failure that depends on its bytes only."""
+    started = time.perf_counter() if started is None else started
+    cached = store.get(parse_cache_key(ref.revision))
     if cached is not None:
         return parsed(ref, document_from_dict(loads(cached)), cache_hit=True, seconds=time.perf_counter() - started)
     failed = store.get(parse_failure_key(ref.revision))
@@ -53,14 +68,11 @@ def parse_stage(
         known = loads(failed)
         error = document_error(known["code"], known["message"], known.get("page"))
         return ParseOutcome(ref, error=error, cache_hit=True, seconds=time.perf_counter() - started)
-    try:
-        document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
-    except DocumentError as error:
-        logger.info("document %s failed to parse: %s (%s)", source_key, error.message, error.code)
-        if is_cacheable_failure(error):
-            record = {"code": error.code, "message": error.message, "page": error.page}
-            store.put(parse_failure_key(ref.revision), dumps(record), content_type="application/json")
-        return ParseOutcome(ref, error=error, seconds=time.perf_counter() - started)
-    del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
-    store.put(cache_key, document_json(document), content_type="application/json")
-    return parsed(ref, document, seconds=time.perf_counter() - started)
+    return None
+
+
+def record_parse_failure(store: ObjectStore, ref: DocumentRef, error: DocumentError) -> None:
+    logger.info("document %s failed to parse: %s (%s)", ref.source_key, error.message, error.code)
+    if is_cacheable_failure(error):
+        record = {"code": error.code, "message": error.message, "page": error.page}
+        store.put(parse_failure_key(ref.revision), dumps(record), content_type="application/json")
