@@ -38,3 +38,13 @@ def document_prefix(namespace: str, document_id: str) -> str:
 
 def artifact_key(namespace: str, document_id: str, name: str) -> str:
     return document_prefix(namespace, document_id) + name
+
+
+def parsed_asset_prefix(sha256: str) -> str:
+    """Where the parse stage keeps the image assets of a revision, beside its parse cache and shared like it."""
+    return f"cache/{sha256}_p{PARSER_VERSION}_assets/"
+
+
+def asset_prefix(namespace: str, document_id: str) -> str:
+    """A document's image assets, `assets/<sha256>.<ext>` next to its other artifacts."""
+    return document_prefix(namespace, document_id) + "assets/"

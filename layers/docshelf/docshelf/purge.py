@@ -1,12 +1,14 @@
 """Deleting a document forgets its text: the caches that hold it go too, unless another document still uses them.
 
-The parse cache and a parse failure marker are keyed by the bytes alone (shared by every document with those
-bytes, in any namespace), so they stay while a live document (any status but deleted) has that revision. The
+The parse cache, its image assets and a parse failure marker are keyed by the bytes alone (shared by every
+document with those bytes, in any namespace), so they stay while a live document (any status but deleted) has that
+revision. A document's own copy of its assets goes with its artifacts (`artifact_writing.delete_artifacts`). The
 chunk caches are the document's own (keyed by namespace and document id) and go with it, for every revision.
 """
 
 from __future__ import annotations
 
+from docshelf.assets.storage import delete_parsed_assets
 from docshelf.keys import chunk_cache_prefix, parse_cache_key, parse_failure_key, revision_of_chunk_cache
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
@@ -28,4 +30,5 @@ def purge_document_caches(
                 if store.get(key) is not None:
                     store.delete(key)
                     removed.append(key)
+            removed.extend(delete_parsed_assets(store, unused))
     return removed

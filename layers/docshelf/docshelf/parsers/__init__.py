@@ -24,9 +24,9 @@ from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 
-__all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
+__all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
 
 
 def supported_formats() -> list[str]:
@@ -55,6 +55,18 @@ def parse_bytes(
     limits: ParseLimits | None = None,
 ) -> Document:
     """Parse one file's bytes into a Document, or raise a DocumentError with a readable reason."""
+    return parse_with_assets(data, filename, uri=uri, media_type=media_type, limits=limits)[0]
+
+
+def parse_with_assets(
+    data: bytes,
+    filename: str,
+    *,
+    uri: str = "",
+    media_type: str | None = None,
+    limits: ParseLimits | None = None,
+) -> tuple[Document, dict[str, bytes]]:
+    """`parse_bytes`, and the bytes of the image assets the document's Image blocks name (docshelf.assets)."""
     limits = limits or ParseLimits()
     if len(data) > limits.max_bytes:
         raise DocumentTooLargeError(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
@@ -87,7 +99,8 @@ def parse_bytes(
     document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
     if not any(has_text(block) for block in document.blocks()):
         raise EmptyDocumentError(f"no text found in {source.filename!r} ({time.monotonic() - started:.1f}s)")
-    return document
+    referenced = {block.asset_ref for block in document.blocks() if block.kind == "image"}
+    return document, {ref: body for ref, body in content.assets.items() if ref in referenced}
 
 
 def has_text(block: Block) -> bool:
