@@ -6,6 +6,7 @@ import io
 import itertools
 import zipfile
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -13,8 +14,10 @@ from docx.opc.exceptions import OpcError
 from docx.opc.package import OpcPackage
 from lxml import etree
 
+from docshelf.assets.collect import AssetCollector
+from docshelf.assets.prepare import prepare_bytes
 from docshelf.errors import CorruptDocumentError
-from docshelf.model import Block, Heading, Image, Paragraph
+from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.docx_numbering import Numbering, int_val, w, w_val
 from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
@@ -46,10 +49,28 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     package, body, styles, numbering = _open(data, what)
     title = _core_title(package)
     reader = BodyReader(StyleSheet(styles), Numbering(numbering), section_ends=_new_page_section_ends(body))
+    reader.image_part = _image_parts(package.main_document_part)
     reader.read_blocks(body)
     if not title:
         title = reader.title_text
-    return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title)
+    assets = reader.collector.assets
+    return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title, assets=assets)
+
+
+def _image_parts(main: Any) -> Callable[[str], bytes | None]:
+    """The bytes of the image part a relationship id of the main document names (None when external or absent)."""
+
+    def image_bytes(rel_id: str) -> bytes | None:
+        relationship = main.rels.get(rel_id) if rel_id else None
+        if relationship is None or relationship.is_external:
+            return None
+        try:
+            blob = relationship.target_part.blob
+        except _OPEN_ERRORS:
+            return None
+        return blob if isinstance(blob, bytes) else None
+
+    return image_bytes
 
 
 def _open(data: bytes, what: str) -> tuple[Any, etree._Element, etree._Element | None, etree._Element | None]:
@@ -120,6 +141,8 @@ class BodyReader:
         self.title_text = ""
         self._cell_pictures: list[PictureInfo] = []
         self._fresh_page = False
+        self.collector = AssetCollector()
+        self.image_part: Callable[[str], bytes | None] = lambda rel_id: None
 
     def read_blocks(self, container: etree._Element) -> None:
         for child in container:
@@ -195,9 +218,12 @@ class BodyReader:
 
     def _pictures(self, pictures: list[PictureInfo]) -> None:
         for picture in pictures:
-            self.blocks.append(
-                Image(page=self.page, alt_text=picture.alt_text, width=picture.width, height=picture.height)
-            )
+            data = self.image_part(picture.rel_id)
+            prepared = prepare_bytes(data) if data else None
+            shown = (picture.width, picture.height)
+            image = self.collector.image(prepared, page=self.page, alt_text=picture.alt_text, shown=shown)
+            if image is not None:
+                self.blocks.append(image)
 
     def _table(self, tbl: etree._Element) -> None:
         self._cell_pictures = []

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.html_tables import local_name, table_from_element, table_rows
 from docshelf.tables import table_grid
@@ -86,8 +87,9 @@ class HtmlBlockWalker:
     contribute their text as inline text, so that a hostile nesting depth cannot exhaust the Python stack.
     """
 
-    def __init__(self, *, page: int = 1, depth: int = 0) -> None:
+    def __init__(self, *, page: int = 1, depth: int = 0, images: ImageSource | None = None) -> None:
         self.page = page
+        self.images = images
         self._depth = depth
         self.blocks: list[Block] = []
         self._inline: list[str] = []
@@ -187,13 +189,19 @@ class HtmlBlockWalker:
 
     def _image(self, element: etree._Element) -> None:
         alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
+        src = str(element.get("src", ""))
+        if self.images is not None:
+            image = self.images.image(src, page=self.page, alt_text=alt)
+            if image is not False:
+                self._images.extend([image] if isinstance(image, Image) else [])
+                return
         if not alt:
             return
         self._images.append(
             Image(
                 page=self.page,
                 alt_text=alt,
-                asset_ref=str(element.get("src", ""))[:2048],
+                asset_ref="" if src.startswith("data:") else src[:2048],
                 width=_dimension(element.get("width")),
                 height=_dimension(element.get("height")),
             )

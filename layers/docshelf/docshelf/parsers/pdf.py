@@ -16,11 +16,13 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError, NeedsOcrError
 from docshelf.model import Block
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
+from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
@@ -43,6 +45,7 @@ class PageLayout:
     tables: list[PlacedTable] = field(default_factory=list)
     image_coverage: float = 0.0
     has_graphics: bool = False
+    images: list[PlacedImage] = field(default_factory=list)
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -63,8 +66,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     remove_furniture(kept, [page.height for page in pages])
     for page, lines in zip(pages, kept, strict=True):
         page.lines = lines
-    blocks = _blocks(pages, outline)
+    collector = AssetCollector()
+    blocks = _blocks(pages, outline, collector)
     return ParsedContent(
+        assets=collector.assets,
         blocks=blocks,
         page_count=page_count,
         title=title,
@@ -87,8 +92,8 @@ def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
 
 def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[str]) -> list[PageLayout]:
     def read(start: int, end: int) -> list[PageLayout | str]:
-        reader = PageReader()
-        return [_page_layout(document, index, reader) for index in range(start, end)]
+        reader, images = PageReader(), ImageCache()
+        return [_page_layout(document, index, reader, images) for index in range(start, end)]
 
     pages: list[PageLayout] = []
     for index, page in enumerate(map_page_ranges(read, page_count, worker_count(page_count))):
@@ -106,10 +111,10 @@ def _lost_pages(warnings: list[str]) -> str:
     return "; ".join(lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
 
 
-def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -> PageLayout | str:
-    """The page's lines and tables, or why PDFium could not read it."""
+def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache) -> PageLayout | str:
+    """The page's lines, tables and images, or why PDFium could not read it."""
     try:
-        text, tables, loose_runs = _read_page(document, index, reader)
+        text, tables, loose_runs, placed = _read_page(document, index, reader, images)
     except pdfium.PdfiumError as exc:
         return str(exc)
     return PageLayout(
@@ -120,13 +125,15 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -
         tables=tables,
         image_coverage=text.image_coverage,
         has_graphics=text.image_area > 0 or text.has_vector_paths,
+        images=placed,
     )
 
 
 def _read_page(
-    document: pdfium.PdfDocument, index: int, reader: PageReader
-) -> tuple[PageText, list[PlacedTable], list[Run]]:
-    """The page's text and its tables (found while the text page is open: cells may need character boxes)."""
+    document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache
+) -> tuple[PageText, list[PlacedTable], list[Run], list[PlacedImage]]:
+    """The page's text, its tables (found while the text page is open: cells may need character boxes) and
+    images."""
     page = document[index]
     try:
         textpage = page.get_textpage()
@@ -136,7 +143,8 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
-            return text, tables + rule_tables, loose_runs
+            placed = page_images(page, text.number, text.height, images)
+            return text, tables + rule_tables, loose_runs, placed
         finally:
             textpage.close()
     finally:
@@ -157,8 +165,8 @@ def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[s
         warnings.append(f"pages without a text layer (need OCR): {shown}{' …' if len(scanned) > 20 else ''}")
 
 
-def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]:
-    def layout(start: int, end: int) -> list[list[TextBlock | PlacedTable]]:
+def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: AssetCollector) -> list[Block]:
+    def layout(start: int, end: int) -> list[list[TextBlock | PlacedTable | PlacedImage]]:
         return [_page_candidates(pages[index]) for index in range(start, end)]
 
     per_page = map_page_ranges(layout, len(pages), worker_count(len(pages)))
@@ -167,13 +175,19 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]
     classified = iter(classify(text_blocks, outline))
     result: list[Block] = []
     for candidate in candidates:
-        result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
+        if isinstance(candidate, PlacedImage):
+            image = collector.image(candidate.prepared, page=candidate.page)
+            result.extend([image] if image is not None else [])
+        else:
+            result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
     return result
 
 
-def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
-    """The page's paragraphs and tables in reading order."""
-    candidates: list[TextBlock | PlacedTable] = []
+def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedImage]:
+    """The page's paragraphs, tables and images in reading order (an image before the first line or table, in
+    reading order, that starts below its top edge)."""
+    candidates: list[TextBlock | PlacedTable | PlacedImage] = []
+    images = sorted(_cited_images(page), key=lambda image: image.top, reverse=True)
     sizes = [line.size for line in page.lines]
     gutter = GUTTER_MIN_EM * (statistics.median(sizes) if sizes else 10.0)
     rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
@@ -185,6 +199,11 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
     for region in regions:
         run: list[Line] = []
         for item in region:
+            if images and images[-1].top <= item.top:
+                candidates.extend(paragraphs(run, page.number))
+                run = []
+                while images and images[-1].top <= item.top:
+                    candidates.append(images.pop())
             if isinstance(item, Line):
                 run.append(item)
                 continue
@@ -192,7 +211,14 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
             run = []
             candidates.append(item)
         candidates.extend(paragraphs(run, page.number))
+    candidates.extend(reversed(images))
     return candidates
+
+
+def _cited_images(page: PageLayout) -> list[PlacedImage]:
+    """The page's images but a page-filling one on a page without text: that is a scan, the page itself (OCR)."""
+    page_area = page.width * page.height
+    return [image for image in page.images if page.lines or image.area < SCANNED_IMAGE_COVERAGE * page_area]
 
 
 def _outline(document: pdfium.PdfDocument, page_count: int) -> list[OutlineEntry]:
