@@ -167,6 +167,7 @@ def main() -> None:
     for name in (
         "index_bench",
         "pdf_bench",
+        "assets_bench",
         "hostile_bench",
         "aws_cold_start",
         "api_bench",

@@ -3,9 +3,9 @@
 - Decorative images are skipped: under `MIN_SIDE` pixels on either side (bullets, spacers, rules, icons).
 - PNG and JPEG within `MAX_SIDE` pixels per side keep their original bytes.
 - Anything else (GIF, BMP, TIFF, WebP, PDF image streams, and PNG/JPEG over the cap) is decoded, scaled to fit
-  `MAX_SIDE` (Lanczos) and written as PNG when it has transparency or few colours (paletted, grey, bilevel:
-  diagrams, screenshots, logos), else as JPEG at quality `JPEG_QUALITY` (photos). Pillow writes both without
-  timestamps, so the same image gives the same bytes, and so the same asset name.
+  `MAX_SIDE` (Lanczos) and written as PNG when it has transparency or few colours (paletted, grey, bilevel, or
+  at most `PNG_COLOURS` colours: diagrams, charts, logos), else as JPEG at quality `JPEG_QUALITY` (photos).
+  Pillow writes both without timestamps, so the same image gives the same bytes, and so the same asset name.
 - Images over `MAX_DECODED_PIXELS` are not decoded at all (decompression bombs).
 
 One image is decoded at a time and released once its hashes are taken.
@@ -26,6 +26,7 @@ MIN_SIDE = 32
 MAX_SIDE = 1600
 JPEG_QUALITY = 85
 MAX_DECODED_PIXELS = 40_000_000
+PNG_COLOURS = 256
 _KEPT_FORMATS = {"PNG": "png", "JPEG": "jpg"}
 _LOSSLESS_MODES = frozenset({"1", "L", "LA", "P", "PA", "RGBA", "I", "I;16"})
 
@@ -73,7 +74,7 @@ def prepare_image(image: Image.Image) -> PreparedImage | None:
         image = image.copy()
         image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
-    if image.mode in _LOSSLESS_MODES or "transparency" in image.info:
+    if image.mode in _LOSSLESS_MODES or "transparency" in image.info or _few_colours(image):
         converted = image if image.mode in ("1", "L", "LA", "P", "RGB", "RGBA") else image.convert("RGBA")
         converted.save(buffer, format="PNG", optimize=False, compress_level=6)
         ext = "png"
@@ -82,6 +83,11 @@ def prepare_image(image: Image.Image) -> PreparedImage | None:
         converted.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=False, progressive=False, subsampling=2)
         ext = "jpg"
     return PreparedImage(buffer.getvalue(), ext, *converted.size, phash(converted), dhash(converted))
+
+
+def _few_colours(image: Image.Image) -> bool:
+    """At most `PNG_COLOURS` distinct colours: drawn art (a logo, a chart), which JPEG would smear."""
+    return image.getcolors(PNG_COLOURS) is not None
 
 
 def _skipped(size: tuple[int, int]) -> bool:
