@@ -71,15 +71,19 @@ def pptx_with_pictures(pictures: list[tuple[bytes, str]]) -> bytes:
     return buffer.getvalue()
 
 
-def pdf_with_logo(pages: int, logo_png: bytes, *, photo_on: int = 0, photo_jpeg: bytes = b"") -> bytes:
-    """Every page: the logo at the top, a paragraph of text; page `photo_on` also a photo mid-page."""
+def pdf_with_logo(
+    pages: int, logo_png: bytes, *, photo_on: int = 0, photo_jpeg: bytes = b"", other_logo: bytes = b""
+) -> bytes:
+    """Every page: the logo at the top (`other_logo` on even pages, when given), a paragraph of text; page
+    `photo_on` also a photo mid-page."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen import canvas
 
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(595, 842))
     for number in range(1, pages + 1):
-        pdf.drawImage(ImageReader(io.BytesIO(logo_png)), 40, 760, width=80, height=40)
+        drawn = other_logo if other_logo and number % 2 == 0 else logo_png
+        pdf.drawImage(ImageReader(io.BytesIO(drawn)), 40, 760, width=80, height=40)
         pdf.setFont("Helvetica", 11)
         pdf.drawString(40, 700, f"Page {number} text above the figure about the cooling loop.")
         if number == photo_on:

@@ -85,3 +85,11 @@ def test_odt_and_epub_package_members() -> None:
     assert [(i.asset_ref, i.alt_text) for i in _images(epub)] == [(PHOTO_REF, "Lighthouse")]
     assert epub_assets == {PHOTO_REF: PHOTO}
     assert all(is_asset_ref(ref) for ref in [*odt_assets, *epub_assets])
+
+
+def test_pdf_logo_re_encoded_on_some_pages_is_still_one_asset() -> None:
+    recompressed = logo(seed=1, fmt="JPEG")
+    document, assets = parse_with_assets(pdf_with_logo(4, LOGO, other_logo=recompressed), "r.pdf")
+    assert len(assets) == 1
+    assert len({image.asset_ref for image in _images(document)}) == 1
+    assert [image.page for image in _images(document)] == [1, 2, 3, 4]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes
 
-from docshelf.assets.hashing import hamming
+from docshelf.assets import hamming
 from docshelf.model import Image
 
 if TYPE_CHECKING:

@@ -12,6 +12,10 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
+from docshelf.assets import hamming
+
+__all__ = ["dhash", "hamming", "phash"]
+
 HASH_SIZE = 8
 _PHASH_SIDE = HASH_SIZE * 4
 _N = np.arange(_PHASH_SIDE)
@@ -30,10 +34,6 @@ def dhash(image: Image.Image) -> int:
     grey = image.convert("L").resize((HASH_SIZE + 1, HASH_SIZE), Image.Resampling.LANCZOS)
     pixels = np.asarray(grey)
     return _bits(pixels[:, 1:] > pixels[:, :-1])
-
-
-def hamming(a: int, b: int) -> int:
-    return (a ^ b).bit_count()
 
 
 def _bits(flags: np.ndarray) -> int:

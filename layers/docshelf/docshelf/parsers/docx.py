@@ -7,7 +7,7 @@ import itertools
 import zipfile
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import OpcError
@@ -15,7 +15,6 @@ from docx.opc.package import OpcPackage
 from lxml import etree
 
 from docshelf.assets.collect import AssetCollector
-from docshelf.assets.prepare import prepare_bytes
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -24,6 +23,9 @@ from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_
 from docshelf.parsers.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.docx_text import PictureInfo, count_page_breaks, paragraph_content
 from docshelf.parsers.safe_zip import check_package
+
+if TYPE_CHECKING:
+    from docshelf.assets.prepare import PreparedImage
 
 # A "heading" this long is a body paragraph wearing a heading style.
 MAX_HEADING_CHARS = 300
@@ -55,6 +57,12 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         title = reader.title_text
     assets = reader.collector.assets
     return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title, assets=assets)
+
+
+def _prepared(data: bytes) -> PreparedImage | None:
+    from docshelf.assets.prepare import prepare_bytes  # Pillow, numpy: only for documents with pictures
+
+    return prepare_bytes(data)
 
 
 def _image_parts(main: Any) -> Callable[[str], bytes | None]:
@@ -219,7 +227,7 @@ class BodyReader:
     def _pictures(self, pictures: list[PictureInfo]) -> None:
         for picture in pictures:
             data = self.image_part(picture.rel_id)
-            prepared = prepare_bytes(data) if data else None
+            prepared = _prepared(data) if data else None
             shown = (picture.width, picture.height)
             image = self.collector.image(prepared, page=self.page, alt_text=picture.alt_text, shown=shown)
             if image is not None:

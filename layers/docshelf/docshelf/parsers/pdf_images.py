@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from docshelf.assets.prepare import PreparedImage, prepare_bytes, prepare_image
+if TYPE_CHECKING:
+    from docshelf.assets.prepare import PreparedImage
 
 MIN_DRAWN_POINTS = 24.0  # a third of an inch
 MAX_IMAGES_PER_PAGE = 64  # beyond this a page is tiled artwork, not pictures to cite
@@ -56,6 +57,8 @@ def _prepared(obj: Any, cache: ImageCache) -> PreparedImage | None:
     key = hashlib.sha256(raw).hexdigest()
     if key in cache.prepared:
         return cache.prepared[key]
+    from docshelf.assets.prepare import prepare_bytes, prepare_image  # Pillow, numpy: only for PDFs with images
+
     if obj.get_filters() == ["DCTDecode"]:
         prepared = prepare_bytes(raw)
     else:
