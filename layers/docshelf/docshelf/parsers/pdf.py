@@ -143,7 +143,8 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
-            placed = page_images(page, text.number, text.height, images)
+            # The text walk saw every image object already: a page without one is not walked again.
+            placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
             return text, tables + rule_tables, loose_runs, placed
         finally:
             textpage.close()
