@@ -9,6 +9,7 @@ from docshelf.assets.prepare import prepare_bytes
 from docshelf.model import Document, Image
 from docshelf.parsers import parse_with_assets
 from tests.unit.assets.image_fixtures import (
+    data_uri,
     docx_with_pictures,
     epub_with_picture,
     html_with_images,
@@ -110,3 +111,25 @@ def test_pdf_page_workers_give_the_serial_result(monkeypatch: pytest.MonkeyPatch
         pytest.skip("no fork on this platform")
     assert parse_with_assets(data, "long.pdf") == serial
     assert len(serial[1]) == 2
+
+
+def test_captions_from_word_caption_style_and_html_figcaption() -> None:
+    import io
+
+    import docx
+    from docx.shared import Pt
+
+    word = docx.Document()
+    word.add_paragraph("Intro")
+    word.add_picture(io.BytesIO(LOGO), width=Pt(100))
+    word.add_paragraph("Figure 1: The pump housing", style="Caption")
+    buffer = io.BytesIO()
+    word.save(buffer)
+    document, _ = parse_with_assets(buffer.getvalue(), "c.docx")
+    assert [(i.caption, i.asset_ref) for i in _images(document)] == [("Figure 1: The pump housing", LOGO_REF)]
+    page = (
+        f'<html><body><p>Intro</p><figure><img src="{data_uri(LOGO)}" alt="Logo">'
+        "<figcaption>Figure 2: <b>Valve</b> body</figcaption></figure></body></html>"
+    ).encode()
+    document, _ = parse_with_assets(page, "c.html")
+    assert [(i.caption, i.alt_text) for i in _images(document)] == [("Figure 2: Valve body", "Logo")]

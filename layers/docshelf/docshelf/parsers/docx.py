@@ -7,6 +7,7 @@ import itertools
 import zipfile
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -16,7 +17,7 @@ from lxml import etree
 
 from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
-from docshelf.model import Block, Heading, Paragraph
+from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.docx_numbering import Numbering, int_val, w, w_val
 from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
@@ -172,6 +173,7 @@ class BodyReader:
         emitted = len(self.blocks)
         self._pictures(content.pictures_before)
         if content.text:
+            self._caption_previous_image(ppr, content.text)
             self.blocks.append(self._text_block(p, ppr, content.text))
         self._pictures(content.pictures_after)
         for box in content.text_boxes:
@@ -179,6 +181,14 @@ class BodyReader:
         if len(self.blocks) > emitted:
             self._fresh_page = False
         self._turn_pages(content.breaks_after + (1 if p in self.section_ends else 0))
+
+    def _caption_previous_image(self, ppr: etree._Element | None, text: str) -> None:
+        """A paragraph in Word's Caption style right after a picture is that picture's caption (it stays a
+        paragraph of the text too)."""
+        style_id = w_val(ppr.find(w("pStyle"))) if ppr is not None else None
+        previous = self.blocks[-1] if self.blocks else None
+        if isinstance(previous, Image) and not previous.caption and self.styles.name(style_id).lower() == "caption":
+            self.blocks[-1] = replace(previous, caption=text)
 
     def _turn_pages(self, count: int) -> None:
         if count > 0:

@@ -191,7 +191,7 @@ class HtmlBlockWalker:
         alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
         src = str(element.get("src", ""))
         if self.images is not None:
-            image = self.images.image(src, page=self.page, alt_text=alt)
+            image = self.images.image(src, page=self.page, alt_text=alt, caption=_figure_caption(element))
             if image is not False:
                 self._images.extend([image] if isinstance(image, Image) else [])
                 return
@@ -238,6 +238,19 @@ def _is_layout_table(table: etree._Element) -> bool:
         block_children = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "blockquote"}
         return any(local_name(child) in block_children for cell in cells for child in cell.iter())
     return False
+
+
+def _figure_caption(image: etree._Element) -> str:
+    """The <figcaption> of the <figure> the image is in (a few levels up at most), or ""."""
+    parent = image.getparent()
+    for _ in range(4):
+        if parent is None:
+            return ""
+        if local_name(parent) == "figure":
+            caption = next((child for child in parent if local_name(child) == "figcaption"), None)
+            return inline_text(caption) if caption is not None else ""
+        parent = parent.getparent()
+    return ""
 
 
 def inline_text(element: etree._Element, *, depth: int = 0) -> str:
