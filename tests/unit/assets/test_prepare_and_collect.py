@@ -40,6 +40,14 @@ def test_large_images_are_scaled_to_the_cap() -> None:
     assert Image.open(io.BytesIO(big.data)).size == (MAX_SIDE, MAX_SIDE // 4)
 
 
+def test_a_large_jpeg_is_scaled_to_the_cap_the_same_way_every_time() -> None:
+    big = photo((MAX_SIDE * 2, MAX_SIDE))
+    first, second = prepare_bytes(big), prepare_bytes(big)
+    assert first is not None and second is not None
+    assert (first.ext, first.width, first.height) == ("jpg", MAX_SIDE, MAX_SIDE // 2)
+    assert first.data == second.data
+
+
 def test_decorative_and_unreadable_images_are_skipped() -> None:
     assert prepare_bytes(logo((MIN_SIDE - 1, 200))) is None
     assert prepare_bytes(logo((400, 2))) is None
