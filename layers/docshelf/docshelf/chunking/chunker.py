@@ -224,8 +224,10 @@ class _TextPacker:
 
     def _append(self, piece: Piece) -> Iterator[Draft]:
         if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
-            if self.images and not self.current.pieces[-1].heading:
-                self._close_images()
+            if self.images and self.current.pieces[-1].heading:  # it moves to the next chunk with its images
+                self.current.pieces[-1].after.extend(self.images)
+                self.images = []
+            self._close_images()
             yield from self._flush_keeping_headings(by_size=True, next_tokens=piece.tokens)
         piece.before.extend(self.related + self.images)
         self.related, self.images = [], []
