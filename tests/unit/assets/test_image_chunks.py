@@ -99,3 +99,13 @@ def test_a_whole_document_chunk_embeds_its_tables_and_images() -> None:
         Link("image", "embeds", PHOTO, whole.index("Pump photo")),
         Link("table", "embeds", "table-4", whole.index("| Part")),
     )
+
+
+def test_an_image_under_a_heading_that_starts_the_next_chunk_sits_after_the_heading() -> None:
+    blocks: list[Block] = [Paragraph("alpha " * 30, 1), Heading("Section two", 1, 1)]
+    blocks += [Image(1, alt_text="Photo", asset_ref=PHOTO), Paragraph("omega " * 30, 1)]
+    chunks = _chunks(blocks, chunk_tokens=50, section_break_fill=0.99)
+    assert [(c.type, c.connect_to) for c in chunks if c.type == "text"] == [
+        ("text", ()),
+        ("text", (Link("image", "embeds", PHOTO, len("Section two")),)),
+    ]
