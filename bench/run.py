@@ -168,6 +168,7 @@ def main() -> None:
         "index_bench",
         "pdf_bench",
         "shard_bench",
+        "assets_bench",
         "hostile_bench",
         "aws_cold_start",
         "api_bench",

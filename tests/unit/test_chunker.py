@@ -89,7 +89,7 @@ def test_table_splits_by_rows_repeating_the_header() -> None:
 def test_images_with_text_become_image_chunks() -> None:
     chunks = chunks_of([Paragraph("Text.", 1), Image(1, alt_text="Wiring diagram of the TX-100", asset_ref="img1")])
     assert [c.type for c in chunks] == ["text", "image"]
-    assert chunks[1].text == "Wiring diagram of the TX-100"
+    assert chunks[1].text == "Wiring diagram of the TX-100\n\nText."  # with the text before it
     assert chunks[1].connect_to[0].ref == "img1"
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from docshelf.model import SCHEMA_VERSION, Chunk, Document, Source
+from docshelf.model import SCHEMA_VERSION, Chunk, Document, Link, Source
 from docshelf.structure import section_paths
 
 
@@ -48,11 +48,23 @@ def section_tree(document: Document | None, chunks: list[Chunk]) -> list[_Sectio
     counts = Counter(chunk.section_path for chunk in chunks)
     for path, count in counts.items():
         nodes[path].chunk_count += count
+    for chunk, link in _resource_links(chunks):
+        resource = {"type": link.target, "ref": link.ref, "chunk_id": chunk.chunk_id}
+        nodes[chunk.section_path].resources.append(resource)
+    return root.children
+
+
+def _resource_links(chunks: list[Chunk]) -> list[tuple[Chunk, Link]]:
+    """Each table part and image chunk with the asset it comes from; an image without a chunk of its own (it
+    says nothing itself) with the first text chunk it sits in."""
+    own = [(chunk, link) for chunk in chunks for link in chunk.connect_to if link.relation in ("part_of", "describes")]
+    listed = {link.ref for _, link in own}
     for chunk in chunks:
         for link in chunk.connect_to:
-            resource = {"type": link.target, "ref": link.ref, "chunk_id": chunk.chunk_id}
-            nodes[chunk.section_path].resources.append(resource)
-    return root.children
+            if link.relation == "embeds" and link.target == "image" and link.ref not in listed:
+                listed.add(link.ref)
+                own.append((chunk, link))
+    return own
 
 
 def doc_nav(document_id: str, document: Document | None, chunks: list[Chunk]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from docshelf.assets.links import local_asset_link
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
@@ -191,7 +192,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if queries is not None:
         return _batch_search(services, args, queries)
 
-    response = search(services.index, _request(args, args.query))
+    response = search(services.index, _request(args, args.query), asset_link=local_asset_link(services.store.root))
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
     else:

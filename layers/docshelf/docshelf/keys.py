@@ -52,3 +52,13 @@ def shard_plan_key(sha256: str) -> str:
 def shard_range_key(sha256: str, start: int, end: int) -> str:
     """Pages [start, end) (0-based page indexes) of the revision, read apart."""
     return f"{shard_prefix(sha256)}pages_{start:05d}-{end:05d}.json"
+
+
+def parsed_asset_prefix(sha256: str) -> str:
+    """Where the parse stage keeps the image assets of a revision, beside its parse cache and shared like it."""
+    return f"cache/{sha256}_p{PARSER_VERSION}_assets/"
+
+
+def asset_prefix(namespace: str, document_id: str) -> str:
+    """A document's image assets, `assets/<sha256>.<ext>` next to its other artifacts."""
+    return document_prefix(namespace, document_id) + "assets/"

@@ -1,13 +1,15 @@
 """Deleting a document forgets its text: the caches that hold it go too, unless another document still uses them.
 
-The parse cache, a parse failure marker and a long PDF's page-range parse are keyed by the bytes alone (shared by
-every document with those bytes, in any namespace), so they stay while a live document (any status but deleted)
-has that revision. The chunk caches are the document's own (keyed by namespace and document id) and go with it,
-for every revision.
+The parse cache, its image assets, a parse failure marker and a long PDF's page-range parse are keyed by the bytes
+alone (shared by every document with those bytes, in any namespace), so they stay while a live document (any status
+but deleted) has that revision. A document's own copy of its assets goes with its artifacts
+(`artifact_writing.delete_artifacts`). The chunk caches are the document's own (keyed by namespace and document id)
+and go with it, for every revision.
 """
 
 from __future__ import annotations
 
+from docshelf.assets.storage import delete_parsed_assets
 from docshelf.keys import (
     chunk_cache_prefix,
     parse_cache_key,
@@ -38,4 +40,5 @@ def purge_document_caches(
             for key in list(store.list(shard_prefix(unused))):  # a long PDF's page-range parse, if one was left
                 store.delete(key)
                 removed.append(key)
+            removed.extend(delete_parsed_assets(store, unused))
     return removed

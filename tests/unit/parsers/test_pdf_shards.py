@@ -13,7 +13,7 @@ import pytest
 from docshelf import tokens
 from docshelf.errors import DocumentError
 from docshelf.model import Document
-from docshelf.parsers import parse_bytes, pdf
+from docshelf.parsers import parse_bytes, parse_with_assets, pdf
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
 from docshelf.parsers.pdf_shards import image_only_pages, plan_ranges
@@ -61,8 +61,9 @@ def test_the_survey_tells_image_pages_from_text_pages() -> None:
         document.close()
 
 
-def merged(data: bytes, filename: str, limits: ParseLimits) -> Document:
-    """Plan, read each range and merge, every step's result through JSON as between Lambda invocations."""
+def merged(data: bytes, filename: str, limits: ParseLimits) -> tuple[Document, dict[str, bytes]]:
+    """Plan, read each range and merge, every step's result through JSON as between Lambda invocations: the
+    Document and its image assets."""
     plan = PdfPlan.from_dict(loads(dumps(plan_pdf(data, filename, limits=limits, uri=filename).to_dict())))
     pages = [loads(dumps(read_pdf_range(data, filename, span, limits=limits))) for span in plan.ranges]
     return merge_pdf_ranges(plan, pages, limits=limits)
@@ -72,8 +73,8 @@ def test_merged_ranges_are_the_whole_document_parse() -> None:
     data = long_pdf(130, scanned={40, 41})
     plan = plan_pdf(data, "manual.pdf", limits=small_ranges(30, 3))
     assert len(plan.ranges) > 4 and _covers(plan.ranges, 130)
-    whole = parse_bytes(data, "manual.pdf", limits=WHOLE)
-    assert merged(data, "manual.pdf", small_ranges(30, 3)) == whole
+    whole, assets = parse_with_assets(data, "manual.pdf", limits=WHOLE)
+    assert merged(data, "manual.pdf", small_ranges(30, 3)) == (whole, assets)
     # furniture found across ranges is removed, headings kept, page numbers true
     texts = [block.text for block in whole.blocks() if block.kind != "table"]
     assert not any("Distribution Restricted" in text for text in texts)
@@ -99,11 +100,11 @@ def test_a_scan_fails_alike_whole_and_in_ranges() -> None:
 
 @pytest.mark.corpus
 def test_corpus_pdfs_merge_to_their_whole_parse(corpus_dir: Path) -> None:
-    compared = 0
+    compared = with_images = 0
     for path in sorted((corpus_dir / "pdf").glob("*.pdf")):
         data = path.read_bytes()
         try:
-            whole = parse_bytes(data, path.name, limits=WHOLE)
+            whole, assets = parse_with_assets(data, path.name, limits=WHOLE)
         except DocumentError as error:
             with pytest.raises(DocumentError) as ranged:
                 merged(data, path.name, small_ranges(7, 2))
@@ -111,9 +112,10 @@ def test_corpus_pdfs_merge_to_their_whole_parse(corpus_dir: Path) -> None:
             continue
         if len(whole.pages) < 2:
             continue
-        assert merged(data, path.name, small_ranges(7, 2)) == whole, path.name
+        assert merged(data, path.name, small_ranges(7, 2)) == (whole, assets), path.name
         compared += 1
-    assert compared >= 5
+        with_images += bool(assets)
+    assert compared >= 5 and with_images >= 1
 
 
 @pytest.fixture

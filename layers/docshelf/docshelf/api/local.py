@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docshelf.assets.links import AssetLink, local_asset_link
 from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
@@ -26,6 +27,10 @@ class LocalApiBackend:
     @property
     def cache(self) -> SqliteSearchCache | None:
         return self._cache
+
+    @property
+    def asset_link(self) -> AssetLink:
+        return local_asset_link(self.services.store.root)
 
     def index_for(self, namespace: str) -> SearchBackend:
         """The index as of the namespace's version: `docshelf ingest` or `delete` in another process bumps it."""

@@ -96,27 +96,30 @@ LINK_OUT = _closed(
     }
 )
 
-SEARCH_RESULT_OUT = _closed(
-    {
-        "chunk_id": {"type": "string"},
-        "document_id": {"type": "string"},
-        "namespace": {"type": "string"},
-        "chunk_type": _CHUNK_TYPE,
-        "type": _CHUNK_TYPE,
-        "text": {"type": "string"},
-        "section_path": _STRINGS,
-        "pages": {"type": "array", "items": {"type": "integer"}},
-        "token_count": {"type": "integer"},
-        "ordinal": {"type": "integer"},
-        "source_file_name": {"type": "string"},
-        "revision": {"type": "string"},
-        "connect_to": {"type": "array", "items": ref("LinkOut")},
-        "overlap_chars": {"type": "integer"},
-        "citation_tokens": {"type": "integer"},
-        "score": {"type": "number"},
-        "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
-    }
-)
+_SEARCH_RESULT_FIELDS: dict[str, Schema] = {
+    "chunk_id": {"type": "string"},
+    "document_id": {"type": "string"},
+    "namespace": {"type": "string"},
+    "chunk_type": _CHUNK_TYPE,
+    "type": _CHUNK_TYPE,
+    "text": {"type": "string"},
+    "section_path": _STRINGS,
+    "pages": {"type": "array", "items": {"type": "integer"}},
+    "token_count": {"type": "integer"},
+    "ordinal": {"type": "integer"},
+    "source_file_name": {"type": "string"},
+    "revision": {"type": "string"},
+    "connect_to": {"type": "array", "items": ref("LinkOut")},
+    "overlap_chars": {"type": "integer"},
+    "citation_tokens": {"type": "integer"},
+    "score": {"type": "number"},
+    "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "asset": {
+        "type": "string",
+        "description": "An image chunk's image: a presigned GET URL (an hour) on AWS, a file path locally",
+    },
+}
+SEARCH_RESULT_OUT = _closed(_SEARCH_RESULT_FIELDS, required=[name for name in _SEARCH_RESULT_FIELDS if name != "asset"])
 
 SEARCH_OUT = _closed(
     {

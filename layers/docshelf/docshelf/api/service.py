@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
+from docshelf.assets.links import AssetLink
 from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
@@ -29,6 +30,9 @@ class ApiBackend(Protocol):
 
     def index_for(self, namespace: str) -> SearchBackend: ...
 
+    @property
+    def asset_link(self) -> AssetLink | None: ...
+
 
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
@@ -42,7 +46,7 @@ def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> t
         payload = cache.get(key, version)
     hit = payload is not None
     if payload is None:
-        payload = search(backend.index_for(request.namespace), request).to_dict()
+        payload = search(backend.index_for(request.namespace), request, asset_link=backend.asset_link).to_dict()
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
     if cache is not None:

@@ -7,9 +7,11 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 from __future__ import annotations
 
 from docshelf.api.auth import ClaimNames
+from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
 from docshelf.aws.services import AwsServices
 from docshelf.index.base import SearchBackend
+from docshelf.model import Chunk
 from docshelf.registry import Registry
 
 
@@ -32,6 +34,17 @@ class AwsApiBackend:
                 settings.search_cache_table, client=self.services.dynamodb, ttl_s=settings.search_cache_ttl_s
             )
         return self._cache
+
+    @property
+    def asset_link(self) -> AssetLink:
+        """Presigned GET URLs of the artifacts bucket; the S3 client is made only when a result is an image."""
+        services = self.services
+
+        def link(chunk: Chunk, name: str) -> str:
+            store = services.store
+            return presigned_asset_link(store.client, store.bucket, prefix=store.prefix)(chunk, name)
+
+        return link
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)

@@ -4,46 +4,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
 
+from docshelf.assets import is_asset_ref
 from docshelf.chunking.config import ChunkConfig
-from docshelf.chunking.split import split_sentences, split_text, token_windows
+from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
+from docshelf.chunking.images import (
+    AssetBytes,
+    ImageText,
+    image_chunk_text,
+    image_drafts,
+    nearby_text,
+    read_image_text,
+)
+from docshelf.chunking.split import split_sentences, split_text
 from docshelf.chunking.tables import table_pieces
 from docshelf.citations import citation_line, citation_of
 from docshelf.ids import chunk_ids
-from docshelf.model import Block, Chunk, ChunkType, Document, Heading, Image, Link, Paragraph, Table
+from docshelf.model import Block, Chunk, Document, Heading, Image, Link, Paragraph, Table
 from docshelf.parsers import block_text
 from docshelf.structure import section_paths
 from docshelf.tokens import count_tokens
 
-SEPARATOR = "\n\n"
-
-
-@dataclass(slots=True)
-class _Piece:
-    """A unit of chunk text with the citation data of the block it came from."""
-
-    text: str
-    section_path: tuple[str, ...]
-    page: int
-    tokens: int
-    joiner: str = SEPARATOR  # what separates it from the piece before it in the source
-    heading: bool = False
-
-
-@dataclass(slots=True)
-class _Draft:
-    type: ChunkType
-    pieces: list[_Piece] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    tokens: int = -1  # exact count of `text`, once known
-    overlap_chars: int = 0  # leading characters repeated from the previous chunk
-
-    @property
-    def text(self) -> str:
-        if not self.pieces:
-            return ""
-        return self.pieces[0].text + "".join(piece.joiner + piece.text for piece in self.pieces[1:])
+__all__ = ["SEPARATOR", "chunk_document", "overlap_tail"]
 
 
 def chunk_document(
@@ -53,9 +35,14 @@ def chunk_document(
     namespace: str,
     config: ChunkConfig | None = None,
     revision: str = "",
+    image_text: ImageText | None = None,
+    asset_bytes: AssetBytes | None = None,
 ) -> list[Chunk]:
+    """The document's chunks. `image_text` reads the text of an image (OCR) from its stored bytes, which
+    `asset_bytes` gives by asset name; without them an image chunk holds its caption, alt text and nearby text."""
     config = config or ChunkConfig()
-    drafts = [_with_text(draft) for draft in _drafts(document, config)]
+    images = _ImageReader(image_text, asset_bytes)
+    drafts = [_with_text(draft) for draft in _drafts(document, config, images)]
     texts = [text for _, text in drafts]
     ids = chunk_ids(document_id, texts)
     chunks = []
@@ -84,43 +71,92 @@ def chunk_document(
     return chunks
 
 
-def _with_text(draft: _Draft) -> tuple[_Draft, str]:
-    """The draft with its text, which its pieces then no longer hold: otherwise the pieces of a long
+def _with_text(draft: Draft) -> tuple[Draft, str]:
+    """The draft with its text and links, which its pieces then no longer hold: otherwise the pieces of a long
     paragraph's chunks would be as large as the chunks' texts (50 MB each for a 50 MB line)."""
     text = draft.text
+    draft.links.extend(draft.anchored_links())
     for piece in draft.pieces:
         piece.text = ""
     return draft, text
 
 
-def _drafts(document: Document, config: ChunkConfig) -> Iterator[_Draft]:
+class _ImageReader:
+    """Image chunks, each distinct stored image once, with the text read from it."""
+
+    def __init__(self, image_text: ImageText | None, asset_bytes: AssetBytes | None) -> None:
+        self.image_text = image_text
+        self.asset_bytes = asset_bytes
+        self.indexed: set[str] = set()
+
+    def drafts(
+        self, image: Image, blocks: list[Block], index: int, path: tuple[str, ...], config: ChunkConfig
+    ) -> Iterator[Draft]:
+        if is_asset_ref(image.asset_ref):
+            if image.asset_ref in self.indexed:
+                return
+            self.indexed.add(image.asset_ref)
+        read = read_image_text(image, self.image_text, self.asset_bytes)
+        text = image_chunk_text(image, read, *nearby_text(blocks, index))
+        if text:
+            yield from image_drafts(image, text, path, config.chunk_tokens)
+
+
+def _drafts(document: Document, config: ChunkConfig, images: _ImageReader) -> Iterator[Draft]:
     blocks = document.blocks()
     total = sum(block.tokens for block in blocks) + len(blocks)
     if config.whole_document_tokens and total <= config.whole_document_tokens:
         yield from _whole_document(blocks)
+        for index, (block, path) in enumerate(section_paths(blocks)):
+            if isinstance(block, Image) and is_asset_ref(block.asset_ref):
+                yield from images.drafts(block, blocks, index, path, config)
         return
     packer = _TextPacker(config)
-    for block, path in section_paths(blocks):
+    waiting: list[Draft] = []  # image chunks follow the text chunk their image sits in
+    for index, (block, path) in enumerate(section_paths(blocks)):
         if isinstance(block, Table):
-            yield from packer.flush_all()
+            yield from _then(packer.flush_all(Anchor("table", "related", f"table-{block.order}")), waiting)
+            yield from waiting
+            waiting.clear()
             yield from _table_drafts(block, path, config)
         elif isinstance(block, Image):
-            if block.text.strip():
-                yield from packer.flush_all()
-                yield from _image_drafts(block, path, config)
+            if is_asset_ref(block.asset_ref):
+                packer.add_image(Anchor("image", "embeds", block.asset_ref))
+            waiting.extend(images.drafts(block, blocks, index, path, config))
         elif block.text.strip():
-            yield from packer.add(block, path)
+            yield from _then(packer.add(block, path), waiting)
     yield from packer.flush_all()
+    yield from waiting
 
 
-def _whole_document(blocks: list[Block]) -> Iterator[_Draft]:
-    """A document at or under `whole_document_tokens` stays one chunk (tables inline as Markdown)."""
-    pieces = [
-        _Piece(block_text(block), path, block.page, block.tokens)
-        for block, path in section_paths(blocks)
-        if block_text(block).strip()
-    ]
-    yield _Draft("text", pieces)
+def _then(text_drafts: Iterator[Draft], waiting: list[Draft]) -> Iterator[Draft]:
+    """The text drafts, each followed by the image drafts waiting for it."""
+    for draft in text_drafts:
+        yield draft
+        yield from waiting
+        waiting.clear()
+
+
+def _whole_document(blocks: list[Block]) -> Iterator[Draft]:
+    """A document at or under `whole_document_tokens` stays one text chunk (tables inline as Markdown), which
+    embeds its tables and stored images."""
+    pieces: list[Piece] = []
+    for block, path in section_paths(blocks):
+        text = block_text(block)
+        anchor = _inline_anchor(block)
+        if text.strip():
+            pieces.append(Piece(text, path, block.page, block.tokens, before=[anchor] if anchor else []))
+        elif anchor is not None and pieces:
+            pieces[-1].after.append(anchor)
+    yield Draft("text", pieces)
+
+
+def _inline_anchor(block: Block) -> Anchor | None:
+    if isinstance(block, Table):
+        return Anchor("table", "embeds", f"table-{block.order}")
+    if isinstance(block, Image) and is_asset_ref(block.asset_ref):
+        return Anchor("image", "embeds", block.asset_ref)
+    return None
 
 
 class _TextPacker:
@@ -128,21 +164,27 @@ class _TextPacker:
 
     def __init__(self, config: ChunkConfig) -> None:
         self.config = config
-        self.current = _Draft("text")
+        self.current = Draft("text")
         self.used = 0
-        self.tail: _Piece | None = None  # overlap candidate: the end of the chunk just closed by size
+        self.tail: Piece | None = None  # overlap candidate: the end of the chunk just closed by size
+        self.images: list[Anchor] = []  # images met since the last piece: inline before the next one
+        self.related: list[Anchor] = []  # assets just before the next piece, in the chunk before it
 
-    def add(self, block: Heading | Paragraph, path: tuple[str, ...]) -> Iterator[_Draft]:
+    def add_image(self, anchor: Anchor) -> None:
+        self.images.append(anchor)
+
+    def add(self, block: Heading | Paragraph, path: tuple[str, ...]) -> Iterator[Draft]:
         limit = self.config.chunk_tokens
         if block.kind == "heading" and self.used >= limit * self.config.section_break_fill:
+            self._close_images()
             yield from self.flush()
         text = block.text.strip("\n")
         if block.tokens > limit:
             yield from self._split_paragraph(text, path, block.page)
             return
-        yield from self._append(_Piece(text, path, block.page, block.tokens, heading=block.kind == "heading"))
+        yield from self._append(Piece(text, path, block.page, block.tokens, heading=block.kind == "heading"))
 
-    def _split_paragraph(self, text: str, path: tuple[str, ...], page: int) -> Iterator[_Draft]:
+    def _split_paragraph(self, text: str, path: tuple[str, ...], page: int) -> Iterator[Draft]:
         """An over-long paragraph in parts of a chunk each, the first with the headings that lead into it."""
         carried = yield from self._flush_keeping_headings()
         budget = (
@@ -157,10 +199,10 @@ class _TextPacker:
             part, number = parts.pop(), number + 1
             if part.strip():
                 joiner = SEPARATOR if number == 0 else ""
-                yield from self._append(_Piece(part, path, page, count_tokens(part), joiner))
+                yield from self._append(Piece(part, path, page, count_tokens(part), joiner))
                 yield from self.flush(by_size=True)
 
-    def _flush_keeping_headings(self, *, by_size: bool = False, next_tokens: int = 0) -> Generator[_Draft, None, int]:
+    def _flush_keeping_headings(self, *, by_size: bool = False, next_tokens: int = 0) -> Generator[Draft, None, int]:
         """Flush the draft but for the headings it ends with, which lead into what comes next (`next_tokens`
         long): they start the next draft, and their tokens are returned (0 when none are kept). Headings over a
         quarter of the chunk size, or that would not fit with what comes next, are flushed with the rest."""
@@ -180,15 +222,21 @@ class _TextPacker:
             yield from self._append(heading)
         return carried
 
-    def _append(self, piece: _Piece) -> Iterator[_Draft]:
+    def _append(self, piece: Piece) -> Iterator[Draft]:
         if self.current.pieces and self.used + piece.tokens + 1 > self.config.chunk_tokens:
+            if self.images and self.current.pieces[-1].heading:  # it moves to the next chunk with its images
+                self.current.pieces[-1].after.extend(self.images)
+                self.images = []
+            self._close_images()
             yield from self._flush_keeping_headings(by_size=True, next_tokens=piece.tokens)
+        piece.before.extend(self.related + self.images)
+        self.related, self.images = [], []
         if not self.current.pieces:
             self._start_with_overlap(piece)
         self.used += piece.tokens + (1 if self.current.pieces else 0)
         self.current.pieces.append(piece)
 
-    def _start_with_overlap(self, piece: _Piece) -> None:
+    def _start_with_overlap(self, piece: Piece) -> None:
         tail, self.tail = self.tail, None
         if tail is None or tail.section_path != piece.section_path:
             return
@@ -200,18 +248,32 @@ class _TextPacker:
         self.current.overlap_chars = len(tail.text) + len(piece.joiner)
         self.used = tail.tokens
 
-    def flush_all(self) -> Iterator[_Draft]:
-        """Flush until nothing is left: a flush carries pieces its chunk could not hold into the next draft."""
+    def _close_images(self) -> None:
+        """The images met since the last piece are inline at the end of the current draft, and related to the
+        piece that will start the next one."""
+        if self.current.pieces and self.images:
+            self.current.pieces[-1].after.extend(self.images)
+            self.related.extend(Anchor(a.target, "related", a.ref) for a in self.images)
+            self.images = []
+
+    def flush_all(self, next_asset: Anchor | None = None) -> Iterator[Draft]:
+        """Flush until nothing is left: a flush carries pieces its chunk could not hold into the next draft.
+        `next_asset` (a table) follows: the last piece is related to it, and so is the next piece."""
+        self._close_images()
+        if next_asset is not None:
+            if self.current.pieces:
+                self.current.pieces[-1].after.append(next_asset)
+            self.related.append(next_asset)
         while self.current.pieces:
             yield from self.flush()
 
-    def flush(self, *, by_size: bool = False) -> Iterator[_Draft]:
-        draft, self.current, self.used = self.current, _Draft("text"), 0
+    def flush(self, *, by_size: bool = False) -> Iterator[Draft]:
+        draft, self.current, self.used = self.current, Draft("text"), 0
         self.tail = None
         if not draft.pieces:
             return
         draft.tokens = count_tokens(draft.text)
-        overflow: list[_Piece] = []
+        overflow: list[Piece] = []
         while len(draft.pieces) > 1 + (draft.overlap_chars > 0) and draft.tokens > self.config.chunk_tokens:
             # Summed counts undercounted the joined text: carry trailing pieces into the next chunk.
             overflow.insert(0, draft.pieces.pop())
@@ -232,7 +294,7 @@ class _TextPacker:
             yield from self._append(piece)
 
 
-def overlap_tail(piece: _Piece, max_tokens: int) -> _Piece | None:
+def overlap_tail(piece: Piece, max_tokens: int) -> Piece | None:
     """The trailing whole sentences of `piece` within `max_tokens` (else trailing words), or None."""
     sentences = split_sentences(piece.text)
     tail = ""
@@ -248,22 +310,14 @@ def overlap_tail(piece: _Piece, max_tokens: int) -> _Piece | None:
             tail = word + tail
     if not tail.strip():
         return None
-    return _Piece(tail, piece.section_path, piece.page, count_tokens(tail))
+    return Piece(tail, piece.section_path, piece.page, count_tokens(tail))
 
 
-def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
+def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[Draft]:
     for part, text in enumerate(table_pieces(table, config.chunk_tokens)):
         link = Link(target="table", relation="part_of", ref=f"table-{table.order}", position=part)
         tokens = count_tokens(text)
-        yield _Draft("table", [_Piece(text, path, table.page, tokens)], [link], tokens)
-
-
-def _image_drafts(image: Image, path: tuple[str, ...], config: ChunkConfig) -> Iterator[_Draft]:
-    ref = image.asset_ref or f"image-{image.order}"
-    for part, text in enumerate(token_windows(image.text, config.chunk_tokens)):
-        link = Link(target="image", relation="describes", ref=ref, position=part)
-        tokens = count_tokens(text)
-        yield _Draft("image", [_Piece(text, path, image.page, tokens)], [link], tokens)
+        yield Draft("table", [Piece(text, path, table.page, tokens)], [link], tokens)
 
 
 def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:

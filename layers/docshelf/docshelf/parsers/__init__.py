@@ -26,10 +26,10 @@ from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 T = TypeVar("T")
 
-__all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
+__all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
 
 
 def supported_formats() -> list[str]:
@@ -58,6 +58,18 @@ def parse_bytes(
     limits: ParseLimits | None = None,
 ) -> Document:
     """Parse one file's bytes into a Document, or raise a DocumentError with a readable reason."""
+    return parse_with_assets(data, filename, uri=uri, media_type=media_type, limits=limits)[0]
+
+
+def parse_with_assets(
+    data: bytes,
+    filename: str,
+    *,
+    uri: str = "",
+    media_type: str | None = None,
+    limits: ParseLimits | None = None,
+) -> tuple[Document, dict[str, bytes]]:
+    """`parse_bytes`, and the bytes of the image assets the document's Image blocks name (docshelf.assets)."""
     limits = limits or ParseLimits()
     if len(data) > limits.max_bytes:
         raise DocumentTooLargeError(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
@@ -72,7 +84,14 @@ def parse_bytes(
     parser = load_parser(fmt)
     started = time.monotonic()
     content = run_parser(fmt, limits, lambda: parser(data, filename=filename, limits=limits))
-    return finish_document(content, source_of(data, filename, fmt, uri), fmt, limits=limits, started=started)
+    document = finish_document(content, source_of(data, filename, fmt, uri), fmt, limits=limits, started=started)
+    return document, referenced_assets(document, content)
+
+
+def referenced_assets(document: Document, content: ParsedContent) -> dict[str, bytes]:
+    """The bytes of the image assets the document's Image blocks name."""
+    referenced = {block.asset_ref for block in document.blocks() if block.kind == "image"}
+    return {ref: body for ref, body in content.assets.items() if ref in referenced}
 
 
 def run_parser(fmt: str, limits: ParseLimits, call: Callable[[], T]) -> T:

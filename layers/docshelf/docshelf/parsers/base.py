@@ -21,6 +21,8 @@ class ParsedContent:
     page_labels: dict[int, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     truncation: str = ""  # set when a limit cut the content: what was kept and why (Document.truncation)
+    # The stored bytes of the images the blocks name (`Image.asset_ref`), by name (docshelf.assets).
+    assets: dict[str, bytes] = field(default_factory=dict)
 
 
 class Parser(Protocol):

@@ -6,13 +6,16 @@ import io
 import itertools
 import zipfile
 import zlib
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.exceptions import OpcError
 from docx.opc.package import OpcPackage
 from lxml import etree
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -21,6 +24,9 @@ from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_
 from docshelf.parsers.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.docx_text import PictureInfo, count_page_breaks, paragraph_content
 from docshelf.parsers.safe_zip import check_package
+
+if TYPE_CHECKING:
+    from docshelf.assets.prepare import PreparedImage
 
 # A "heading" this long is a body paragraph wearing a heading style.
 MAX_HEADING_CHARS = 300
@@ -46,10 +52,34 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     package, body, styles, numbering = _open(data, what)
     title = _core_title(package)
     reader = BodyReader(StyleSheet(styles), Numbering(numbering), section_ends=_new_page_section_ends(body))
+    reader.image_part = _image_parts(package.main_document_part)
     reader.read_blocks(body)
     if not title:
         title = reader.title_text
-    return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title)
+    assets = reader.collector.assets
+    return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title, assets=assets)
+
+
+def _prepared(data: bytes) -> PreparedImage | None:
+    from docshelf.assets.prepare import prepare_bytes  # Pillow, numpy: only for documents with pictures
+
+    return prepare_bytes(data)
+
+
+def _image_parts(main: Any) -> Callable[[str], bytes | None]:
+    """The bytes of the image part a relationship id of the main document names (None when external or absent)."""
+
+    def image_bytes(rel_id: str) -> bytes | None:
+        relationship = main.rels.get(rel_id) if rel_id else None
+        if relationship is None or relationship.is_external:
+            return None
+        try:
+            blob = relationship.target_part.blob
+        except _OPEN_ERRORS:
+            return None
+        return blob if isinstance(blob, bytes) else None
+
+    return image_bytes
 
 
 def _open(data: bytes, what: str) -> tuple[Any, etree._Element, etree._Element | None, etree._Element | None]:
@@ -120,6 +150,8 @@ class BodyReader:
         self.title_text = ""
         self._cell_pictures: list[PictureInfo] = []
         self._fresh_page = False
+        self.collector = AssetCollector()
+        self.image_part: Callable[[str], bytes | None] = lambda rel_id: None
 
     def read_blocks(self, container: etree._Element) -> None:
         for child in container:
@@ -141,6 +173,7 @@ class BodyReader:
         emitted = len(self.blocks)
         self._pictures(content.pictures_before)
         if content.text:
+            self._caption_previous_image(ppr, content.text)
             self.blocks.append(self._text_block(p, ppr, content.text))
         self._pictures(content.pictures_after)
         for box in content.text_boxes:
@@ -148,6 +181,14 @@ class BodyReader:
         if len(self.blocks) > emitted:
             self._fresh_page = False
         self._turn_pages(content.breaks_after + (1 if p in self.section_ends else 0))
+
+    def _caption_previous_image(self, ppr: etree._Element | None, text: str) -> None:
+        """A paragraph in Word's Caption style right after a picture is that picture's caption (it stays a
+        paragraph of the text too)."""
+        style_id = w_val(ppr.find(w("pStyle"))) if ppr is not None else None
+        previous = self.blocks[-1] if self.blocks else None
+        if isinstance(previous, Image) and not previous.caption and self.styles.name(style_id).lower() == "caption":
+            self.blocks[-1] = replace(previous, caption=text)
 
     def _turn_pages(self, count: int) -> None:
         if count > 0:
@@ -195,9 +236,12 @@ class BodyReader:
 
     def _pictures(self, pictures: list[PictureInfo]) -> None:
         for picture in pictures:
-            self.blocks.append(
-                Image(page=self.page, alt_text=picture.alt_text, width=picture.width, height=picture.height)
-            )
+            data = self.image_part(picture.rel_id)
+            prepared = _prepared(data) if data else None
+            shown = (picture.width, picture.height)
+            image = self.collector.image(prepared, page=self.page, alt_text=picture.alt_text, shown=shown)
+            if image is not None:
+                self.blocks.append(image)
 
     def _table(self, tbl: etree._Element) -> None:
         self._cell_pictures = []

@@ -15,6 +15,7 @@ A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
 MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 VML_NS = "urn:schemas-microsoft-com:vml"
 OFFICE_NS = "urn:schemas-microsoft-com:office:office"
+REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 MATH_TEXT = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
 EMU_PER_PIXEL = 9525  # 914400 EMU per inch at 96 dpi
 
@@ -45,6 +46,7 @@ class PictureInfo:
     alt_text: str
     width: int | None
     height: int | None
+    rel_id: str = ""  # the relationship naming the picture's image part
 
 
 @dataclass(slots=True)
@@ -117,7 +119,8 @@ class _Collector:
                 continue
             alt = shape.get("alt") or image.get(f"{{{OFFICE_NS}}}title") or ""
             width, height = _vml_size(shape.get("style", ""))
-            self.picture(PictureInfo(alt_text=alt.strip(), width=width, height=height))
+            rel_id = image.get(f"{{{REL_NS}}}id") or ""
+            self.picture(PictureInfo(alt_text=alt.strip(), width=width, height=height, rel_id=rel_id))
 
 
 def _text_boxes(element: etree._Element) -> list[etree._Element]:
@@ -145,10 +148,12 @@ def _drawing_picture(frame: etree._Element) -> PictureInfo:
     if doc_pr is not None:
         alt = (doc_pr.get("descr") or doc_pr.get("title") or "").strip()
     extent = frame.find(f"{{{WP_NS}}}extent")
+    blip = next(frame.iter(f"{{{A_NS}}}blip"), None)
     return PictureInfo(
         alt_text=alt,
         width=_emu_to_px(extent.get("cx") if extent is not None else None),
         height=_emu_to_px(extent.get("cy") if extent is not None else None),
+        rel_id=(blip.get(f"{{{REL_NS}}}embed") or "") if blip is not None else "",
     )
 
 

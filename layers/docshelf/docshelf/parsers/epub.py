@@ -10,11 +10,13 @@ import zipfile
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag
 
+from docshelf.assets.collect import AssetCollector, ImageSource
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html import decode_html, parse_html_text
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
+from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
 
@@ -35,20 +37,24 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         _refuse_encrypted_content(archive, names, spine, limits)
         blocks: list[Block] = []
         labels: dict[int, str] = {}
+        collector = AssetCollector()
         for path in spine:
             if path not in names or len(labels) >= limits.max_pages:
                 continue
             page = len(labels) + 1
             root = parse_html_text(decode_html(read_member(archive, path, limits, what="EPUB")))
             body = root.find("body")
-            chapter = HtmlBlockWalker(page=page).walk(body if body is not None else root)
+            images = ImageSource(member_images(archive, limits, base=posixpath.dirname(path), what="EPUB"), collector)
+            chapter = HtmlBlockWalker(page=page, images=images).walk(body if body is not None else root)
             if not chapter:
                 continue
             labels[page] = next((b.text for b in chapter if b.kind == "heading"), posixpath.basename(path))
             blocks.extend(chapter)
     if not spine:
         raise CorruptDocumentError("EPUB spine lists no XHTML content documents")
-    return ParsedContent(blocks=blocks, page_count=max(len(labels), 1), title=title, page_labels=labels)
+    return ParsedContent(
+        blocks=blocks, page_count=max(len(labels), 1), title=title, page_labels=labels, assets=collector.assets
+    )
 
 
 def _text(element: etree._Element) -> str:

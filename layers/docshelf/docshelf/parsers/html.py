@@ -6,6 +6,7 @@ import re
 
 from lxml import etree, html
 
+from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError, EmptyDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
@@ -63,5 +64,6 @@ def html_title(root: etree._Element) -> str:
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     root = parse_html_text(decode_html(data))
-    blocks = HtmlBlockWalker(page=1).walk(root)
-    return ParsedContent(blocks=blocks, page_count=1, title=html_title(root))
+    images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
+    blocks = HtmlBlockWalker(page=1, images=images).walk(root)
+    return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=images.collector.assets)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.html_tables import local_name, table_from_element, table_rows
 from docshelf.tables import table_grid
@@ -86,8 +87,9 @@ class HtmlBlockWalker:
     contribute their text as inline text, so that a hostile nesting depth cannot exhaust the Python stack.
     """
 
-    def __init__(self, *, page: int = 1, depth: int = 0) -> None:
+    def __init__(self, *, page: int = 1, depth: int = 0, images: ImageSource | None = None) -> None:
         self.page = page
+        self.images = images
         self._depth = depth
         self.blocks: list[Block] = []
         self._inline: list[str] = []
@@ -187,13 +189,19 @@ class HtmlBlockWalker:
 
     def _image(self, element: etree._Element) -> None:
         alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
+        src = str(element.get("src", ""))
+        if self.images is not None:
+            image = self.images.image(src, page=self.page, alt_text=alt, caption=_figure_caption(element))
+            if image is not False:
+                self._images.extend([image] if isinstance(image, Image) else [])
+                return
         if not alt:
             return
         self._images.append(
             Image(
                 page=self.page,
                 alt_text=alt,
-                asset_ref=str(element.get("src", ""))[:2048],
+                asset_ref="" if src.startswith("data:") else src[:2048],
                 width=_dimension(element.get("width")),
                 height=_dimension(element.get("height")),
             )
@@ -230,6 +238,19 @@ def _is_layout_table(table: etree._Element) -> bool:
         block_children = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "blockquote"}
         return any(local_name(child) in block_children for cell in cells for child in cell.iter())
     return False
+
+
+def _figure_caption(image: etree._Element) -> str:
+    """The <figcaption> of the <figure> the image is in (a few levels up at most), or ""."""
+    parent = image.getparent()
+    for _ in range(4):
+        if parent is None:
+            return ""
+        if local_name(parent) == "figure":
+            caption = next((child for child in parent if local_name(child) == "figcaption"), None)
+            return inline_text(caption) if caption is not None else ""
+        parent = parent.getparent()
+    return ""
 
 
 def inline_text(element: etree._Element, *, depth: int = 0) -> str:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import normalise_inline
 from docshelf.parsers.html_tables import RawCell, compact_table
+from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
 
@@ -46,13 +48,14 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if "meta.xml" in names:
             meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
             title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
-    walker = OdtWalker(heading_styles(content.getroot()))
-    body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
-    body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
-    if body is None:
-        raise CorruptDocumentError("ODT content.xml has no office:body")
-    walker.walk(body)
-    return ParsedContent(blocks=walker.blocks, page_count=1, title=title or walker.title)
+        walker = OdtWalker(heading_styles(content.getroot()), ImageSource(member_images(archive, limits, what="ODT")))
+        body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
+        body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
+        if body is None:
+            raise CorruptDocumentError("ODT content.xml has no office:body")
+        walker.walk(body)
+    assets = walker.images_found.collector.assets
+    return ParsedContent(blocks=walker.blocks, page_count=1, title=title or walker.title, assets=assets)
 
 
 def heading_styles(root: etree._Element) -> dict[str, int]:
@@ -68,8 +71,9 @@ def heading_styles(root: etree._Element) -> dict[str, int]:
 
 
 class OdtWalker:
-    def __init__(self, heading_levels: dict[str, int]) -> None:
+    def __init__(self, heading_levels: dict[str, int], images: ImageSource) -> None:
         self.heading_levels = heading_levels
+        self.images_found = images
         self.blocks: list[Block] = []
         self.list_depth = 0
         self.title = ""
@@ -123,8 +127,14 @@ class OdtWalker:
             title = next((n for n in frame if local(n.tag) in ("title", "desc")), None)
             alt = element_text(title) if title is not None else ""
             image = next((n for n in frame if local(n.tag) == "image"), None)
-            if alt and image is not None:
-                self.blocks.append(Image(page=1, alt_text=alt, asset_ref=str(image.get(f"{{{XLINK}}}href", ""))))
+            if image is None:
+                continue
+            href = str(image.get(f"{{{XLINK}}}href", ""))
+            block = self.images_found.image(href, page=1, alt_text=alt)
+            if block is False and alt:
+                block = Image(page=1, alt_text=alt, asset_ref=href)
+            if isinstance(block, Image):
+                self.blocks.append(block)
 
     def table(self, node: etree._Element) -> None:
         cells: list[RawCell] = []
@@ -166,7 +176,7 @@ def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
 
 
 def _cell_lines(cell: etree._Element, heading_levels: dict[str, int]) -> list[str]:
-    walker = OdtWalker(heading_levels)
+    walker = OdtWalker(heading_levels, ImageSource(lambda src: None))  # a cell's pictures stay alt text
     walker.walk(cell)
     return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")]
 

@@ -19,12 +19,14 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from docshelf import tokens
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError, NeedsOcrError
 from docshelf.forked import forked_imap
 from docshelf.model import Block
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
+from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
@@ -48,6 +50,7 @@ class PageLayout:
     tables: list[PlacedTable] = field(default_factory=list)
     image_coverage: float = 0.0
     has_graphics: bool = False
+    images: list[PlacedImage] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -100,8 +103,10 @@ def merge_pages(head: DocumentHead, pages: list[PageLayout | str], filename: str
     remove_furniture(kept, [page.height for page in read])
     for page, lines in zip(read, kept, strict=True):
         page.lines = lines
-    blocks = _blocks(read, head.outline)
+    collector = AssetCollector()
+    blocks = _blocks(read, head.outline, collector)
     return ParsedContent(
+        assets=collector.assets,
         blocks=blocks,
         page_count=head.page_count,
         title=head.title,
@@ -126,8 +131,8 @@ def read_pages(document: pdfium.PdfDocument, start: int, end: int) -> list[PageL
     """Pages [start, end) laid out, in page order; a string says why PDFium could not read that page."""
 
     def read(first: int, last: int) -> list[PageLayout | str]:
-        reader = PageReader()
-        return [_page_layout(document, start + index, reader) for index in range(first, last)]
+        reader, images = PageReader(), ImageCache()
+        return [_page_layout(document, start + index, reader, images) for index in range(first, last)]
 
     return map_page_ranges(read, end - start, worker_count(end - start))
 
@@ -140,8 +145,8 @@ def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[P
     workers = min(MAX_WORKERS, tokens.spare_cpus())
 
     def read_range(span: PageSpan) -> list[PageLayout | str]:
-        reader = PageReader()
-        return [_page_layout(document, index, reader) for index in range(*span)]
+        reader, images = PageReader(), ImageCache()
+        return [_page_layout(document, index, reader, images) for index in range(*span)]
 
     by_range = dict(forked_imap(read_range, ranges, workers))
     return [page for number in range(len(ranges)) for page in by_range[number]]
@@ -154,10 +159,10 @@ def _lost_pages(warnings: list[str]) -> str:
     return "; ".join(lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
 
 
-def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -> PageLayout | str:
-    """The page's lines and tables, or why PDFium could not read it."""
+def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache) -> PageLayout | str:
+    """The page's lines, tables and images, or why PDFium could not read it."""
     try:
-        text, tables, loose_runs = _read_page(document, index, reader)
+        text, tables, loose_runs, placed = _read_page(document, index, reader, images)
     except pdfium.PdfiumError as exc:
         return str(exc)
     return PageLayout(
@@ -168,13 +173,15 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader) -
         tables=tables,
         image_coverage=text.image_coverage,
         has_graphics=text.image_area > 0 or text.has_vector_paths,
+        images=placed,
     )
 
 
 def _read_page(
-    document: pdfium.PdfDocument, index: int, reader: PageReader
-) -> tuple[PageText, list[PlacedTable], list[Run]]:
-    """The page's text and its tables (found while the text page is open: cells may need character boxes)."""
+    document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache
+) -> tuple[PageText, list[PlacedTable], list[Run], list[PlacedImage]]:
+    """The page's text, its tables (found while the text page is open: cells may need character boxes) and
+    images."""
     page = document[index]
     try:
         textpage = page.get_textpage()
@@ -184,7 +191,9 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
-            return text, tables + rule_tables, loose_runs
+            # The text walk saw every image object already: a page without one is not walked again.
+            placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
+            return text, tables + rule_tables, loose_runs, placed
         finally:
             textpage.close()
     finally:
@@ -205,8 +214,8 @@ def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[s
         warnings.append(f"pages without a text layer (need OCR): {shown}{' …' if len(scanned) > 20 else ''}")
 
 
-def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]:
-    def layout(start: int, end: int) -> list[list[TextBlock | PlacedTable]]:
+def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: AssetCollector) -> list[Block]:
+    def layout(start: int, end: int) -> list[list[TextBlock | PlacedTable | PlacedImage]]:
         return [_page_candidates(pages[index]) for index in range(start, end)]
 
     per_page = map_page_ranges(layout, len(pages), worker_count(len(pages)))
@@ -215,13 +224,19 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]
     classified = iter(classify(text_blocks, outline))
     result: list[Block] = []
     for candidate in candidates:
-        result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
+        if isinstance(candidate, PlacedImage):
+            image = collector.image(candidate.prepared, page=candidate.page)
+            result.extend([image] if image is not None else [])
+        else:
+            result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
     return result
 
 
-def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
-    """The page's paragraphs and tables in reading order."""
-    candidates: list[TextBlock | PlacedTable] = []
+def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedImage]:
+    """The page's paragraphs, tables and images in reading order (an image before the first line or table, in
+    reading order, that starts below its top edge)."""
+    candidates: list[TextBlock | PlacedTable | PlacedImage] = []
+    images = sorted(_cited_images(page), key=lambda image: image.top, reverse=True)
     sizes = [line.size for line in page.lines]
     gutter = GUTTER_MIN_EM * (statistics.median(sizes) if sizes else 10.0)
     rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
@@ -233,6 +248,11 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
     for region in regions:
         run: list[Line] = []
         for item in region:
+            if images and images[-1].top <= item.top:
+                candidates.extend(paragraphs(run, page.number))
+                run = []
+                while images and images[-1].top <= item.top:
+                    candidates.append(images.pop())
             if isinstance(item, Line):
                 run.append(item)
                 continue
@@ -240,7 +260,14 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable]:
             run = []
             candidates.append(item)
         candidates.extend(paragraphs(run, page.number))
+    candidates.extend(reversed(images))
     return candidates
+
+
+def _cited_images(page: PageLayout) -> list[PlacedImage]:
+    """The page's images but a page-filling one on a page without text: that is a scan, the page itself (OCR)."""
+    page_area = page.width * page.height
+    return [image for image in page.images if page.lines or image.area < SCANNED_IMAGE_COVERAGE * page_area]
 
 
 def _outline(document: pdfium.PdfDocument, page_count: int) -> list[OutlineEntry]:

@@ -1,21 +1,24 @@
-"""JSON of what a page range's reading hands the merge: each page's lines and tables (or why it could not be
-read), and the document's head. Floats survive JSON exactly, so a merge of pages read back from JSON is the merge
+"""JSON of what a page range's reading hands the merge: each page's lines, tables and images (their stored bytes
+in base64, with their hashes, so the merge names and dedupes them as a whole parse does), or why it could not be
+read, and the document's head. Floats survive JSON exactly, so a merge of pages read back from JSON is the merge
 of the pages as read."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import asdict, fields
 from typing import Any
 
 from docshelf.model import Table
 from docshelf.parsers.pdf import DocumentHead, PageLayout
 from docshelf.parsers.pdf_headings import OutlineEntry
+from docshelf.parsers.pdf_images import PlacedImage
 from docshelf.parsers.pdf_lines import Line
 from docshelf.parsers.pdf_tables import PlacedTable
 from docshelf.serde import block_from_dict
 
 JsonObject = dict[str, Any]
-PAGES_FORMAT = 1  # bumped whenever PageLayout or Line changes shape: older partial objects are not read
+PAGES_FORMAT = 2  # bumped whenever PageLayout or Line changes shape: older partial objects are not read
 
 
 def pages_to_dict(pages: list[PageLayout | str]) -> JsonObject:
@@ -57,6 +60,7 @@ def _page_to_dict(page: PageLayout | str) -> JsonObject:
         {"table": asdict(placed.table), "box": [placed.x0, placed.top, placed.x1, placed.bottom]}
         for placed in page.tables
     ]
+    data["images"] = [_image_to_dict(image) for image in page.images]
     return data
 
 
@@ -70,7 +74,23 @@ def _page_from_dict(data: JsonObject) -> PageLayout | str:
             raise ValueError(f"a page's table holds a {table.kind} block")
         tables.append(PlacedTable(table, *placed["box"]))
     lines = [Line(*values) for values in data["lines"]]
-    return PageLayout(**{**data, "lines": lines, "tables": tables})
+    images = [_image_from_dict(image) for image in data["images"]]
+    return PageLayout(**{**data, "lines": lines, "tables": tables, "images": images})
+
+
+def _image_to_dict(image: PlacedImage) -> JsonObject:
+    prepared = image.prepared
+    stored = {"data": base64.b64encode(prepared.data).decode("ascii"), "ext": prepared.ext, "width": prepared.width,
+              "height": prepared.height, "phash": prepared.phash, "dhash": prepared.dhash}  # fmt: skip
+    return {"page": image.page, "top": image.top, "area": image.area, "prepared": stored}
+
+
+def _image_from_dict(data: JsonObject) -> PlacedImage:
+    from docshelf.assets.prepare import PreparedImage  # Pillow and numpy load with it: only for pages with images
+
+    stored = data["prepared"]
+    prepared = PreparedImage(**{**stored, "data": base64.b64decode(stored["data"])})
+    return PlacedImage(int(data["page"]), float(data["top"]), float(data["area"]), prepared)
 
 
 def _line_fields(line: Line) -> list[Any]:

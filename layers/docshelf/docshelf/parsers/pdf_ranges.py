@@ -10,7 +10,7 @@ from typing import Any
 
 from docshelf.config import ParseLimits
 from docshelf.model import Document, Source
-from docshelf.parsers import finish_document, run_parser, source_of
+from docshelf.parsers import finish_document, referenced_assets, run_parser, source_of
 from docshelf.parsers.pdf import DocumentHead, PageLayout, merge_pages, open_document, read_head, read_pages
 from docshelf.parsers.pdf_pages_json import head_from_dict, head_to_dict, pages_from_dict, pages_to_dict
 from docshelf.parsers.pdf_shards import PageSpan, plan_document
@@ -63,10 +63,14 @@ def read_pdf_range(data: bytes, filename: str, span: PageSpan, *, limits: ParseL
     return pages_to_dict(run_parser("pdf", limits, read))
 
 
-def merge_pdf_ranges(plan: PdfPlan, ranges: list[JsonObject], *, limits: ParseLimits) -> Document:
-    """The Document from every range's pages, in the plan's order (raises the document's DocumentError)."""
+def merge_pdf_ranges(
+    plan: PdfPlan, ranges: list[JsonObject], *, limits: ParseLimits
+) -> tuple[Document, dict[str, bytes]]:
+    """The Document from every range's pages, in the plan's order, and its image assets (raises the document's
+    DocumentError)."""
     pages = [page for data in ranges for page in pages_from_dict(data)]
     if len(pages) != plan.head.page_count:
         raise ValueError(f"the ranges hold {len(pages)} pages of {plan.head.page_count}")
     content = run_parser("pdf", limits, lambda: merge_pages(plan.head, pages, plan.filename))
-    return finish_document(content, plan.source, "pdf", limits=limits)
+    document = finish_document(content, plan.source, "pdf", limits=limits)
+    return document, referenced_assets(document, content)

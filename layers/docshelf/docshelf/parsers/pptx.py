@@ -12,6 +12,7 @@ from pptx import Presentation
 from pptx.exc import PythonPptxError
 from pptx.oxml.ns import qn
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -43,9 +44,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         raise CorruptDocumentError(f"{what} could not be read: {type(exc).__name__}: {exc}") from exc
     blocks: list[Block] = []
     warnings: list[str] = []
+    collector = AssetCollector()
     for number, slide in enumerate(slides, start=1):
         try:
-            reader = ShapeReader(number, _bulleted_levels(slide))
+            reader = ShapeReader(number, _bulleted_levels(slide), collector)
             blocks.extend(reader.read(slide.shapes))
             blocks.extend(_notes(slide, number))
             warnings.extend(reader.warnings)
@@ -58,6 +60,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         title=_title(presentation, blocks),
         page_labels={number: f"Slide {number}" for number in range(1, len(slides) + 1)},
         warnings=warnings,
+        assets=collector.assets,
     )
 
 

@@ -9,6 +9,8 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 from pptx.oxml.ns import qn
 from pptx.shapes.picture import Picture
 
+from docshelf.assets.collect import AssetCollector
+from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
 
 if TYPE_CHECKING:
@@ -76,6 +78,15 @@ def _pixels(value: int | None) -> int | None:
     return pixels if pixels > 0 else None
 
 
+def _picture_asset(shape: Any) -> PreparedImage | None:
+    """The picture's asset, or None when it is decorative, linked rather than embedded, or unreadable."""
+    try:
+        blob = shape.image.blob
+    except (*SHAPE_ERRORS, LookupError):
+        return None
+    return prepare_bytes(blob) if isinstance(blob, bytes) else None
+
+
 def clean_text(text: str) -> str:
     lines = text.replace("\v", "\n").split("\n")
     return "\n".join(" ".join(line.split()) for line in lines).strip()
@@ -91,10 +102,11 @@ def _alt_text(shape: Any) -> str:
 class ShapeReader:
     """Converts the shapes of one slide; `bulleted_levels` are the master's body levels that carry bullets."""
 
-    def __init__(self, page: int, bulleted_levels: frozenset[int]) -> None:
+    def __init__(self, page: int, bulleted_levels: frozenset[int], collector: AssetCollector | None = None) -> None:
         self.page = page
         self.bulleted_levels = bulleted_levels
         self.warnings: list[str] = []
+        self.collector = collector if collector is not None else AssetCollector()
 
     def read(self, shapes: Iterable[Any]) -> list[Block]:
         blocks: list[Block] = []
@@ -119,11 +131,9 @@ class ShapeReader:
             return [self._chart(shape)]
         blocks: list[Block] = []
         if isinstance(shape, Picture):
-            blocks.append(
-                Image(
-                    page=self.page, alt_text=_alt_text(shape), width=_pixels(shape.width), height=_pixels(shape.height)
-                )
-            )
+            shown = (_pixels(shape.width), _pixels(shape.height))
+            image = self.collector.image(_picture_asset(shape), page=self.page, alt_text=_alt_text(shape), shown=shown)
+            blocks.extend([image] if image is not None else [])
         if getattr(shape, "has_text_frame", False):
             blocks.extend(self._text_frame(shape.text_frame, kind))
         return blocks

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from docshelf import artifacts
+from docshelf.assets.storage import delete_document_assets
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError
 from docshelf.keys import artifact_key
@@ -57,8 +58,10 @@ def write_failure_artifacts(
     """The artifacts of a document without content: its manifest says why, and it has no chunks."""
     failed = manifest(ref, None, [], status=status, config=config, error=error)
     write_artifact_objects(store, ref, failed, [], artifacts.doc_nav(ref.document_id, None, []))
+    delete_document_assets(store, namespace=ref.namespace, document_id=ref.document_id)
 
 
 def delete_artifacts(store: ObjectStore, namespace: str, document_id: str) -> None:
     for name in ("chunks.json", "manifest.json", "doc_nav.json"):
         store.delete(artifact_key(namespace, document_id, name))
+    delete_document_assets(store, namespace=namespace, document_id=document_id)

@@ -6,19 +6,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from docshelf import artifacts
+from docshelf.assets import is_asset_ref
+from docshelf.assets.storage import place_document_assets
 from docshelf.chunking import chunk_document
+from docshelf.chunking.images import ImageText
 from docshelf.config import PipelineConfig
-from docshelf.keys import chunk_cache_key
-from docshelf.model import Chunk
+from docshelf.keys import chunk_cache_key, parsed_asset_prefix
+from docshelf.model import Chunk, Document
 from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
 from docshelf.serde import chunks_from_dict, chunks_json, loads
 from docshelf.store.base import ObjectStore
 
 
-def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
-    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
-    chunked = chunk_without_writing(store, outcome, config=config)
+def chunk_stage(
+    store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig, image_text: ImageText | None = None
+) -> tuple[list[Chunk], bool]:
+    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit).
+    `image_text` reads text from an image's stored bytes (OCR) for its image chunk."""
+    chunked = chunk_without_writing(store, outcome, config=config, image_text=image_text)
     chunked.write(store)
     return chunked.chunks, chunked.cache_hit
 
@@ -35,14 +41,21 @@ class Chunked:
     cache_key: str
     manifest: dict[str, Any]
     doc_nav: dict[str, Any]
+    asset_names: tuple[str, ...] = ()  # the image assets the document names, placed in its folder
 
     def write(self, store: ObjectStore) -> None:
         if not self.cache_hit:
             store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        ref = self.ref
+        place_document_assets(
+            store, namespace=ref.namespace, document_id=ref.document_id, revision=ref.revision, names=self.asset_names
+        )
         write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
 
 
-def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
+def chunk_without_writing(
+    store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig, image_text: ImageText | None = None
+) -> Chunked:
     """`chunk_stage` up to its writes (`Chunked.write`)."""
     ref, document = outcome.ref, outcome.document
     if document is None:
@@ -52,10 +65,17 @@ def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: 
     if cached is not None:
         chunks = chunks_from_dict(loads(cached))
     else:
+        parsed_assets = parsed_asset_prefix(ref.revision)
         chunks = chunk_document(
             document, document_id=ref.document_id, namespace=ref.namespace, config=config.chunking,
-            revision=ref.revision,
+            revision=ref.revision, image_text=image_text, asset_bytes=lambda name: store.get(parsed_assets + name),
         )  # fmt: skip
     built = manifest(ref, document, chunks, status=indexed_status(ref), config=config)
     nav = artifacts.doc_nav(ref.document_id, document, chunks)
-    return Chunked(ref, chunks, cached is not None, key, built, nav)
+    return Chunked(ref, chunks, cached is not None, key, built, nav, document_assets(document))
+
+
+def document_assets(document: Document) -> tuple[str, ...]:
+    """The stored image assets a document's Image blocks name, each once, in reading order."""
+    names = (block.asset_ref for block in document.blocks() if block.kind == "image" and is_asset_ref(block.asset_ref))
+    return tuple(dict.fromkeys(names))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 import time
 
+from docshelf.assets.storage import write_parsed_assets
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.keys import parse_cache_key, parse_failure_key
 from docshelf.model import Document
-from docshelf.parsers import parse_bytes
+from docshelf.parsers import parse_with_assets
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
 from docshelf.serde import document_from_dict, document_json, dumps, loads
 from docshelf.store.base import ObjectStore
@@ -48,11 +49,15 @@ def parse_stage(
     if known is not None:
         return known
     try:
-        document = parse_bytes(data, source_key, uri=source_key, media_type=media_type, limits=config.limits)
+        document, assets = parse_with_assets(
+            data, source_key, uri=source_key, media_type=media_type, limits=config.limits
+        )
     except DocumentError as error:
         record_parse_failure(store, ref, error)
         return ParseOutcome(ref, error=error, seconds=time.perf_counter() - started)
     del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
+    write_parsed_assets(store, ref.revision, assets)  # before the cache: a cache hit finds its assets
+    del assets
     store.put(parse_cache_key(ref.revision), document_json(document), content_type="application/json")
     return parsed(ref, document, seconds=time.perf_counter() - started)
 

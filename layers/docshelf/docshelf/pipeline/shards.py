@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from docshelf.assets.storage import write_parsed_assets
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, StorageError
 from docshelf.keys import parse_cache_key, shard_plan_key, shard_prefix, shard_range_key
@@ -86,11 +87,12 @@ def merge_when_complete(store: ObjectStore, ref: DocumentRef, *, config: Pipelin
         return None
     pages = [loads(_required(store, key)) for key in keys]
     try:
-        document = merge_pdf_ranges(plan, pages, limits=config.limits)
+        document, assets = merge_pdf_ranges(plan, pages, limits=config.limits)
     except DocumentError as error:
         record_parse_failure(store, ref, error)
         _drop_shards(store, ref.revision)
         return ParseOutcome(ref, error=error)
+    write_parsed_assets(store, ref.revision, assets)  # before the cache: a cache hit finds its assets
     store.put(parse_cache_key(ref.revision), document_json(document), content_type=JSON)
     _drop_shards(store, ref.revision)
     return parsed(ref, document)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from docshelf.citations import citation, citation_line
 from docshelf.model import Chunk
@@ -13,14 +13,21 @@ from docshelf.tokens import count_tokens
 RANK_TOKENS = 3
 
 
-def render_evidence(chunks: Sequence[Chunk], max_tokens: int) -> tuple[str, int]:
-    """(evidence text, number of chunks included). The first chunk is cut to fit rather than dropped."""
+def render_evidence(
+    chunks: Sequence[Chunk], max_tokens: int, assets: Mapping[str, str] | None = None
+) -> tuple[str, int]:
+    """(evidence text, number of chunks included). The first chunk is cut to fit rather than dropped. An image
+    chunk with a link in `assets` (by chunk id) ends with a line `[image: <link>]`."""
     blocks: list[str] = []
     used = 0
     for number, chunk in enumerate(chunks, start=1):
         header = f"[{number}]{citation_line(citation(chunk))}"
         block = header + chunk.text
         cost = _block_tokens(number, header, chunk) + (2 if blocks else 0)
+        asset = (assets or {}).get(chunk.chunk_id)
+        if asset is not None:
+            block += image_line(asset)
+            cost += count_tokens(image_line(asset)) + 1  # the line break may merge with the text's last token
         if used + cost > max_tokens:
             if not blocks:
                 from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
@@ -32,6 +39,10 @@ def render_evidence(chunks: Sequence[Chunk], max_tokens: int) -> tuple[str, int]
         blocks.append(block)
         used += cost
     return "\n\n".join(blocks), len(blocks)
+
+
+def image_line(link: str) -> str:
+    return f"\n[image: {link}]"
 
 
 def _block_tokens(number: int, header: str, chunk: Chunk) -> int:

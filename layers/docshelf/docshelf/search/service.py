@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from docshelf.assets.links import AssetLink, image_asset
 from docshelf.errors import IndexBackendError, InvalidQueryError
 from docshelf.ids import validate_namespace
 from docshelf.index.analyzer import analyze, normalize
@@ -68,6 +69,7 @@ class SearchResponse:
     answer_text: str = ""
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
+    assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
@@ -75,7 +77,13 @@ class SearchResponse:
             "evidence_text": self.evidence_text,
             "answer_text": self.answer_text,
             "results": [
-                {**asdict(r.chunk), "chunk_type": r.chunk.type, "score": r.score, "channel_ranks": r.channel_ranks}
+                {
+                    **asdict(r.chunk),
+                    "chunk_type": r.chunk.type,
+                    "score": r.score,
+                    "channel_ranks": r.channel_ranks,
+                    **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
+                }
                 for r in self.results
             ],
             "total_chunks": self.total_chunks,
@@ -86,8 +94,15 @@ class SearchResponse:
         }
 
 
-def search(index: SearchBackend, request: SearchRequest, ranking: RankingSettings = RANKING) -> SearchResponse:
-    """`request` answered with the ranking's constants (the defaults unless a study compares others)."""
+def search(
+    index: SearchBackend,
+    request: SearchRequest,
+    ranking: RankingSettings = RANKING,
+    *,
+    asset_link: AssetLink | None = None,
+) -> SearchResponse:
+    """`request` answered with the ranking's constants (the defaults unless a study compares others). With
+    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results."""
     started = time.perf_counter()
     weights = ranking.channel_weights()
     queries = {
@@ -104,15 +119,28 @@ def search(index: SearchBackend, request: SearchRequest, ranking: RankingSetting
         ranked, corrected = _with_corrections(index, request, queries, limit, ranking)
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
-    evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens)
+    assets = _asset_links(ranked, asset_link)
+    evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens, assets)
     return SearchResponse(
         evidence_text=evidence,
+        assets=assets,
         results=ranked,
         total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
         corrections=corrected,
     )
+
+
+def _asset_links(ranked: Sequence[RankedChunk], asset_link: AssetLink | None) -> dict[str, str]:
+    if asset_link is None:
+        return {}
+    links = {}
+    for result in ranked:
+        name = image_asset(result.chunk)
+        if name is not None:
+            links[result.chunk.chunk_id] = asset_link(result.chunk, name)
+    return links
 
 
 def _ranked(
