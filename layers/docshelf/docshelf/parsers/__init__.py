@@ -24,7 +24,7 @@ from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens_batch
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "supported_formats"]
 

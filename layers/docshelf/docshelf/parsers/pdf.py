@@ -4,7 +4,8 @@ tables bounded by horizontal rules only).
 Pages are loaded and closed one at a time; only the extracted lines stay in memory. Running headers,
 footers and page numbers are removed once all pages are read, because they are found by repetition.
 Reading pages and laying each one out (reading order, paragraphs) are per-page work: for long PDFs on
-idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially.
+idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially. Pages that are
+images (scans) are rendered and OCR'd instead (pdf_ocr).
 """
 
 from __future__ import annotations
@@ -16,22 +17,30 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError, NeedsOcrError
-from docshelf.model import Block
+from docshelf.errors import (
+    OCR_SKIPPED_WARNING,
+    CorruptDocumentError,
+    DocumentTooLargeError,
+    EncryptedDocumentError,
+    NeedsOcrError,
+)
+from docshelf.model import Block, Paragraph
+from docshelf.ocr.engine import OcrUnavailableError
+from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf_ocr import ocr_pages, wants_ocr
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
 from docshelf.parsers.pdf_rule_tables import find_rule_tables
 from docshelf.parsers.pdf_tables import PlacedTable, find_tables
 from docshelf.parsers.pdf_text import PageReader, PageText, Run, split_run
 from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
 
-# Below this many characters per page on average, pages that are mostly images are taken as scans.
+# Without OCR: below this many characters per page on average, a PDF whose pages are mostly images is a scan.
 SCANNED_CHARS_PER_PAGE = 20
-SCANNED_IMAGE_COVERAGE = 0.5
 
 
 @dataclass(slots=True)
@@ -53,17 +62,21 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if page_count > limits.max_pages:
             raise DocumentTooLargeError(f"{page_count} pages is over the limit of {limits.max_pages}")
         pages = _read_pages(document, page_count, warnings)
+        ocr_blocks, ocr_off = _ocr(document, pages, warnings)
         outline = _outline(document, page_count)
         labels = _page_labels(document, page_count)
         title = _metadata_title(document)
     finally:
         document.close()
-    _require_text_layer(pages, filename, warnings)
+    if ocr_off is not None:
+        _require_text_layer(pages, filename, warnings, ocr_off)
     kept = [page.lines for page in pages]
     remove_furniture(kept, [page.height for page in pages])
     for page, lines in zip(pages, kept, strict=True):
         page.lines = lines
     blocks = _blocks(pages, outline)
+    if ocr_blocks:  # in page order; an OCR'd page has no text-layer blocks left
+        blocks = sorted(blocks + [block for page in ocr_blocks.values() for block in page], key=lambda b: b.page)
     return ParsedContent(
         blocks=blocks,
         page_count=page_count,
@@ -102,7 +115,7 @@ def _read_pages(document: pdfium.PdfDocument, page_count: int, warnings: list[st
 def _lost_pages(warnings: list[str]) -> str:
     """What the document says it lost (`ParsedContent.truncation`): pages PDFium could not read and pages that are
     images without a text layer, whose text is not indexed."""
-    lost = [w for w in warnings if w.startswith(("page ", "pages without a text layer"))]
+    lost = [w for w in warnings if w.startswith(("page ", OCR_SKIPPED_WARNING)) and "OCR confidence" not in w]
     return "; ".join(lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
 
 
@@ -143,18 +156,39 @@ def _read_page(
         page.close()
 
 
-def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[str]) -> None:
-    """Scans without a text layer must be reported as needing OCR, never returned as an empty success."""
+def _ocr(
+    document: pdfium.PdfDocument, pages: list[PageLayout], warnings: list[str]
+) -> tuple[dict[int, list[Paragraph]], str | None]:
+    """The OCR'd blocks of the pages that need OCR (their text layer dropped), or why OCR could not run."""
+    wanted = [page for page in pages if wants_ocr(page)]
+    if not wanted:
+        return {}, None
+    try:
+        blocks = ocr_pages(document, [page.number for page in wanted], ocr_settings(), warnings)
+    except OcrUnavailableError as exc:
+        return {}, str(exc)
+    for page in wanted:
+        page.lines, page.tables = [], []
+    return blocks, None
+
+
+def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[str], ocr_off: str) -> None:
+    """Scans without a text layer (when OCR cannot run) must be reported as needing OCR, never returned as an empty
+    success; `ocr_off` says why OCR did not read them."""
     chars = sum(len(line.text) for page in pages for line in page.lines)
     chars += sum(len(cell.text) for page in pages for placed in page.tables for cell in placed.table.cells)
-    scanned = [page.number for page in pages if page.image_coverage >= SCANNED_IMAGE_COVERAGE and not page.lines]
+    scanned = [page.number for page in pages if wants_ocr(page)]
     if chars == 0 and any(page.has_graphics for page in pages):
-        raise NeedsOcrError(f"{filename!r} has no text layer ({len(scanned)} of {len(pages)} pages are images)")
+        raise NeedsOcrError(
+            f"{filename!r} has no text layer ({len(scanned)} of {len(pages)} pages are images): {ocr_off}"
+        )
     if pages and chars < SCANNED_CHARS_PER_PAGE * len(pages) and len(scanned) * 2 > len(pages):
-        raise NeedsOcrError(f"{filename!r} is a scan: {len(scanned)} of {len(pages)} pages are images without text")
+        raise NeedsOcrError(
+            f"{filename!r} is a scan: {len(scanned)} of {len(pages)} pages are images without text: {ocr_off}"
+        )
     if scanned:
         shown = ", ".join(str(number) for number in scanned[:20])
-        warnings.append(f"pages without a text layer (need OCR): {shown}{' …' if len(scanned) > 20 else ''}")
+        warnings.append(f"{OCR_SKIPPED_WARNING}: {shown}{' …' if len(scanned) > 20 else ''} ({ocr_off})")
 
 
 def _blocks(pages: list[PageLayout], outline: list[OutlineEntry]) -> list[Block]:

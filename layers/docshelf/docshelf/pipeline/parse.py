@@ -6,11 +6,12 @@ import logging
 import time
 
 from docshelf.config import PipelineConfig
-from docshelf.errors import DocumentError, document_error, is_cacheable_failure
+from docshelf.errors import OCR_SKIPPED_WARNING, DocumentError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.keys import parse_cache_key, parse_failure_key
 from docshelf.model import Document
+from docshelf.ocr.settings import ocr_settings, unavailable_reason
 from docshelf.parsers import parse_bytes
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
 from docshelf.serde import document_from_dict, document_json, dumps, loads
@@ -47,7 +48,9 @@ def parse_stage(
     cache_key = parse_cache_key(ref.revision)
     cached = store.get(cache_key)
     if cached is not None:
-        return parsed(ref, document_from_dict(loads(cached)), cache_hit=True, seconds=time.perf_counter() - started)
+        document = document_from_dict(loads(cached))
+        if not _ocr_skipped(document) or unavailable_reason(ocr_settings()) is not None:
+            return parsed(ref, document, cache_hit=True, seconds=time.perf_counter() - started)
     failed = store.get(parse_failure_key(ref.revision))
     if failed is not None:
         known = loads(failed)
@@ -64,3 +67,7 @@ def parse_stage(
     del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
     store.put(cache_key, document_json(document), content_type="application/json")
     return parsed(ref, document, seconds=time.perf_counter() - started)
+
+
+def _ocr_skipped(document: Document) -> bool:
+    return any(warning.startswith(OCR_SKIPPED_WARNING) for warning in document.warnings)

@@ -1,0 +1,113 @@
+"""OCR'd text as typed blocks: paragraphs in the engine's reading order, lines joined as the script is written."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+from typing import TYPE_CHECKING
+
+from docshelf.model import Paragraph
+from docshelf.ocr.engine import OcrEngine
+from docshelf.ocr.model import OcrLine, OcrPage, OcrWord
+from docshelf.ocr.script import choose_languages
+from docshelf.ocr.settings import OcrSettings
+from docshelf.parsers.pdf_lines import no_space_script
+
+# A paragraph whose confidence is below this is kept, with a warning that its text may be wrong.
+LOW_CONFIDENCE = 0.6
+# Tesseract keeps lines separated by a blank line in one paragraph at times: a gap over this many line heights
+# between two lines starts a new paragraph.
+PARAGRAPH_GAP_LINES = 1.0
+_HYPHENATED = re.compile(r"[^\W\d_]-$")
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+def preload(engine: OcrEngine, settings: OcrSettings) -> None:
+    """Load the models every page may use: all the languages together (the first pass) and each alone."""
+    engine.load(settings.languages)
+    for language in settings.languages:
+        engine.load((language,))
+
+
+def recognise_page(
+    engine: OcrEngine, image: Image, settings: OcrSettings, page_number: int, *, dpi: int | None
+) -> tuple[list[Paragraph], str | None]:
+    """One page image's paragraphs and, when some are doubtful, a warning saying so. With several languages
+    configured, a first pass at half resolution tells which of them the page is written in (ocr/script.py)."""
+    languages = settings.languages
+    if len(languages) > 1:
+        half = image.reduce(2)
+        first_pass = engine.recognise(half, languages, dpi=dpi // 2 if dpi else None)
+        languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
+    blocks = ocr_paragraphs(engine.recognise(image, languages, dpi=dpi), page_number)
+    return blocks, low_confidence_warning(blocks, page_number)
+
+
+def ocr_paragraphs(page: OcrPage, page_number: int) -> list[Paragraph]:
+    """The page's paragraphs, each marked `ocr` with its character-weighted mean word confidence."""
+    result: list[Paragraph] = []
+    for paragraph in page.paragraphs:
+        for lines in _split_at_gaps(list(paragraph.lines)):
+            text = _join_lines([_line_text(line.words) for line in lines])
+            words = [word for line in lines for word in line.words]
+            if text:
+                result.append(Paragraph(text=text, page=page_number, ocr=True, confidence=_confidence(words)))
+    return result
+
+
+def low_confidence_warning(blocks: list[Paragraph], page_number: int) -> str | None:
+    low = [block for block in blocks if block.confidence is not None and block.confidence < LOW_CONFIDENCE]
+    if not low:
+        return None
+    worst = min(block.confidence or 0.0 for block in low)
+    return (
+        f"page {page_number}: OCR confidence low in {len(low)} of {len(blocks)} paragraphs "
+        f"(lowest {worst:.2f}); their text may be wrong"
+    )
+
+
+def _split_at_gaps(lines: list[OcrLine]) -> list[list[OcrLine]]:
+    if len(lines) < 2:
+        return [lines]
+    height = statistics.median(line.box[3] - line.box[1] for line in lines)
+    groups: list[list[OcrLine]] = [[lines[0]]]
+    for previous, line in itertools.pairwise(lines):
+        if line.box[1] - previous.box[3] > PARAGRAPH_GAP_LINES * height:
+            groups.append([])
+        groups[-1].append(line)
+    return groups
+
+
+def _line_text(words: tuple[OcrWord, ...]) -> str:
+    """Words joined by spaces, except between two characters of a script written without them (Tesseract splits
+    Chinese and Japanese into words it separates by spaces)."""
+    text = ""
+    for word in words:
+        if text and not (no_space_script(text[-1]) and no_space_script(word.text[0])):
+            text += " "
+        text += word.text
+    return text
+
+
+def _join_lines(lines: list[str]) -> str:
+    text = ""
+    for line in lines:
+        if not line:
+            continue
+        if not text:
+            text = line
+        elif _HYPHENATED.search(text) and line[0].islower():
+            text = text[:-1] + line
+        elif no_space_script(text[-1]) or no_space_script(line[0]):
+            text += line
+        else:
+            text += " " + line
+    return text
+
+
+def _confidence(words: list[OcrWord]) -> float:
+    weight = sum(len(word.text) for word in words)
+    return round(sum(word.confidence * len(word.text) for word in words) / weight, 3) if weight else 0.0

@@ -1,0 +1,57 @@
+"""The pure parts of OCR: an engine's words joined into paragraph text, and the language chosen from a first pass."""
+
+from __future__ import annotations
+
+from docshelf.model import Paragraph
+from docshelf.ocr.blocks import low_confidence_warning, ocr_paragraphs
+from docshelf.ocr.model import OcrLine, OcrPage, OcrParagraph, OcrWord
+from docshelf.ocr.script import choose_languages
+
+CONFIGURED = ("eng", "chi_sim", "jpn")
+
+
+def _line(top: int, *words: str, confidence: float = 0.9) -> OcrLine:
+    placed = tuple(OcrWord(text, (10 * i, top, 10 * i + 9, top + 20), confidence) for i, text in enumerate(words))
+    return OcrLine(placed, (0, top, 10 * len(words), top + 20))
+
+
+def test_lines_join_with_spaces_and_hyphenated_words_are_rejoined() -> None:
+    page = OcrPage(
+        1000, 1000, (OcrParagraph((_line(0, "The", "seals", "are", "re-"), _line(25, "placed", "yearly."))),)
+    )
+    assert ocr_paragraphs(page, 4) == [
+        Paragraph("The seals are replaced yearly.", 4, ocr=True, confidence=0.9),
+    ]
+
+
+def test_chinese_and_japanese_words_join_without_the_spaces_the_engine_puts_between_them() -> None:
+    page = OcrPage(1000, 1000, (OcrParagraph((_line(0, "本", "季度", "报告", "TX-100"), _line(25, "型号", "。"))),))
+    assert [block.text for block in ocr_paragraphs(page, 1)] == ["本季度报告 TX-100型号。"]
+
+
+def test_a_blank_line_between_lines_of_one_engine_paragraph_starts_a_new_paragraph() -> None:
+    lines = (_line(0, "First", "paragraph."), _line(25, "Still", "first."), _line(100, "Second", "one."))
+    texts = [block.text for block in ocr_paragraphs(OcrPage(1000, 1000, (OcrParagraph(lines),)), 1)]
+    assert texts == ["First paragraph. Still first.", "Second one."]
+
+
+def test_confidence_is_weighted_by_characters_and_low_confidence_is_a_warning() -> None:
+    words = (OcrWord("Readable", (0, 0, 80, 20), 0.9), OcrWord("x", (90, 0, 99, 20), 0.1))
+    good = OcrParagraph((OcrLine(words, (0, 0, 99, 20)),))
+    bad = OcrParagraph((_line(100, "smudge", confidence=0.3),))
+    blocks = ocr_paragraphs(OcrPage(1000, 1000, (good, bad)), 2)
+    assert [block.confidence for block in blocks] == [round((0.9 * 8 + 0.1) / 9, 3), 0.3]
+    assert low_confidence_warning(blocks, 2) == (
+        "page 2: OCR confidence low in 1 of 2 paragraphs (lowest 0.30); their text may be wrong"
+    )
+    assert low_confidence_warning(blocks[:1], 2) is None
+
+
+def test_the_page_language_comes_from_its_scripts() -> None:
+    assert choose_languages("Quarterly report on valves", CONFIGURED) == ("eng",)
+    assert choose_languages("本季度维护报告涵盖北方工厂 TX", CONFIGURED) == ("chi_sim",)
+    assert choose_languages("四半期保守報告書は北部工場のポンプ", CONFIGURED) == ("jpn",)
+    assert choose_languages("Quarterly report on valves and pumps 中", CONFIGURED) == ("eng",), "a stray mark"
+    assert choose_languages("", CONFIGURED) == CONFIGURED, "nothing read: every language"
+    assert choose_languages("本季度报告", ("eng",)) == ("eng",), "only what is configured"
+    assert choose_languages("四半期報告書は", ("eng", "chi_sim")) == ("chi_sim",)
