@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
 from docshelf.errors import DocumentTooLargeError, NeedsOcrError
-from docshelf.model import Document, Paragraph
-from docshelf.parsers import parse_bytes
+from docshelf.model import Block, Document, Paragraph
+from docshelf.parsers import block_text, parse_bytes
 from docshelf.parsers.base import ParseLimits
 from tests.scans import PARAGRAPHS, character_error_rate, degrade, encode, render_page
 
@@ -27,8 +28,12 @@ CLEAN_CER = 0.02
 DEGRADED_CER = 0.05
 
 
+def _texts(blocks: Iterable[Block]) -> list[str]:
+    return [block_text(block) for block in blocks]
+
+
 def _text(document: Document) -> str:
-    return "\n".join(block.text for block in document.blocks())
+    return "\n".join(_texts(document.blocks()))
 
 
 def _cer(language: str, document: Document, what: str) -> float:
@@ -63,7 +68,7 @@ def test_every_frame_of_a_multipage_tiff_is_a_page(pages: dict[str, Image.Image]
     document = parse_bytes(encode([pages["eng"], pages["chi_sim"], pages["jpn"]], "tiff"), "fax.tiff")
     assert len(document.pages) == 3 and document.source.media_type == "image/tiff"
     for page, language in zip(document.pages, ["eng", "chi_sim", "jpn"], strict=True):
-        text = "\n".join(block.text for block in page.blocks)
+        text = "\n".join(_texts(page.blocks))
         rate = character_error_rate("\n".join(PARAGRAPHS[language]), text)
         print(f"OCR tiff page {page.number} {language}: CER {rate:.4f}")
         assert rate <= CLEAN_CER
@@ -96,13 +101,13 @@ def _mixed_pdf(picture: Image.Image) -> bytes:
 def test_a_mixed_pdf_yields_the_typed_and_the_scanned_text(pages: dict[str, Image.Image]) -> None:
     document = parse_bytes(_mixed_pdf(pages["eng"]), "mixed.pdf")
     typed, scanned, stamped = ([block for block in page.blocks] for page in document.pages)
-    assert [block.text for block in typed] == ["The typed page says that stem seals wear out in ten years."]
+    assert _texts(typed) == ["The typed page says that stem seals wear out in ten years."]
     assert not any(isinstance(block, Paragraph) and block.ocr for block in typed)
     for blocks in (scanned, stamped):
         assert all(isinstance(block, Paragraph) and block.ocr for block in blocks)
-        paragraphs = [block.text for block in blocks if block.text.replace(" ", "") != "p.3"]
+        paragraphs = [text for text in _texts(blocks) if text.replace(" ", "") != "p.3"]
         assert character_error_rate("\n".join(PARAGRAPHS["eng"]), "\n".join(paragraphs)) <= CLEAN_CER
-    assert stamped[-1].text.replace(" ", "") == "p.3", "the rendered page holds the text layer's characters"
+    assert _texts(stamped)[-1].replace(" ", "") == "p.3", "the rendered page holds the text layer's characters"
     assert document.truncation == ""
 
 
