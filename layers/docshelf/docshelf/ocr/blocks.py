@@ -19,6 +19,9 @@ LOW_CONFIDENCE = 0.6
 # Tesseract keeps lines separated by a blank line in one paragraph at times: a gap over this many line heights
 # between two lines starts a new paragraph.
 PARAGRAPH_GAP_LINES = 1.0
+# The language-finding first pass reads the page at 1/3 of its resolution (100 dpi for a 300 dpi page): measured on
+# the tests' pages, it told English, Chinese and Japanese apart as at 1/2, clean and degraded, in 80% of the time.
+FIRST_PASS_REDUCTION = 3
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 
 if TYPE_CHECKING:
@@ -36,11 +39,12 @@ def recognise_page(
     engine: OcrEngine, image: Image, settings: OcrSettings, page_number: int, *, dpi: int | None
 ) -> tuple[list[Paragraph], str | None]:
     """One page image's paragraphs and, when some are doubtful, a warning saying so. With several languages
-    configured, a first pass at half resolution tells which of them the page is written in (ocr/script.py)."""
+    configured, a first pass at a third of the resolution tells which of them the page is written in
+    (ocr/script.py)."""
     languages = settings.languages
     if len(languages) > 1:
-        half = image.reduce(2)
-        first_pass = engine.recognise(half, languages, dpi=dpi // 2 if dpi else None)
+        small = image.reduce(FIRST_PASS_REDUCTION)
+        first_pass = engine.recognise(small, languages, dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
     blocks = ocr_paragraphs(engine.recognise(image, languages, dpi=dpi), page_number)
     return blocks, low_confidence_warning(blocks, page_number)

@@ -2,8 +2,8 @@
 
 Tesseract reads a page with several models best when the page's own language comes first: with `eng` first,
 measured on Chinese scans, the first words of a paragraph came out as Latin letters (CER 14-33% against 1.5% with
-`chi_sim` first). The first pass (the page at half resolution with every configured language, a third of the full
-pass's time) only counts Han, kana and Latin letters; the full pass then runs with the page's language first.
+`chi_sim` first). The first pass (the page at a third of its resolution with every configured language, under half
+the full pass's time) only counts Han, kana and Latin letters; the full pass then runs with the page's language.
 """
 
 from __future__ import annotations
