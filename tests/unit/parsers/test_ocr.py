@@ -182,3 +182,27 @@ def test_the_corpus_scans_yield_their_text(corpus_dir: Path) -> None:
     assert len(words) > 300 and _text(lorem).startswith("Lorem ipsum dolor sit amet, consectetur adipiscing elit.")
     noisy = parse_bytes((corpus_dir / "pdf" / "pdf-with-ocr-text.pdf").read_bytes(), "pdf-with-ocr-text.pdf")
     assert "Foundation" in _text(noisy), "its own (noisy) text layer is a real text layer: kept, never OCR'd"
+
+
+def test_a_cached_parse_that_skipped_ocr_is_parsed_again_once_ocr_can_run(
+    pages: dict[str, Image.Image], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from docshelf.config import PipelineConfig
+    from docshelf.pipeline.outcomes import ParseOutcome
+    from docshelf.pipeline.parse import parse_stage
+    from docshelf.store.local import LocalStore
+
+    store, data = LocalStore(tmp_path), _mixed_pdf(pages["eng"])
+
+    def parse() -> ParseOutcome:
+        return parse_stage(store, data, namespace="ns", source_key="mixed.pdf", config=PipelineConfig())
+
+    monkeypatch.setenv("DOCSHELF_OCR", "off")
+    without = parse()
+    assert without.document is not None and without.document.truncation.startswith("pages without a text layer")
+    assert parse().cache_hit
+    monkeypatch.setenv("DOCSHELF_OCR", "on")
+    again = parse()
+    assert not again.cache_hit and again.document is not None and again.document.truncation == ""
+    assert "Three stem seals were replaced in March." in _text(again.document)
+    assert parse().cache_hit
