@@ -49,14 +49,20 @@ def font_path(language: str) -> Path:
     return LATIN_FONT if language == "eng" else CJK_FONT
 
 
-def render_page(paragraphs: list[str], language: str, *, dpi: int = 300, points: float = 12) -> Image.Image:
-    """An A4 page in 8-bit grey with the paragraphs typeset at `points` size, wrapped to 1-inch margins."""
+def render_page(
+    paragraphs: list[str], language: str, *, dpi: int = 300, points: float = 12, title: str = ""
+) -> Image.Image:
+    """An A4 page in 8-bit grey with the paragraphs typeset at `points` size, wrapped to 1-inch margins, under a
+    `title` at twice that size when one is given."""
     width, height = round(A4_INCHES[0] * dpi), round(A4_INCHES[1] * dpi)
     page = Image.new("L", (width, height), 255)
     draw = ImageDraw.Draw(page)
     font = ImageFont.truetype(str(font_path(language)), round(points / 72 * dpi))
     line_height = round(points * 1.5 / 72 * dpi)
     y = dpi
+    if title:
+        draw.text((dpi, y), title, font=ImageFont.truetype(str(font_path(language)), round(points / 36 * dpi)), fill=0)
+        y += 3 * line_height
     for paragraph in paragraphs:
         for line in _wrap(paragraph, font, width - 2 * dpi, language):
             draw.text((dpi, y), line, font=font, fill=0)

@@ -35,6 +35,20 @@ def test_a_blank_line_between_lines_of_one_engine_paragraph_starts_a_new_paragra
     assert texts == ["First paragraph. Still first.", "Second one."]
 
 
+def test_a_lone_line_clearly_taller_than_the_page_s_lines_is_a_heading() -> None:
+    def tall(top: int, text: str, height: int) -> OcrParagraph:
+        return OcrParagraph((OcrLine((OcrWord(text, (0, top, 90, top + height), 0.9),), (0, top, 90, top + height)),))
+
+    body = OcrParagraph((_line(300, "Body", "text", "here."), _line(325, "More", "body."), _line(350, "Last.")))
+    page = OcrPage(1000, 1000, (tall(0, "Title", 40), tall(100, "Section", 28), tall(200, "Aside", 22), body))
+    blocks = ocr_paragraphs(page, 1)
+    assert [(type(block).__name__, block.text) for block in blocks] == [
+        ("Heading", "Title"), ("Heading", "Section"), ("Paragraph", "Aside"),
+        ("Paragraph", "Body text here. More body. Last."),
+    ]  # fmt: skip
+    assert [getattr(block, "level", None) for block in blocks] == [1, 2, None, None]
+
+
 def test_confidence_is_weighted_by_characters_and_low_confidence_is_a_warning() -> None:
     words = (OcrWord("Readable", (0, 0, 80, 20), 0.9), OcrWord("x", (90, 0, 99, 20), 0.1))
     good = OcrParagraph((OcrLine(words, (0, 0, 99, 20)),))

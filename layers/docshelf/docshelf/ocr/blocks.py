@@ -7,7 +7,7 @@ import re
 import statistics
 from typing import TYPE_CHECKING
 
-from docshelf.model import Paragraph
+from docshelf.model import Heading, Paragraph
 from docshelf.ocr.engine import OcrEngine
 from docshelf.ocr.model import OcrLine, OcrPage, OcrWord
 from docshelf.ocr.script import choose_languages
@@ -22,6 +22,11 @@ PARAGRAPH_GAP_LINES = 1.0
 # The language-finding first pass reads the page at 1/3 of its resolution (100 dpi for a 300 dpi page): measured on
 # the tests' pages, it told English, Chinese and Japanese apart as at 1/2, clean and degraded, in 80% of the time.
 FIRST_PASS_REDUCTION = 3
+# Line heights (over the page's median) from which a lone short line is a heading, and a level-1 heading.
+HEADING_HEIGHT = 1.3
+TITLE_HEIGHT = 1.8
+HEADING_MAX_CHARS = 120
+OcrBlock = Heading | Paragraph
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 
 if TYPE_CHECKING:
@@ -37,7 +42,7 @@ def preload(engine: OcrEngine, settings: OcrSettings) -> None:
 
 def recognise_page(
     engine: OcrEngine, image: Image, settings: OcrSettings, page_number: int, *, dpi: int | None
-) -> tuple[list[Paragraph], str | None]:
+) -> tuple[list[OcrBlock], str | None]:
     """One page image's paragraphs and, when some are doubtful, a warning saying so. With several languages
     configured, a first pass at a third of the resolution tells which of them the page is written in
     (ocr/script.py)."""
@@ -50,19 +55,38 @@ def recognise_page(
     return blocks, low_confidence_warning(blocks, page_number)
 
 
-def ocr_paragraphs(page: OcrPage, page_number: int) -> list[Paragraph]:
-    """The page's paragraphs, each marked `ocr` with its character-weighted mean word confidence."""
-    result: list[Paragraph] = []
+def ocr_paragraphs(page: OcrPage, page_number: int) -> list[OcrBlock]:
+    """The page's paragraphs, each marked `ocr` with its character-weighted mean word confidence. A paragraph of one
+    short line set clearly larger than the page's text is a heading."""
+    heights = [line.box[3] - line.box[1] for paragraph in page.paragraphs for line in paragraph.lines]
+    body = statistics.median(heights) if heights else 0
+    result: list[OcrBlock] = []
     for paragraph in page.paragraphs:
         for lines in _split_at_gaps(list(paragraph.lines)):
             text = _join_lines([_line_text(line.words) for line in lines])
-            words = [word for line in lines for word in line.words]
-            if text:
-                result.append(Paragraph(text=text, page=page_number, ocr=True, confidence=_confidence(words)))
+            confidence = _confidence([word for line in lines for word in line.words])
+            if not text:
+                continue
+            level = _heading_level(lines, text, body)
+            if level is None:
+                result.append(Paragraph(text=text, page=page_number, ocr=True, confidence=confidence))
+            else:
+                result.append(Heading(text=text, level=level, page=page_number, ocr=True, confidence=confidence))
     return result
 
 
-def low_confidence_warning(blocks: list[Paragraph], page_number: int) -> str | None:
+def _heading_level(lines: list[OcrLine], text: str, body: float) -> int | None:
+    """1 or 2 for a lone short line at least HEADING_HEIGHT (1 from TITLE_HEIGHT) times the page's median line
+    height; a body line, with or without ascenders and descenders, is never taller than the median by that much."""
+    if len(lines) != 1 or len(text) > HEADING_MAX_CHARS or body <= 0 or not any(char.isalpha() for char in text):
+        return None
+    ratio = (lines[0].box[3] - lines[0].box[1]) / body
+    if ratio >= TITLE_HEIGHT:
+        return 1
+    return 2 if ratio >= HEADING_HEIGHT else None
+
+
+def low_confidence_warning(blocks: list[OcrBlock], page_number: int) -> str | None:
     low = [block for block in blocks if block.confidence is not None and block.confidence < LOW_CONFIDENCE]
     if not low:
         return None

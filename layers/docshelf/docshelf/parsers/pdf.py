@@ -24,7 +24,8 @@ from docshelf.errors import (
     EncryptedDocumentError,
     NeedsOcrError,
 )
-from docshelf.model import Block, Paragraph
+from docshelf.model import Block
+from docshelf.ocr.blocks import OcrBlock
 from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -158,7 +159,7 @@ def _read_page(
 
 def _ocr(
     document: pdfium.PdfDocument, pages: list[PageLayout], warnings: list[str]
-) -> tuple[dict[int, list[Paragraph]], str | None]:
+) -> tuple[dict[int, list[OcrBlock]], str | None]:
     """The OCR'd blocks of the pages that need OCR (their text layer dropped), or why OCR could not run."""
     wanted = [page for page in pages if wants_ocr(page)]
     if not wanted:

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 
-from docshelf.model import Paragraph
 from docshelf.ocr import OcrEngine, OcrSettings, shared_engine
-from docshelf.ocr.blocks import preload, recognise_page
+from docshelf.ocr.blocks import OcrBlock, preload, recognise_page
 from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ MAX_RENDER_PIXELS = 35_000_000
 TEXT_COVERAGE = 0.02
 IMAGE_COVERAGE = 0.5
 
-PageResult = tuple[list[Paragraph], str | None] | str  # the blocks and a low-confidence warning, or why it failed
+PageResult = tuple[list[OcrBlock], str | None] | str  # the blocks and a low-confidence warning, or why it failed
 
 
 def wants_ocr(page: PageLayout) -> bool:
@@ -43,7 +42,7 @@ def wants_ocr(page: PageLayout) -> bool:
 
 def ocr_pages(
     document: pdfium.PdfDocument, numbers: list[int], settings: OcrSettings, warnings: list[str]
-) -> dict[int, list[Paragraph]]:
+) -> dict[int, list[OcrBlock]]:
     """The OCR'd paragraphs of each page in `numbers` (1-based), pages in parallel on spare CPUs.
 
     Raises OcrUnavailableError when OCR is off or cannot run here; a page that fails is a warning."""
@@ -54,7 +53,7 @@ def ocr_pages(
         return [_ocr_page(document, numbers[index], engine, settings) for index in range(start, end)]
 
     results = map_page_ranges(read, len(numbers), worker_count(len(numbers), pages_per_worker=1), slice_pages=1)
-    blocks: dict[int, list[Paragraph]] = {}
+    blocks: dict[int, list[OcrBlock]] = {}
     for number, result in zip(numbers, results, strict=True):
         if isinstance(result, str):
             warnings.append(f"page {number} could not be OCR'd: {result}")
