@@ -123,6 +123,21 @@ def test_a_mixed_pdf_yields_the_typed_and_the_scanned_text(pages: dict[str, Imag
     assert document.truncation == ""
 
 
+def test_a_page_with_a_real_text_layer_over_a_full_page_picture_is_not_ocrd(pages: dict[str, Image.Image]) -> None:
+    width, height = A4
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.drawImage(ImageReader(pages["chi_sim"]), 0, 0, width=width, height=height)  # a background picture
+    pdf.setFont("Helvetica", 11)
+    for index in range(12):
+        pdf.drawString(72, height - 300 - 14 * index, f"Typed line {index} over the picture, about seals and valves.")
+    pdf.showPage()
+    pdf.save()
+    document = parse_bytes(buffer.getvalue(), "slide.pdf")
+    assert not any(getattr(block, "ocr", True) for block in document.blocks())
+    assert "Typed line 11 over the picture" in _text(document) and "维护" not in _text(document)
+
+
 def test_a_text_pdf_never_asks_for_ocr(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """With no language data at all, a text PDF parses as before, without a word of OCR."""
     monkeypatch.setenv("DOCSHELF_TESSDATA", str(tmp_path))
