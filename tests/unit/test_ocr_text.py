@@ -5,7 +5,7 @@ from __future__ import annotations
 from docshelf.model import Paragraph
 from docshelf.ocr.blocks import low_confidence_warning, ocr_paragraphs
 from docshelf.ocr.model import OcrLine, OcrPage, OcrParagraph, OcrWord
-from docshelf.ocr.script import choose_languages
+from docshelf.ocr.script import choose_languages, first_pass_language
 
 CONFIGURED = ("eng", "chi_sim", "jpn")
 
@@ -66,6 +66,13 @@ def test_the_page_language_comes_from_its_scripts() -> None:
     assert choose_languages("本季度维护报告涵盖北方工厂 TX", CONFIGURED) == ("chi_sim",)
     assert choose_languages("四半期保守報告書は北部工場のポンプ", CONFIGURED) == ("jpn",)
     assert choose_languages("Quarterly report on valves and pumps 中", CONFIGURED) == ("eng",), "a stray mark"
-    assert choose_languages("", CONFIGURED) == CONFIGURED, "nothing read: every language"
+    assert choose_languages("", CONFIGURED) == ("jpn",), "nothing read: the model that reads every script"
     assert choose_languages("本季度报告", ("eng",)) == ("eng",), "only what is configured"
     assert choose_languages("四半期報告書は", ("eng", "chi_sim")) == ("chi_sim",)
+
+
+def test_the_first_pass_reads_with_a_model_that_knows_every_configured_script() -> None:
+    assert first_pass_language(CONFIGURED) == "jpn"
+    assert first_pass_language(("eng", "chi_sim")) == "chi_sim"
+    assert first_pass_language(("eng", "deu")) is None, "Latin letters only: read with both at once"
+    assert first_pass_language(("chi_sim",)) is None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from docshelf.model import Heading, Paragraph
 from docshelf.ocr.engine import OcrEngine
 from docshelf.ocr.model import OcrLine, OcrPage, OcrWord
-from docshelf.ocr.script import choose_languages
+from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
 from docshelf.parsers.pdf_lines import no_space_script
 
@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 
 
 def preload(engine: OcrEngine, settings: OcrSettings) -> None:
-    """Load the models every page may use: all the languages together (the first pass) and each alone."""
-    engine.load(settings.languages)
+    """Load the models every page may use: each language alone, or all together when no first pass chooses."""
+    if first_pass_language(settings.languages) is None:
+        engine.load(settings.languages)
+        return
     for language in settings.languages:
         engine.load((language,))
 
@@ -43,13 +45,13 @@ def preload(engine: OcrEngine, settings: OcrSettings) -> None:
 def recognise_page(
     engine: OcrEngine, image: Image, settings: OcrSettings, page_number: int, *, dpi: int | None
 ) -> tuple[list[OcrBlock], str | None]:
-    """One page image's paragraphs and, when some are doubtful, a warning saying so. With several languages
-    configured, a first pass at a third of the resolution tells which of them the page is written in
-    (ocr/script.py)."""
+    """One page image's paragraphs and, when some are doubtful, a warning saying so. With languages that scripts
+    tell apart, a first pass at a third of the resolution finds the one the page is written in (ocr/script.py)."""
     languages = settings.languages
-    if len(languages) > 1:
+    reader = first_pass_language(languages)
+    if reader is not None:
         small = image.reduce(FIRST_PASS_REDUCTION)
-        first_pass = engine.recognise(small, languages, dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
+        first_pass = engine.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
     blocks = ocr_paragraphs(engine.recognise(image, languages, dpi=dpi), page_number)
     return blocks, low_confidence_warning(blocks, page_number)

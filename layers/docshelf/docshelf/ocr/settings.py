@@ -2,8 +2,8 @@
 
 - DOCSHELF_OCR: `off` (also `0`, `false`, `no`) keeps image pages un-OCR'd: such a document ends as `needs_ocr`
   (or `partial` when other pages have text), with the reason;
-- DOCSHELF_OCR_LANGUAGES: Tesseract language codes joined by `+` (default `eng+chi_sim+jpn`: one pass reads all
-  three, see README "OCR");
+- DOCSHELF_OCR_LANGUAGES: Tesseract language codes joined by `+` (default `eng+chi_sim+jpn`; each page is read in
+  the one a first pass finds, ocr/script.py);
 - DOCSHELF_TESSDATA: the folder of the `.traineddata` files; by default Lambda's OcrLayer (/opt/tessdata), else
   the one `make setup` fills (layers/docshelf/tessdata).
 """
