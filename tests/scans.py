@@ -71,6 +71,24 @@ def render_page(
     return page
 
 
+def render_columns(left: list[str], right: list[str], *, dpi: int = 300, points: float = 12) -> Image.Image:
+    """An A4 page of English in two columns (a half-inch gutter), `left` then `right`."""
+    width, height = round(A4_INCHES[0] * dpi), round(A4_INCHES[1] * dpi)
+    page = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(str(LATIN_FONT), round(points / 72 * dpi))
+    line_height = round(points * 1.5 / 72 * dpi)
+    column = (width - 2 * dpi - dpi // 2) // 2
+    for x, paragraphs in ((dpi, left), (dpi + column + dpi // 2, right)):
+        y = dpi
+        for paragraph in paragraphs:
+            for line in _wrap(paragraph, font, column, "eng"):
+                draw.text((x, y), line, font=font, fill=0)
+                y += line_height
+            y += line_height
+    return page
+
+
 def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int, language: str) -> list[str]:
     units = text.split(" ") if language == "eng" else list(text)
     joiner = " " if language == "eng" else ""

@@ -19,7 +19,7 @@ from docshelf.errors import DocumentTooLargeError, NeedsOcrError
 from docshelf.model import Block, Document, Heading, Paragraph
 from docshelf.parsers import block_text, parse_bytes
 from docshelf.parsers.base import ParseLimits
-from tests.scans import PARAGRAPHS, character_error_rate, degrade, encode, render_page
+from tests.scans import PARAGRAPHS, character_error_rate, degrade, encode, render_columns, render_page
 
 pytestmark = pytest.mark.usefixtures("ocr_ready")
 LANGUAGES = sorted(PARAGRAPHS)
@@ -74,6 +74,14 @@ def test_a_line_set_twice_as_large_as_the_text_is_a_heading(language: str) -> No
     assert character_error_rate(title, first.text) <= (0.0 if language == "eng" else 0.25)
     assert [type(block) for block in rest] == [Paragraph] * 3
     assert document.title == first.text
+
+
+def test_two_columns_are_read_column_by_column() -> None:
+    left, right = PARAGRAPHS["eng"][:2], [PARAGRAPHS["eng"][2], "The right column ends with a note about valves."]
+    document = parse_bytes(encode([render_columns(left, right)], "png"), "columns.png")
+    texts = _texts(document.blocks())
+    assert len(texts) == 4
+    assert character_error_rate("\n".join(left + right), "\n".join(texts)) <= CLEAN_CER
 
 
 def test_every_frame_of_a_multipage_tiff_is_a_page(pages: dict[str, Image.Image]) -> None:
