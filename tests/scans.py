@@ -89,6 +89,31 @@ def render_columns(left: list[str], right: list[str], *, dpi: int = 300, points:
     return page
 
 
+def render_table_page(
+    before: str, grid: list[list[str]], after: str, language: str = "eng", *, dpi: int = 300, points: float = 12
+) -> Image.Image:
+    """An A4 page: a paragraph, a table ruled on every row and column holding `grid`, and another paragraph."""
+    width, height = round(A4_INCHES[0] * dpi), round(A4_INCHES[1] * dpi)
+    page = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(str(font_path(language)), round(points / 72 * dpi))
+    line_height = round(points * 1.5 / 72 * dpi)
+    draw.text((dpi, dpi), before, font=font, fill=0)
+    top, row_height = dpi + 3 * line_height, 2 * line_height
+    column = (width - 2 * dpi) // len(grid[0])
+    for row, cells in enumerate(grid):
+        for col, text in enumerate(cells):
+            draw.text((dpi + col * column + line_height // 2, top + row * row_height + line_height // 2), text,
+                      font=font, fill=0)  # fmt: skip
+    bottom = top + len(grid) * row_height
+    for row in range(len(grid) + 1):
+        draw.line([(dpi, top + row * row_height), (width - dpi, top + row * row_height)], fill=0, width=3)
+    for col in range(len(grid[0]) + 1):
+        draw.line([(dpi + col * column, top), (dpi + col * column, bottom)], fill=0, width=3)
+    draw.text((dpi, bottom + 2 * line_height), after, font=font, fill=0)
+    return page
+
+
 def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int, language: str) -> list[str]:
     units = text.split(" ") if language == "eng" else list(text)
     joiner = " " if language == "eng" else ""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from docshelf.model import Paragraph
-from docshelf.ocr.blocks import low_confidence_warning, ocr_paragraphs
+from docshelf.model import Paragraph, Table
+from docshelf.ocr.blocks import low_confidence_warning, ocr_blocks, ocr_paragraphs
+from docshelf.ocr.grid import Grid, find_grids
 from docshelf.ocr.model import OcrLine, OcrPage, OcrParagraph, OcrWord
 from docshelf.ocr.script import choose_languages, first_pass_language
+from docshelf.tables import table_grid
 
 CONFIGURED = ("eng", "chi_sim", "jpn")
 
@@ -76,3 +78,32 @@ def test_the_first_pass_reads_with_a_model_that_knows_every_configured_script() 
     assert first_pass_language(("eng", "chi_sim")) == "chi_sim"
     assert first_pass_language(("eng", "deu")) is None, "Latin letters only: read with both at once"
     assert first_pass_language(("chi_sim",)) is None
+
+
+def test_words_inside_a_grid_become_its_cells_where_the_engine_read_the_first_of_them() -> None:
+    grid = Grid(rows=(100.0, 150.0, 200.0), cols=(0.0, 100.0, 200.0))
+
+    def word(text: str, x: int, y: int) -> OcrWord:
+        return OcrWord(text, (x, y, x + 20, y + 20), 0.9)
+
+    intro = OcrParagraph((OcrLine((word("Intro", 0, 0),), (0, 0, 20, 20)),))
+    cells = OcrParagraph((
+        OcrLine((word("Part", 10, 110), word("Price", 110, 110)), (10, 110, 130, 130)),
+        OcrLine((word("TX", 10, 160), word("189", 110, 160)), (10, 160, 130, 180)),
+    ))  # fmt: skip
+    outro = OcrParagraph((OcrLine((word("Done", 0, 300),), (0, 300, 20, 320)),))
+    blocks = ocr_blocks(OcrPage(1000, 1000, (intro, cells, outro)), [grid], 5)
+    assert [type(block).__name__ for block in blocks] == ["Paragraph", "Table", "Paragraph"]
+    table = blocks[1]
+    assert isinstance(table, Table) and table.ocr and table.page == 5 and table.confidence == 0.9
+    assert table_grid(table) == [["Part", "Price"], ["TX", "189"]]
+
+
+def test_ruling_lines_of_a_rendered_table_make_one_grid_and_text_makes_none() -> None:
+    from tests.scans import PARAGRAPHS, degrade, render_page, render_table_page
+
+    rows = [["a", "b", "c"]] * 4
+    for page in (render_table_page("before", rows, "after"), degrade(render_table_page("before", rows, "after"))):
+        (grid,) = find_grids(page)
+        assert (len(grid.rows), len(grid.cols)) == (5, 4)
+    assert find_grids(render_page(PARAGRAPHS["eng"] * 3, "eng")) == []

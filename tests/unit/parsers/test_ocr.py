@@ -16,10 +16,19 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
 from docshelf.errors import DocumentTooLargeError, NeedsOcrError
-from docshelf.model import Block, Document, Heading, Paragraph
+from docshelf.model import Block, Document, Heading, Paragraph, Table
 from docshelf.parsers import block_text, parse_bytes
 from docshelf.parsers.base import ParseLimits
-from tests.scans import PARAGRAPHS, character_error_rate, degrade, encode, render_columns, render_page
+from docshelf.tables import table_grid
+from tests.scans import (
+    PARAGRAPHS,
+    character_error_rate,
+    degrade,
+    encode,
+    render_columns,
+    render_page,
+    render_table_page,
+)
 
 pytestmark = pytest.mark.usefixtures("ocr_ready")
 LANGUAGES = sorted(PARAGRAPHS)
@@ -82,6 +91,24 @@ def test_two_columns_are_read_column_by_column() -> None:
     texts = _texts(document.blocks())
     assert len(texts) == 4
     assert character_error_rate("\n".join(left + right), "\n".join(texts)) <= CLEAN_CER
+
+
+TABLE = [
+    ["Part", "Pressure", "Price"],
+    ["TX-100", "200 bar", "189"],
+    ["TX-200", "250 bar", "245"],
+    ["Seal kit", "n/a", "19.90"],
+]
+
+
+@pytest.mark.parametrize(("fmt", "worn"), [("png", False), ("png", True), ("pdf", False)])
+def test_a_ruled_table_is_a_table_between_its_paragraphs(fmt: str, worn: bool) -> None:
+    page = render_table_page("The valves and their ratings are listed below.", TABLE, "Prices are in euros.")
+    document = parse_bytes(encode([degrade(page) if worn else page], fmt), f"table.{fmt}")
+    before, table, after = document.blocks()
+    assert isinstance(table, Table) and table.ocr and table.confidence is not None and table.confidence > 0.8
+    assert table_grid(table) == TABLE
+    assert _texts([before, after]) == ["The valves and their ratings are listed below.", "Prices are in euros."]
 
 
 def test_every_frame_of_a_multipage_tiff_is_a_page(pages: dict[str, Image.Image]) -> None:

@@ -1,14 +1,17 @@
-"""OCR'd text as typed blocks: paragraphs in the engine's reading order, lines joined as the script is written."""
+"""OCR'd text as typed blocks: paragraphs in the engine's reading order, lines joined as the script is written,
+headings where size says so, and tables where ruling lines draw a grid."""
 
 from __future__ import annotations
 
 import itertools
 import re
 import statistics
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from docshelf.model import Heading, Paragraph
+from docshelf.model import Heading, Paragraph, Table, TableCell
 from docshelf.ocr.engine import OcrEngine
+from docshelf.ocr.grid import Grid, find_grids
 from docshelf.ocr.model import OcrLine, OcrPage, OcrWord
 from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
@@ -26,7 +29,7 @@ FIRST_PASS_REDUCTION = 3
 HEADING_HEIGHT = 1.3
 TITLE_HEIGHT = 1.8
 HEADING_MAX_CHARS = 120
-OcrBlock = Heading | Paragraph
+OcrBlock = Heading | Paragraph | Table
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 
 if TYPE_CHECKING:
@@ -53,28 +56,82 @@ def recognise_page(
         small = image.reduce(FIRST_PASS_REDUCTION)
         first_pass = engine.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
-    blocks = ocr_paragraphs(engine.recognise(image, languages, dpi=dpi), page_number)
+    blocks = ocr_blocks(engine.recognise(image, languages, dpi=dpi), find_grids(image), page_number)
     return blocks, low_confidence_warning(blocks, page_number)
 
 
-def ocr_paragraphs(page: OcrPage, page_number: int) -> list[OcrBlock]:
+def ocr_blocks(page: OcrPage, grids: list[Grid], page_number: int) -> list[OcrBlock]:
+    """The page's paragraphs and headings, and a table for each ruled grid in place of the words inside it (where
+    the engine read the grid's first word)."""
+    body = _body_height(page)
+    cells: list[dict[tuple[int, int], list[OcrWord]]] = [{} for _ in grids]
+    result: list[OcrBlock | int] = []  # an int: where grid number n's table goes
+    for paragraph in page.paragraphs:
+        kept: list[OcrLine] = []
+        for line in paragraph.lines:
+            outside: list[OcrWord] = []
+            for word in line.words:
+                found = _grid_cell(word, grids)
+                if found is None:
+                    outside.append(word)
+                    continue
+                number, cell = found
+                if not cells[number]:
+                    result.append(number)
+                cells[number].setdefault(cell, []).append(word)
+            if outside:
+                kept.append(OcrLine(tuple(outside), line.box))
+        result.extend(_paragraph_blocks(kept, body, page_number))
+    return [_table(grids[item], cells[item], page_number) if isinstance(item, int) else item for item in result]
+
+
+def ocr_paragraphs(page: OcrPage, page_number: int) -> list[Heading | Paragraph]:
     """The page's paragraphs, each marked `ocr` with its character-weighted mean word confidence. A paragraph of one
     short line set clearly larger than the page's text is a heading."""
+    body = _body_height(page)
+    return [
+        block for paragraph in page.paragraphs for block in _paragraph_blocks(list(paragraph.lines), body, page_number)
+    ]
+
+
+def _body_height(page: OcrPage) -> float:
     heights = [line.box[3] - line.box[1] for paragraph in page.paragraphs for line in paragraph.lines]
-    body = statistics.median(heights) if heights else 0
-    result: list[OcrBlock] = []
-    for paragraph in page.paragraphs:
-        for lines in _split_at_gaps(list(paragraph.lines)):
-            text = _join_lines([_line_text(line.words) for line in lines])
-            confidence = _confidence([word for line in lines for word in line.words])
-            if not text:
-                continue
-            level = _heading_level(lines, text, body)
-            if level is None:
-                result.append(Paragraph(text=text, page=page_number, ocr=True, confidence=confidence))
-            else:
-                result.append(Heading(text=text, level=level, page=page_number, ocr=True, confidence=confidence))
+    return statistics.median(heights) if heights else 0.0
+
+
+def _paragraph_blocks(lines: list[OcrLine], body: float, page_number: int) -> list[Heading | Paragraph]:
+    result: list[Heading | Paragraph] = []
+    for group in _split_at_gaps(lines) if lines else []:
+        text = _join_lines([_line_text(line.words) for line in group])
+        if not text:
+            continue
+        confidence = _confidence([word for line in group for word in line.words])
+        level = _heading_level(group, text, body)
+        if level is None:
+            result.append(Paragraph(text=text, page=page_number, ocr=True, confidence=confidence))
+        else:
+            result.append(Heading(text=text, level=level, page=page_number, ocr=True, confidence=confidence))
     return result
+
+
+def _grid_cell(word: OcrWord, grids: list[Grid]) -> tuple[int, tuple[int, int]] | None:
+    left, top, right, bottom = word.box
+    for number, grid in enumerate(grids):
+        cell = grid.cell((left + right) / 2, (top + bottom) / 2)
+        if cell is not None:
+            return number, cell
+    return None
+
+
+def _table(grid: Grid, cells: dict[tuple[int, int], list[OcrWord]], page_number: int) -> Table:
+    n_rows, n_cols = len(grid.rows) - 1, len(grid.cols) - 1
+    placed = tuple(
+        TableCell(row, col, _line_text(tuple(cells.get((row, col), ()))))
+        for row in range(n_rows)
+        for col in range(n_cols)
+    )
+    words = [word for found in cells.values() for word in found]
+    return Table(cells=placed, n_rows=n_rows, n_cols=n_cols, page=page_number, ocr=True, confidence=_confidence(words))
 
 
 def _heading_level(lines: list[OcrLine], text: str, body: float) -> int | None:
@@ -88,7 +145,7 @@ def _heading_level(lines: list[OcrLine], text: str, body: float) -> int | None:
     return 2 if ratio >= HEADING_HEIGHT else None
 
 
-def low_confidence_warning(blocks: list[OcrBlock], page_number: int) -> str | None:
+def low_confidence_warning(blocks: Sequence[OcrBlock], page_number: int) -> str | None:
     low = [block for block in blocks if block.confidence is not None and block.confidence < LOW_CONFIDENCE]
     if not low:
         return None
