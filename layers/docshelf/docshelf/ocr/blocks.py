@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from docshelf.model import Heading, Paragraph, Table, TableCell
 from docshelf.ocr.engine import OcrEngine
 from docshelf.ocr.grid import Grid, find_grids
-from docshelf.ocr.model import OcrLine, OcrPage, OcrWord
+from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord
 from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
 from docshelf.parsers.pdf_lines import no_space_script
@@ -29,7 +29,6 @@ FIRST_PASS_REDUCTION = 3
 HEADING_HEIGHT = 1.3
 TITLE_HEIGHT = 1.8
 HEADING_MAX_CHARS = 120
-OcrBlock = Heading | Paragraph | Table
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
 
 if TYPE_CHECKING:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
+from docshelf.model import Heading, Paragraph, Table
+
+# The typed blocks OCR'd text becomes.
+OcrBlock: TypeAlias = Heading | Paragraph | Table
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels of the recognised image
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -25,7 +25,6 @@ from docshelf.errors import (
     NeedsOcrError,
 )
 from docshelf.model import Block
-from docshelf.ocr.blocks import OcrBlock
 from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -39,6 +38,9 @@ from docshelf.parsers.pdf_rule_tables import find_rule_tables
 from docshelf.parsers.pdf_tables import PlacedTable, find_tables
 from docshelf.parsers.pdf_text import PageReader, PageText, Run, split_run
 from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
+
+if TYPE_CHECKING:
+    from docshelf.ocr.model import OcrBlock
 
 # Without OCR: below this many characters per page on average, a PDF whose pages are mostly images is a scan.
 SCANNED_CHARS_PER_PAGE = 20

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pypdfium2 as pdfium
 
 from docshelf.ocr import OcrEngine, OcrSettings, shared_engine
-from docshelf.ocr.blocks import OcrBlock, preload, recognise_page
+from docshelf.ocr.model import OcrBlock
 from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
 
 if TYPE_CHECKING:
@@ -46,6 +46,8 @@ def ocr_pages(
     """The OCR'd paragraphs of each page in `numbers` (1-based), pages in parallel on spare CPUs.
 
     Raises OcrUnavailableError when OCR is off or cannot run here; a page that fails is a warning."""
+    from docshelf.ocr.blocks import preload  # with numpy (ruled tables): imported only once a page needs OCR
+
     engine = shared_engine(settings)
     preload(engine, settings)  # before the fork: the workers share the loaded models
 
@@ -65,6 +67,8 @@ def ocr_pages(
 
 
 def _ocr_page(document: pdfium.PdfDocument, number: int, engine: OcrEngine, settings: OcrSettings) -> PageResult:
+    from docshelf.ocr.blocks import recognise_page
+
     try:
         page = document[number - 1]
         try:
