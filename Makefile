@@ -5,6 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VOCAB := layers/docshelf/docshelf/vocab/9b5ad71b2ce5302211f9c61530b329a4922fc6a4
+# Tesseract's language data (the OcrLayer's content) and the OCR tests' CJK font; chi_sim, from Debian, comes last.
+OCR_DATA := layers/docshelf/tessdata/chi_sim.traineddata tests/fonts/DroidSansFallbackFull.ttf
 DEMO_STORE := .docshelf-demo
 # aws-sam-cli and cfn-lint live in their own venv so their pins never meet the runtime dependencies.
 SAM_VENV := .venv-sam
@@ -12,7 +14,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
-setup: $(STAMP) $(VOCAB)
+setup: $(STAMP) $(VOCAB) $(OCR_DATA)
 
 $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +24,9 @@ $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 
 $(VOCAB): | $(STAMP)
 	$(PY) infra/fetch_vocab.py
+
+$(OCR_DATA) &: | $(STAMP)
+	$(PY) infra/fetch_ocr_data.py --fonts
 
 demo: setup
 	$(PY) examples/make_examples.py examples/docs
@@ -59,7 +64,7 @@ cfn-lint: $(SAM_STAMP)
 	$(SAM_VENV)/bin/cfn-lint template.yaml
 
 # `sam build` without a container needs the runtime's Python (python3.12, see README) on PATH.
-sam-build: $(SAM_STAMP) $(VOCAB)
+sam-build: $(SAM_STAMP) $(VOCAB) $(OCR_DATA)
 	@runtime_python=$$(for candidate in python3.12 $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3.12; do \
 		"$$candidate" -c 'import sys; print(sys.executable)' 2>/dev/null && break; done); \
 	if [ -z "$$runtime_python" ]; then echo "sam-build: python3.12 (the Lambda runtime) is not installed" >&2; exit 1; fi; \

@@ -22,14 +22,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / ".aws-sam" / "build"
-# function -> (its build directory, its layers); template.yaml: DocshelfLayer globally, ParsersLayer for parse.
+# function -> (its build directory, its layers); template.yaml: DocshelfLayer globally, ParsersLayer and OcrLayer
+# for parse.
 FUNCTIONS = {
-    "parse": ("ParseFunction", ("DocshelfLayer", "ParsersLayer")),
+    "parse": ("ParseFunction", ("DocshelfLayer", "ParsersLayer", "OcrLayer")),
     "chunk": ("ChunkFunction", ("DocshelfLayer",)),
     "publish": ("PublishFunction", ("DocshelfLayer",)),
     "search": ("SearchFunction", ("DocshelfLayer",)),
 }
-LAYERS = ("DocshelfLayer", "ParsersLayer")
+LAYERS = ("DocshelfLayer", "ParsersLayer", "OcrLayer")
 RUNS = 5
 SEARCH_GOAL_MS = 300.0
 LAYER_GOAL_MB = 120.0

@@ -22,6 +22,22 @@ def corpus_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def ocr_ready() -> None:
+    """OCR with its language data (and the CJK font the tests render with), which `make setup` installs: tests
+    using it skip without them, and fail in CI (CI=true), where `make test` runs setup first."""
+    from docshelf.ocr.settings import ocr_settings, unavailable_reason
+
+    reason = unavailable_reason(ocr_settings())
+    if reason is None and not (REPO_ROOT / "tests" / "fonts" / "DroidSansFallbackFull.ttf").is_file():
+        reason = "the CJK test font is missing"
+    if reason is not None:
+        reason += "; run `make setup` (infra/fetch_ocr_data.py --fonts)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true: {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
 def ireval_dir() -> Path:
     """The retrieval sets in ../shared/ireval; tests using them skip cleanly on a user's fresh clone."""
     if not (IREVAL / "med" / "docs").is_dir():

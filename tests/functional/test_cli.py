@@ -138,3 +138,23 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         run("frobnicate")
     assert exit_info.value.code == 2
+
+
+@pytest.mark.usefixtures("ocr_ready")
+def test_a_scan_is_parsed_and_found_and_no_ocr_leaves_it_needing_ocr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.scans import PARAGRAPHS, encode, render_page
+
+    monkeypatch.setenv("DOCSHELF_OCR", "on")  # restored after the test: --no-ocr sets it in this process
+    scan = tmp_path / "scan.png"
+    scan.write_bytes(encode([render_page(PARAGRAPHS["eng"], "eng")], "png"))
+    assert run("parse", str(scan)) == 0
+    assert "Three stem seals were replaced in March." in capsys.readouterr().out
+    store = str(tmp_path / "store")
+    assert run("ingest", str(scan), "--namespace", "scans", "--store", store, "--quiet") == 0
+    capsys.readouterr()
+    assert run("search", "stem seals replaced", "--namespace", "scans", "--store", store) == 0
+    assert "scan.png" in capsys.readouterr().out
+    assert run("parse", str(scan), "--no-ocr") == 1
+    assert "needs_ocr: 'scan.png' is an image: OCR is turned off (DOCSHELF_OCR=off)" in capsys.readouterr().err

@@ -64,6 +64,19 @@ def test_document_round_trips_through_json() -> None:
     assert document_from_dict(data) == document
 
 
+def test_ocr_blocks_keep_their_mark_and_confidence_and_blocks_written_before_ocr_read_as_text_layer() -> None:
+    scanned = Paragraph("Scanned words", 3, order=4, tokens=2, ocr=True, confidence=0.913)
+    document = dataclasses.replace(sample_document(), pages=(Page(3, (scanned,)),))
+    assert document_from_dict(loads(document_json(document))).pages[0].blocks == (scanned,)
+    old = json.loads(dumps(document_to_dict(sample_document())))
+    for page in old["pages"]:
+        for block in page["blocks"]:
+            block.pop("ocr", None), block.pop("confidence", None)  # an `_ori` cache of parser version 3
+    blocks = document_from_dict(old).blocks()
+    assert blocks == sample_document().blocks()
+    assert all(not getattr(block, "ocr", False) and getattr(block, "confidence", None) is None for block in blocks)
+
+
 def test_a_cut_document_keeps_its_truncation_and_a_whole_one_has_no_such_key() -> None:
     whole = sample_document()
     assert "truncation" not in document_to_dict(whole)

@@ -21,6 +21,7 @@ from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
 from docshelf.sources import shown
 
@@ -30,6 +31,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "no_ocr", False):  # the setting the parsers read, in this process and its forked workers
+        os.environ[OCR_ENV] = "off"
     try:
         return int(args.handler(args))
     except DocshelfError as error:
@@ -55,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(ingest)
     _chunk_options(ingest)
     ingest.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
+    _ocr_option(ingest)
     ingest.add_argument(
         "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
     )
@@ -76,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     parse = add("parse", "parse one file and print the typed document")
     parse.add_argument("file", type=Path)
     parse.add_argument("--format", choices=["md", "html", "json"], default="md")
+    _ocr_option(parse)
     parse.set_defaults(handler=cmd_parse)
 
     chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
@@ -144,6 +149,14 @@ def _store_options(parser: argparse.ArgumentParser) -> None:
             "OpenSearch index name prefix: namespace NS is the alias PREFIX.NS "
             f"(env OPENSEARCH_INDEX, default {DEFAULT_OPENSEARCH_INDEX})"
         ),
+    )
+
+
+def _ocr_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-ocr",
+        action="store_true",
+        help=f"do not OCR scans and images: they end as needs_ocr (env {OCR_ENV}=off)",
     )
 
 

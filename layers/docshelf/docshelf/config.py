@@ -25,6 +25,9 @@ class ParseLimits:
     # A sheet cell costs about 1 KB at the peak of an ingest (grid, table, Markdown, analysis, index), so a
     # million keep a CSV's ingest near 1 GB; a file over it is indexed in part, with the status `partial`.
     max_sheet_cells: int = 1_000_000
+    # Pixels of one image page (PNG, JPEG, TIFF frame) before it is decoded: 200 million is a 600 dpi A0 scan;
+    # a decompression bomb declares billions in a few bytes.
+    max_image_pixels: int = 200_000_000
     time_budget_s: float = 300.0
     # A PDF is read in page ranges (shards) of at most this much work each: on AWS one invocation a range,
     # locally one worker process a range. A text page parses at 260-340 pages/s on one CPU

@@ -34,6 +34,11 @@ class NeedsOcrError(DocumentError):
     status = "needs_ocr"
 
 
+# How a document kept without the text of its image pages says so (OCR off or unavailable): a cached parse with it
+# is parsed again once OCR can run.
+OCR_SKIPPED_WARNING = "pages without a text layer (need OCR)"
+
+
 class UnsupportedFormatError(DocumentError):
     code = "unsupported_format"
 
@@ -89,10 +94,10 @@ class InvalidNameError(DocshelfError):
     """A namespace or key that does not follow the naming rules."""
 
 
-# Failures decided by the bytes alone; too_large and timeout depend on the limits in force.
+# Failures decided by the bytes alone; too_large and timeout depend on the limits in force, and needs_ocr on
+# whether OCR is on and has its language data here.
 _BYTES_ONLY_ERRORS: dict[str, type[DocumentError]] = {
-    cls.code: cls
-    for cls in (EncryptedDocumentError, CorruptDocumentError, NeedsOcrError, UnsupportedFormatError, EmptyDocumentError)
+    cls.code: cls for cls in (EncryptedDocumentError, CorruptDocumentError, UnsupportedFormatError, EmptyDocumentError)
 }
 
 
@@ -102,4 +107,5 @@ def is_cacheable_failure(error: DocumentError) -> bool:
 
 def document_error(code: str, message: str, page: int | None = None) -> DocumentError:
     """Rebuild a cached failure as the error it was."""
-    return _BYTES_ONLY_ERRORS.get(code, CorruptDocumentError)(message, page=page)
+    known: dict[str, type[DocumentError]] = {**_BYTES_ONLY_ERRORS, NeedsOcrError.code: NeedsOcrError}
+    return known.get(code, CorruptDocumentError)(message, page=page)

@@ -29,6 +29,9 @@ class Heading:
     page: int
     order: int = 0
     tokens: int = 0
+    # Text recognised from an image (OCR), with the engine's confidence in it (0..1); None for a text layer.
+    ocr: bool = False
+    confidence: float | None = None
     kind: Literal["heading"] = "heading"
 
 
@@ -40,6 +43,8 @@ class Paragraph:
     tokens: int = 0
     list_level: int | None = None
     code: bool = False
+    ocr: bool = False
+    confidence: float | None = None
     kind: Literal["paragraph"] = "paragraph"
 
 
@@ -64,6 +69,8 @@ class Table:
     caption: str = ""
     order: int = 0
     tokens: int = 0
+    ocr: bool = False
+    confidence: float | None = None
     kind: Literal["table"] = "table"
 
 

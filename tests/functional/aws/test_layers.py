@@ -8,12 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.functional.aws.template_resources import load_template
 
 ROOT = Path(__file__).resolve().parents[3]
 REQUIREMENTS = ROOT / "layers" / "docshelf" / "requirements.txt"
 MAKEFILE = ROOT / "layers" / "docshelf" / "Makefile"
 MARKER = "# -- parsers layer"
+OCR_MARKER = "# -- ocr layer"
 LOCAL_MARKER = "# -- local only"
 # Distribution name -> import name of what only the command line uses (`docshelf ingest`, `docshelf serve`).
 LOCAL_DISTRIBUTIONS = {"tqdm": "tqdm", "waitress": "waitress"}
@@ -37,29 +40,33 @@ def requirement_names(lines: list[str]) -> set[str]:
     return names
 
 
-def split_requirements() -> tuple[set[str], set[str], set[str]]:
-    """(DocshelfLayer, ParsersLayer, local only) requirement names."""
+def split_requirements() -> tuple[set[str], set[str], set[str], set[str]]:
+    """(DocshelfLayer, ParsersLayer, OcrLayer, local only) requirement names."""
     lines = REQUIREMENTS.read_text(encoding="utf-8").splitlines()
-    parsers = next(index for index, line in enumerate(lines) if line.startswith(MARKER))
-    local = next(index for index, line in enumerate(lines) if line.startswith(LOCAL_MARKER))
-    assert parsers < local
+    parsers, ocr, local = (
+        next(index for index, line in enumerate(lines) if line.startswith(marker))
+        for marker in (MARKER, OCR_MARKER, LOCAL_MARKER)
+    )
+    assert parsers < ocr < local
     return (
         requirement_names(lines[:parsers]),
-        requirement_names(lines[parsers + 1 : local]),
+        requirement_names(lines[parsers + 1 : ocr]),
+        requirement_names(lines[ocr + 1 : local]),
         requirement_names(lines[local + 1 :]),
     )
 
 
 def test_the_parser_libraries_go_to_the_parsers_layer_only() -> None:
-    core, parsers, local = split_requirements()
+    core, parsers, ocr, local = split_requirements()
     assert set(PARSER_DISTRIBUTIONS) <= parsers
-    assert not core & parsers and not (core | parsers) & local
+    assert ocr == {"tesserocr"}
+    assert not core & parsers and not (core | parsers) & ocr and not (core | parsers | ocr) & local
     makefile = MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
-    assert MARKER in makefile and LOCAL_MARKER in makefile
+    assert MARKER in makefile and OCR_MARKER in makefile and LOCAL_MARKER in makefile
 
 
 def test_the_command_line_only_packages_are_in_no_layer_and_no_function_imports_them() -> None:
-    assert split_requirements()[2] == set(LOCAL_DISTRIBUTIONS)
+    assert split_requirements()[3] == set(LOCAL_DISTRIBUTIONS)
     modules = sorted(LOCAL_DISTRIBUTIONS.values())
     code = (
         "import sys, json; import functions.parse.app, functions.chunk.app, functions.publish.app, "
@@ -69,17 +76,18 @@ def test_the_command_line_only_packages_are_in_no_layer_and_no_function_imports_
     assert _loaded_by(code) == []
 
 
-def test_only_the_parse_function_gets_the_parsers_layer() -> None:
+@pytest.mark.parametrize("layer", ["ParsersLayer", "OcrLayer"])
+def test_only_the_parse_function_gets_the_parsers_and_ocr_layers(layer: str) -> None:
     resources = load_template()["Resources"]
-    with_parsers = [
+    with_layer = [
         name
         for name, resource in resources.items()
         if resource["Type"] == "AWS::Serverless::Function"
-        and {"Ref": "ParsersLayer"} in resource["Properties"].get("Layers", [])
+        and {"Ref": layer} in resource["Properties"].get("Layers", [])
     ]
-    assert with_parsers == ["ParseFunction"]
+    assert with_layer == ["ParseFunction"]
     assert {"Ref": "DocshelfLayer"} in load_template()["Globals"]["Function"]["Layers"]
-    for name in ("DocshelfLayer", "ParsersLayer"):
+    for name in ("DocshelfLayer", "ParsersLayer", "OcrLayer"):
         assert resources[name]["Metadata"]["BuildMethod"] == "makefile"
 
 

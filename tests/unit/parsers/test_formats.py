@@ -83,3 +83,8 @@ def test_name_only_formats_come_from_the_name(fmt: Format) -> None:
 def test_ole_files_without_a_known_stream_and_encrypted_packages_are_told_apart() -> None:
     assert detect_format(OLE_MAGIC + "WordDocument".encode("utf-16-le"), "old.doc") == "ole"
     assert detect_format(OLE_MAGIC + "EncryptedPackage".encode("utf-16-le"), "locked.docx") == "ole-encrypted"
+
+
+@pytest.mark.parametrize("head", [b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"])
+def test_a_tiff_is_known_by_any_of_its_signatures(head: bytes) -> None:
+    assert detect_format(head + b"\x00\x00\x00\x08 rest", "scan.bin") == "tiff"

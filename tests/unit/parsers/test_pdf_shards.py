@@ -82,7 +82,8 @@ def test_merged_ranges_are_the_whole_document_parse() -> None:
     assert (129, heading(129)) in headings and (41, heading(41)) not in headings  # 41 is a scan
 
 
-def test_a_scan_fails_alike_whole_and_in_ranges() -> None:
+def test_a_scan_fails_alike_whole_and_in_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCSHELF_OCR", "off")
     data = long_pdf(12, scanned=set(range(1, 13)))
     with pytest.raises(DocumentError) as whole:
         parse_bytes(data, "scan.pdf", limits=WHOLE)

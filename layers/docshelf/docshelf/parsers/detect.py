@@ -60,7 +60,7 @@ def _sniff(data: bytes, by_name: str | None, limits: ParseLimits, filename: str)
 def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
     if fmt.magic_within:
         return head.lstrip().startswith(fmt.magic) or data[: fmt.magic_within].find(fmt.magic) >= 0
-    return head.startswith(fmt.magic)
+    return head.startswith((fmt.magic, *fmt.more_magic))
 
 
 def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:

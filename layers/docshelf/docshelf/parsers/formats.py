@@ -27,6 +27,7 @@ class Format:
     extensions: tuple[str, ...]
     detection: Detection
     magic: bytes = b""
+    more_magic: tuple[bytes, ...] = ()  # other signatures the bytes may start with instead
     magic_within: int = 0
     zip_member: str = ""
     ole_streams: tuple[str, ...] = ()
@@ -70,6 +71,18 @@ FORMATS: tuple[Format, ...] = (
     Format("rtf", "rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format("odt", "odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
     Format("epub", "epub", "application/epub+zip", (".epub",), "zip"),
+    # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
+    Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),
+    Format("jpeg", "image", "image/jpeg", (".jpg", ".jpeg", ".jpe"), "magic", magic=b"\xff\xd8\xff"),
+    Format(
+        "tiff",
+        "image",
+        "image/tiff",
+        (".tif", ".tiff"),
+        "magic",
+        magic=b"II*\x00",
+        more_magic=(b"MM\x00*", b"II+\x00", b"MM\x00+"),
+    ),
 )
 
 BY_NAME: dict[str, Format] = {fmt.name: fmt for fmt in FORMATS}

@@ -4,31 +4,41 @@ tables bounded by horizontal rules only).
 Pages are loaded and closed one at a time; only the extracted lines stay in memory. Running headers,
 footers and page numbers are removed once all pages are read, because they are found by repetition.
 Reading pages and laying each one out (reading order, paragraphs) are per-page work: for long PDFs on
-idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially. The steps are
-apart (`read_head`, `read_pages` of a page range, `merge_pages` for the whole-document steps) so that a long PDF
-can be read in the page ranges of its shard plan (pdf_shards), on AWS one invocation a range (pdf_ranges).
+idle CPUs, forked workers share it (pdf_workers), with the same result as reading serially. Pages that are
+images (scans) are rendered and OCR'd instead (pdf_ocr) as they are read. The steps are apart (`read_head`,
+`read_pages` of a page range, `merge_pages` for the whole-document steps) so that a long PDF can be read in the page
+ranges of its shard plan (pdf_shards), on AWS one invocation a range (pdf_ranges).
 """
 
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from docshelf import tokens
 from docshelf.assets.collect import AssetCollector
-from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError, NeedsOcrError
+from docshelf.errors import (
+    OCR_SKIPPED_WARNING,
+    CorruptDocumentError,
+    DocumentTooLargeError,
+    EncryptedDocumentError,
+    NeedsOcrError,
+)
 from docshelf.forked import forked_imap
 from docshelf.model import Block
+from docshelf.ocr.engine import OcrUnavailableError
+from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
 from docshelf.parsers.pdf_rule_tables import find_rule_tables
 from docshelf.parsers.pdf_shards import PageSpan, plan_document
@@ -36,9 +46,11 @@ from docshelf.parsers.pdf_tables import PlacedTable, find_tables
 from docshelf.parsers.pdf_text import PageReader, PageText, Run, split_run
 from docshelf.parsers.pdf_workers import MAX_WORKERS, map_page_ranges, worker_count
 
-# Below this many characters per page on average, pages that are mostly images are taken as scans.
+if TYPE_CHECKING:
+    from docshelf.ocr.model import OcrBlock
+
+# Without OCR: below this many characters per page on average, a PDF whose pages are mostly images is a scan.
 SCANNED_CHARS_PER_PAGE = 20
-SCANNED_IMAGE_COVERAGE = 0.5
 
 
 @dataclass(slots=True)
@@ -51,6 +63,9 @@ class PageLayout:
     image_coverage: float = 0.0
     has_graphics: bool = False
     images: list[PlacedImage] = field(default_factory=list)
+    ocr_blocks: list[OcrBlock] = field(default_factory=list)  # the page's text when OCR read it
+    ocr_off: str = ""  # why OCR could not read a page that needs it
+    notes: list[str] = field(default_factory=list)  # warnings of its reading for the document
 
 
 @dataclass(slots=True)
@@ -98,13 +113,19 @@ def merge_pages(head: DocumentHead, pages: list[PageLayout | str], filename: str
         f"page {index + 1} could not be read: {page}" for index, page in enumerate(pages) if isinstance(page, str)
     ]
     read = [page for page in pages if not isinstance(page, str)]
-    _require_text_layer(read, filename, warnings)
+    warnings += [note for page in read for note in page.notes]
+    ocr_off = next((page.ocr_off for page in read if page.ocr_off), None)
+    if ocr_off is not None:
+        _require_text_layer(read, filename, warnings, ocr_off)
     kept = [page.lines for page in read]
     remove_furniture(kept, [page.height for page in read])
     for page, lines in zip(read, kept, strict=True):
         page.lines = lines
     collector = AssetCollector()
     blocks = _blocks(read, head.outline, collector)
+    ocr_blocks: list[Block] = [block for page in read for block in page.ocr_blocks]
+    if ocr_blocks:  # in page order; an OCR'd page has no text-layer blocks left
+        blocks = sorted(blocks + ocr_blocks, key=lambda block: block.page)
     return ParsedContent(
         assets=collector.assets,
         blocks=blocks,
@@ -134,7 +155,7 @@ def read_pages(document: pdfium.PdfDocument, start: int, end: int) -> list[PageL
         reader, images = PageReader(), ImageCache()
         return [_page_layout(document, start + index, reader, images) for index in range(first, last)]
 
-    return map_page_ranges(read, end - start, worker_count(end - start))
+    return with_ocr(document, map_page_ranges(read, end - start, worker_count(end - start)))
 
 
 def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[PageLayout | str]:
@@ -146,7 +167,7 @@ def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[P
 
     def read_range(span: PageSpan) -> list[PageLayout | str]:
         reader, images = PageReader(), ImageCache()
-        return [_page_layout(document, index, reader, images) for index in range(*span)]
+        return with_ocr(document, [_page_layout(document, index, reader, images) for index in range(*span)])
 
     by_range = dict(forked_imap(read_range, ranges, workers))
     return [page for number in range(len(ranges)) for page in by_range[number]]
@@ -155,7 +176,7 @@ def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[P
 def _lost_pages(warnings: list[str]) -> str:
     """What the document says it lost (`ParsedContent.truncation`): pages PDFium could not read and pages that are
     images without a text layer, whose text is not indexed."""
-    lost = [w for w in warnings if w.startswith(("page ", "pages without a text layer"))]
+    lost = [w for w in warnings if w.startswith(("page ", OCR_SKIPPED_WARNING)) and "OCR confidence" not in w]
     return "; ".join(lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
 
 
@@ -200,18 +221,43 @@ def _read_page(
         page.close()
 
 
-def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[str]) -> None:
-    """Scans without a text layer must be reported as needing OCR, never returned as an empty success."""
+def with_ocr(document: pdfium.PdfDocument, pages: list[PageLayout | str]) -> list[PageLayout | str]:
+    """The pages, those that need OCR carrying its blocks instead of their text layer, or each why OCR could not
+    run; OCR's warnings go with the first such page (`notes`). Done where the pages are read, with the document
+    open, so that a page range read apart brings its OCR'd text to the merge."""
+    wanted = [page for page in pages if not isinstance(page, str) and wants_ocr(page)]
+    if not wanted:
+        return pages
+    notes: list[str] = []
+    try:
+        blocks = ocr_pages(document, [page.number for page in wanted], ocr_settings(), notes)
+    except OcrUnavailableError as exc:
+        for page in wanted:
+            page.ocr_off = str(exc)
+        return pages
+    for page in wanted:
+        page.lines, page.tables, page.ocr_blocks = [], [], blocks.get(page.number, [])
+    wanted[0].notes.extend(notes)
+    return pages
+
+
+def _require_text_layer(pages: list[PageLayout], filename: str, warnings: list[str], ocr_off: str) -> None:
+    """Scans without a text layer (when OCR cannot run) must be reported as needing OCR, never returned as an empty
+    success; `ocr_off` says why OCR did not read them."""
     chars = sum(len(line.text) for page in pages for line in page.lines)
     chars += sum(len(cell.text) for page in pages for placed in page.tables for cell in placed.table.cells)
-    scanned = [page.number for page in pages if page.image_coverage >= SCANNED_IMAGE_COVERAGE and not page.lines]
+    scanned = [page.number for page in pages if wants_ocr(page)]
     if chars == 0 and any(page.has_graphics for page in pages):
-        raise NeedsOcrError(f"{filename!r} has no text layer ({len(scanned)} of {len(pages)} pages are images)")
+        raise NeedsOcrError(
+            f"{filename!r} has no text layer ({len(scanned)} of {len(pages)} pages are images): {ocr_off}"
+        )
     if pages and chars < SCANNED_CHARS_PER_PAGE * len(pages) and len(scanned) * 2 > len(pages):
-        raise NeedsOcrError(f"{filename!r} is a scan: {len(scanned)} of {len(pages)} pages are images without text")
+        raise NeedsOcrError(
+            f"{filename!r} is a scan: {len(scanned)} of {len(pages)} pages are images without text: {ocr_off}"
+        )
     if scanned:
         shown = ", ".join(str(number) for number in scanned[:20])
-        warnings.append(f"pages without a text layer (need OCR): {shown}{' …' if len(scanned) > 20 else ''}")
+        warnings.append(f"{OCR_SKIPPED_WARNING}: {shown}{' …' if len(scanned) > 20 else ''} ({ocr_off})")
 
 
 def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: AssetCollector) -> list[Block]:
@@ -267,7 +313,7 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
 def _cited_images(page: PageLayout) -> list[PlacedImage]:
     """The page's images but a page-filling one on a page without text: that is a scan, the page itself (OCR)."""
     page_area = page.width * page.height
-    return [image for image in page.images if page.lines or image.area < SCANNED_IMAGE_COVERAGE * page_area]
+    return [image for image in page.images if page.lines or image.area < IMAGE_COVERAGE * page_area]
 
 
 def _outline(document: pdfium.PdfDocument, page_count: int) -> list[OutlineEntry]:

@@ -1,7 +1,7 @@
-"""JSON of what a page range's reading hands the merge: each page's lines, tables and images (their stored bytes
-in base64, with their hashes, so the merge names and dedupes them as a whole parse does), or why it could not be
-read, and the document's head. Floats survive JSON exactly, so a merge of pages read back from JSON is the merge
-of the pages as read."""
+"""JSON of what a page range's reading hands the merge: each page's lines, tables, images (their stored bytes in
+base64, with their hashes, so the merge names and dedupes them as a whole parse does) and OCR'd blocks, or why it
+could not be read, and the document's head. Floats survive JSON exactly, so a merge of pages read back from JSON
+is the merge of the pages as read."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import base64
 from dataclasses import asdict, fields
 from typing import Any
 
-from docshelf.model import Table
+from docshelf.model import Block, Image, Table
+from docshelf.ocr.model import OcrBlock
 from docshelf.parsers.pdf import DocumentHead, PageLayout
 from docshelf.parsers.pdf_headings import OutlineEntry
 from docshelf.parsers.pdf_images import PlacedImage
@@ -18,7 +19,7 @@ from docshelf.parsers.pdf_tables import PlacedTable
 from docshelf.serde import block_from_dict
 
 JsonObject = dict[str, Any]
-PAGES_FORMAT = 2  # bumped whenever PageLayout or Line changes shape: older partial objects are not read
+PAGES_FORMAT = 3  # bumped whenever PageLayout or Line changes shape: older partial objects are not read
 
 
 def pages_to_dict(pages: list[PageLayout | str]) -> JsonObject:
@@ -61,6 +62,7 @@ def _page_to_dict(page: PageLayout | str) -> JsonObject:
         for placed in page.tables
     ]
     data["images"] = [_image_to_dict(image) for image in page.images]
+    data["ocr_blocks"] = [asdict(block) for block in page.ocr_blocks]
     return data
 
 
@@ -75,7 +77,14 @@ def _page_from_dict(data: JsonObject) -> PageLayout | str:
         tables.append(PlacedTable(table, *placed["box"]))
     lines = [Line(*values) for values in data["lines"]]
     images = [_image_from_dict(image) for image in data["images"]]
-    return PageLayout(**{**data, "lines": lines, "tables": tables, "images": images})
+    ocr_blocks = [_ocr_block(block_from_dict(block)) for block in data["ocr_blocks"]]
+    return PageLayout(**{**data, "lines": lines, "tables": tables, "images": images, "ocr_blocks": ocr_blocks})
+
+
+def _ocr_block(block: Block) -> OcrBlock:
+    if isinstance(block, Image):
+        raise ValueError("a page's OCR'd text holds an image block")
+    return block
 
 
 def _image_to_dict(image: PlacedImage) -> JsonObject:

@@ -26,11 +26,12 @@ MAX_WORKERS = 4
 SLICE_PAGES = 16  # pages are dealt in slices of this many, round robin, so uneven pages spread evenly
 
 
-def worker_count(page_count: int) -> int:
-    """How many processes (the caller included) should read `page_count` pages; 1 means read them serially."""
+def worker_count(page_count: int, pages_per_worker: int = MIN_PAGES_PER_WORKER) -> int:
+    """How many processes (the caller included) should read `page_count` pages; 1 means read them serially.
+    `pages_per_worker`: the fewest pages worth a process (1 for OCR, a second or so a page)."""
     if not can_fork():
         return 1
-    return max(1, min(MAX_WORKERS, tokens.spare_cpus(), page_count // MIN_PAGES_PER_WORKER))
+    return max(1, min(MAX_WORKERS, tokens.spare_cpus(), page_count // pages_per_worker))
 
 
 def deal_ranges(page_count: int, workers: int, slice_pages: int = SLICE_PAGES) -> list[list[tuple[int, int]]]:
@@ -41,7 +42,9 @@ def deal_ranges(page_count: int, workers: int, slice_pages: int = SLICE_PAGES) -
     return shares
 
 
-def map_page_ranges(read: Callable[[int, int], list[T]], page_count: int, workers: int) -> list[T]:
+def map_page_ranges(
+    read: Callable[[int, int], list[T]], page_count: int, workers: int, slice_pages: int = SLICE_PAGES
+) -> list[T]:
     """`read(start, end)` over [0, page_count) split across `workers` processes; results in page order.
 
     `read` returns one item per page of its range. It runs in forked children, so it must not rely on
@@ -49,7 +52,7 @@ def map_page_ranges(read: Callable[[int, int], list[T]], page_count: int, worker
     """
     if workers <= 1:
         return read(0, page_count)
-    shares = deal_ranges(page_count, workers)
+    shares = deal_ranges(page_count, workers, slice_pages)
 
     def read_share(ranges: list[tuple[int, int]]) -> list[list[T]]:
         return [read(start, end) for start, end in ranges]

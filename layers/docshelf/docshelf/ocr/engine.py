@@ -1,0 +1,130 @@
+"""The OCR engine contract and its Tesseract implementation (tesserocr, libtesseract 5 with LSTM models).
+
+One engine per process, reused: initialising Tesseract with its models costs about a second per language set.
+Tesseract's API object is not thread-safe, so every call holds the engine's lock; parallel pages run in forked
+processes (`parsers/pdf_workers`), each with its own copy of the engine initialised before the fork.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from docshelf.ocr.model import Box, OcrLine, OcrPage, OcrParagraph, OcrWord
+from docshelf.ocr.settings import OcrSettings, unavailable_reason
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+class OcrUnavailableError(Exception):
+    """OCR cannot run here: off by setting, the engine not installed, or a language's data missing."""
+
+
+class OcrEngine(Protocol):
+    name: str
+
+    def load(self, languages: tuple[str, ...]) -> None:
+        """Load the languages' models now (before forking page workers, which then share them)."""
+        ...
+
+    def recognise(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        """The text of `image` (rendered or scanned at `dpi`, None when unknown) in the given languages, in
+        reading order."""
+        ...
+
+
+class TesseractEngine:
+    name = "tesseract"
+
+    def __init__(self, tessdata: Path) -> None:
+        import tesserocr  # the OcrLayer's; imported here so that a missing engine is a status, not an import error
+
+        self._tesserocr = tesserocr
+        self._tessdata = tessdata
+        self._apis: dict[tuple[str, ...], Any] = {}
+        self._lock = threading.Lock()
+
+    def load(self, languages: tuple[str, ...]) -> None:
+        with self._lock:
+            self._api(languages)
+
+    def recognise(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        with self._lock:
+            api = self._api(languages)
+            api.SetImage(image)
+            if dpi:
+                api.SetSourceResolution(dpi)
+            api.Recognize()
+            page = _read_result(self._tesserocr, api.GetIterator(), image.width, image.height)
+            api.Clear()
+            return page
+
+    def _api(self, languages: tuple[str, ...]) -> Any:
+        api = self._apis.get(languages)
+        if api is None:
+            tesserocr = self._tesserocr
+            # PSM.AUTO lays the page out without orientation detection, so no `osd` model is needed.
+            try:
+                api = tesserocr.PyTessBaseAPI(
+                    path=str(self._tessdata),
+                    lang="+".join(languages),
+                    psm=tesserocr.PSM.AUTO,
+                    oem=tesserocr.OEM.LSTM_ONLY,
+                )
+            except RuntimeError as exc:  # unreadable language data
+                raise OcrUnavailableError(f"Tesseract could not load {'+'.join(languages)}: {exc}") from exc
+            self._apis[languages] = api
+        return api
+
+
+def _read_result(tesserocr: Any, iterator: Any, width: int, height: int) -> OcrPage:
+    """Words grouped into Tesseract's lines and paragraphs, in its reading order."""
+    word, line_level, para_level = tesserocr.RIL.WORD, tesserocr.RIL.TEXTLINE, tesserocr.RIL.PARA
+    paragraphs: list[list[OcrLine]] = []
+    words: list[OcrWord] = []
+    line_box: Box = (0, 0, 0, 0)
+    for item in tesserocr.iterate_level(iterator, word) if iterator is not None else ():
+        starts_line = item.IsAtBeginningOf(line_level)
+        if starts_line and words:
+            paragraphs[-1].append(OcrLine(tuple(words), line_box))
+            words = []
+        if item.IsAtBeginningOf(para_level) or not paragraphs:
+            paragraphs.append([])
+        if starts_line:
+            line_box = item.BoundingBox(line_level) or (0, 0, 0, 0)
+        text = _word_text(item, word)
+        if text:
+            words.append(OcrWord(text, item.BoundingBox(word), max(0.0, min(1.0, item.Confidence(word) / 100))))
+    if words:
+        paragraphs[-1].append(OcrLine(tuple(words), line_box))
+    kept = tuple(OcrParagraph(tuple(lines)) for lines in paragraphs if lines)
+    return OcrPage(width=width, height=height, paragraphs=kept)
+
+
+def _word_text(item: Any, level: Any) -> str:
+    try:
+        return str(item.GetUTF8Text(level) or "").strip()
+    except RuntimeError:  # tesserocr's "No text returned": an empty result (a blank page)
+        return ""
+
+
+_shared: dict[Path, TesseractEngine] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_engine(settings: OcrSettings) -> OcrEngine:
+    """The process's engine for `settings`, checked usable: OcrUnavailableError says exactly what is missing."""
+    reason = unavailable_reason(settings)
+    if reason is not None:
+        raise OcrUnavailableError(reason)
+    with _shared_lock:
+        engine = _shared.get(settings.tessdata)
+        if engine is None:
+            try:
+                engine = TesseractEngine(settings.tessdata)
+            except ImportError as exc:
+                raise OcrUnavailableError(f"the OCR engine is not installed ({exc.name or 'tesserocr'})") from exc
+            _shared[settings.tessdata] = engine
+        return engine

@@ -1,0 +1,60 @@
+"""Whether and how documents are OCR'd: environment settings, read when a document needs OCR.
+
+- DOCSHELF_OCR: `off` (also `0`, `false`, `no`) keeps image pages un-OCR'd: such a document ends as `needs_ocr`
+  (or `partial` when other pages have text), with the reason;
+- DOCSHELF_OCR_LANGUAGES: Tesseract language codes joined by `+` (default `eng+chi_sim+jpn`; each page is read in
+  the one a first pass finds, ocr/script.py);
+- DOCSHELF_TESSDATA: the folder of the `.traineddata` files; by default Lambda's OcrLayer (/opt/tessdata), else
+  the one `make setup` fills (layers/docshelf/tessdata).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+OCR_ENV = "DOCSHELF_OCR"
+LANGUAGES_ENV = "DOCSHELF_OCR_LANGUAGES"
+TESSDATA_ENV = "DOCSHELF_TESSDATA"
+DEFAULT_LANGUAGES = ("eng", "chi_sim", "jpn")
+LAMBDA_TESSDATA = Path("/opt/tessdata")
+CHECKOUT_TESSDATA = Path(__file__).resolve().parents[2] / "tessdata"
+
+
+@dataclass(frozen=True, slots=True)
+class OcrSettings:
+    enabled: bool = True
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
+    tessdata: Path = CHECKOUT_TESSDATA
+
+
+def ocr_settings() -> OcrSettings:
+    enabled = os.environ.get(OCR_ENV, "on").strip().lower() not in ("off", "0", "false", "no")
+    languages = tuple(code for code in os.environ.get(LANGUAGES_ENV, "").split("+") if code.strip())
+    return OcrSettings(
+        enabled=enabled,
+        languages=tuple(code.strip() for code in languages) or DEFAULT_LANGUAGES,
+        tessdata=_tessdata(),
+    )
+
+
+def _tessdata() -> Path:
+    configured = os.environ.get(TESSDATA_ENV, "").strip()
+    if configured:
+        return Path(configured)
+    return LAMBDA_TESSDATA if LAMBDA_TESSDATA.is_dir() else CHECKOUT_TESSDATA
+
+
+def unavailable_reason(settings: OcrSettings) -> str | None:
+    """Why OCR cannot run with `settings` here (off, engine not installed, language data missing), or None."""
+    if not settings.enabled:
+        return f"OCR is turned off ({OCR_ENV}=off)"
+    if importlib.util.find_spec("tesserocr") is None:
+        return "the OCR engine is not installed (tesserocr)"
+    missing = [code for code in settings.languages if not (settings.tessdata / f"{code}.traineddata").is_file()]
+    if missing:
+        files = ", ".join(f"{code}.traineddata" for code in missing)
+        return f"OCR language data missing: {files} not in {settings.tessdata}"
+    return None
