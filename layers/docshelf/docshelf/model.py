@@ -84,11 +84,12 @@ class Image:
     height: int | None = None
     order: int = 0
     tokens: int = 0
+    ocr_text: str = ""  # text read from the picture itself (ocr/images.py)
     kind: Literal["image"] = "image"
 
     @property
     def text(self) -> str:
-        return "\n".join(part for part in (self.caption, self.alt_text) if part)
+        return "\n".join(part for part in (self.caption, self.alt_text, self.ocr_text) if part)
 
 
 Block: TypeAlias = Heading | Paragraph | Table | Image

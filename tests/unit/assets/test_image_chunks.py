@@ -74,20 +74,9 @@ def test_a_repeated_logo_is_one_image_chunk_and_an_image_saying_nothing_gets_non
 
 
 def test_text_read_from_the_image_is_indexed() -> None:
-    document = assemble(
-        ParsedContent(blocks=[Paragraph("Intro.", 1), Image(1, asset_ref=PHOTO)], page_count=1), SOURCE, parser="t/1"
-    )
-    stored = {PHOTO: b"jpeg bytes"}
-    seen: list[bytes] = []
-
-    def read(data: bytes) -> str:
-        seen.append(data)
-        return "MAX PRESSURE 6 BAR"
-
-    chunks = chunk_document(
-        document, document_id="d1", namespace="ns", image_text=read, asset_bytes=stored.get
-    )  # fmt: skip
-    assert seen == [b"jpeg bytes"]
+    blocks: list[Block] = [Paragraph("Intro.", 1), Image(1, asset_ref=PHOTO, ocr_text="MAX PRESSURE 6 BAR")]
+    document = assemble(ParsedContent(blocks=blocks, page_count=1), SOURCE, parser="t/1")
+    chunks = chunk_document(document, document_id="d1", namespace="ns")
     assert [(c.type, c.text) for c in chunks] == [("text", "Intro."), ("image", "MAX PRESSURE 6 BAR\n\nIntro.")]
 
 

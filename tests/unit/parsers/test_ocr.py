@@ -299,3 +299,48 @@ def test_ocrd_pages_read_in_page_ranges_merge_to_the_whole_parse(pages: dict[str
     for number in (2, 4, 6):
         page_text = "\n".join(_texts(block for block in ocrd if block.page == number))
         assert character_error_rate("\n".join(PARAGRAPHS["eng"]), page_text) <= CLEAN_CER
+
+
+def test_text_in_an_embedded_picture_is_read_into_its_image_chunk(pages: dict[str, Image.Image]) -> None:
+    import docx
+    from docx.shared import Inches
+
+    from docshelf.chunking import chunk_document
+    from docshelf.parsers import parse_with_assets
+
+    picture = io.BytesIO()
+    pages["eng"].save(picture, "PNG")
+    picture.seek(0)
+    word = docx.Document()
+    word.add_paragraph("The screenshot below shows the maintenance notes.")
+    word.add_picture(picture, width=Inches(6))
+    saved = io.BytesIO()
+    word.save(saved)
+    document, assets = parse_with_assets(saved.getvalue(), "notes.docx")
+    [image] = [block for block in document.blocks() if block.kind == "image"]
+    assert image.asset_ref in assets
+    assert character_error_rate("\n".join(PARAGRAPHS["eng"]), image.ocr_text) <= CLEAN_CER
+    chunks = chunk_document(document, document_id="d1", namespace="ns")
+    [image_chunk] = [chunk for chunk in chunks if chunk.type == "image"]
+    assert PARAGRAPHS["eng"][0][:40] in image_chunk.text.replace("\n", " ")
+
+
+def test_without_ocr_an_embedded_picture_keeps_its_asset_and_no_text(
+    pages: dict[str, Image.Image], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import docx
+
+    from docshelf.parsers import parse_with_assets
+
+    monkeypatch.setenv("DOCSHELF_OCR", "off")
+    picture = io.BytesIO()
+    pages["eng"].save(picture, "PNG")
+    picture.seek(0)
+    word = docx.Document()
+    word.add_paragraph("A picture follows.")
+    word.add_picture(picture)
+    saved = io.BytesIO()
+    word.save(saved)
+    document, assets = parse_with_assets(saved.getvalue(), "notes.docx")
+    [image] = [block for block in document.blocks() if block.kind == "image"]
+    assert image.ocr_text == "" and image.asset_ref in assets

@@ -8,14 +8,7 @@ from collections.abc import Generator, Iterator
 from docshelf.assets import is_asset_ref
 from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
-from docshelf.chunking.images import (
-    AssetBytes,
-    ImageText,
-    image_chunk_text,
-    image_drafts,
-    nearby_text,
-    read_image_text,
-)
+from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
 from docshelf.chunking.split import split_sentences, split_text
 from docshelf.chunking.tables import table_pieces
 from docshelf.citations import citation_line, citation_of
@@ -35,13 +28,10 @@ def chunk_document(
     namespace: str,
     config: ChunkConfig | None = None,
     revision: str = "",
-    image_text: ImageText | None = None,
-    asset_bytes: AssetBytes | None = None,
 ) -> list[Chunk]:
-    """The document's chunks. `image_text` reads the text of an image (OCR) from its stored bytes, which
-    `asset_bytes` gives by asset name; without them an image chunk holds its caption, alt text and nearby text."""
+    """The document's chunks."""
     config = config or ChunkConfig()
-    images = _ImageReader(image_text, asset_bytes)
+    images = _ImageReader()
     drafts = [_with_text(draft) for draft in _drafts(document, config, images)]
     texts = [text for _, text in drafts]
     ids = chunk_ids(document_id, texts)
@@ -84,9 +74,7 @@ def _with_text(draft: Draft) -> tuple[Draft, str]:
 class _ImageReader:
     """Image chunks, each distinct stored image once, with the text read from it."""
 
-    def __init__(self, image_text: ImageText | None, asset_bytes: AssetBytes | None) -> None:
-        self.image_text = image_text
-        self.asset_bytes = asset_bytes
+    def __init__(self) -> None:
         self.indexed: set[str] = set()
 
     def drafts(
@@ -96,8 +84,7 @@ class _ImageReader:
             if image.asset_ref in self.indexed:
                 return
             self.indexed.add(image.asset_ref)
-        read = read_image_text(image, self.image_text, self.asset_bytes)
-        text = image_chunk_text(image, read, *nearby_text(blocks, index))
+        text = image_chunk_text(image, image.ocr_text, *nearby_text(blocks, index))
         if text:
             yield from image_drafts(image, text, path, config.chunk_tokens)
 

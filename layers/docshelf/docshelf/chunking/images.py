@@ -1,5 +1,5 @@
 """Image chunks: one per distinct image worth indexing, holding its caption, alt text, the text read from it
-(`ImageText`, an injected OCR callable) and the text around it.
+(`Image.ocr_text`, read at the parse stage: ocr/images.py) and the text around it.
 
 An image is worth a chunk of its own when it says something itself: a caption, an alt text, or text read from
 its pixels. An image with none of these keeps its asset and the `embeds`/`related` links of the text chunks
@@ -10,7 +10,7 @@ indexed once, at its first occurrence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from docshelf.chunking.drafts import SEPARATOR, Draft, Piece
 from docshelf.chunking.split import token_windows
@@ -19,9 +19,6 @@ from docshelf.tokens import count_tokens, decode, encode
 
 # How much of the paragraph before and after an image its chunk holds, in tokens each.
 NEARBY_TOKENS = 60
-
-ImageText = Callable[[bytes], str]  # an image's bytes -> the text read from it (OCR)
-AssetBytes = Callable[[str], bytes | None]  # an asset's name -> its stored bytes
 
 
 def image_chunk_text(image: Image, read_text: str, before: str, after: str) -> str:
@@ -64,11 +61,3 @@ def image_drafts(image: Image, text: str, path: tuple[str, ...], chunk_tokens: i
         link = Link(target="image", relation="describes", ref=ref, position=part)
         tokens = count_tokens(window)
         yield Draft("image", [Piece(window, path, image.page, tokens)], [link], tokens)
-
-
-def read_image_text(image: Image, image_text: ImageText | None, asset_bytes: AssetBytes | None) -> str:
-    """The text `image_text` reads from the image's stored asset; "" without one."""
-    if image_text is None or asset_bytes is None or not image.asset_ref:
-        return ""
-    data = asset_bytes(image.asset_ref)
-    return image_text(data) if data else ""

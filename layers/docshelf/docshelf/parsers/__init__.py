@@ -24,7 +24,7 @@ from docshelf.parsers.deadline import time_budget
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
-from docshelf.tokens import count_tokens_batch
+from docshelf.tokens import count_tokens, count_tokens_batch
 
 PARSER_VERSION = "4"
 T = TypeVar("T")
@@ -85,13 +85,31 @@ def parse_with_assets(
     started = time.monotonic()
     content = run_parser(fmt, limits, lambda: parser(data, filename=filename, limits=limits))
     document = finish_document(content, source_of(data, filename, fmt, uri), fmt, limits=limits, started=started)
-    return document, referenced_assets(document, content)
+    return with_assets(document, content)
 
 
-def referenced_assets(document: Document, content: ParsedContent) -> dict[str, bytes]:
-    """The bytes of the image assets the document's Image blocks name."""
+def with_assets(document: Document, content: ParsedContent) -> tuple[Document, dict[str, bytes]]:
+    """The document, its Image blocks holding the text OCR reads from their pictures (when OCR can run here), and
+    the bytes of the assets they name."""
+    from docshelf.ocr.images import image_texts
+    from docshelf.ocr.settings import ocr_settings
+
     referenced = {block.asset_ref for block in document.blocks() if block.kind == "image"}
-    return {ref: body for ref, body in content.assets.items() if ref in referenced}
+    assets = {ref: body for ref, body in content.assets.items() if ref in referenced}
+    texts = image_texts(assets, ocr_settings())
+    if not texts:
+        return document, assets
+    pages = tuple(
+        replace(page, blocks=tuple(_with_text(block, texts) for block in page.blocks)) for page in document.pages
+    )
+    return replace(document, pages=pages), assets
+
+
+def _with_text(block: Block, texts: dict[str, str]) -> Block:
+    if block.kind != "image" or block.asset_ref not in texts:
+        return block
+    read = replace(block, ocr_text=texts[block.asset_ref])
+    return replace(read, tokens=count_tokens(read.text))
 
 
 def run_parser(fmt: str, limits: ParseLimits, call: Callable[[], T]) -> T:

@@ -10,7 +10,7 @@ from typing import Any
 
 from docshelf.config import ParseLimits
 from docshelf.model import Document, Source
-from docshelf.parsers import finish_document, referenced_assets, run_parser, source_of
+from docshelf.parsers import finish_document, run_parser, source_of, with_assets
 from docshelf.parsers.pdf import DocumentHead, PageLayout, merge_pages, open_document, read_head, read_pages
 from docshelf.parsers.pdf_pages_json import head_from_dict, head_to_dict, pages_from_dict, pages_to_dict
 from docshelf.parsers.pdf_shards import PageSpan, plan_document
@@ -73,4 +73,4 @@ def merge_pdf_ranges(
         raise ValueError(f"the ranges hold {len(pages)} pages of {plan.head.page_count}")
     content = run_parser("pdf", limits, lambda: merge_pages(plan.head, pages, plan.filename))
     document = finish_document(content, plan.source, "pdf", limits=limits)
-    return document, referenced_assets(document, content)
+    return with_assets(document, content)

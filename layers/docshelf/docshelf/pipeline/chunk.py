@@ -9,9 +9,8 @@ from docshelf import artifacts
 from docshelf.assets import is_asset_ref
 from docshelf.assets.storage import place_document_assets
 from docshelf.chunking import chunk_document
-from docshelf.chunking.images import ImageText
 from docshelf.config import PipelineConfig
-from docshelf.keys import chunk_cache_key, parsed_asset_prefix
+from docshelf.keys import chunk_cache_key
 from docshelf.model import Chunk, Document
 from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
@@ -19,12 +18,9 @@ from docshelf.serde import chunks_from_dict, chunks_json, loads
 from docshelf.store.base import ObjectStore
 
 
-def chunk_stage(
-    store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig, image_text: ImageText | None = None
-) -> tuple[list[Chunk], bool]:
-    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit).
-    `image_text` reads text from an image's stored bytes (OCR) for its image chunk."""
-    chunked = chunk_without_writing(store, outcome, config=config, image_text=image_text)
+def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
+    """Document -> chunks (through the chunk cache) and the per-document artifacts. Returns (chunks, cache hit)."""
+    chunked = chunk_without_writing(store, outcome, config=config)
     chunked.write(store)
     return chunked.chunks, chunked.cache_hit
 
@@ -53,9 +49,7 @@ class Chunked:
         write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
 
 
-def chunk_without_writing(
-    store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig, image_text: ImageText | None = None
-) -> Chunked:
+def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
     """`chunk_stage` up to its writes (`Chunked.write`)."""
     ref, document = outcome.ref, outcome.document
     if document is None:
@@ -65,10 +59,9 @@ def chunk_without_writing(
     if cached is not None:
         chunks = chunks_from_dict(loads(cached))
     else:
-        parsed_assets = parsed_asset_prefix(ref.revision)
         chunks = chunk_document(
             document, document_id=ref.document_id, namespace=ref.namespace, config=config.chunking,
-            revision=ref.revision, image_text=image_text, asset_bytes=lambda name: store.get(parsed_assets + name),
+            revision=ref.revision,
         )  # fmt: skip
     built = manifest(ref, document, chunks, status=indexed_status(ref), config=config)
     nav = artifacts.doc_nav(ref.document_id, document, chunks)
