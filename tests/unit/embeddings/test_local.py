@@ -42,7 +42,8 @@ def reference_embedding(folder: Path, text: str) -> np.ndarray:
     }
     states: np.ndarray = session.run(["last_hidden_state"], feed)[0][0]
     mean = states.sum(axis=0) / states.shape[0]
-    return (mean / np.sqrt((mean * mean).sum())).astype(np.float32)
+    unit: np.ndarray = (mean / np.sqrt((mean * mean).sum())).astype(np.float32)
+    return unit
 
 
 def test_pooling_averages_real_tokens_only_and_scales_to_unit_length() -> None:
