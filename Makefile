@@ -5,6 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VOCAB := layers/docshelf/docshelf/vocab/9b5ad71b2ce5302211f9c61530b329a4922fc6a4
+# the local embedding models (infra/fetch_models.py, sha256-pinned), fetched again when the catalog changes
+MODELS := layers/docshelf/docshelf/embeddings/models/.fetched
 DEMO_STORE := .docshelf-demo
 # aws-sam-cli and cfn-lint live in their own venv so their pins never meet the runtime dependencies.
 SAM_VENV := .venv-sam
@@ -12,7 +14,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
-setup: $(STAMP) $(VOCAB)
+setup: $(STAMP) $(VOCAB) $(MODELS)
 
 $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +24,10 @@ $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 
 $(VOCAB): | $(STAMP)
 	$(PY) infra/fetch_vocab.py
+
+$(MODELS): infra/fetch_models.py layers/docshelf/docshelf/embeddings/catalog.py | $(STAMP)
+	$(PY) infra/fetch_models.py
+	touch $(MODELS)
 
 demo: setup
 	$(PY) examples/make_examples.py examples/docs

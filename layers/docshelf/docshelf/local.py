@@ -13,6 +13,7 @@ from typing import Literal, TypeVar
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
+from docshelf.embeddings.base import EmbeddingProvider, provider_from_config
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -48,6 +49,8 @@ class LocalServices:
         backend: Backend = "embedded",
         opensearch_url: str | None = None,
         opensearch_index: str | None = None,
+        embedding_provider: str = "none",
+        embedding_model_id: str = "",
     ) -> LocalServices:
         store = LocalStore(root)
         chunking = ChunkConfig(
@@ -59,8 +62,21 @@ class LocalServices:
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
             index=_open_index(store, backend, opensearch_url, opensearch_index),
-            config=_with_shard_sizes(PipelineConfig(chunking=chunking)),
+            config=_with_shard_sizes(
+                PipelineConfig(
+                    chunking=chunking, embedding_provider=embedding_provider, embedding_model_id=embedding_model_id
+                )
+            ),
         )
+
+    def embedding_provider(self) -> EmbeddingProvider | None:
+        """The provider `config` names (None for "none"); Bedrock through boto3's default credentials and region."""
+        clients: dict[str, object] = {}
+        if self.config.embedding_provider == "bedrock":
+            import boto3
+
+            clients["bedrock_runtime"] = boto3.client("bedrock-runtime")
+        return provider_from_config(self.config.embedding_provider, self.config.embedding_model_id or None, **clients)
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:
         return pipeline.ingest(
