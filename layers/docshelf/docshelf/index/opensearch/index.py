@@ -75,13 +75,7 @@ from docshelf.index.opensearch.queries import (
     usable_channels,
     weighted_terms,
 )
-from docshelf.index.opensearch.vectors import (
-    recorded_model,
-    semantic_ranking,
-    semantic_search,
-    vector_mapping,
-    vector_source,
-)
+from docshelf.index.opensearch.vectors import NamespaceModels, semantic_ranking, semantic_search, vector_source
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.index.vectors import StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
@@ -146,7 +140,7 @@ class OpenSearchIndex(SearchBackend):
         self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
         self._namespaces_ready: set[str] = set()
-        self._vector_models: dict[str, VectorModel] = {}
+        self._models = NamespaceModels(client, self.backoff)
         self._template_ready = False
 
     # -- setup -------------------------------------------------------------------------------------
@@ -216,7 +210,7 @@ class OpenSearchIndex(SearchBackend):
             self.client.indices.delete(index=name, ignore_unavailable=True)
         self.client.indices.delete_index_template(name=self.index, ignore=[404])
         self._namespaces_ready.clear()
-        self._vector_models.clear()
+        self._models.forget()
         self._template_ready = False
 
     def commit(self) -> None:
@@ -246,7 +240,7 @@ class OpenSearchIndex(SearchBackend):
         refused = self._vector_refusals(namespace, documents, previous)
         documents = [d for d in documents if d.document_id not in refused]
         vectors = {d.document_id: d.stored_vectors() for d in documents}
-        self._record_model(namespace, [found.model for found in vectors.values() if found is not None])
+        self._models.record(self.alias(namespace), [found.model for found in vectors.values() if found is not None])
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
         old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
         writes = [
@@ -287,32 +281,8 @@ class OpenSearchIndex(SearchBackend):
         others = self.count(namespace, SearchFilters()) > replaced
         return refusals(recorded, others, [(d.document_id, d.vector_model()) for d in documents])
 
-    def _record_model(self, namespace: str, models: Sequence[VectorModel]) -> None:
-        """Give the namespace's index the vector fields and record its model (`refusals` let one model through)."""
-        if not models or self.vector_model(namespace) == models[0]:
-            return
-        alias = self.alias(namespace)
-        call_with_retries(
-            lambda: self.client.indices.put_mapping(index=alias, body=vector_mapping(models[0])),
-            self.backoff,
-            f"recording the embedding model of {alias}",
-        )
-        self._vector_models[namespace] = models[0]
-
     def vector_model(self, namespace: str) -> VectorModel | None:
-        """From the index mapping's `_meta`; remembered once found (a model changes only with every chunk)."""
-        if namespace in self._vector_models:
-            return self._vector_models[namespace]
-        alias = self.alias(namespace)
-        mappings = call_with_retries(
-            lambda: self.client.indices.get_mapping(index=alias, ignore_unavailable=True, allow_no_indices=True),
-            self.backoff,
-            "reading the embedding model",
-        )
-        model = recorded_model(mappings)
-        if model is not None:
-            self._vector_models[namespace] = model
-        return model
+        return self._models.model(self.alias(namespace))
 
     def delete(self, namespace: str, document_id: str) -> None:
         ids = self._chunk_ids_by_document(namespace, [document_id]).get(document_id, set())

@@ -11,9 +11,10 @@ index made without these fields gets them (and the model) on its first write wit
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from docshelf.index.opensearch.bulk import Backoff, call_with_retries
 from docshelf.index.plan import SemanticQuery
 from docshelf.index.vectors import StoredVectors, VectorModel
 
@@ -55,6 +56,44 @@ def recorded_model(mappings: Mapping[str, Any]) -> VectorModel | None:
         if stored:
             return VectorModel.from_dict(stored)
     return None
+
+
+class NamespaceModels:
+    """The embedding model of each namespace's index, read from and recorded in its mapping's `_meta`;
+    remembered once found (a namespace changes model only when every chunk is replaced, through this writer)."""
+
+    def __init__(self, client: Any, backoff: Backoff) -> None:
+        self.client = client
+        self.backoff = backoff
+        self._known: dict[str, VectorModel] = {}
+
+    def model(self, alias: str) -> VectorModel | None:
+        if alias in self._known:
+            return self._known[alias]
+        mappings = call_with_retries(
+            lambda: self.client.indices.get_mapping(index=alias, ignore_unavailable=True, allow_no_indices=True),
+            self.backoff,
+            "reading the embedding model",
+        )
+        model = recorded_model(mappings)
+        if model is not None:
+            self._known[alias] = model
+        return model
+
+    def record(self, alias: str, models: Sequence[VectorModel]) -> None:
+        """Give the index the vector fields and record the model of the vectors written (the refusals let one
+        model through)."""
+        if not models or self.model(alias) == models[0]:
+            return
+        call_with_retries(
+            lambda: self.client.indices.put_mapping(index=alias, body=vector_mapping(models[0])),
+            self.backoff,
+            f"recording the embedding model of {alias}",
+        )
+        self._known[alias] = models[0]
+
+    def forget(self) -> None:
+        self._known.clear()
 
 
 def semantic_search(filter_clause: JsonObject, query: SemanticQuery) -> JsonObject:
