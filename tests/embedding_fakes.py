@@ -7,24 +7,20 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
+
+from docshelf.embeddings.base import EmbeddingModel
 
 SYNONYMS = {"automobile": "car", "vehicle": "car", "motorcar": "car", "physician": "doctor", "medic": "doctor"}
 
 
-@dataclass(frozen=True, slots=True)
-class FakeModel:
-    provider: str = "test"
-    model_id: str = "concept-hash"
-    version: str = "1"
-    dimension: int = 32
-    normalized: bool = True
+def FakeModel(model_id: str = "concept-hash", dimension: int = 256) -> EmbeddingModel:
+    return EmbeddingModel("test", model_id, "1", dimension, normalized=True)
 
 
 class ConceptEmbedder:
-    def __init__(self, model: FakeModel | None = None) -> None:
+    def __init__(self, model: EmbeddingModel | None = None) -> None:
         self.model = model or FakeModel()
         self.queries: list[str] = []
 

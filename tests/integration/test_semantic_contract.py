@@ -64,7 +64,7 @@ def test_a_write_of_another_model_is_refused(index: SearchBackend) -> None:  # n
     _corpus(index)
     other = ConceptEmbedder(FakeModel(model_id="other", dimension=16))
     refused = index.write("ns", [embedded("d3", [make_chunk(0, "new car", doc="d3")], other)])
-    assert "test:concept-hash@1 (32 dims)" in refused["d3"] and "new namespace" in refused["d3"]
+    assert "test:concept-hash@1 (256 dims)" in refused["d3"] and "new namespace" in refused["d3"]
     plain = index.write("ns", [DocumentChunks("d4", "r1", [make_chunk(0, "no vectors", doc="d4")])])
     assert "has none" in plain["d4"]
     with pytest.raises(IndexBackendError, match="has none"):
@@ -83,7 +83,7 @@ def test_replacing_every_document_may_change_the_model(index: SearchBackend) -> 
 def test_malformed_vectors_are_an_error(index: SearchBackend) -> None:  # noqa: F811
     chunks = [make_chunk(0, "car"), make_chunk(1, "doctor")]
     with pytest.raises(IndexBackendError, match="shape"):
-        index.write("ns", [DocumentChunks("d1", "r1", chunks, np.zeros((1, 32), np.float32), EMBEDDER.model)])
+        index.write("ns", [DocumentChunks("d1", "r1", chunks, np.zeros((1, 256), np.float32), EMBEDDER.model)])
     with pytest.raises(IndexBackendError, match="go together"):
         DocumentChunks("d1", "r1", chunks, None, EMBEDDER.model)
 

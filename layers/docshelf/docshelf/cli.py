@@ -211,7 +211,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     if queries is not None:
         return _batch_search(services, args, queries)
 
-    response = search(services.index, _request(args, args.query), asset_link=local_asset_link(services.store.root))
+    response = search(
+        services.index,
+        _request(args, args.query),
+        asset_link=local_asset_link(services.store.root),
+        embedder=services.embedding_provider(),
+    )
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -227,7 +232,7 @@ def _request(args: argparse.Namespace, query: str) -> SearchRequest:
 
 def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
     for qid, query in queries:
-        response = search(services.index, _request(args, query))
+        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
         results = [
             {
                 "doc": r.chunk.source_file_name,

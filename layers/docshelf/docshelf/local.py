@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -14,6 +14,7 @@ from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
 from docshelf.embeddings.base import EmbeddingProvider, provider_from_config
+from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -37,6 +38,7 @@ class LocalServices:
     registry: LocalRegistry
     index: SearchBackend
     config: PipelineConfig
+    _embedder: list[EmbeddingProvider | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
 
     @classmethod
     def open(
@@ -70,7 +72,18 @@ class LocalServices:
         )
 
     def embedding_provider(self) -> EmbeddingProvider | None:
-        """The provider `config` names (None for "none"); Bedrock through boto3's default credentials and region."""
+        """The provider `config` names (None for "none"), loaded once; Bedrock through boto3's default credentials
+        and region."""
+        if not self._embedder:
+            self._embedder.append(self._load_embedding_provider())
+        return self._embedder[0]
+
+    def vector_cache(self) -> VectorCache | None:
+        """Where publishing takes chunk vectors from (None without a provider: chunks are published without)."""
+        provider = self.embedding_provider()
+        return None if provider is None else VectorCache(self.store, provider)
+
+    def _load_embedding_provider(self) -> EmbeddingProvider | None:
         clients: dict[str, object] = {}
         if self.config.embedding_provider == "bedrock":
             import boto3
@@ -80,7 +93,14 @@ class LocalServices:
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:
         return pipeline.ingest(
-            self.store, self.registry, self.index, data, namespace=namespace, source_key=source_key, config=self.config
+            self.store,
+            self.registry,
+            self.index,
+            data,
+            namespace=namespace,
+            source_key=source_key,
+            config=self.config,
+            vectors=self.vector_cache(),
         )
 
     def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
@@ -116,7 +136,9 @@ class LocalServices:
                 self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
             )
 
-        publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
+        publishing = pipeline.BatchedPublishing(
+            self.store, self.registry, self.index, config=self.config, vectors=self.vector_cache()
+        )
         for outcome in unreadable:
             yield from publishing.add(outcome)
         outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])

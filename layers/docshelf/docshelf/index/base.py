@@ -145,9 +145,17 @@ class SearchBackend(ABC):
         """The engine to read `namespace` at `version` (the registry's namespace version) with: an engine that
         keeps namespaces in memory drops one loaded at another version."""
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+    def upsert(
+        self,
+        namespace: str,
+        document_id: str,
+        revision: str,
+        chunks: Sequence[Chunk],
+        vectors: Any = None,
+        model: EmbeddingModelLike | None = None,
+    ) -> None:
         """`write` of one document; a refusal raises IndexBackendError."""
-        refused = self.write(namespace, [DocumentChunks(document_id, revision, chunks)])
+        refused = self.write(namespace, [DocumentChunks(document_id, revision, chunks, vectors, model)])
         if refused:
             raise IndexBackendError(f"document {document_id}: {refused[document_id]}")
 

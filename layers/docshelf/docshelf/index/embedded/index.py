@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
 from docshelf.index.embedded.term_table import TermTable
 from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, RankedList, SearchFilters, SpellingRule
-from docshelf.index.vectors import ModelMismatchError, StoredVectors, VectorModel, refusals
+from docshelf.index.vectors import EmbeddingModelLike, ModelMismatchError, StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
 from docshelf.store.base import ObjectStore
 
@@ -246,10 +247,19 @@ class EmbeddedIndex(SearchBackend):
             ids = self._path_terms[key] = self._vocabulary.ids(path_terms(*key)).tolist()
         return ids
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+    def upsert(
+        self,
+        namespace: str,
+        document_id: str,
+        revision: str,
+        chunks: Sequence[Chunk],
+        vectors: Any = None,
+        model: EmbeddingModelLike | None = None,
+    ) -> None:
         """One document, its postings left in segments: merging them at each of many single writes would copy the
         namespace's postings each time."""
-        refused = self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
+        document = DocumentChunks(document_id, revision, chunks, vectors, model)
+        refused = self._upsert(namespace, [document], merge=False)
         if refused:
             raise ModelMismatchError(f"document {document_id}: {refused[document_id]}")
 
