@@ -132,6 +132,8 @@ class Namespace:
     def merge_segments(self) -> None:
         for channel in self.channels.values():
             channel.merge_pending()
+        if self.vectors is not None:
+            self.vectors.compact()
 
     def remove_document(self, document_id: str) -> None:
         rows = self.by_document.pop(document_id, None)

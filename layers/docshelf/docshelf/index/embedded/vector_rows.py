@@ -41,6 +41,13 @@ class VectorRows:
         self._present[first:end] = True
         self.size = max(self.size, end)
 
+    def compact(self) -> None:
+        """Drop the spare capacity (up to as much again as the rows) once a build is over."""
+        if len(self._scales) > self.size:
+            self._codes = self._codes[: self.size].copy()
+            self._scales = self._scales[: self.size].copy()
+            self._present = self._present[: self.size].copy()
+
     def rows(self, rows: Sequence[int] | np.ndarray) -> StoredVectors:
         index = np.asarray(rows, dtype=np.int64)
         return StoredVectors(self.model, self._codes[index], self._scales[index])
