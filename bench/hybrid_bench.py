@@ -7,7 +7,10 @@ close scores, the hard case for quantisation), and, when the ranking study has c
 (bench/ranking_study.py --semantic, in /tmp/docshelf_hybrid_study), all-MiniLM-L6-v2's vectors of the study sets'
 chunks with their queries embedded.
 
-    python bench/hybrid_bench.py [CHUNKS]
+    python bench/hybrid_bench.py [CHUNKS] [--opensearch URL [--opensearch-chunks N]]
+
+`--opensearch URL` also times searches of N generated chunks (bench/index_bench.py's) with vectors on that node,
+without and with the semantic channel (an index of its own, dropped after).
 """
 
 from __future__ import annotations
@@ -124,6 +127,40 @@ def top_k_ms(matrix: np.ndarray, queries: np.ndarray) -> tuple[float, float]:
     return statistics.median(int8) * 1000, statistics.median(float32) * 1000
 
 
+def opensearch_latencies(url: str, count: int) -> str:
+    """p50 / p95 of searches on OpenSearch without and with the semantic channel, alternated."""
+    import random
+    import uuid
+
+    sys.path.insert(0, str(REPO))
+    from bench.index_bench import documents_of, make_chunks, percentiles
+    from docshelf.index.opensearch import OpenSearchIndex
+    from docshelf.index.opensearch.client import opensearch_client
+    from docshelf.search.service import SearchRequest, search
+
+    chunks, vectors = make_chunks(count), clustered_vectors(count)
+    index = OpenSearchIndex(opensearch_client(url), index=f"bench-hybrid-{uuid.uuid4().hex[:8]}")
+    try:
+        documents = documents_of(chunks, vectors)
+        for start in range(0, len(documents), 20):
+            index.write("bench", documents[start : start + 20])
+        index.commit()
+        rng = random.Random(7)
+        queries = [" ".join(rng.sample(chunks[rng.randrange(count)].text.split(), k=rng.randint(2, 6)))
+                   for _ in range(100)]  # fmt: skip
+        embedder = PrecomputedEmbedder(vectors)
+        lexical: list[float] = []
+        hybrid: list[float] = []
+        for query in queries:
+            for embedding, found in ((None, lexical), (embedder, hybrid)):
+                started = time.perf_counter()
+                search(index, SearchRequest("bench", query, top_k=10), embedder=embedding)
+                found.append((time.perf_counter() - started) * 1000)
+    finally:
+        index.drop_index()
+    return f"lexical {percentiles(lexical)}, with the semantic channel {percentiles(hybrid)}"
+
+
 def main(count: int = 100_000) -> None:
     matrix = clustered_vectors(count)
     queries = clustered_vectors(200, seed=4)
@@ -148,4 +185,15 @@ def main(count: int = 100_000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("chunks", type=int, nargs="?", default=100_000)
+    parser.add_argument("--opensearch", metavar="URL")
+    parser.add_argument("--opensearch-chunks", type=int, default=10_000)
+    args = parser.parse_args()
+    if args.opensearch:
+        print(f"| OpenSearch, {args.opensearch_chunks:,} chunks x {DIMENSION}, search p50 / p95 (100 queries) | "
+              f"{opensearch_latencies(args.opensearch, args.opensearch_chunks)} |")  # fmt: skip
+    else:
+        main(args.chunks)
