@@ -11,6 +11,7 @@ import gc
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain
@@ -56,6 +57,9 @@ def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
 
 
 # document id, chunks, their vectors if any, fingerprint of its store object
+# One thread for the semantic channel's vector products, run while the caller ranks the BM25 channels.
+_SEMANTIC_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docshelf-semantic")
+
 StoredDocument = tuple[str, list[Chunk], StoredVectors | None, str]
 
 
@@ -334,12 +338,16 @@ class EmbeddedIndex(SearchBackend):
             total = space.count(plan.filters)
             if total == 0:
                 return FirstPass(total, {})
+            semantic = None
+            if plan.semantic is not None and space.model is not None:
+                # numpy releases the GIL in the vector products: they run beside the BM25 channels.
+                semantic = _SEMANTIC_WORKER.submit(space.rank_semantic, plan.semantic, plan.filters)
             rankings: dict[RankedList, list[tuple[str, float]]] = {
                 channel: space.rank(channel, query, plan.filters, plan.limit)
                 for channel, query in plan.channels.items()
             }
-            if plan.semantic is not None and space.model is not None:
-                rankings["semantic"] = space.rank_semantic(plan.semantic, plan.filters)
+            if semantic is not None:
+                rankings["semantic"] = semantic.result()
             feedback = [chunk_id for chunk_id, _ in rankings.get("content", [])[: max(0, plan.feedback)]]
             frequencies = dict(zip(feedback, space.content_frequencies(feedback), strict=True))
             content = plan.channels.get("content")
