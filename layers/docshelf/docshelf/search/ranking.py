@@ -22,8 +22,8 @@ class RankingSettings:
     # has the namespace's embedding provider; 0 turns it off. 2.0 is chosen on every leave-one-collection-out fold
     # of weights 0-2 with all-MiniLM-L6-v2 (README "How a query is ranked").
     semantic_weight: float = 2.0
-    # Whether it runs for a query in Han, kana or hangul with a model not known to cover them (search/semantic.py):
-    # all-MiniLM-L6-v2 lowers the Chinese sets' MRR by 0.14-0.37 at weights 0.5-2.
+    # Whether it runs for a query in Han, kana or hangul (search/semantic.py): on the Chinese sets all-MiniLM-L6-v2
+    # lowers MRR by 0.14-0.37 at weights 0.5-2, and the Chinese bge-small-zh-v1.5 lowers it too.
     semantic_cjk: bool = False
     rrf_k: int = 60
     # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a

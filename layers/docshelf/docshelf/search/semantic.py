@@ -1,5 +1,6 @@
 """The semantic channel's query: the search's query embedded (one call) when the namespace holds vectors of the
-provider's model, the ranking weighs the channel, and the model covers the query's script."""
+provider's model, the ranking weighs the channel, and the query is not in a CJK script (unless
+`RankingSettings.semantic_cjk`: both local models lowered the Chinese sets, README "How a query is ranked")."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from docshelf.search.ranking import RankingSettings
 
 _log = logging.getLogger(__name__)
 
-# Han ideographs, kana and hangul: scripts the English-only default model (all-MiniLM-L6-v2) does not cover.
+# Han ideographs, kana and hangul.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
