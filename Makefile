@@ -65,7 +65,7 @@ cfn-lint: $(SAM_STAMP)
 	$(SAM_VENV)/bin/cfn-lint template.yaml
 
 # `sam build` without a container needs the runtime's Python (python3.12, see README) on PATH.
-sam-build: $(SAM_STAMP) $(VOCAB)
+sam-build: $(SAM_STAMP) $(VOCAB) $(MODELS)
 	@runtime_python=$$(for candidate in python3.12 $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3.12; do \
 		"$$candidate" -c 'import sys; print(sys.executable)' 2>/dev/null && break; done); \
 	if [ -z "$$runtime_python" ]; then echo "sam-build: python3.12 (the Lambda runtime) is not installed" >&2; exit 1; fi; \

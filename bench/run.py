@@ -167,6 +167,7 @@ def main() -> None:
     for name in (
         "index_bench",
         "hybrid_bench",
+        "embedding_bench",
         "pdf_bench",
         "shard_bench",
         "assets_bench",

@@ -21,14 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "layers/docshelf"))
 
-from docshelf.embeddings.catalog import LOCAL_MODELS, PACKAGE_MODELS_DIR, LocalModelSpec
-
-
-def installed(spec: LocalModelSpec, folder: Path) -> bool:
-    return all(
-        (folder / item.name).is_file() and _sha256((folder / item.name).read_bytes()) == item.sha256
-        for item in spec.files
-    )
+from docshelf.embeddings.catalog import LOCAL_MODELS, PACKAGE_MODELS_DIR, LocalModelSpec, is_installed
 
 
 def fetch(spec: LocalModelSpec, folder: Path) -> None:
@@ -58,7 +51,7 @@ def main() -> int:
         parser.error(f"unknown model {', '.join(unknown)}: use one of {', '.join(LOCAL_MODELS)}")
     for name in args.names or list(LOCAL_MODELS):
         spec, folder = LOCAL_MODELS[name], args.dest / name
-        if installed(spec, folder):
+        if is_installed(spec, folder):
             print(f"embedding model present: {folder}")
             continue
         fetch(spec, folder)

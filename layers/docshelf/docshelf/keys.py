@@ -37,9 +37,14 @@ def vector_cache_prefix(namespace: str, document_id: str) -> str:
     return f"cache/vectors/{namespace}/{document_id}/"
 
 
+def vector_cache_model_prefix(model_key: str, namespace: str, document_id: str) -> str:
+    """Where one embedding model's vectors of a document sit (`EmbeddingModel.key`), one object a revision."""
+    return f"{vector_cache_prefix(namespace, document_id)}{model_key}/"
+
+
 def vector_cache_key(model_key: str, namespace: str, document_id: str, revision: str) -> str:
-    """The vectors one embedding model made for the chunks of one document revision (`EmbeddingModel.key`)."""
-    return f"{vector_cache_prefix(namespace, document_id)}{model_key}/{revision}.npz"
+    """The vectors one embedding model made for the chunks of one document revision."""
+    return f"{vector_cache_model_prefix(model_key, namespace, document_id)}{revision}.npz"
 
 
 def document_prefix(namespace: str, document_id: str) -> str:

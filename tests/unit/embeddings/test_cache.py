@@ -91,3 +91,18 @@ def test_deleting_a_document_removes_its_vector_caches(tmp_path: Path) -> None:
     assert sum("/vectors/" in key for key in removed) == 2
     assert list(store.list("cache/vectors/ns/d1/")) == []
     assert len(list(store.list("cache/vectors/ns/d2/"))) == 1
+
+
+def test_a_new_revision_embeds_only_its_changed_chunks_and_replaces_the_old_object(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    provider = CountingProvider()
+    old = VectorCache(store, provider).vectors("ns", "d1", "rev1", CHUNKS)
+    provider.embedded.clear()
+    revised = [CHUNKS[0], ("c4", "a new chunk"), CHUNKS[2]]
+    new = VectorCache(store, provider).vectors("ns", "d1", "rev2", revised)
+    assert provider.embedded == ["a new chunk"]
+    assert np.array_equal(new[0], old[0]) and np.array_equal(new[2], old[2])
+    assert list(store.list("cache/vectors/ns/d1/")) == [vector_cache_key(provider.model.key, "ns", "d1", "rev2")]
+    provider.embedded.clear()
+    VectorCache(store, provider).vectors("ns", "d1", "rev2", revised)
+    assert provider.embedded == []

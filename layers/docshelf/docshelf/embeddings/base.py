@@ -52,7 +52,8 @@ class EmbeddingProvider(Protocol):
 def provider_from_config(name: str, model_id: str | None, **clients: Any) -> EmbeddingProvider | None:
     """The provider a setting names: "none" (or "") gives None, "local" an ONNX model shipped with the package,
     "bedrock" a model on Amazon Bedrock through `clients["bedrock_runtime"]` (a boto3 `bedrock-runtime` client).
-    `model_id` None or "" picks the provider's default model."""
+    `model_id` None or "" picks the provider's default model; `clients["sleep"]` replaces Bedrock's retry sleep
+    (tests)."""
     choice = (name or "none").strip().lower()
     if choice == "none":
         return None

@@ -1,7 +1,9 @@
 """Vectors cached per (model, chunk id) in the object store, one `.npz` per model and document revision.
 
 The chunk cache is untouched (its key does not name the model): a document whose chunks are cached is indexed
-whatever happens here, and changing the model only re-embeds, from the cached chunks, under another key.
+whatever happens here, and changing the model only re-embeds, from the cached chunks, under another key. A chunk id
+is a hash of the document and the chunk's text, so a new revision takes the vectors of its unchanged chunks from
+the previous revision's object, and that object is then dropped: one object per model and document.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from docshelf.embeddings.base import EmbeddingProvider
-from docshelf.keys import vector_cache_key
+from docshelf.keys import vector_cache_key, vector_cache_model_prefix
 from docshelf.store.base import ObjectStore
 
 
@@ -22,15 +24,25 @@ class VectorCache:
         self.provider = provider
 
     def vectors(self, namespace: str, document_id: str, revision: str, chunks: Sequence[tuple[str, str]]) -> np.ndarray:
-        """float32 [len(chunks), dimension] for (chunk id, text) pairs, in their order: cached ones read back, the
-        others embedded in one call and added to the cache."""
+        """float32 [len(chunks), dimension] for (chunk id, text) pairs, in their order: cached ones read back (from
+        this revision's object, else the document's other revisions'), the others embedded in one call."""
         key = vector_cache_key(self.provider.model.key, namespace, document_id, revision)
+        wanted = dict(chunks)
         known = self._read(key)
-        missing = [(chunk_id, text) for chunk_id, text in dict(chunks).items() if chunk_id not in known]
+        others: list[str] = []
+        if any(chunk_id not in known for chunk_id in wanted):
+            prefix = vector_cache_model_prefix(self.provider.model.key, namespace, document_id)
+            others = [other for other in self.store.list(prefix) if other != key]
+            for other in others:
+                known.update({k: v for k, v in self._read(other).items() if k in wanted and k not in known})
+        missing = [(chunk_id, text) for chunk_id, text in wanted.items() if chunk_id not in known]
         if missing:
             fresh = self.provider.embed_passages([text for _, text in missing])
             known.update({chunk_id: fresh[row] for row, (chunk_id, _) in enumerate(missing)})
-            self.store.put(key, _encode(known))
+        if missing or others:
+            self.store.put(key, _encode({chunk_id: known[chunk_id] for chunk_id in wanted}))
+            for other in others:
+                self.store.delete(other)
         result = np.zeros((len(chunks), self.provider.model.dimension), dtype=np.float32)
         for row, (chunk_id, _) in enumerate(chunks):
             result[row] = known[chunk_id]

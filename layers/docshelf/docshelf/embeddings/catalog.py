@@ -7,6 +7,7 @@ EmbeddingsLayer, under /opt/embedding-models/<name>/.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,3 +113,29 @@ def find_model_dir(name: str) -> Path | None:
         if all((folder / item.name).is_file() for item in LOCAL_MODELS[name].files):
             return folder
     return None
+
+
+def is_installed(spec: LocalModelSpec, folder: Path) -> bool:
+    """The model's files are in `folder`, each with its pinned sha256."""
+    return all(
+        (folder / item.name).is_file() and hashlib.sha256((folder / item.name).read_bytes()).hexdigest() == item.sha256
+        for item in spec.files
+    )
+
+
+def copy_verified(source: Path, destination: Path) -> list[str]:
+    """Copy every catalog model found under `source` to `destination` (the EmbeddingsLayer build), refusing a
+    file whose sha256 is not the pinned one. Returns the names copied."""
+    copied = []
+    for name, spec in LOCAL_MODELS.items():
+        if not (source / name).is_dir():
+            continue
+        if not is_installed(spec, source / name):
+            raise SystemExit(f"{source / name}: a file is missing or its sha256 is not the pinned one")
+        (destination / name).mkdir(parents=True, exist_ok=True)
+        for item in spec.files:
+            (destination / name / item.name).write_bytes((source / name / item.name).read_bytes())
+        copied.append(name)
+    if DEFAULT_LOCAL_MODEL not in copied:
+        raise SystemExit(f"{source / DEFAULT_LOCAL_MODEL} is missing: run `make setup` (infra/fetch_models.py) first")
+    return copied
