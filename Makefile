@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed
 VOCAB := layers/docshelf/docshelf/vocab/9b5ad71b2ce5302211f9c61530b329a4922fc6a4
 # Tesseract's language data (the OcrLayer's content) and the OCR tests' CJK font; chi_sim, from Debian, comes last.
 OCR_DATA := layers/docshelf/tessdata/chi_sim.traineddata tests/fonts/DroidSansFallbackFull.ttf
+# the local embedding models (infra/fetch_models.py, sha256-pinned), fetched again when the catalog changes
+MODELS := layers/docshelf/docshelf/embeddings/models/.fetched
 DEMO_STORE := .docshelf-demo
 # aws-sam-cli and cfn-lint live in their own venv so their pins never meet the runtime dependencies.
 SAM_VENV := .venv-sam
@@ -14,7 +16,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
-setup: $(STAMP) $(VOCAB) $(OCR_DATA)
+setup: $(STAMP) $(VOCAB) $(OCR_DATA) $(MODELS)
 
 $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +29,10 @@ $(VOCAB): | $(STAMP)
 
 $(OCR_DATA) &: | $(STAMP)
 	$(PY) infra/fetch_ocr_data.py --fonts
+
+$(MODELS): infra/fetch_models.py layers/docshelf/docshelf/embeddings/catalog.py | $(STAMP)
+	$(PY) infra/fetch_models.py
+	touch $(MODELS)
 
 demo: setup
 	$(PY) examples/make_examples.py examples/docs
@@ -64,7 +70,7 @@ cfn-lint: $(SAM_STAMP)
 	$(SAM_VENV)/bin/cfn-lint template.yaml
 
 # `sam build` without a container needs the runtime's Python (python3.12, see README) on PATH.
-sam-build: $(SAM_STAMP) $(VOCAB) $(OCR_DATA)
+sam-build: $(SAM_STAMP) $(VOCAB) $(OCR_DATA) $(MODELS)
 	@runtime_python=$$(for candidate in python3.12 $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3.12; do \
 		"$$candidate" -c 'import sys; print(sys.executable)' 2>/dev/null && break; done); \
 	if [ -z "$$runtime_python" ]; then echo "sam-build: python3.12 (the Lambda runtime) is not installed" >&2; exit 1; fi; \

@@ -23,14 +23,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / ".aws-sam" / "build"
 # function -> (its build directory, its layers); template.yaml: DocshelfLayer globally, ParsersLayer and OcrLayer
-# for parse.
+# for parse, EmbeddingsLayer for chunk, publish and search when EmbeddingProvider is local (counted here: the
+# largest case).
+WITH_EMBEDDINGS = ("DocshelfLayer", "EmbeddingsLayer")
 FUNCTIONS = {
     "parse": ("ParseFunction", ("DocshelfLayer", "ParsersLayer", "OcrLayer")),
-    "chunk": ("ChunkFunction", ("DocshelfLayer",)),
-    "publish": ("PublishFunction", ("DocshelfLayer",)),
-    "search": ("SearchFunction", ("DocshelfLayer",)),
+    "chunk": ("ChunkFunction", WITH_EMBEDDINGS),
+    "publish": ("PublishFunction", WITH_EMBEDDINGS),
+    "search": ("SearchFunction", WITH_EMBEDDINGS),
 }
-LAYERS = ("DocshelfLayer", "ParsersLayer", "OcrLayer")
+LAYERS = ("DocshelfLayer", "ParsersLayer", "OcrLayer", "EmbeddingsLayer")
 RUNS = 5
 SEARCH_GOAL_MS = 300.0
 LAYER_GOAL_MB = 120.0

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """The embedded index at scale: build rate (bulk and per document), the namespace snapshot, load time with
-and without it, search latency through search/service.py, memory.
+and without it, search latency through search/service.py with and without the semantic channel, memory.
+
+The warm build carries a 384-dim vector per chunk (bench/hybrid_bench.py's clustered synthetic vectors), so the
+snapshot, the load and the memory include them; hybrid searches take their query vector ready-made (the local
+model's query embedding time is reported apart, by bench/hybrid_bench.py).
 
 Chunks are generated from a Zipf-distributed vocabulary (so common and rare terms behave as in
 text); a chunk is CHUNK_WORDS words, about a 500-token chunk's analyzed size in the content channel.
@@ -17,10 +21,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.hybrid_bench import MODEL, PrecomputedEmbedder, clustered_vectors  # noqa: E402
 from docshelf.index.base import DocumentChunks  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.embedded.bm25 import Vocabulary  # noqa: E402
@@ -79,9 +85,16 @@ def current_rss_mb() -> float:
     return int(line.split()[1]) / 1024
 
 
-def documents_of(chunks: list[Chunk]) -> list[DocumentChunks]:
+def documents_of(chunks: list[Chunk], vectors: Any = None) -> list[DocumentChunks]:
+    """The chunks as documents, with their rows of `vectors` when given."""
     return [
-        DocumentChunks(chunks[start].document_id, "r1", chunks[start : start + CHUNKS_PER_DOCUMENT])
+        DocumentChunks(
+            chunks[start].document_id,
+            "r1",
+            chunks[start : start + CHUNKS_PER_DOCUMENT],
+            None if vectors is None else vectors[start : start + CHUNKS_PER_DOCUMENT],
+            None if vectors is None else MODEL,
+        )
         for start in range(0, len(chunks), CHUNKS_PER_DOCUMENT)
     ]
 
@@ -101,10 +114,10 @@ class Clock:
         return f"{wall} (CPU {self.cpu:.1f} s, {count / self.cpu:,.0f} chunks/s)"
 
 
-def bulk_build(index: EmbeddedIndex, chunks: list[Chunk]) -> Clock:
+def bulk_build(index: EmbeddedIndex, chunks: list[Chunk], vectors: Any = None) -> Clock:
     """From chunk texts to a searchable index persisted in the store (one object per document), through
     `write` in batches of BULK_DOCUMENTS documents; postings are merged before it returns."""
-    documents = documents_of(chunks)
+    documents = documents_of(chunks, vectors)
     with Clock() as clock:
         for start in range(0, len(documents), BULK_DOCUMENTS):
             index.write("bench", documents[start : start + BULK_DOCUMENTS])
@@ -132,10 +145,34 @@ def analysis_only(chunks: list[Chunk]) -> Clock:
     return clock
 
 
-def timed_search(index: EmbeddedIndex, query: str) -> float:
+def timed_search(index: EmbeddedIndex, query: str, embedder: PrecomputedEmbedder | None = None) -> float:
     started = time.perf_counter()
-    search(index, SearchRequest("bench", query, top_k=10))
+    search(index, SearchRequest("bench", query, top_k=10), embedder=embedder)
     return time.perf_counter() - started
+
+
+def search_latencies(
+    index: EmbeddedIndex, queries: list[str], embedder: PrecomputedEmbedder
+) -> tuple[list[float], list[float]]:
+    """Milliseconds of each query without and with the semantic channel, alternated so that both see the same
+    load of a shared machine."""
+    lexical, hybrid = [], []
+    for query in queries:
+        lexical.append(timed_search(index, query) * 1000)
+        hybrid.append(timed_search(index, query, embedder) * 1000)
+    return lexical, hybrid
+
+
+def print_searches(lexical: list[float], hybrid: list[float], vector_mb: float, count: int) -> None:
+    print(f"| search p50 / p95 ({len(lexical)} queries, 2-6 terms, top 10) | {percentiles(lexical)} |")
+    print(f"| the same with the semantic channel (exact int8 top-k; query vector ready) | {percentiles(hybrid)} |")
+    print(f"| vectors in memory (int8 codes, scales) | {vector_mb:.1f} MB, {vector_mb * 100_000 / count:.1f} MB "
+          "per 100k chunks |")  # fmt: skip
+
+
+def percentiles(latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+    return f"{statistics.median(ordered):.1f} ms / {ordered[int(len(ordered) * 0.95) - 1]:.1f} ms"
 
 
 def main(count: int = CHUNKS) -> None:
@@ -153,9 +190,10 @@ def main(count: int = CHUNKS) -> None:
     gc.collect()
     with tempfile.TemporaryDirectory() as tmp:
         index = EmbeddedIndex(LocalStore(tmp))
-        warm = bulk_build(index, chunks)
+        warm = bulk_build(index, chunks, vectors := clustered_vectors(count))
         first_search = timed_search(index, queries[0])
-        latencies = sorted(timed_search(index, query) * 1000 for query in queries)
+        latencies, hybrid = search_latencies(index, queries, PrecomputedEmbedder(vectors))
+        vector_mb = index._namespace("bench").vectors.memory_bytes() / 1e6  # type: ignore[union-attr]
         with Clock() as snapshot:
             index.commit()
         snapshot_mb = (Path(tmp) / "index" / "bench.snapshot").stat().st_size / 1e6
@@ -179,7 +217,7 @@ def main(count: int = CHUNKS) -> None:
     print("|---|---|")
     print(f"| build to a searchable, persisted index (`write`, {BULK_DOCUMENTS} documents a call), all words new "
           f"| {cold.rate(count)} |")  # fmt: skip
-    print(f"| the same, analyzer caches warm (same words, new index and store) | {warm.rate(count)} |")
+    print(f"| the same, analyzer caches warm, with a {vectors.shape[1]}-dim vector a chunk | {warm.rate(count)} |")
     print(f"| `upsert` document by document, {len(per_document_chunks):,} chunks after the first build | "
           f"{per_document.rate(len(per_document_chunks))} |")  # fmt: skip
     print(f"| analysis alone: texts to term ids (`TermTable.text_terms`, pieces seen) | {analysis.rate(count)} |")
@@ -189,8 +227,7 @@ def main(count: int = CHUNKS) -> None:
           f"(CPU {load.cpu:.1f} s), {first_after_load * 1000:.0f} ms |")  # fmt: skip
     print(f"| the same load without the snapshot (every chunk analyzed) | {analyzing_load.wall:.1f} s "
           f"(CPU {analyzing_load.cpu:.1f} s), {analyzing_load.wall / load.wall:.1f}x the time |")  # fmt: skip
-    print(f"| search p50 / p95 ({len(queries)} queries, 2-6 terms, top 10) | "
-          f"{statistics.median(latencies):.1f} ms / {latencies[int(len(latencies) * 0.95) - 1]:.1f} ms |")  # fmt: skip
+    print_searches(latencies, hybrid, vector_mb, count)
     print(f"| RSS after the reload (the reloaded index and the generated chunks) | {loaded_rss:.0f} MB |")
     print(f"| peak RSS, the builds and the reload (before the builds {rss_before:.0f} MB) | {peak_rss_mb():.0f} MB |")
 

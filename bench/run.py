@@ -166,6 +166,8 @@ def main() -> None:
     # with a node up: a starting JVM takes CPU from whatever is measured beside it.
     for name in (
         "index_bench",
+        "hybrid_bench",
+        "embedding_bench",
         "pdf_bench",
         "shard_bench",
         "assets_bench",

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from docshelf.index.analyzer import analyze
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
-from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
+from docshelf.index.plan import ExpansionPlan, QueryPlan, RankedList, SearchFilters, SpellingRule
 from docshelf.model import Chunk
 
 ALL = SearchFilters()
@@ -70,7 +70,7 @@ class OneCallAtATime(Delegating):
         total = self.count(namespace, plan.filters)
         if total == 0:
             return FirstPass(total, {})
-        rankings = {
+        rankings: dict[RankedList, list[tuple[str, float]]] = {
             channel: self.inner.rank(namespace, channel, query.terms, plan.filters, plan.limit, query.min_match)
             for channel, query in plan.channels.items()
         }

@@ -17,6 +17,7 @@ from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX
+from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+", type=Path)
     _store_options(ingest)
     _chunk_options(ingest)
+    _embedding_options(ingest)
     ingest.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
     _ocr_option(ingest)
     ingest.add_argument(
@@ -68,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("query", nargs="?")
     find.add_argument("--queries", type=Path, help='a JSONL file of {"qid", "query"} lines (batch mode)')
     _store_options(find)
+    _embedding_options(find)
     find.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
     find.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
     find.add_argument("--document", action="append", default=[], help="only these documents (id or file name)")
@@ -160,6 +163,20 @@ def _ocr_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _embedding_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--embeddings",
+        choices=PROVIDER_NAMES,
+        default=os.environ.get("DOCSHELF_EMBEDDINGS", "none"),
+        help="the semantic channel's embedding provider (env DOCSHELF_EMBEDDINGS, default none)",
+    )
+    parser.add_argument(
+        "--embedding-model",
+        default=os.environ.get("DOCSHELF_EMBEDDING_MODEL", ""),
+        help="the provider's model id (env DOCSHELF_EMBEDDING_MODEL; default: the provider's own)",
+    )
+
+
 def _chunk_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk-tokens", type=int, default=DEFAULT_CHUNK_TOKENS)
     parser.add_argument(
@@ -184,6 +201,8 @@ def _services(args: argparse.Namespace) -> LocalServices:
         backend=args.backend,
         opensearch_url=args.opensearch_url,
         opensearch_index=args.opensearch_index,
+        embedding_provider=getattr(args, "embeddings", "none"),
+        embedding_model_id=getattr(args, "embedding_model", ""),
     )
 
 
@@ -205,7 +224,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     if queries is not None:
         return _batch_search(services, args, queries)
 
-    response = search(services.index, _request(args, args.query), asset_link=local_asset_link(services.store.root))
+    response = search(
+        services.index,
+        _request(args, args.query),
+        asset_link=local_asset_link(services.store.root),
+        embedder=services.embedding_provider(),
+    )
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -221,7 +245,7 @@ def _request(args: argparse.Namespace, query: str) -> SearchRequest:
 
 def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
     for qid, query in queries:
-        response = search(services.index, _request(args, query))
+        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
         results = [
             {
                 "doc": r.chunk.source_file_name,

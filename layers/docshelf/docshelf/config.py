@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from docshelf.chunking.config import ChunkConfig
+from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.errors import InvalidConfigError
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
@@ -66,3 +67,13 @@ def _pages(name: str, raw: str) -> int:
 class PipelineConfig:
     chunking: ChunkConfig = field(default_factory=ChunkConfig)
     limits: ParseLimits = field(default_factory=ParseLimits)
+    # The semantic channel's embeddings (docshelf.embeddings.provider_from_config): "none", "local" or "bedrock",
+    # and the provider's model ("" for its default).
+    embedding_provider: str = "none"
+    embedding_model_id: str = ""
+
+    def __post_init__(self) -> None:
+        if self.embedding_provider not in PROVIDER_NAMES:
+            raise InvalidConfigError(
+                f"unknown embedding provider {self.embedding_provider!r}: use one of {', '.join(PROVIDER_NAMES)}"
+            )

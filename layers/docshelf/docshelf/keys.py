@@ -32,6 +32,21 @@ def revision_of_chunk_cache(key: str) -> str:
     return key.rsplit("/", 1)[-1].split("_", 1)[0]
 
 
+def vector_cache_prefix(namespace: str, document_id: str) -> str:
+    """Where all vector caches of one document sit (every model, every revision), so deleting it can find them."""
+    return f"cache/vectors/{namespace}/{document_id}/"
+
+
+def vector_cache_model_prefix(model_key: str, namespace: str, document_id: str) -> str:
+    """Where one embedding model's vectors of a document sit (`EmbeddingModel.key`), one object a revision."""
+    return f"{vector_cache_prefix(namespace, document_id)}{model_key}/"
+
+
+def vector_cache_key(model_key: str, namespace: str, document_id: str, revision: str) -> str:
+    """The vectors one embedding model made for the chunks of one document revision."""
+    return f"{vector_cache_model_prefix(model_key, namespace, document_id)}{revision}.npz"
+
+
 def document_prefix(namespace: str, document_id: str) -> str:
     return f"docs/{namespace}/{document_id}/"
 

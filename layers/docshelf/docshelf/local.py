@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -13,6 +13,8 @@ from typing import Literal, TypeVar
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
+from docshelf.embeddings.base import EmbeddingProvider, provider_from_config
+from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
@@ -36,6 +38,7 @@ class LocalServices:
     registry: LocalRegistry
     index: SearchBackend
     config: PipelineConfig
+    _embedder: list[EmbeddingProvider | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
 
     @classmethod
     def open(
@@ -48,6 +51,8 @@ class LocalServices:
         backend: Backend = "embedded",
         opensearch_url: str | None = None,
         opensearch_index: str | None = None,
+        embedding_provider: str = "none",
+        embedding_model_id: str = "",
     ) -> LocalServices:
         store = LocalStore(root)
         chunking = ChunkConfig(
@@ -59,12 +64,43 @@ class LocalServices:
             store=store,
             registry=LocalRegistry(Path(root) / "registry.sqlite"),
             index=_open_index(store, backend, opensearch_url, opensearch_index),
-            config=_with_shard_sizes(PipelineConfig(chunking=chunking)),
+            config=_with_shard_sizes(
+                PipelineConfig(
+                    chunking=chunking, embedding_provider=embedding_provider, embedding_model_id=embedding_model_id
+                )
+            ),
         )
+
+    def embedding_provider(self) -> EmbeddingProvider | None:
+        """The provider `config` names (None for "none"), loaded once; Bedrock through boto3's default credentials
+        and region."""
+        if not self._embedder:
+            self._embedder.append(self._load_embedding_provider())
+        return self._embedder[0]
+
+    def vector_cache(self) -> VectorCache | None:
+        """Where publishing takes chunk vectors from (None without a provider: chunks are published without)."""
+        provider = self.embedding_provider()
+        return None if provider is None else VectorCache(self.store, provider)
+
+    def _load_embedding_provider(self) -> EmbeddingProvider | None:
+        clients: dict[str, object] = {}
+        if self.config.embedding_provider == "bedrock":
+            import boto3
+
+            clients["bedrock_runtime"] = boto3.client("bedrock-runtime")
+        return provider_from_config(self.config.embedding_provider, self.config.embedding_model_id or None, **clients)
 
     def ingest(self, data: bytes, *, namespace: str, source_key: str) -> pipeline.IngestResult:
         return pipeline.ingest(
-            self.store, self.registry, self.index, data, namespace=namespace, source_key=source_key, config=self.config
+            self.store,
+            self.registry,
+            self.index,
+            data,
+            namespace=namespace,
+            source_key=source_key,
+            config=self.config,
+            vectors=self.vector_cache(),
         )
 
     def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
@@ -100,7 +136,9 @@ class LocalServices:
                 self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
             )
 
-        publishing = pipeline.BatchedPublishing(self.store, self.registry, self.index, config=self.config)
+        publishing = pipeline.BatchedPublishing(
+            self.store, self.registry, self.index, config=self.config, vectors=self.vector_cache()
+        )
         for outcome in unreadable:
             yield from publishing.add(outcome)
         outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])

@@ -3,8 +3,8 @@
 The parse cache, its image assets, a parse failure marker and a long PDF's page-range parse are keyed by the bytes
 alone (shared by every document with those bytes, in any namespace), so they stay while a live document (any status
 but deleted) has that revision. A document's own copy of its assets goes with its artifacts
-(`artifact_writing.delete_artifacts`). The chunk caches are the document's own (keyed by namespace and document id)
-and go with it, for every revision.
+(`artifact_writing.delete_artifacts`). The chunk caches and vector caches are the document's own (keyed by namespace and
+document id) and go with it, for every revision.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from docshelf.keys import (
     parse_failure_key,
     revision_of_chunk_cache,
     shard_prefix,
+    vector_cache_prefix,
 )
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
@@ -31,6 +32,9 @@ def purge_document_caches(
     revisions = {revision_of_chunk_cache(key) for key in removed} | ({revision} if revision else set())
     for key in removed:
         store.delete(key)
+    for key in list(store.list(vector_cache_prefix(namespace, document_id))):  # every model's, every revision's
+        store.delete(key)
+        removed.append(key)
     for unused in sorted(revisions):
         if not registry.revision_in_use(unused):
             for key in (parse_cache_key(unused), parse_failure_key(unused)):

@@ -18,6 +18,9 @@ MAKEFILE = ROOT / "layers" / "docshelf" / "Makefile"
 MARKER = "# -- parsers layer"
 OCR_MARKER = "# -- ocr layer"
 LOCAL_MARKER = "# -- local only"
+EMBEDDINGS_MARKER = "# -- embeddings layer"
+# Distribution name -> import name of the `local` embedding provider's runtime (EmbeddingsLayer only).
+EMBEDDING_DISTRIBUTIONS = {"onnxruntime": "onnxruntime", "tokenizers": "tokenizers"}
 # Distribution name -> import name of what only the command line uses (`docshelf ingest`, `docshelf serve`).
 LOCAL_DISTRIBUTIONS = {"tqdm": "tqdm", "waitress": "waitress"}
 # Distribution name -> the import name docshelf's parsers use.
@@ -40,27 +43,29 @@ def requirement_names(lines: list[str]) -> set[str]:
     return names
 
 
-def split_requirements() -> tuple[set[str], set[str], set[str], set[str]]:
-    """(DocshelfLayer, ParsersLayer, OcrLayer, local only) requirement names."""
+def split_requirements() -> tuple[set[str], set[str], set[str], set[str], set[str]]:
+    """(DocshelfLayer, ParsersLayer, OcrLayer, local only, EmbeddingsLayer) requirement names."""
     lines = REQUIREMENTS.read_text(encoding="utf-8").splitlines()
-    parsers, ocr, local = (
+    parsers, ocr, local, embeddings = (
         next(index for index, line in enumerate(lines) if line.startswith(marker))
-        for marker in (MARKER, OCR_MARKER, LOCAL_MARKER)
+        for marker in (MARKER, OCR_MARKER, LOCAL_MARKER, EMBEDDINGS_MARKER)
     )
-    assert parsers < ocr < local
+    assert parsers < ocr < local < embeddings
     return (
         requirement_names(lines[:parsers]),
         requirement_names(lines[parsers + 1 : ocr]),
         requirement_names(lines[ocr + 1 : local]),
-        requirement_names(lines[local + 1 :]),
+        requirement_names(lines[local + 1 : embeddings]),
+        requirement_names(lines[embeddings + 1 :]),
     )
 
 
 def test_the_parser_libraries_go_to_the_parsers_layer_only() -> None:
-    core, parsers, ocr, local = split_requirements()
+    core, parsers, ocr, local, embeddings = split_requirements()
     assert set(PARSER_DISTRIBUTIONS) <= parsers
     assert ocr == {"tesserocr"}
-    assert not core & parsers and not (core | parsers) & ocr and not (core | parsers | ocr) & local
+    layers = [core, parsers, ocr, local, embeddings]
+    assert all(not a & b for i, a in enumerate(layers) for b in layers[i + 1 :])
     makefile = MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
     assert MARKER in makefile and OCR_MARKER in makefile and LOCAL_MARKER in makefile
 
@@ -74,6 +79,36 @@ def test_the_command_line_only_packages_are_in_no_layer_and_no_function_imports_
         f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {modules!r})))"
     )
     assert _loaded_by(code) == []
+
+
+def test_the_embedding_runtime_goes_to_its_own_layer_and_no_function_imports_it_unasked() -> None:
+    """onnxruntime and tokenizers load only when the local provider is built (`provider_from_config`)."""
+    assert split_requirements()[4] == set(EMBEDDING_DISTRIBUTIONS)
+    makefile = MAKEFILE.read_text(encoding="utf-8").replace("\\#", "#")
+    assert EMBEDDINGS_MARKER in makefile
+    assert 'rm -rf "$(ARTIFACTS_DIR)/python/docshelf/embeddings/models"' in makefile  # the models: their layer only
+    modules = sorted(EMBEDDING_DISTRIBUTIONS.values())
+    code = (
+        "import sys, json; import functions.parse.app, functions.chunk.app, functions.publish.app, "
+        "functions.search.app, docshelf.embeddings, docshelf.embeddings.cache, docshelf.embeddings.bedrock; "
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {modules!r})))"
+    )
+    assert _loaded_by(code) == []
+
+
+def test_the_embeddings_layer_goes_to_the_chunk_publish_and_search_functions_when_local() -> None:
+    template = load_template()
+    resources = template["Resources"]
+    assert resources["EmbeddingsLayer"]["Condition"] == "UseLocalEmbeddings"
+    assert resources["EmbeddingsLayer"]["Metadata"]["BuildMethod"] == "makefile"
+    conditional = {"Fn::If": ["UseLocalEmbeddings", {"Ref": "EmbeddingsLayer"}, {"Ref": "AWS::NoValue"}]}
+    with_embeddings = sorted(
+        name
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::Function" and conditional in resource["Properties"].get("Layers", [])
+    )
+    assert with_embeddings == ["ChunkFunction", "PublishFunction", "SearchFunction"]
+    assert template["Parameters"]["EmbeddingProvider"]["Default"] == "none"
 
 
 @pytest.mark.parametrize("layer", ["ParsersLayer", "OcrLayer"])
@@ -112,7 +147,8 @@ def test_the_opensearch_http_client_never_imports_grpc_or_protobuf() -> None:
 
 
 def _loaded_by(code: str) -> list[str]:
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "POWERTOOLS_TRACE_DISABLED": "true"}
+    path = f"{ROOT}:{ROOT / 'layers' / 'docshelf'}"  # this checkout's docshelf, whatever the venv installed
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": path, "POWERTOOLS_TRACE_DISABLED": "true"}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     loaded: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
     return loaded

@@ -55,3 +55,24 @@ def test_source_bucket_is_private_versioned_encrypted_and_sends_events() -> None
     assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
     assert bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
     assert bucket["NotificationConfiguration"]["EventBridgeConfiguration"]["EventBridgeEnabled"] is True
+
+
+def test_bedrock_is_allowed_only_with_the_bedrock_provider_and_only_its_model() -> None:
+    granted = {}
+    for name, props in functions().items():
+        for policy in props["Policies"]:
+            branches = policy.get("Fn::If", []) if isinstance(policy, dict) else []
+            if branches and branches[0] == "UseBedrockEmbeddings":
+                (statement,) = branches[1]["Statement"]
+                granted[name] = statement
+                assert branches[2] == {"Ref": "AWS::NoValue"}
+    assert sorted(granted) == ["ChunkFunction", "PublishFunction", "SearchFunction"]
+    for statement in granted.values():
+        assert statement["Action"] == ["bedrock:InvokeModel"]
+        arn, values = statement["Resource"]["Fn::Sub"]
+        assert arn == "arn:${AWS::Partition}:bedrock:${AWS::Region}::foundation-model/${Model}"
+        assert values["Model"]["Fn::If"][:2] == ["DefaultEmbeddingModel", "amazon.titan-embed-text-v2:0"]
+    for name in ("ChunkFunction", "PublishFunction", "SearchFunction"):
+        variables = functions()[name]["Environment"]["Variables"]
+        assert variables["EMBEDDING_PROVIDER"] == {"Ref": "EmbeddingProvider"}
+        assert variables["EMBEDDING_MODEL_ID"] == {"Ref": "EmbeddingModelId"}

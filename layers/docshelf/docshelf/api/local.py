@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from docshelf.assets.links import AssetLink, local_asset_link
+from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
@@ -31,6 +32,10 @@ class LocalApiBackend:
     @property
     def asset_link(self) -> AssetLink:
         return local_asset_link(self.services.store.root)
+
+    @property
+    def embedder(self) -> EmbeddingProvider | None:
+        return self.services.embedding_provider()
 
     def index_for(self, namespace: str) -> SearchBackend:
         """The index as of the namespace's version: `docshelf ingest` or `delete` in another process bumps it."""

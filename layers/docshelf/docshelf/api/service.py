@@ -16,6 +16,7 @@ from docshelf.assets.links import AssetLink
 from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
+from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import SearchRequest, search
 
 
@@ -33,6 +34,10 @@ class ApiBackend(Protocol):
     @property
     def asset_link(self) -> AssetLink | None: ...
 
+    @property
+    def embedder(self) -> QueryEmbedder | None:
+        """The embedding provider of the deployment, for namespaces with vectors (None: lexical channels only)."""
+
 
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
@@ -46,7 +51,9 @@ def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> t
         payload = cache.get(key, version)
     hit = payload is not None
     if payload is None:
-        payload = search(backend.index_for(request.namespace), request, asset_link=backend.asset_link).to_dict()
+        payload = search(
+            backend.index_for(request.namespace), request, asset_link=backend.asset_link, embedder=backend.embedder
+        ).to_dict()
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
     if cache is not None:

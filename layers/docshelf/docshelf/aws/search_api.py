@@ -10,6 +10,7 @@ from docshelf.api.auth import ClaimNames
 from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
 from docshelf.aws.services import AwsServices
+from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.registry import Registry
@@ -45,6 +46,10 @@ class AwsApiBackend:
             return presigned_asset_link(store.client, store.bucket, prefix=store.prefix)(chunk, name)
 
         return link
+
+    @property
+    def embedder(self) -> EmbeddingProvider | None:
+        return self.services.embedding_provider()
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)

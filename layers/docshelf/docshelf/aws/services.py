@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docshelf.aws.settings import Settings
+from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.registry.dynamodb import DynamoDBRegistry
 from docshelf.store.s3 import S3Store
@@ -28,6 +29,7 @@ class AwsServices:
         self._store: S3Store | None = None
         self._registry: DynamoDBRegistry | None = None
         self._index: SearchBackend | None = None
+        self._embeddings: tuple[EmbeddingProvider | None] | None = None
 
     def _region(self) -> str | None:
         return self.settings.region or None
@@ -97,6 +99,23 @@ class AwsServices:
         client = opensearch_client(url, region=settings.region, service=service)
         # Serverless refreshes on its own and has no refresh API.
         return OpenSearchIndex(client, index=settings.opensearch_index, commit_refreshes=service != "aoss")
+
+    def embedding_provider(self) -> EmbeddingProvider | None:
+        """The provider EMBEDDING_PROVIDER and EMBEDDING_MODEL_ID name (None for "none"), loaded on first use: the
+        local model from the EmbeddingsLayer, or Bedrock through a bedrock-runtime client."""
+        if self._embeddings is None:
+            from docshelf.embeddings import provider_from_config
+
+            config = self.settings.pipeline
+            clients: dict[str, Any] = {}
+            if config.embedding_provider == "bedrock":
+                import boto3
+
+                clients["bedrock_runtime"] = boto3.client("bedrock-runtime", region_name=self._region())
+            self._embeddings = (
+                provider_from_config(config.embedding_provider, config.embedding_model_id or None, **clients),
+            )
+        return self._embeddings[0]
 
     def send(self, queue_url: str, body: str) -> None:
         self.sqs.send_message(QueueUrl=queue_url, MessageBody=body)

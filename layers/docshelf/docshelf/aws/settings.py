@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfig
+from docshelf.embeddings.base import PROVIDER_NAMES
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
@@ -31,6 +32,8 @@ ENV_SEARCH_CACHE_TTL_S = "SEARCH_CACHE_TTL_S"
 ENV_NAMESPACES_CLAIM = "NAMESPACES_CLAIM"
 ENV_USER_CLAIM = "USER_CLAIM"
 ENV_AWS_REGION = "AWS_REGION"
+ENV_EMBEDDING_PROVIDER = "EMBEDDING_PROVIDER"
+ENV_EMBEDDING_MODEL_ID = "EMBEDDING_MODEL_ID"
 
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
 DEFAULT_USER_CLAIM = "sub"
@@ -81,6 +84,9 @@ class Settings:
             )
         except ValueError as error:
             raise SettingsError(f"invalid chunking settings: {error}") from error
+        embedding_provider = env.get(ENV_EMBEDDING_PROVIDER, "").strip() or "none"
+        if embedding_provider not in PROVIDER_NAMES:
+            raise SettingsError(f"{ENV_EMBEDDING_PROVIDER} must be one of {PROVIDER_NAMES}, not {embedding_provider!r}")
         return cls(
             artifacts_bucket=_required(env, ENV_ARTIFACTS_BUCKET),
             registry_table=_required(env, ENV_REGISTRY_TABLE),
@@ -96,7 +102,12 @@ class Settings:
             search_cache_ttl_s=_int(env, ENV_SEARCH_CACHE_TTL_S, 300),
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
             user_claim=env.get(ENV_USER_CLAIM, "") or DEFAULT_USER_CLAIM,
-            pipeline=PipelineConfig(chunking=chunking, limits=limits),
+            pipeline=PipelineConfig(
+                chunking=chunking,
+                limits=limits,
+                embedding_provider=embedding_provider,
+                embedding_model_id=env.get(ENV_EMBEDDING_MODEL_ID, "").strip(),
+            ),
         )
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 from docshelf import pipeline
 from docshelf.aws.events import ObjectEvent, RangeMessage, StageMessage
 from docshelf.aws.services import AwsServices
+from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocumentError, DocumentTooLargeError, IndexBackendError, ParserFailedError, StorageError
 from docshelf.ids import sha256_hex
 from docshelf.model import Chunk
@@ -144,7 +145,13 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     index = services.index()
     publication = pipeline.published_with(services.settings.pipeline, index)
     if not pipeline.publish_stage(
-        index, services.registry, ref, chunks, sequencer=message.sequencer, published_with=publication
+        index,
+        services.registry,
+        ref,
+        chunks,
+        sequencer=message.sequencer,
+        published_with=publication,
+        vectors=_vector_cache(services),
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
     index.commit()
@@ -196,6 +203,7 @@ def _publish_together(
             [(ref, chunks) for _, ref, chunks, _ in items],
             sequencers=[sequencer for *_, sequencer in items],
             published_with=pipeline.published_with(services.settings.pipeline, index),
+            vectors=_vector_cache(services),
         )
     except Exception as error:
         return [error] * len(items)
@@ -209,6 +217,12 @@ def _publish_together(
         else:
             results.append(_published(ref, chunks))
     return results
+
+
+def _vector_cache(services: AwsServices) -> VectorCache | None:
+    """Chunk vectors for publishing, cached in the bucket by model and chunk; None without a provider."""
+    provider = services.embedding_provider()
+    return None if provider is None else VectorCache(services.store, provider)
 
 
 def _ref(message: StageMessage | RangeMessage, *, truncation: str = "") -> pipeline.DocumentRef:

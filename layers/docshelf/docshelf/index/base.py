@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from docshelf.errors import IndexBackendError
 from docshelf.index.plan import (
@@ -18,28 +19,58 @@ from docshelf.index.plan import (
     ExpansionPlan,
     QueryPlan,
     QueryTerms,
+    RankedList,
     SearchFilters,
     SpellingRule,
     term_weights,
+)
+from docshelf.index.vectors import (
+    EmbeddingModelLike,
+    Float32Array,
+    StoredVectors,
+    VectorModel,
+    checked_matrix,
+    quantized,
 )
 from docshelf.model import Chunk
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentChunks:
-    """One document's chunks for one revision, as published together by `SearchBackend.write`."""
+    """One document's chunks for one revision, as published together by `SearchBackend.write`; with `vectors`
+    (float32 [chunks, dimension], row i the vector of chunk i) and the `model` that made them, or neither."""
 
     document_id: str
     revision: str
     chunks: Sequence[Chunk]
+    vectors: Any = None
+    model: EmbeddingModelLike | None = None
+
+    def __post_init__(self) -> None:
+        if (self.vectors is None) != (self.model is None):
+            raise IndexBackendError(f"document {self.document_id}: vectors and their model go together")
+
+    def vector_model(self) -> VectorModel | None:
+        return None if self.model is None else VectorModel.of(self.model)
+
+    def matrix(self) -> Float32Array | None:
+        """The vectors as a checked float32 matrix, or None without vectors; IndexBackendError if malformed."""
+        model = self.vector_model()
+        return None if model is None else checked_matrix(self.vectors, len(self.chunks), model)
+
+    def stored_vectors(self) -> StoredVectors | None:
+        """The vectors quantized as engines store them, or None; IndexBackendError if malformed."""
+        model, matrix = self.vector_model(), self.matrix()
+        return None if model is None or matrix is None else StoredVectors(model, *quantized(matrix))
 
 
 @dataclass(frozen=True, slots=True)
 class FirstPass:
     total: int
     """The chunks the filters allow."""
-    rankings: dict[Channel, list[tuple[str, float]]]
-    """Each planned channel's chunk ids with their scores, best first (none when `total` is 0)."""
+    rankings: dict[RankedList, list[tuple[str, float]]]
+    """Each planned channel's chunk ids with their scores, best first (none when `total` is 0); "semantic" when
+    the plan has a semantic query and the namespace vectors."""
     content_frequencies: dict[str, dict[str, int]] = field(default_factory=dict)
     """Chunk id -> its content terms with their frequencies, for the content ranking's first chunks (`feedback` of
     them, or more; the caller analyzes any it lacks)."""
@@ -72,6 +103,12 @@ class SearchBackend(ABC):
 
     @abstractmethod
     def delete(self, namespace: str, document_id: str) -> None: ...
+
+    def vector_model(self, namespace: str) -> VectorModel | None:
+        """The embedding model of the namespace's vectors, None when it holds none (always, for an engine that
+        keeps no vectors). A write of vectors of another model (or of none into a namespace with vectors)
+        refuses its documents, unless they replace every chunk of the namespace."""
+        return None
 
     @abstractmethod
     def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
@@ -108,9 +145,17 @@ class SearchBackend(ABC):
         """The engine to read `namespace` at `version` (the registry's namespace version) with: an engine that
         keeps namespaces in memory drops one loaded at another version."""
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+    def upsert(
+        self,
+        namespace: str,
+        document_id: str,
+        revision: str,
+        chunks: Sequence[Chunk],
+        vectors: Any = None,
+        model: EmbeddingModelLike | None = None,
+    ) -> None:
         """`write` of one document; a refusal raises IndexBackendError."""
-        refused = self.write(namespace, [DocumentChunks(document_id, revision, chunks)])
+        refused = self.write(namespace, [DocumentChunks(document_id, revision, chunks, vectors, model)])
         if refused:
             raise IndexBackendError(f"document {document_id}: {refused[document_id]}")
 

@@ -12,6 +12,8 @@ from docshelf.model import Chunk
 
 Channel: TypeAlias = Literal["content", "path", "term"]
 CHANNELS: tuple[Channel, ...] = ("content", "path", "term")
+# The ranked lists of a first pass: the BM25 channels and the semantic one (chunk vectors nearest the query's).
+RankedList: TypeAlias = Literal["content", "path", "term", "semantic"]
 
 # A query: terms in order (a repeated term counts again, as in rank-bm25), or each term with its weight.
 QueryTerms: TypeAlias = Sequence[str] | Mapping[str, float]
@@ -64,14 +66,24 @@ class ChannelQuery:
 
 
 @dataclass(frozen=True, slots=True)
+class SemanticQuery:
+    """The semantic channel's query: the query's vector (of the namespace's embedding model), and how many of the
+    chunks the filters allow to rank by dot product with it."""
+
+    vector: tuple[float, ...]
+    limit: int = 10
+
+
+@dataclass(frozen=True, slots=True)
 class QueryPlan:
-    """A search's first pass: count the chunks `filters` allows, rank each channel (`limit` chunks each) and read
-    the content terms of the content ranking's first `feedback` chunks."""
+    """A search's first pass: count the chunks `filters` allows, rank each channel (`limit` chunks each) and the
+    semantic channel when planned, and read the content terms of the content ranking's first `feedback` chunks."""
 
     channels: Mapping[Channel, ChannelQuery]
     filters: SearchFilters = field(default_factory=SearchFilters)
     limit: int = 10
     feedback: int = 0
+    semantic: SemanticQuery | None = None
 
 
 def mixed_query(

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from docshelf.config import PipelineConfig
+from docshelf.embeddings.cache import VectorCache
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.pipeline.chunk import chunk_without_writing
@@ -38,8 +39,17 @@ class BatchedPublishing:
     PUBLISH_CHUNKS = 4096
     PUBLISH_DOCUMENTS = 256
 
-    def __init__(self, store: ObjectStore, registry: Registry, index: SearchBackend, *, config: PipelineConfig) -> None:
+    def __init__(
+        self,
+        store: ObjectStore,
+        registry: Registry,
+        index: SearchBackend,
+        *,
+        config: PipelineConfig,
+        vectors: VectorCache | None = None,
+    ) -> None:
         self.store, self.registry, self.index, self.config = store, registry, index, config
+        self.vectors = vectors  # chunks embedded on publishing when given
         self._waiting: list[_Waiting] = []
         self._waiting_chunks = 0
 
@@ -86,7 +96,8 @@ class BatchedPublishing:
             return []
         batch = [(item.ref, item.chunks) for item in waiting]
         publication = published_with(self.config, self.index)
-        publish_many(self.index, self.registry, batch, published_with=publication).raise_for_refused()
+        published = publish_many(self.index, self.registry, batch, published_with=publication, vectors=self.vectors)
+        published.raise_for_refused()
         return [
             published_result(item.ref, item.chunks, parse_hit=item.parse_hit, chunk_hit=item.chunk_hit,
                              started=item.started)

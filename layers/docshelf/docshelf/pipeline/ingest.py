@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from docshelf.config import PipelineConfig
+from docshelf.embeddings.cache import VectorCache
 from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
@@ -35,15 +36,16 @@ def ingest(
     namespace: str,
     source_key: str,
     config: PipelineConfig | None = None,
+    vectors: VectorCache | None = None,
 ) -> IngestResult:
-    """All three stages for one file, as the local CLI runs them."""
+    """All three stages for one file, as the local CLI runs them (chunks embedded through `vectors` if given)."""
     config = config or PipelineConfig()
     revision = sha256_hex(data)
     unchanged = already_published(registry, index, revision, namespace=namespace, source_key=source_key, config=config)
     if unchanged is not None:
         return unchanged
     outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config, revision=revision)
-    return ingest_parsed(store, registry, index, outcome, config=config)
+    return ingest_parsed(store, registry, index, outcome, config=config, vectors=vectors)
 
 
 def already_published(
@@ -73,6 +75,7 @@ def ingest_parsed(
     outcome: ParseOutcome,
     *,
     config: PipelineConfig,
+    vectors: VectorCache | None = None,
 ) -> IngestResult:
     """Chunk and publish a parsed file, or settle its failure (the stages after `parse_stage`)."""
     started = time.perf_counter() - outcome.seconds
@@ -80,7 +83,8 @@ def ingest_parsed(
     if answered is not None:
         return answered
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
-    publish_stage(index, registry, outcome.ref, chunks, published_with=published_with(config, index))
+    publication = published_with(config, index)
+    publish_stage(index, registry, outcome.ref, chunks, published_with=publication, vectors=vectors)
     return published_result(outcome.ref, chunks, parse_hit=outcome.cache_hit, chunk_hit=chunk_hit, started=started)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from docshelf.config import PipelineConfig
+from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import IndexBackendError
 from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.model import Chunk
@@ -18,8 +19,20 @@ def published_with(config: PipelineConfig, index: SearchBackend) -> str:
     """What a document's record keeps of how it was published (`DocumentRecord.published_with`): the chunk
     settings and the index. The same file ingested again is skipped only when both match, so a store's documents
     are published again into another index (`--backend opensearch` after the embedded one) rather than reported
-    unchanged."""
-    return f"{config.chunking.cache_key()};index={index.identity}"
+    unchanged. With an embedding provider, its name and model count too (with none, the string stays as it was)."""
+    published = f"{config.chunking.cache_key()};index={index.identity}"
+    if config.embedding_provider != "none":
+        published += f";embeddings={config.embedding_provider}:{config.embedding_model_id}"
+    return published
+
+
+def document_chunks(ref: DocumentRef, chunks: Sequence[Chunk], vectors: VectorCache | None) -> DocumentChunks:
+    """The revision's chunks, with their vectors from `vectors` (cached by model and chunk, made once) if given."""
+    if vectors is None:
+        return DocumentChunks(ref.document_id, ref.revision, chunks)
+    pairs = [(chunk.chunk_id, chunk.text) for chunk in chunks]
+    matrix = vectors.vectors(ref.namespace, ref.document_id, ref.revision, pairs)
+    return DocumentChunks(ref.document_id, ref.revision, chunks, matrix, vectors.provider.model)
 
 
 def publish_stage(
@@ -30,13 +43,16 @@ def publish_stage(
     *,
     sequencer: str = "",
     published_with: str = "",
+    vectors: VectorCache | None = None,
 ) -> bool:
-    """Index the revision's chunks and mark the document ok. False when a newer event already won.
+    """Index the revision's chunks (with their vectors when `vectors` is given) and mark the document ok. False
+    when a newer event already won.
 
     `published_with` names the chunk settings and the index (kept in the registry, see `published_with`)."""
     if _superseded(registry, ref, sequencer):
         return False
-    index.upsert(ref.namespace, ref.document_id, ref.revision, chunks)
+    document = document_chunks(ref, chunks, vectors)
+    index.upsert(ref.namespace, ref.document_id, ref.revision, chunks, document.vectors, document.model)
     written = _record_published(index, registry, ref, len(chunks), sequencer=sequencer, published_with=published_with)
     registry.bump_namespace_version(ref.namespace)
     return written
@@ -63,6 +79,7 @@ def publish_many(
     *,
     sequencers: Sequence[str] | None = None,
     published_with: str = "",
+    vectors: VectorCache | None = None,
 ) -> BulkPublished:
     """`publish_stage` for documents of one namespace, each at most once, with one bulk write. `sequencers` are
     the documents' S3 event sequencers (none for a local writer). The namespace version is bumped once."""
@@ -81,7 +98,7 @@ def publish_many(
     if not due:
         return BulkPublished(frozenset(superseded), {})
     namespace = due[0][0].namespace
-    refused = index.write(namespace, [DocumentChunks(ref.document_id, ref.revision, chunks) for ref, chunks, _ in due])
+    refused = index.write(namespace, [document_chunks(ref, chunks, vectors) for ref, chunks, _ in due])
     for ref, chunks, sequencer in due:
         if ref.document_id not in refused and not _record_published(
             index, registry, ref, len(chunks), sequencer=sequencer, published_with=published_with

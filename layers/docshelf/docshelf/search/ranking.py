@@ -18,6 +18,13 @@ class RankingSettings:
     path_weight: float = 1.0
     term_weight: float = 1.5
     expansion_weight: float = 0.75
+    # The semantic channel (chunk vectors nearest the query's), run when the namespace holds vectors and the search
+    # has the namespace's embedding provider; 0 turns it off. 2.0 is chosen on every leave-one-collection-out fold
+    # of weights 0-2 with all-MiniLM-L6-v2 (README "How a query is ranked").
+    semantic_weight: float = 2.0
+    # Whether it runs for a query in Han, kana or hangul (search/semantic.py): on the Chinese sets all-MiniLM-L6-v2
+    # lowers MRR by 0.14-0.37 at weights 0.5-2, and the Chinese bge-small-zh-v1.5 lowers it too.
+    semantic_cjk: bool = False
     rrf_k: int = 60
     # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
     # repeated term once, math.inf counts every repeat in full (rank-bm25).
@@ -40,6 +47,7 @@ class RankingSettings:
             "path": self.path_weight,
             "term": self.term_weight,
             "expansion": self.expansion_weight,
+            "semantic": self.semantic_weight,
         }
 
     def repeat_weight(self, count: float) -> float:

@@ -6,7 +6,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from docshelf.assets.links import AssetLink, image_asset
@@ -14,7 +14,7 @@ from docshelf.errors import IndexBackendError, InvalidQueryError
 from docshelf.ids import validate_namespace
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
-from docshelf.index.plan import Channel, SearchFilters
+from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
 from docshelf.search.evidence import render_evidence
@@ -23,6 +23,7 @@ from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.rrf import fuse_rrf
+from docshelf.search.semantic import QueryEmbedder, semantic_query
 
 _log = logging.getLogger(__name__)
 
@@ -100,9 +101,12 @@ def search(
     ranking: RankingSettings = RANKING,
     *,
     asset_link: AssetLink | None = None,
+    embedder: QueryEmbedder | None = None,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
-    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results."""
+    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
+    `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
+    channel (search/semantic.py)."""
     started = time.perf_counter()
     weights = ranking.channel_weights()
     queries = {
@@ -111,12 +115,15 @@ def search(
         if terms and (channel == "content" or weights[channel] > 0)  # content also seeds the expansion
     }
     limit = max(MIN_CANDIDATES, request.top_k * 5)
-    plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
+    semantic = semantic_query(index, request.namespace, request.query, embedder, ranking, limit)
+    plan = replace(query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking), semantic=semantic)
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
     ranked = _ranked(index, request, queries, first, limit, ranking) if first.total else []
-    if not ranked and first.total:
-        ranked, corrected = _with_corrections(index, request, queries, limit, ranking)
+    if first.total and not any(first.rankings.get(channel) for channel in queries):
+        # No word matched: the corrected query's results, else the semantic channel's alone (if any).
+        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic)
+        ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     assets = _asset_links(ranked, asset_link)
@@ -153,6 +160,8 @@ def _ranked(
 ) -> list[RankedChunk]:
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
+    if "semantic" in first.rankings:
+        rankings["semantic"] = [cid for cid, _ in _rounded_scores(first.rankings["semantic"])]
     chunks: dict[str, Chunk] = {}
     feedback = rounded.get("content", [])[: _feedback_chunks(ranking)]
     if feedback:
@@ -185,6 +194,7 @@ def _with_corrections(
     queries: Mapping[Channel, Sequence[str]],
     limit: int,
     ranking: RankingSettings,
+    semantic: SemanticQuery | None,
 ) -> tuple[list[RankedChunk], dict[str, str]]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
     and the corrections; nothing when no word has a close indexed term."""
@@ -202,7 +212,9 @@ def _with_corrections(
     fixed = [corrected.get(term, term) for term in content]
     queries = {**queries, "content": fixed, **({"path": fixed} if "path" in queries else {})}
     plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
-    first = index.first_pass(request.namespace, plan)
+    first = index.first_pass(request.namespace, replace(plan, semantic=semantic))
+    if not any(first.rankings.get(channel) for channel in queries):
+        return [], {}
     ranked = _ranked(index, request, queries, first, limit, ranking)
     return ranked, corrected if ranked else {}
 

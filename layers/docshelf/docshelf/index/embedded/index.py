@@ -11,9 +11,11 @@ import gc
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +28,8 @@ from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document
 from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
 from docshelf.index.embedded.term_table import TermTable
-from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
+from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, RankedList, SearchFilters, SpellingRule
+from docshelf.index.vectors import EmbeddingModelLike, ModelMismatchError, StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
 from docshelf.store.base import ObjectStore
 
@@ -53,7 +56,11 @@ def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
         yield start, len(sizes)
 
 
-StoredDocument = tuple[str, list[Chunk], str]  # document id, chunks, fingerprint of its store object
+# document id, chunks, their vectors if any, fingerprint of its store object
+# One thread for the semantic channel's vector products, run while the caller ranks the BM25 channels.
+_SEMANTIC_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docshelf-semantic")
+
+StoredDocument = tuple[str, list[Chunk], StoredVectors | None, str]
 
 
 def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
@@ -76,8 +83,8 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _dumped(document: DocumentChunks) -> bytes:
-    return dump_document(document.document_id, document.revision, document.chunks)
+def _dumped(document: DocumentChunks, vectors: StoredVectors | None) -> bytes:
+    return dump_document(document.document_id, document.revision, document.chunks, vectors)
 
 
 class _OrderedWrites:
@@ -143,7 +150,8 @@ class EmbeddedIndex(SearchBackend):
         for key in self.store.list(f"{self.prefix}/{namespace}/"):
             raw = self.store.get(key)
             if raw is not None:
-                yield (*load_document(raw), fingerprint(raw))
+                document_id, chunks, vectors = load_document(raw)
+                yield document_id, chunks, vectors, fingerprint(raw)
 
     def _namespace(self, namespace: str) -> Namespace:
         with self._lock:
@@ -163,16 +171,16 @@ class EmbeddedIndex(SearchBackend):
         covered: dict[str, tuple[Sequence[Chunk], str]] = {}
 
         def not_covered() -> Iterator[StoredDocument]:
-            for document_id, chunks, print_ in self._stored_documents(namespace):
+            for document_id, chunks, vectors, print_ in self._stored_documents(namespace):
                 known = in_snapshot.get(document_id)
                 if known is not None and known.fingerprint == print_ and known.rows == len(chunks):
                     covered[document_id] = (chunks, print_)
                 else:
-                    yield document_id, chunks, print_
+                    yield document_id, chunks, vectors, print_
 
         for documents in sized_batches(not_covered(), lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
-            batch = self._analyzed([(document_id, chunks) for document_id, chunks, _ in documents])
-            space.add_batch(batch, [print_ for _, _, print_ in documents])
+            batch = self._analyzed([(document_id, chunks) for document_id, chunks, _, _ in documents])
+            space.add_batch(batch, [document[3] for document in documents], [document[2] for document in documents])
         if snapshot is not None and covered:
             space.adopt(snapshot, covered)
         space.merge_segments()
@@ -243,35 +251,61 @@ class EmbeddedIndex(SearchBackend):
             ids = self._path_terms[key] = self._vocabulary.ids(path_terms(*key)).tolist()
         return ids
 
-    def upsert(self, namespace: str, document_id: str, revision: str, chunks: Sequence[Chunk]) -> None:
+    def upsert(
+        self,
+        namespace: str,
+        document_id: str,
+        revision: str,
+        chunks: Sequence[Chunk],
+        vectors: Any = None,
+        model: EmbeddingModelLike | None = None,
+    ) -> None:
         """One document, its postings left in segments: merging them at each of many single writes would copy the
         namespace's postings each time."""
-        self._upsert(namespace, [DocumentChunks(document_id, revision, chunks)], merge=False)
+        document = DocumentChunks(document_id, revision, chunks, vectors, model)
+        refused = self._upsert(namespace, [document], merge=False)
+        if refused:
+            raise ModelMismatchError(f"document {document_id}: {refused[document_id]}")
 
     def write(self, namespace: str, documents: Sequence[DocumentChunks]) -> dict[str, str]:
         """Documents analyzed together; searchable and persisted on return, with postings merged so that the next
         search pays for nothing the build left behind. A document given twice is published in its last version.
-        No document is refused on its own: a store error stops the batch (raised), the documents written before
-        it are in the index, the others keep their previous version."""
-        self._upsert(namespace, documents, merge=True)
-        return {}
+        A document is refused on its own when its vectors' model is not the namespace's (`vector_model`); a store
+        error stops the batch (raised), the documents written before it are in the index, the others keep their
+        previous version."""
+        return self._upsert(namespace, documents, merge=True)
 
-    def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> None:
+    def _upsert(self, namespace: str, documents: Sequence[DocumentChunks], *, merge: bool) -> dict[str, str]:
         latest = {document.document_id: document for document in documents}
         with self._lock:
             space = self._namespace(namespace)
-            for group in sized_batches(latest.values(), lambda document: len(document.chunks), BATCH_CHUNKS):
+            refused = self._refused(space, list(latest.values()))
+            accepted = [document for document in latest.values() if document.document_id not in refused]
+            for group in sized_batches(accepted, lambda document: len(document.chunks), BATCH_CHUNKS):
                 self._store(namespace, space, group)
             if merge:
                 space.merge_segments()
+        return refused
+
+    @staticmethod
+    def _refused(space: Namespace, documents: Sequence[DocumentChunks]) -> dict[str, str]:
+        """The documents whose vectors' model the namespace cannot take, with why: documents replacing every
+        chunk of the namespace may bring a new model."""
+        replaced = {document.document_id for document in documents}
+        others = any(document_id not in replaced for document_id in space.by_document)
+        return refusals(space.model, others, [(d.document_id, d.vector_model()) for d in documents])
 
     def _store(self, namespace: str, space: Namespace, documents: Sequence[DocumentChunks]) -> None:
         """Write the documents to the store one by one while they are analyzed; those written replace their old
         versions in the namespace, also when a write fails. Should the analysis fail, the namespace is read
         again from the store at its next use."""
+        vectors = [document.stored_vectors() for document in documents]
         writes = _OrderedWrites(
             self.store,
-            [(self._key(namespace, document.document_id), partial(_dumped, document)) for document in documents],
+            [
+                (self._key(namespace, document.document_id), partial(_dumped, document, found))
+                for document, found in zip(documents, vectors, strict=True)
+            ],
         )
         try:
             batch = self._analyzed([(document.document_id, document.chunks) for document in documents])
@@ -283,7 +317,7 @@ class EmbeddedIndex(SearchBackend):
         stored = batch.first(written)
         for document_id, _ in stored.documents:
             space.remove_document(document_id)
-        space.add_batch(stored, writes.fingerprints[:written])
+        space.add_batch(stored, writes.fingerprints[:written], vectors[:written])
         if error is not None:
             raise error
 
@@ -304,15 +338,25 @@ class EmbeddedIndex(SearchBackend):
             total = space.count(plan.filters)
             if total == 0:
                 return FirstPass(total, {})
-            rankings = {
+            semantic = None
+            if plan.semantic is not None and space.model is not None:
+                # numpy releases the GIL in the vector products: they run beside the BM25 channels.
+                semantic = _SEMANTIC_WORKER.submit(space.rank_semantic, plan.semantic, plan.filters)
+            rankings: dict[RankedList, list[tuple[str, float]]] = {
                 channel: space.rank(channel, query, plan.filters, plan.limit)
                 for channel, query in plan.channels.items()
             }
+            if semantic is not None:
+                rankings["semantic"] = semantic.result()
             feedback = [chunk_id for chunk_id, _ in rankings.get("content", [])[: max(0, plan.feedback)]]
             frequencies = dict(zip(feedback, space.content_frequencies(feedback), strict=True))
             content = plan.channels.get("content")
             idf = space.content_idf(list(content.terms)) if content is not None else {}
             return FirstPass(total, rankings, frequencies, idf)
+
+    def vector_model(self, namespace: str) -> VectorModel | None:
+        with self._lock:
+            return self._namespace(namespace).model
 
     def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:
         with self._lock:

@@ -18,7 +18,9 @@ from docshelf.index.embedded.namespace_snapshot import (
     rows_kept,
     unless_identity,
 )
-from docshelf.index.plan import CHANNELS, Channel, ChannelQuery, SearchFilters, SpellingRule
+from docshelf.index.embedded.vector_rows import VectorRows
+from docshelf.index.plan import CHANNELS, Channel, ChannelQuery, SearchFilters, SemanticQuery, SpellingRule
+from docshelf.index.vectors import StoredVectors, VectorModel
 from docshelf.model import Chunk
 
 AnalyzeBatch = Callable[[Sequence[tuple[str, Sequence[Chunk]]]], AnalyzedBatch]
@@ -40,20 +42,45 @@ class Namespace:
         self.dead = 0
         self.added_since_snapshot = 0  # chunks added since the namespace's snapshot was loaded or written
         self._allowed: dict[SearchFilters, BoolArray] = {}
+        self.vectors: VectorRows | None = None
 
-    def _place(self, document_id: str, chunks: Sequence[Chunk], fingerprint: str) -> None:
+    @property
+    def model(self) -> VectorModel | None:
+        """The embedding model of the namespace's vectors (None without any, or without live chunks)."""
+        if self.vectors is None or not self.row_of:
+            return None
+        row = next(iter(self.row_of.values()))  # mixing is refused, so any live row tells
+        return self.vectors.model if self.vectors.present(row + 1)[row] else None
+
+    def _place_vectors(self, start: int, vectors: StoredVectors | None) -> None:
+        if vectors is None:
+            return
+        if self.vectors is None or self.vectors.model != vectors.model:
+            self.vectors = VectorRows(vectors.model)  # a namespace takes another model only while it is empty
+        self.vectors.put(start, vectors)
+
+    def _place(
+        self, document_id: str, chunks: Sequence[Chunk], fingerprint: str, vectors: StoredVectors | None = None
+    ) -> None:
         start = len(self.rows)
+        self._place_vectors(start, vectors)
         self.rows.extend(chunks)
         self.row_of.update(zip([chunk.chunk_id for chunk in chunks], range(start, len(self.rows)), strict=True))
         self.by_document[document_id] = np.arange(start, len(self.rows), dtype=np.int64)
         self.fingerprints[document_id] = fingerprint
 
-    def add_batch(self, batch: AnalyzedBatch, fingerprints: Sequence[str]) -> None:
+    def add_batch(
+        self,
+        batch: AnalyzedBatch,
+        fingerprints: Sequence[str],
+        vectors: Sequence[StoredVectors | None] | None = None,
+    ) -> None:
         """Add a batch's documents, none of them in the namespace (remove their old versions first), with the
-        fingerprint of each one's store object."""
+        fingerprint of each one's store object and their vectors if any."""
         first = len(self.rows)
-        for (document_id, chunks), print_ in zip(batch.documents, fingerprints, strict=True):
-            self._place(document_id, chunks, print_)
+        each = vectors if vectors is not None else [None] * len(batch.documents)
+        for (document_id, chunks), print_, stored in zip(batch.documents, fingerprints, each, strict=True):
+            self._place(document_id, chunks, print_, stored)
         rows = np.arange(first, len(self.rows), dtype=np.int64)
         for channel in CHANNELS:
             found = batch.channels[channel]
@@ -68,9 +95,12 @@ class Namespace:
         first = len(self.rows)
         row_map = unless_identity(first + np.cumsum(keep) - 1)
         term_map = unless_identity(self.vocabulary.ids(list(snapshot.terms)))
+        start = 0
         for document in snapshot.documents:
             if document.document_id in covered:
-                self._place(document.document_id, *covered[document.document_id])
+                found = snapshot.vectors_of(start, document.rows)
+                self._place(document.document_id, *covered[document.document_id], found)
+            start += document.rows
         rows = np.arange(first, len(self.rows), dtype=np.int64)
         for channel in CHANNELS:
             postings = snapshot.channels[channel].live(keep)
@@ -89,15 +119,21 @@ class Namespace:
         term_map = np.zeros(int(used[-1]) + 1 if len(used) else 0, dtype=np.int64)
         term_map[used] = np.arange(len(used), dtype=np.int64)
         term_map_or_none = unless_identity(term_map)
+        vectors = self.vectors
+        if vectors is not None and not vectors.present(len(keep))[keep].all():
+            vectors = None
         return NamespaceSnapshot(
             documents=[SnapshotDocument(d, self.fingerprints[d], len(rows)) for d, rows in documents],
             terms=[self.vocabulary.terms[term] for term in used.tolist()],
             channels={channel: renumbered(part, row_map, term_map_or_none) for channel, part in postings.items()},
+            vectors=vectors.rows(np.flatnonzero(keep)) if vectors is not None else None,
         )
 
     def merge_segments(self) -> None:
         for channel in self.channels.values():
             channel.merge_pending()
+        if self.vectors is not None:
+            self.vectors.compact()
 
     def remove_document(self, document_id: str) -> None:
         rows = self.by_document.pop(document_id, None)
@@ -173,6 +209,19 @@ class Namespace:
             if close:
                 found[term] = close
         return found
+
+    def rank_semantic(self, query: SemanticQuery, filters: SearchFilters) -> list[tuple[str, float]]:
+        """The chunks the filters allow nearest the query's vector, best first (filters before the cut)."""
+        if self.vectors is None:
+            return []
+        allowed = self.allowed(filters) if not filters.is_empty() else self._live_mask()
+        ranked = self.vectors.rank(query.vector, allowed, query.limit)
+        return [(self._chunk(row).chunk_id, score) for row, score in ranked]
+
+    def _live_mask(self) -> BoolArray:
+        if not self.dead:
+            return np.ones(len(self.rows), dtype=np.bool_)
+        return self.allowed(SearchFilters())
 
     def rank(
         self, channel: Channel, query: ChannelQuery, filters: SearchFilters, limit: int

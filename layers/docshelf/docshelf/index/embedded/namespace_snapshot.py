@@ -7,7 +7,8 @@ object is unchanged; other documents are analyzed as if there were no snapshot. 
 read, or was written by another snapshot format or analyzer version, is not used.
 
 The object is an uncompressed .npz: a JSON header, the terms, and per channel the postings arrays with term
-ids local to the snapshot (its terms in the order of their ids) and rows numbered from 0 in document order.
+ids local to the snapshot (its terms in the order of their ids) and rows numbered from 0 in document order; and
+when every live chunk has a vector, the int8 codes and scales by row with their model in the header.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy.typing as npt
 from docshelf.index.analyzer import ANALYZER_VERSION
 from docshelf.index.embedded.bm25 import IntArray, Postings
 from docshelf.index.plan import CHANNELS, Channel
+from docshelf.index.vectors import StoredVectors, VectorModel
 from docshelf.serde import dumps, loads
 
 SNAPSHOT_FORMAT = 1
@@ -52,10 +54,17 @@ class NamespaceSnapshot:
     documents: Sequence[SnapshotDocument]  # in row order, each holding `rows` consecutive rows
     terms: Sequence[str]  # the term of each snapshot term id
     channels: Mapping[Channel, Postings]
+    vectors: StoredVectors | None = None  # every row's, or none
 
     @property
     def rows(self) -> int:
         return sum(document.rows for document in self.documents)
+
+    def vectors_of(self, start: int, rows: int) -> StoredVectors | None:
+        if self.vectors is None:
+            return None
+        end = start + rows
+        return StoredVectors(self.vectors.model, self.vectors.codes[start:end], self.vectors.scales[start:end])
 
 
 def _smallest_unsigned(values: npt.NDArray[np.int32]) -> npt.NDArray[np.unsignedinteger[Any]]:
@@ -70,6 +79,7 @@ def encode(snapshot: NamespaceSnapshot) -> bytes:
         "format": SNAPSHOT_FORMAT,
         "analyzer": ANALYZER_VERSION,
         "documents": [[d.document_id, d.fingerprint, d.rows] for d in snapshot.documents],
+        "vector_model": snapshot.vectors.model.to_dict() if snapshot.vectors is not None else None,
     }
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "header": np.frombuffer(dumps(header), dtype=np.uint8),
@@ -81,6 +91,9 @@ def encode(snapshot: NamespaceSnapshot) -> bytes:
         arrays[f"{channel}.starts"] = postings.starts
         arrays[f"{channel}.rows"] = _smallest_unsigned(postings.rows)
         arrays[f"{channel}.tfs"] = _smallest_unsigned(postings.tfs)
+    if snapshot.vectors is not None:
+        arrays["vectors.codes"] = snapshot.vectors.codes
+        arrays["vectors.scales"] = snapshot.vectors.scales
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
     return buffer.getvalue()
@@ -108,6 +121,7 @@ def decode(raw: bytes) -> NamespaceSnapshot:
                 )
                 for channel in CHANNELS
             }
+            vectors = _vectors(header.get("vector_model"), stored)
     except SnapshotError:
         raise
     except Exception as error:  # a damaged object can fail in zipfile, numpy or the JSON decoder
@@ -116,10 +130,22 @@ def decode(raw: bytes) -> NamespaceSnapshot:
         raise SnapshotError("a document is listed twice or with a negative row count")
     if len(set(terms)) < len(terms):
         raise SnapshotError("a term is listed twice")
-    snapshot = NamespaceSnapshot(documents, terms, channels)
+    snapshot = NamespaceSnapshot(documents, terms, channels, vectors)
+    if vectors is not None and vectors.codes.shape != (snapshot.rows, vectors.model.dimension):
+        raise SnapshotError("vectors of another shape than the rows")
     for channel, postings in channels.items():
         _check(channel, postings, len(terms), snapshot.rows)
     return snapshot
+
+
+def _vectors(model: Any, stored: Any) -> StoredVectors | None:
+    if model is None:
+        return None
+    codes = stored["vectors.codes"]
+    scales = stored["vectors.scales"]
+    if codes.dtype != np.int8 or scales.dtype != np.float32 or len(codes) != len(scales):
+        raise SnapshotError("vectors of another type or length than int8 codes with float32 scales")
+    return StoredVectors(VectorModel.from_dict(model), codes, scales)
 
 
 def _check(channel: Channel, postings: Postings, terms: int, rows: int) -> None:

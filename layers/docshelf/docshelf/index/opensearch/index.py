@@ -63,6 +63,7 @@ from docshelf.index.opensearch.queries import (
     document_id_for,
     error_reason,
     feedback_query,
+    filter_clause,
     hydrated_chunks,
     hydration_query,
     indexable,
@@ -74,7 +75,9 @@ from docshelf.index.opensearch.queries import (
     usable_channels,
     weighted_terms,
 )
+from docshelf.index.opensearch.vectors import NamespaceModels, semantic_ranking, semantic_search, vector_source
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
+from docshelf.index.vectors import StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
 
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
@@ -108,6 +111,10 @@ def _refuses_scripted_similarity(error: RequestError) -> bool:
     return "similarity" in said or "script" in said
 
 
+def _with_vector(source: JsonObject, vectors: StoredVectors | None, row: int) -> JsonObject:
+    return source if vectors is None else {**source, **vector_source(vectors, row)}
+
+
 class OpenSearchIndex(SearchBackend):
     """SearchBackend over OpenSearch: namespace NS in the alias `<index>.NS` (`index` is the name prefix)."""
 
@@ -133,6 +140,7 @@ class OpenSearchIndex(SearchBackend):
         self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
         self._namespaces_ready: set[str] = set()
+        self._models = NamespaceModels(client, self.backoff)
         self._template_ready = False
 
     # -- setup -------------------------------------------------------------------------------------
@@ -202,6 +210,7 @@ class OpenSearchIndex(SearchBackend):
             self.client.indices.delete(index=name, ignore_unavailable=True)
         self.client.indices.delete_index_template(name=self.index, ignore=[404])
         self._namespaces_ready.clear()
+        self._models.forget()
         self._template_ready = False
 
     def commit(self) -> None:
@@ -228,6 +237,10 @@ class OpenSearchIndex(SearchBackend):
             self._template_ready = True
         self._ensure_namespace(namespace)
         previous = self._chunk_ids_by_document(namespace, [d.document_id for d in documents])
+        refused = self._vector_refusals(namespace, documents, previous)
+        documents = [d for d in documents if d.document_id not in refused]
+        vectors = {d.document_id: d.stored_vectors() for d in documents}
+        self._models.record(self.alias(namespace), [found.model for found in vectors.values() if found is not None])
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
         old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
         writes = [
@@ -236,10 +249,10 @@ class OpenSearchIndex(SearchBackend):
                 document_id_for(namespace, chunk.chunk_id),
                 namespace,
                 doc.document_id,
-                chunk_source(chunk, doc.revision, channel_terms(chunk)),
+                _with_vector(chunk_source(chunk, doc.revision, channel_terms(chunk)), vectors[doc.document_id], row),
             )
             for doc in documents
-            for chunk in doc.chunks
+            for row, chunk in enumerate(doc.chunks)
         ]
         superseded = any(old_ids[d.document_id] - new_ids[d.document_id] for d in documents)
         index = self.alias(namespace)
@@ -255,7 +268,21 @@ class OpenSearchIndex(SearchBackend):
             removed = self.writer.write(index, removals, refresh=self.refresh_policy)
             for owner, reasons in removed.failures.items():
                 failures.setdefault(owner, []).extend(f"removing an old chunk: {r}" for r in reasons)
-        return {owner: "; ".join(reasons[:5]) for owner, reasons in failures.items()}
+        return refused | {owner: "; ".join(reasons[:5]) for owner, reasons in failures.items()}
+
+    def _vector_refusals(
+        self, namespace: str, documents: Sequence[DocumentChunks], previous: dict[str, set[str]]
+    ) -> dict[str, str]:
+        """The documents whose vectors' model the namespace cannot take (index/vectors.py `refusals`)."""
+        recorded = self.vector_model(namespace)
+        if {d.vector_model() for d in documents} <= {recorded}:
+            return {}
+        replaced = sum(len(previous.get(d.document_id, ())) for d in documents)
+        others = self.count(namespace, SearchFilters()) > replaced
+        return refusals(recorded, others, [(d.document_id, d.vector_model()) for d in documents])
+
+    def vector_model(self, namespace: str) -> VectorModel | None:
+        return self._models.model(self.alias(namespace))
 
     def delete(self, namespace: str, document_id: str) -> None:
         ids = self._chunk_ids_by_document(namespace, [document_id]).get(document_id, set())
@@ -288,11 +315,16 @@ class OpenSearchIndex(SearchBackend):
         terms = [t for t in plan.channels["content"].terms if indexable(t)] if "content" in channels else []
         if terms:
             searches.append(document_frequency_query(namespace, terms))
+        if plan.semantic is not None:
+            searches.append(semantic_search(filter_clause(namespace, plan.filters), plan.semantic))
         responses = self._msearch(namespace, searches)
+        semantic = semantic_ranking(responses.pop()) if plan.semantic is not None else None
         after_channels = responses[len(channels) + 1 :]
         frequencies = content_frequencies(after_channels[0]) if wants_feedback else {}
         idf = bm25_idf(after_channels[-1], terms) if terms else {}
         rankings = channel_rankings(plan.channels, channels, responses[1:])
+        if semantic is not None:
+            rankings["semantic"] = semantic
         return FirstPass(total_hits(responses[0]), rankings, frequencies, idf)
 
     def expansion_pass(self, namespace: str, plan: ExpansionPlan) -> ExpansionPass:

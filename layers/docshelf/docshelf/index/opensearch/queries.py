@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from docshelf.index.bm25_math import okapi_idf
-from docshelf.index.plan import Channel, ChannelQuery, QueryTerms, SearchFilters, term_weights
+from docshelf.index.plan import Channel, ChannelQuery, QueryTerms, RankedList, SearchFilters, term_weights
 from docshelf.model import Chunk
 from docshelf.serde import chunk_from_dict, chunk_to_dict
 
@@ -297,9 +297,9 @@ def usable_channels(queries: Mapping[Channel, ChannelQuery]) -> list[Channel]:
 
 def channel_rankings(
     queries: Mapping[Channel, ChannelQuery], channels: Sequence[Channel], responses: Sequence[JsonObject]
-) -> dict[Channel, list[tuple[str, float]]]:
+) -> dict[RankedList, list[tuple[str, float]]]:
     """Each asked channel's ranking: from its response, or empty for a channel that was not searched."""
-    rankings: dict[Channel, list[tuple[str, float]]] = {channel: [] for channel in queries}
+    rankings: dict[RankedList, list[tuple[str, float]]] = {channel: [] for channel in queries}
     for channel, response in zip(channels, responses[: len(channels)], strict=True):
         rankings[channel] = ranked_hits(response)
     return rankings

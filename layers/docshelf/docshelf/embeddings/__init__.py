@@ -1,0 +1,15 @@
+"""Embedding providers (issue #23): text to vectors, locally with onnxruntime or on Amazon Bedrock.
+
+Light on purpose (the standard library only): `infra/fetch_models.py` reads the catalog at build time without numpy.
+The vector cache is `docshelf.embeddings.cache.VectorCache`.
+"""
+
+from docshelf.embeddings.base import (
+    PROVIDER_NAMES,
+    EmbeddingError,
+    EmbeddingModel,
+    EmbeddingProvider,
+    provider_from_config,
+)
+
+__all__ = ["PROVIDER_NAMES", "EmbeddingError", "EmbeddingModel", "EmbeddingProvider", "provider_from_config"]

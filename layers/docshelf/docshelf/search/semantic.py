@@ -1,0 +1,56 @@
+"""The semantic channel's query: the search's query embedded (one call) when the namespace holds vectors of the
+provider's model, the ranking weighs the channel, and the query is not in a CJK script (unless
+`RankingSettings.semantic_cjk`: both local models lowered the Chinese sets, README "How a query is ranked")."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Protocol
+
+from docshelf.index.base import SearchBackend
+from docshelf.index.plan import SemanticQuery
+from docshelf.index.vectors import EmbeddingModelLike, VectorModel
+from docshelf.search.ranking import RankingSettings
+
+_log = logging.getLogger(__name__)
+
+# Han ideographs, kana and hangul.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+class QueryEmbedder(Protocol):
+    """What search needs of an embedding provider (docshelf.embeddings.EmbeddingProvider is one)."""
+
+    @property
+    def model(self) -> EmbeddingModelLike: ...
+
+    def embed_query(self, text: str) -> Any: ...
+
+
+def semantic_query(
+    index: SearchBackend,
+    namespace: str,
+    query: str,
+    embedder: QueryEmbedder | None,
+    ranking: RankingSettings,
+    limit: int,
+) -> SemanticQuery | None:
+    """The plan's semantic query, or None when the channel does not run for this search."""
+    if embedder is None or ranking.semantic_weight <= 0:
+        return None
+    if not ranking.semantic_cjk and _CJK.search(query):
+        return None
+    recorded = index.vector_model(namespace)
+    if recorded is None:
+        return None
+    if VectorModel.of(embedder.model) != recorded:
+        _log.warning(
+            "namespace %s holds vectors of %s, the search's provider is %s: no semantic channel",
+            namespace,
+            recorded.describe(),
+            VectorModel.of(embedder.model).describe(),
+        )
+        return None
+    vector = embedder.embed_query(query)
+    return SemanticQuery(tuple(float(value) for value in vector), limit)
