@@ -10,7 +10,7 @@ import pytest
 
 from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.index.plan import QueryPlan, SearchFilters, SemanticQuery
+from docshelf.index.plan import ChannelQuery, QueryPlan, SearchFilters, SemanticQuery
 from docshelf.index.vectors import VectorModel, dequantized, quantized, refusals, top_rows
 from docshelf.model import Chunk
 from docshelf.search.ranking import RankingSettings
@@ -108,3 +108,17 @@ def test_the_semantic_channel_is_fused_with_its_own_weight() -> None:
     assert [item for item, _, _ in off][:2] == ["a", "b"]
     strong = fuse_rrf(rankings, RankingSettings(content_weight=1.0, semantic_weight=2.0).channel_weights())
     assert strong[0][0] == "b" and strong[0][2] == {"content": 1, "semantic": 0}
+
+
+def test_a_semantic_search_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """The vector products run in a thread for the call only: a thread kept alive would stop the process forking
+    its parse workers (forked.can_fork) once it has searched."""
+    import threading
+
+    embedder = _written(tmp_path)
+    before = threading.active_count()
+    query = SemanticQuery(tuple(embedder.embed_query("car brake 2").tolist()), 3)
+    plan = QueryPlan({"content": ChannelQuery({"brake": 1.0})}, SearchFilters(), 3, semantic=query)
+    found = EmbeddedIndex(LocalStore(tmp_path)).first_pass("ns", plan).rankings
+    assert found["semantic"][0][0] == "d2-0" and found["content"]
+    assert threading.active_count() == before

@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docshelf.errors import IndexBackendError
 from docshelf.index.plan import (
@@ -24,15 +24,11 @@ from docshelf.index.plan import (
     SpellingRule,
     term_weights,
 )
-from docshelf.index.vectors import (
-    EmbeddingModelLike,
-    Float32Array,
-    StoredVectors,
-    VectorModel,
-    checked_matrix,
-    quantized,
-)
+from docshelf.index.vector_model import EmbeddingModelLike, VectorModel
 from docshelf.model import Chunk
+
+if TYPE_CHECKING:  # numpy: loaded only where vectors are (the search function's cold start has none)
+    from docshelf.index.vectors import Float32Array, StoredVectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +51,15 @@ class DocumentChunks:
 
     def matrix(self) -> Float32Array | None:
         """The vectors as a checked float32 matrix, or None without vectors; IndexBackendError if malformed."""
+        from docshelf.index.vectors import checked_matrix
+
         model = self.vector_model()
         return None if model is None else checked_matrix(self.vectors, len(self.chunks), model)
 
     def stored_vectors(self) -> StoredVectors | None:
         """The vectors quantized as engines store them, or None; IndexBackendError if malformed."""
+        from docshelf.index.vectors import StoredVectors, quantized
+
         model, matrix = self.vector_model(), self.matrix()
         return None if model is None or matrix is None else StoredVectors(model, *quantized(matrix))
 

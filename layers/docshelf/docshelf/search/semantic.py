@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SemanticQuery
-from docshelf.index.vectors import EmbeddingModelLike, VectorModel
+from docshelf.index.vector_model import EmbeddingModelLike, VectorModel
 from docshelf.search.ranking import RankingSettings
 
 _log = logging.getLogger(__name__)

@@ -11,11 +11,10 @@ import gc
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from itertools import chain
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -57,10 +56,35 @@ def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
 
 
 # document id, chunks, their vectors if any, fingerprint of its store object
-# One thread for the semantic channel's vector products, run while the caller ranks the BM25 channels.
-_SEMANTIC_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="docshelf-semantic")
 
 StoredDocument = tuple[str, list[Chunk], StoredVectors | None, str]
+
+
+T = TypeVar("T")
+
+
+class _Beside(Generic[T]):
+    """A call run in a thread of its own while the caller works (numpy releases the GIL in vector products). The
+    thread ends with the call: a thread kept for the next one would stop this process forking (forked.can_fork),
+    as `docshelf ingest` does for its parse workers."""
+
+    def __init__(self, call: Callable[[], T]) -> None:
+        self._outcome: list[T] = []
+        self._error: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(call,), name="docshelf-semantic")
+        self._thread.start()
+
+    def _run(self, call: Callable[[], T]) -> None:
+        try:
+            self._outcome.append(call())
+        except BaseException as error:  # re-raised in the caller's thread by `result`
+            self._error.append(error)
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._error:
+            raise self._error[0]
+        return self._outcome[0]
 
 
 def _flattened(term_ids: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
@@ -341,7 +365,7 @@ class EmbeddedIndex(SearchBackend):
             semantic = None
             if plan.semantic is not None and space.model is not None:
                 # numpy releases the GIL in the vector products: they run beside the BM25 channels.
-                semantic = _SEMANTIC_WORKER.submit(space.rank_semantic, plan.semantic, plan.filters)
+                semantic = _Beside(partial(space.rank_semantic, plan.semantic, plan.filters))
             rankings: dict[RankedList, list[tuple[str, float]]] = {
                 channel: space.rank(channel, query, plan.filters, plan.limit)
                 for channel, query in plan.channels.items()
