@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -117,21 +116,6 @@ def test_corpus_pdfs_merge_to_their_whole_parse(corpus_dir: Path) -> None:
         compared += 1
         with_images += bool(assets)
     assert compared >= 5 and with_images >= 1
-
-
-@pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    pids: list[int] = []
-    real_fork = os.fork
-
-    def counting_fork() -> int:
-        pid = real_fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counting_fork)
-    yield pids
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="ranges are read by forked workers")

@@ -4,7 +4,7 @@ import io
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from reportlab.lib.pagesizes import A4
@@ -46,22 +46,6 @@ def _long_pdf(pages: int) -> bytes:
         pdf_canvas.showPage()
     pdf_canvas.save()
     return buffer.getvalue()
-
-
-@pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The pids of the worker processes forked during the test."""
-    pids: list[int] = []
-    real_fork = os.fork
-
-    def counting_fork() -> int:
-        pid = real_fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counting_fork)
-    yield pids
 
 
 def _reaped(pid: int) -> bool:

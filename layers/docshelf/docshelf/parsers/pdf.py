@@ -152,8 +152,7 @@ def read_pages(document: pdfium.PdfDocument, start: int, end: int) -> list[PageL
     """Pages [start, end) laid out, in page order; a string says why PDFium could not read that page."""
 
     def read(first: int, last: int) -> list[PageLayout | str]:
-        reader, images = PageReader(), ImageCache()
-        return [_page_layout(document, start + index, reader, images) for index in range(first, last)]
+        return _layouts(document, start + first, start + last)
 
     return with_ocr(document, map_page_ranges(read, end - start, worker_count(end - start)))
 
@@ -166,11 +165,16 @@ def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[P
     workers = min(MAX_WORKERS, tokens.spare_cpus())
 
     def read_range(span: PageSpan) -> list[PageLayout | str]:
-        reader, images = PageReader(), ImageCache()
-        return with_ocr(document, [_page_layout(document, index, reader, images) for index in range(*span)])
+        return with_ocr(document, _layouts(document, *span))
 
     by_range = dict(forked_imap(read_range, ranges, workers))
     return [page for number in range(len(ranges)) for page in by_range[number]]
+
+
+def _layouts(document: pdfium.PdfDocument, start: int, end: int) -> list[PageLayout | str]:
+    """Pages [start, end) laid out by one reader, in page order (no OCR yet)."""
+    reader, images = PageReader(), ImageCache()
+    return [_page_layout(document, index, reader, images) for index in range(start, end)]
 
 
 def _lost_pages(warnings: list[str]) -> str:
