@@ -7,7 +7,7 @@ close scores, the hard case for quantisation), and, when the ranking study has c
 (bench/ranking_study.py --semantic, in /tmp/docshelf_hybrid_study), all-MiniLM-L6-v2's vectors of the study sets'
 chunks with their queries embedded.
 
-    python bench/hybrid_bench.py [CHUNKS] [--opensearch URL [--opensearch-chunks N]]
+    python bench/hybrid_bench.py [CHUNKS] [--opensearch URL [--opensearch-chunks N] [--opensearch-exact]]
 
 `--opensearch URL` also times searches of N generated chunks (bench/index_bench.py's) with vectors on that node,
 without and with the semantic channel (an index of its own, dropped after).
@@ -127,8 +127,9 @@ def top_k_ms(matrix: np.ndarray, queries: np.ndarray) -> tuple[float, float]:
     return statistics.median(int8) * 1000, statistics.median(float32) * 1000
 
 
-def opensearch_latencies(url: str, count: int) -> str:
-    """p50 / p95 of searches on OpenSearch without and with the semantic channel, alternated."""
+def opensearch_latencies(url: str, count: int, exact: bool) -> str:
+    """p50 / p95 of searches on OpenSearch without and with the semantic channel, alternated; `exact`: the
+    namespace index is made without `index.knn`, so the channel is the exact script score, not HNSW."""
     import random
     import uuid
 
@@ -136,12 +137,17 @@ def opensearch_latencies(url: str, count: int) -> str:
     from bench.index_bench import documents_of, make_chunks, percentiles
     from docshelf.index.opensearch import OpenSearchIndex
     from docshelf.index.opensearch.client import opensearch_client
+    from docshelf.index.opensearch.setup import namespace_index_body, without_knn
     from docshelf.search.service import SearchRequest, search
 
     chunks, vectors = make_chunks(count), clustered_vectors(count)
     index = OpenSearchIndex(opensearch_client(url), index=f"bench-hybrid-{uuid.uuid4().hex[:8]}")
     try:
         documents = documents_of(chunks, vectors)
+        if exact:
+            index.ensure_index()
+            body = without_knn(namespace_index_body(index.alias("bench")))
+            index.client.indices.create(index=f"{index.alias('bench')}.v1", body=body)
         for start in range(0, len(documents), 20):
             index.write("bench", documents[start : start + 20])
         index.commit()
@@ -191,9 +197,11 @@ if __name__ == "__main__":
     parser.add_argument("chunks", type=int, nargs="?", default=100_000)
     parser.add_argument("--opensearch", metavar="URL")
     parser.add_argument("--opensearch-chunks", type=int, default=10_000)
+    parser.add_argument("--opensearch-exact", action="store_true", help="an index without k-NN (exact scores)")
     args = parser.parse_args()
     if args.opensearch:
-        print(f"| OpenSearch, {args.opensearch_chunks:,} chunks x {DIMENSION}, search p50 / p95 (100 queries) | "
-              f"{opensearch_latencies(args.opensearch, args.opensearch_chunks)} |")  # fmt: skip
+        kind = "exact script score" if args.opensearch_exact else "HNSW where the node has k-NN"
+        print(f"| OpenSearch, {args.opensearch_chunks:,} x {DIMENSION} ({kind}), search p50 / p95 (100 queries) | "
+              f"{opensearch_latencies(args.opensearch, args.opensearch_chunks, args.opensearch_exact)} |")  # fmt: skip
     else:
         main(args.chunks)

@@ -1,10 +1,14 @@
 # Shared settings for the docshelf OpenSearch scripts; sourced by install/start/stop/status.sh.
 # Every value can be overridden from the environment.
 
-OPENSEARCH_VERSION=2.19.6   # newest 2.19.x on Maven Central; 2.x runs on Java 11-21 (3.x needs 21)
+# 2.x runs on Java 11-21 (3.x needs 21). 2.19.1, not the newest 2.19.x: the k-NN plugin (HNSW for the semantic
+# channel) must match the server's version exactly, and 2.19.1.0 is the one 2.19 build of it on Maven Central.
+OPENSEARCH_VERSION=2.19.1
+KNN_PLUGIN_VERSION=$OPENSEARCH_VERSION.0
 OPENSEARCH_BASE=${OPENSEARCH_BASE:-/opt/docshelf-opensearch}
 OPENSEARCH_HOME=${OPENSEARCH_HOME:-$OPENSEARCH_BASE/$OPENSEARCH_VERSION}
-OPENSEARCH_VAR=${OPENSEARCH_VAR:-$(dirname "$OPENSEARCH_HOME")/var}   # data/, logs/, run/
+# data/, logs/, run/; one per version, since a node cannot read data a newer version wrote
+OPENSEARCH_VAR=${OPENSEARCH_VAR:-$(dirname "$OPENSEARCH_HOME")/var-$OPENSEARCH_VERSION}
 OPENSEARCH_PORT=${OPENSEARCH_PORT:-9200}
 OPENSEARCH_HEAP=${OPENSEARCH_HEAP:-512m}
 OPENSEARCH_URL_LOCAL="http://127.0.0.1:$OPENSEARCH_PORT"

@@ -3,12 +3,13 @@
 #   org.opensearch.distribution.integ-test-zip:opensearch:<v>:zip   -- server, launcher, netty4 transport,
 #                                                                      no security plugin, no bundled JDK
 #   + modules assembled from org.opensearch.plugin jars: lang-painless, analysis-common, reindex
+#   + the plugin org.opensearch.plugin:opensearch-knn:<v>.0:zip (HNSW vectors through Lucene)
 # into $OPENSEARCH_HOME (default /opt/docshelf-opensearch/<version>), owned by the user `opensearch`.
 # Idempotent: a second run only checks the install marker and exits.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
-RECIPE="version=$OPENSEARCH_VERSION recipe=1 modules=lang-painless,analysis-common,reindex"
+RECIPE="version=$OPENSEARCH_VERSION recipe=2 modules=lang-painless,analysis-common,reindex plugins=opensearch-knn:$KNN_PLUGIN_VERSION"
 MARKER=$OPENSEARCH_HOME/.docshelf-install
 MVN=(mvn -B -q --no-transfer-progress)
 DEP=org.apache.maven.plugins:maven-dependency-plugin:3.6.1
@@ -111,6 +112,15 @@ grant {
   permission java.net.NetPermission "getProxySelector";
 };
 POLICY
+
+# The k-NN plugin, for its Lucene HNSW engine (pure Java; the zip on Maven Central has no faiss/nmslib libraries).
+log "fetching org.opensearch.plugin:opensearch-knn:$KNN_PLUGIN_VERSION:zip from Maven Central"
+"${MVN[@]}" "$DEP:copy" -Dartifact="org.opensearch.plugin:opensearch-knn:$KNN_PLUGIN_VERSION:zip" \
+  -DoutputDirectory="$STAGE" >"$STAGE/mvn-knn.log" 2>&1 \
+  || { tail -n 30 "$STAGE/mvn-knn.log" >&2; die "download of the k-NN plugin $KNN_PLUGIN_VERSION from Maven Central failed"; }
+"$NEW/bin/opensearch-plugin" install --batch "file://$STAGE/opensearch-knn-$KNN_PLUGIN_VERSION.zip" >"$STAGE/knn.log" 2>&1 \
+  || { tail -n 30 "$STAGE/knn.log" >&2; die "installing the k-NN plugin failed (see above)"; }
+rm -f "$STAGE/opensearch-knn-$KNN_PLUGIN_VERSION.zip"
 
 # Node configuration. Port and data/log paths are passed by start.sh (-E ...).
 cat >"$NEW/config/opensearch.yml" <<YML

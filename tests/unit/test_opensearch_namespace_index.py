@@ -53,6 +53,7 @@ def test_the_index_is_created_once_with_the_mapping_and_the_write_alias() -> Non
     body = indices.created[0][1]
     assert body["aliases"] == {"docs.acme": {"is_write_index": True}}
     assert body["mappings"]["dynamic"] == "strict" and body["settings"]["index"]["number_of_shards"] == 1
+    assert body["settings"]["index"]["knn"] is True
 
 
 def test_another_writer_creating_it_first_is_fine() -> None:
@@ -91,3 +92,22 @@ def test_an_engine_refusing_the_scripted_similarity_gets_lucenes_bm25() -> None:
     assert name == "docs.acme.v1" and waits == []
     assert body["settings"]["index"]["similarity"]["docshelf_bm25"] == {"type": "BM25", "k1": 1.5, "b": 0.75}
     assert body["mappings"]["properties"]["content_terms"]["similarity"] == "docshelf_bm25"
+    assert body["settings"]["index"]["knn"] is True
+
+
+def test_an_engine_without_the_knn_plugin_gets_the_index_without_its_setting() -> None:
+    unknown = RequestError(400, "illegal_argument_exception", {"error": {"reason": "unknown setting [index.knn]"}})
+    scripts = RequestError(400, "illegal_argument_exception", {"error": {"reason": "scripted similarity not allowed"}})
+    index, indices, _ = backend([unknown, scripts])
+    index._ensure_namespace("acme")
+    [(_, body)] = indices.created
+    assert "knn" not in body["settings"]["index"]
+    assert body["settings"]["index"]["similarity"]["docshelf_bm25"]["type"] == "BM25"
+
+
+def test_a_second_refusal_of_the_same_kind_is_raised() -> None:
+    scripts = RequestError(400, "illegal_argument_exception", {"error": {"reason": "scripted similarity not allowed"}})
+    index, indices, _ = backend([scripts, scripts])
+    with pytest.raises(IndexBackendError, match="illegal_argument_exception"):
+        index._ensure_namespace("acme")
+    assert indices.created == []

@@ -30,20 +30,16 @@ first revision's chunks behind until the document's next publish or delete, whic
 from __future__ import annotations
 
 import copy
-import json
-import logging
 import re
 from collections.abc import Iterator, Sequence
-from importlib import resources
 from typing import Any
 
-from opensearchpy.exceptions import RequestError, TransportError
+from opensearchpy.exceptions import TransportError
 
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.errors import IndexBackendError, InvalidConfigError
 from docshelf.index.analyzer import channel_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
-from docshelf.index.bm25_math import K1, B
 from docshelf.index.opensearch.bulk import Backoff, BulkAction, BulkWriter, Refresh, call_with_retries
 from docshelf.index.opensearch.common_term_memory import CommonTermMemory
 from docshelf.index.opensearch.queries import (
@@ -75,44 +71,32 @@ from docshelf.index.opensearch.queries import (
     usable_channels,
     weighted_terms,
 )
-from docshelf.index.opensearch.vectors import NamespaceModels, semantic_ranking, semantic_search, vector_source
+from docshelf.index.opensearch.setup import create_index, index_template, namespace_index_body
+from docshelf.index.opensearch.vectors import (
+    NamespaceModels,
+    NamespaceVectors,
+    semantic_ranking,
+    semantic_search,
+    vector_source,
+)
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.index.vectors import StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
 
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")
-_log = logging.getLogger(__name__)
-TEMPLATE_RESOURCE = "opensearch-index-template.json"
 PAGE_SIZE = 5000
 # Feedback frequencies are read for this many chunks past the feedback depth: the caller orders the ranking by
 # rounded scores, which can move a chunk across the depth's edge.
 FEEDBACK_MARGIN = 5
 
 
-def index_template() -> JsonObject:
-    """The index template shipped in the package (infra/opensearch/index-template.json links to it)."""
-    text = resources.files("docshelf").joinpath("schemas").joinpath(TEMPLATE_RESOURCE).read_text(encoding="utf-8")
-    template: JsonObject = json.loads(text)
-    return template
-
-
-def with_lucene_bm25(body: JsonObject) -> JsonObject:
-    """An index body with Lucene's own BM25 (same k1 and b) in place of the template's scripted similarity, for an
-    engine that does not allow scripts there: its idf, log(1 + (N - n + 0.5) / (n + 0.5)), ranks a few queries
-    differently from the embedded index (README "How a query is ranked")."""
-    body = copy.deepcopy(body)
-    body["settings"]["index"]["similarity"]["docshelf_bm25"] = {"type": "BM25", "k1": K1, "b": B}
-    return body
-
-
-def _refuses_scripted_similarity(error: RequestError) -> bool:
-    said = f"{error.error} {error.info}".lower()
-    return "similarity" in said or "script" in said
-
-
-def _with_vector(source: JsonObject, vectors: StoredVectors | None, row: int) -> JsonObject:
-    return source if vectors is None else {**source, **vector_source(vectors, row)}
+def _with_vector(
+    source: JsonObject, vectors: StoredVectors | None, row: int, found: NamespaceVectors | None
+) -> JsonObject:
+    if vectors is None or found is None:
+        return source
+    return {**source, **vector_source(vectors, row, found.search)}
 
 
 class OpenSearchIndex(SearchBackend):
@@ -180,8 +164,7 @@ class OpenSearchIndex(SearchBackend):
 
     def _ensure_namespace(self, namespace: str) -> None:
         """Create the namespace's versioned index and write alias unless they exist (with retries, like every
-        request). The body carries the template's settings and mappings itself, so an index never comes up with
-        dynamic mappings; another writer creating it first is fine."""
+        request), from setup.py's `namespace_index_body`."""
         if namespace in self._namespaces_ready:
             return
         alias = self.alias(namespace)
@@ -189,16 +172,11 @@ class OpenSearchIndex(SearchBackend):
         def create() -> None:
             if self.client.indices.exists_alias(name=alias):
                 return
-            body = {**copy.deepcopy(index_template()["template"]), "aliases": {alias: {"is_write_index": True}}}
-            try:
-                self.client.indices.create(index=f"{alias}.v1", body=body)
-            except RequestError as error:
-                if error.error == "resource_already_exists_exception":
-                    return
-                if not _refuses_scripted_similarity(error):
-                    raise
-                _log.warning("%s refuses a scripted similarity (%s): Lucene's BM25 ranks %s", self.index, error, alias)
-                self.client.indices.create(index=f"{alias}.v1", body=with_lucene_bm25(body))
+            create_index(
+                lambda body: self.client.indices.create(index=f"{alias}.v1", body=body),
+                f"{alias}.v1",
+                namespace_index_body(alias),
+            )
 
         call_with_retries(create, self.backoff, f"creating index {alias}.v1")
         self._namespaces_ready.add(namespace)
@@ -240,7 +218,7 @@ class OpenSearchIndex(SearchBackend):
         refused = self._vector_refusals(namespace, documents, previous)
         documents = [d for d in documents if d.document_id not in refused]
         vectors = {d.document_id: d.stored_vectors() for d in documents}
-        self._models.record(self.alias(namespace), [found.model for found in vectors.values() if found is not None])
+        recorded = self._models.record(self.alias(namespace), [v.model for v in vectors.values() if v is not None])
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
         old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
         writes = [
@@ -249,7 +227,9 @@ class OpenSearchIndex(SearchBackend):
                 document_id_for(namespace, chunk.chunk_id),
                 namespace,
                 doc.document_id,
-                _with_vector(chunk_source(chunk, doc.revision, channel_terms(chunk)), vectors[doc.document_id], row),
+                _with_vector(
+                    chunk_source(chunk, doc.revision, channel_terms(chunk)), vectors[doc.document_id], row, recorded
+                ),
             )
             for doc in documents
             for row, chunk in enumerate(doc.chunks)
@@ -315,10 +295,11 @@ class OpenSearchIndex(SearchBackend):
         terms = [t for t in plan.channels["content"].terms if indexable(t)] if "content" in channels else []
         if terms:
             searches.append(document_frequency_query(namespace, terms))
-        if plan.semantic is not None:
-            searches.append(semantic_search(filter_clause(namespace, plan.filters), plan.semantic))
+        found = self._models.vectors(self.alias(namespace)) if plan.semantic is not None else None
+        if plan.semantic is not None and found is not None:
+            searches.append(semantic_search(filter_clause(namespace, plan.filters), plan.semantic, found))
         responses = self._msearch(namespace, searches)
-        semantic = semantic_ranking(responses.pop()) if plan.semantic is not None else None
+        semantic = semantic_ranking(responses.pop()) if found is not None else None
         after_channels = responses[len(channels) + 1 :]
         frequencies = content_frequencies(after_channels[0]) if wants_feedback else {}
         idf = bm25_idf(after_channels[-1], terms) if terms else {}

@@ -1,22 +1,26 @@
-"""The semantic channel on OpenSearch without the k-NN plugin.
+"""The semantic channel on OpenSearch: an HNSW graph where the k-NN plugin is, an exact script score elsewhere.
 
-The local node is the minimal distribution (infra/opensearch/install.sh), whose core has neither `knn_vector`
-nor `dense_vector`: a chunk's vector is stored as its int8 codes in a `binary` field with doc values and its
-scale in a `float` field (index/vectors.py), and the semantic channel is an exact `script_score` (painless, in
-the lang-painless module) over the chunks the filters allow: the dot product of the codes with the query,
-times the scale. The namespace's embedding model is recorded in its index mapping's `_meta.vector_model`; an
-index made without these fields gets them (and the model) on its first write with vectors.
+An index made with `index.knn` (setup.py asks for it; the local node of infra/opensearch/install.sh and Amazon
+OpenSearch Service have the plugin) gets a `knn_vector` field on its first write with vectors: Lucene's HNSW
+(`engine: lucene`, no native library), inner product of the dequantized int8 vectors, searched by the `knn` query
+with the filters inside it (Lucene searches the graph for allowed chunks only, exactly when few are allowed).
+An index without it keeps a chunk's int8 codes in a `binary` field with doc values and its scale in a `float`
+field (index/vectors.py), and the channel is an exact `script_score` (painless) over the chunks the filters allow.
+Both score a dot product d as 1 + d when d >= 0, else 1 / (1 - d) (Lucene's maximum-inner-product score), which
+`semantic_ranking` maps back. The mapping's `_meta` records the namespace's model (`vector_model`) and which of
+the two the index uses (`vector_search`).
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from docshelf.index.opensearch.bulk import Backoff, call_with_retries
 from docshelf.index.plan import SemanticQuery
-from docshelf.index.vectors import StoredVectors, VectorModel
+from docshelf.index.vectors import StoredVectors, VectorModel, dequantized
 
 JsonObject = dict[str, Any]
 
@@ -24,6 +28,29 @@ VECTOR_FIELDS: JsonObject = {
     "vector_codes": {"type": "binary", "doc_values": True},
     "vector_scale": {"type": "float", "index": False},
 }
+# m 16 / ef_construction 128: the plugin's defaults (OpenSearch's k-NN documentation), recall@10 >= 0.98 there.
+HNSW_METHOD: JsonObject = {
+    "name": "hnsw",
+    "engine": "lucene",
+    "space_type": "innerproduct",
+    "parameters": {"m": 16, "ef_construction": 128},
+}
+VectorSearch = Literal["hnsw", "exact"]
+
+
+def hnsw_field(dimension: int) -> str:
+    """A graph's field is named by its dimension, which a mapping cannot change: a namespace that moves to a model
+    of another dimension (replacing every chunk) starts a new field."""
+    return f"vector_hnsw_{dimension}"
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceVectors:
+    """The embedding model a namespace's index records and how its semantic channel searches."""
+
+    model: VectorModel
+    search: VectorSearch
+
 
 # script_score wants scores >= 0: a dot product d is sent as 1 + d when d >= 0, else 1 / (1 - d) (the k-NN
 # plugin's mapping), which keeps the order; `semantic_ranking` maps it back.
@@ -37,37 +64,55 @@ return s >= 0 ? 1 + s : 1 / (1 - s);
 """
 
 
-def vector_source(vectors: StoredVectors, row: int) -> JsonObject:
+def vector_source(vectors: StoredVectors, row: int, search: VectorSearch) -> JsonObject:
+    if search == "hnsw":
+        values = dequantized(vectors.codes[row : row + 1], vectors.scales[row : row + 1])[0]
+        return {hnsw_field(vectors.model.dimension): [float(value) for value in values]}
     return {
         "vector_codes": base64.b64encode(vectors.codes[row].tobytes()).decode("ascii"),
         "vector_scale": float(vectors.scales[row]),
     }
 
 
-def vector_mapping(model: VectorModel) -> JsonObject:
-    """The put-mapping body that gives an index the vector fields and records its model."""
-    return {"_meta": {"vector_model": model.to_dict()}, "properties": VECTOR_FIELDS}
+def vector_mapping(found: NamespaceVectors) -> JsonObject:
+    """The put-mapping body that gives an index its vector field and records the model and search."""
+    meta = {"vector_model": found.model.to_dict(), "vector_search": found.search}
+    if found.search == "exact":
+        return {"_meta": meta, "properties": VECTOR_FIELDS}
+    field = {"type": "knn_vector", "dimension": found.model.dimension, "method": HNSW_METHOD}
+    return {"_meta": meta, "properties": {hnsw_field(found.model.dimension): field}}
 
 
-def recorded_model(mappings: Mapping[str, Any]) -> VectorModel | None:
-    """The model in a get-mapping response ({index: {"mappings": ...}}), None if none is recorded."""
+def recorded_vectors(mappings: Mapping[str, Any]) -> NamespaceVectors | None:
+    """The model and search in a get-mapping response ({index: {"mappings": ...}}), None if no model is recorded
+    (an index of template version 3 recorded no search: it is exact)."""
     for found in mappings.values():
-        stored = found.get("mappings", {}).get("_meta", {}).get("vector_model")
-        if stored:
-            return VectorModel.from_dict(stored)
+        meta = found.get("mappings", {}).get("_meta", {})
+        if meta.get("vector_model"):
+            search: VectorSearch = "hnsw" if meta.get("vector_search") == "hnsw" else "exact"
+            return NamespaceVectors(VectorModel.from_dict(meta["vector_model"]), search)
     return None
 
 
+def knn_enabled(settings: Mapping[str, Any]) -> bool:
+    """Whether a get-settings response shows `index.knn` on."""
+    return any(
+        str(found.get("settings", {}).get("index", {}).get("knn", "false")).lower() == "true"
+        for found in settings.values()
+    )
+
+
 class NamespaceModels:
-    """The embedding model of each namespace's index, read from and recorded in its mapping's `_meta`;
-    remembered once found (a namespace changes model only when every chunk is replaced, through this writer)."""
+    """The embedding model and vector search of each namespace's index, read from and recorded in its mapping's
+    `_meta`; remembered once found (a namespace changes model only when every chunk is replaced, through this
+    writer)."""
 
     def __init__(self, client: Any, backoff: Backoff) -> None:
         self.client = client
         self.backoff = backoff
-        self._known: dict[str, VectorModel] = {}
+        self._known: dict[str, NamespaceVectors] = {}
 
-    def model(self, alias: str) -> VectorModel | None:
+    def vectors(self, alias: str) -> NamespaceVectors | None:
         if alias in self._known:
             return self._known[alias]
         mappings = call_with_retries(
@@ -75,43 +120,58 @@ class NamespaceModels:
             self.backoff,
             "reading the embedding model",
         )
-        model = recorded_model(mappings)
-        if model is not None:
-            self._known[alias] = model
-        return model
+        found = recorded_vectors(mappings)
+        if found is not None:
+            self._known[alias] = found
+        return found
 
-    def record(self, alias: str, models: Sequence[VectorModel]) -> None:
-        """Give the index the vector fields and record the model of the vectors written (the refusals let one
-        model through)."""
-        if not models or self.model(alias) == models[0]:
-            return
+    def model(self, alias: str) -> VectorModel | None:
+        found = self.vectors(alias)
+        return None if found is None else found.model
+
+    def record(self, alias: str, models: Sequence[VectorModel]) -> NamespaceVectors | None:
+        """Give the index the vector field and record the model of the vectors written (the refusals let one
+        model through); the search is HNSW when the index was made with `index.knn`."""
+        current = self.vectors(alias)
+        if not models or (current is not None and current.model == models[0]):
+            return current
+        settings = call_with_retries(
+            lambda: self.client.indices.get_settings(index=alias, name="index.knn"),
+            self.backoff,
+            f"reading the settings of {alias}",
+        )
+        found = NamespaceVectors(models[0], "hnsw" if knn_enabled(settings) else "exact")
         call_with_retries(
-            lambda: self.client.indices.put_mapping(index=alias, body=vector_mapping(models[0])),
+            lambda: self.client.indices.put_mapping(index=alias, body=vector_mapping(found)),
             self.backoff,
             f"recording the embedding model of {alias}",
         )
-        self._known[alias] = models[0]
+        self._known[alias] = found
+        return found
 
     def forget(self) -> None:
         self._known.clear()
 
 
-def semantic_search(filter_clause: JsonObject, query: SemanticQuery) -> JsonObject:
+def semantic_search(filter_clause: JsonObject, query: SemanticQuery, found: NamespaceVectors) -> JsonObject:
     """One `_msearch` item: the `query.limit` chunks the filter allows (and that have a vector) of highest dot
     product, ties by chunk id."""
-    return {
+    search: JsonObject = {
         "size": query.limit,
         "_source": False,
         "track_total_hits": False,
         "track_scores": True,
-        "query": {
-            "script_score": {
-                "query": {"bool": {"filter": [filter_clause, {"exists": {"field": "vector_scale"}}]}},
-                "script": {"source": _DOT_PRODUCT, "params": {"q": list(query.vector)}},
-            }
-        },
         "sort": [{"_score": "desc"}, {"chunk_id": "asc"}],
     }
+    if found.search == "hnsw":
+        field = hnsw_field(found.model.dimension)
+        knn = {"vector": list(query.vector), "k": query.limit, "filter": filter_clause}
+        return {**search, "query": {"knn": {field: knn}}}
+    exact = {
+        "query": {"bool": {"filter": [filter_clause, {"exists": {"field": "vector_scale"}}]}},
+        "script": {"source": _DOT_PRODUCT, "params": {"q": list(query.vector)}},
+    }
+    return {**search, "query": {"script_score": exact}}
 
 
 def semantic_ranking(response: Mapping[str, Any]) -> list[tuple[str, float]]:
