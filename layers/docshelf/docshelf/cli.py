@@ -1,4 +1,4 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status, delete and serve (embedded index or OpenSearch)."""
+"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete and serve (embedded or OpenSearch)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from docshelf.assets.links import local_asset_link
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.cli_reembed import cmd_reembed
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.errors import DocshelfError, DocumentError
@@ -97,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(status)
     status.add_argument("--json", action="store_true")
     status.set_defaults(handler=cmd_status)
+
+    reembed = add("reembed", "embed every chunk of a namespace with the given embedding model, replacing its vectors")
+    _store_options(reembed)
+    _embedding_options(reembed)
+    reembed.set_defaults(handler=lambda args: cmd_reembed(args, _existing_store))
 
     delete = add("delete", "remove documents (by source key or file name) from a namespace")
     delete.add_argument("keys", nargs="+")
