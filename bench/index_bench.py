@@ -165,7 +165,8 @@ def search_latencies(
 
 def print_searches(lexical: list[float], hybrid: list[float], vector_mb: float, count: int) -> None:
     print(f"| search p50 / p95 ({len(lexical)} queries, 2-6 terms, top 10) | {percentiles(lexical)} |")
-    print(f"| the same with the semantic channel (exact int8 top-k; query vector ready) | {percentiles(hybrid)} |")
+    channel = "the same with the semantic channel (int8 vectors, inverted lists from 20k rows; query vector ready)"
+    print(f"| {channel} | {percentiles(hybrid)} |")
     print(f"| vectors in memory (int8 codes, scales) | {vector_mb:.1f} MB, {vector_mb * 100_000 / count:.1f} MB "
           "per 100k chunks |")  # fmt: skip
 

@@ -1,5 +1,6 @@
 """Chunk vectors as engines keep them: the embedding model a namespace records, int8 codes with a scale per
-vector, and exact top-k by matrix product.
+vector, and exact top-k by matrix product (a large namespace's embedded engine scores only the nearest inverted
+lists first: index/vector_lists.py).
 
 int8 with a per-vector scale (symmetric, max |x| -> 127) keeps a quarter of float32's memory and, on the
 all-MiniLM-L6-v2 vectors and the synthetic ones of tests/unit/test_vectors.py, the same top 10 at recall >= 0.98;

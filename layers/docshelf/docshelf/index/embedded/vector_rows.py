@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from docshelf.index.vector_lists import EXACT_BELOW, InvertedLists, list_count, top_rows_listed, trained_centroids
 from docshelf.index.vectors import BoolArray, Float32Array, Int8Array, StoredVectors, VectorModel, top_rows
 
 
@@ -18,6 +19,7 @@ class VectorRows:
         self._codes: Int8Array = np.zeros((0, model.dimension), dtype=np.int8)
         self._scales: Float32Array = np.zeros(0, dtype=np.float32)
         self._present: BoolArray = np.zeros(0, dtype=np.bool_)
+        self._lists: InvertedLists | None = None  # made once EXACT_BELOW rows have vectors (vector_lists.py)
         self.size = 0
 
     def _reserve(self, size: int) -> None:
@@ -40,6 +42,8 @@ class VectorRows:
         self._scales[first:end] = vectors.scales
         self._present[first:end] = True
         self.size = max(self.size, end)
+        if self._lists is not None:
+            self._lists.forget(first, end)
 
     def compact(self) -> None:
         """Drop the spare capacity (up to as much again as the rows) once a build is over."""
@@ -60,10 +64,26 @@ class VectorRows:
         return flags
 
     def rank(self, query: Sequence[float], allowed: BoolArray, limit: int) -> list[tuple[int, float]]:
-        """Rows of `allowed` (a mask over namespace rows) with vectors, best first."""
+        """Rows of `allowed` (a mask over namespace rows) with vectors, best first: from the inverted lists when
+        at least EXACT_BELOW rows are allowed, else every allowed row scored."""
         size = min(len(allowed), self.size)
         mask = allowed[:size] & self._present[:size]
+        vector = np.asarray(query, dtype=np.float32)
+        if limit > 0 and vector.shape == (self.model.dimension,) and int(mask.sum()) >= EXACT_BELOW:
+            found = top_rows_listed(self._listed(size), self._codes[:size], self._scales[:size], vector, mask, limit)
+            if found is not None:
+                return found
         return top_rows(self._codes[:size], self._scales[:size], query, mask, limit)
+
+    def _listed(self, size: int) -> InvertedLists:
+        """The inverted lists of rows 0..size, trained again once the rows with vectors have doubled."""
+        present = int(self._present[:size].sum())
+        if self._lists is None or present > 2 * self._lists.trained_rows:
+            rows = np.flatnonzero(self._present[:size])
+            centroids = trained_centroids(self._codes[rows], self._scales[rows], list_count(present))
+            self._lists = InvertedLists(centroids, present)
+        self._lists.place(self._codes[:size], self._scales[:size])
+        return self._lists
 
     def memory_bytes(self) -> int:
         return int(self._codes.nbytes + self._scales.nbytes + self._present.nbytes)
