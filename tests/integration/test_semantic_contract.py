@@ -101,6 +101,21 @@ def test_search_fuses_the_semantic_channel_and_shows_its_ranks(index: SearchBack
     assert all(result.score == 0 for result in without.results)  # nothing matched lexically
 
 
+def test_the_semantic_weight_falls_as_the_best_chunk_holds_the_query(index: SearchBackend) -> None:  # noqa: F811
+    _corpus(index)
+    for document in range(3, 12):
+        index.write("ns", [embedded(f"d{document}", [make_chunk(0, f"filler text {document}", doc=f"d{document}")])])
+
+    def scored(query: str, embedder: ConceptEmbedder | None) -> list[tuple[str, float]]:
+        found = search(index, SearchRequest("ns", query, top_k=4), embedder=embedder)
+        return [(result.chunk.chunk_id, result.score) for result in found.results]
+
+    # "brake pads": d1-c0 holds both words, so the vectors get no weight; the results are the lexical ones.
+    assert scored("brake pads", ConceptEmbedder()) == scored("brake pads", None)
+    # "car physician": no chunk holds both, so the vectors vote.
+    assert scored("car physician", ConceptEmbedder()) != scored("car physician", None)
+
+
 def test_no_semantic_channel_at_weight_zero_or_for_a_script_the_model_lacks(index: SearchBackend) -> None:  # noqa: F811
     _corpus(index)
     embedder = ConceptEmbedder()

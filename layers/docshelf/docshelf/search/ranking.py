@@ -25,6 +25,11 @@ class RankingSettings:
     # Whether it runs for a query in Han, kana or hangul (search/semantic.py): on the Chinese sets all-MiniLM-L6-v2
     # lowers MRR by 0.14-0.37 at weights 0.5-2, and the Chinese bge-small-zh-v1.5 lowers it too.
     semantic_cjk: bool = False
+    # A query's semantic weight is semantic_weight x (1 - c) ** semantic_adapt, c the idf-weighted share of its
+    # content terms that the best content chunk holds: the vectors count less where the words already found a chunk
+    # holding the whole query (0: a fixed weight). 2 is the one setting of the study at or above the lexical ranking
+    # on every development set (README "How a query is ranked").
+    semantic_adapt: float = 2.0
     rrf_k: int = 60
     # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
     # repeated term once, math.inf counts every repeat in full (rank-bm25).

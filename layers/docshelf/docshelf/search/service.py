@@ -181,7 +181,13 @@ def _ranked(
         )
         chunks.update(second.chunks)
         rankings["expansion"] = [cid for cid, _ in _rounded_scores(second.ranking)]
-    fused = fuse_rrf(rankings, ranking.channel_weights(), ranking.rrf_k)
+    weights = ranking.channel_weights()
+    if "semantic" in rankings and feedback:
+        doubt = _lexical_doubt(queries.get("content", []), frequencies[0], first.content_idf)
+        weights["semantic"] *= doubt**ranking.semantic_adapt
+        if weights["semantic"] == 0:  # a chunk only the vectors found would rank with score 0
+            del rankings["semantic"]
+    fused = fuse_rrf(rankings, weights, ranking.rrf_k)
     results = _distinct_results(index, request, fused, chunks)
     return _siblings_by_passage(
         queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
@@ -276,6 +282,18 @@ def _feedback_frequencies(
     fetched.update((chunk.chunk_id, chunk) for chunk in index.fetch(namespace, unknown))
     analyzed = {cid: Counter(analyze(fetched[cid].text)) if cid in fetched else Counter() for cid in unknown}
     return [known[cid] if cid in known else analyzed[cid] for cid in ids]
+
+
+def _lexical_doubt(terms: Sequence[str], best: Mapping[str, int], idf: Mapping[str, float]) -> float:
+    """1 - the idf-weighted share of the query's content terms that the best content chunk holds; a term no chunk
+    holds (idf 0) weighs as the query's rarest found term, since the words cannot match it and the vectors might."""
+    weights = {term: idf.get(term, 0.0) for term in set(terms)}
+    rarest = max(weights.values(), default=0.0) or 1.0
+    weights = {term: weight or rarest for term, weight in weights.items()}
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    return 1.0 - sum(weight for term, weight in weights.items() if best.get(term)) / total
 
 
 def _feedback_chunks(ranking: RankingSettings) -> int:
