@@ -36,7 +36,7 @@ MAX_URL_BYTES = 8_192
 MAX_HEADER_COUNT = 100
 IMPLEMENTED_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs"})
-_DOCUMENT_PATH = re.compile(r"/documents/[^/]+")
+_DOCUMENT_PATH = re.compile(r"/documents/[^/]+(?:/source)?")
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 Headers = dict[str, str]
 

@@ -19,11 +19,13 @@ from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
 from docshelf.search.evidence import render_evidence
 from docshelf.search.expansion import expansion_parts
+from docshelf.search.highlights import highlight_terms, highlights
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
+from docshelf.search.table_cells import table_cells
 
 _log = logging.getLogger(__name__)
 
@@ -71,6 +73,7 @@ class SearchResponse:
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
+    highlights: dict[str, list[list[int]]] = field(default_factory=dict)  # chunk id -> where the query matched
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
@@ -84,6 +87,8 @@ class SearchResponse:
                     "score": r.score,
                     "channel_ranks": r.channel_ranks,
                     **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
+                    "highlights": self.highlights.get(r.chunk.chunk_id, []),
+                    **_table_fields(r.chunk),
                 }
                 for r in self.results
             ],
@@ -136,7 +141,19 @@ def search(
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
         corrections=corrected,
+        highlights=_highlights(request.query, corrected, ranked),
     )
+
+
+def _highlights(query: str, corrected: Mapping[str, str], ranked: Sequence[RankedChunk]) -> dict[str, list[list[int]]]:
+    terms = highlight_terms(query, corrected)
+    return {r.chunk.chunk_id: highlights(terms, r.chunk.text) for r in ranked}
+
+
+def _table_fields(chunk: Chunk) -> dict[str, Any]:
+    """A table chunk's cells (`{"table": {"caption", "header_rows", "rows"}}`) when its text is a whole table."""
+    cells = table_cells(chunk.text) if chunk.type == "table" else None
+    return {"table": cells} if cells is not None else {}
 
 
 def _asset_links(ranked: Sequence[RankedChunk], asset_link: AssetLink | None) -> dict[str, str]:
