@@ -153,6 +153,7 @@ SEARCH_OUT = _closed(
         },
         "total_chunks": {"type": "integer"},
         "evidence_chunks": {"type": "integer"},
+        "evidence_tokens": {"type": "integer", "description": "cl100k_base tokens of evidence_text (<= max_tokens)"},
         "corrections": {
             "type": "object",
             "additionalProperties": {"type": "string"},

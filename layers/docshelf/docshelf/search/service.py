@@ -17,7 +17,7 @@ from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
-from docshelf.search.evidence import render_evidence
+from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.highlights import highlight_terms, highlights
 from docshelf.search.passages import siblings_by_passage
@@ -69,6 +69,7 @@ class SearchResponse:
     total_chunks: int
     took_ms: float
     evidence_chunks: int = 0
+    evidence_tokens: int = 0  # cl100k_base tokens of evidence_text, against the request's max_tokens
     answer_text: str = ""
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
@@ -94,6 +95,7 @@ class SearchResponse:
             ],
             "total_chunks": self.total_chunks,
             "evidence_chunks": self.evidence_chunks,
+            "evidence_tokens": self.evidence_tokens,
             "corrections": self.corrections,
             "cache": self.cache,
             "took_ms": self.took_ms,
@@ -132,7 +134,7 @@ def search(
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     assets = _asset_links(ranked, asset_link)
-    evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens, assets)
+    evidence, used, tokens = render_counted_evidence([r.chunk for r in ranked], request.max_tokens, assets)
     return SearchResponse(
         evidence_text=evidence,
         assets=assets,
@@ -140,6 +142,7 @@ def search(
         total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
+        evidence_tokens=tokens,
         corrections=corrected,
         highlights=_highlights(request.query, corrected, ranked),
     )
