@@ -323,7 +323,7 @@ async function loadDocuments() {
   const shown = docs.filter((doc) => (!wantStatus || doc.status === wantStatus) &&
     (!wantFormat || formatOf(doc.source_key) === wantFormat));
   $("documents").tBodies[0].replaceChildren(...shown.map(documentRow));
-  showStatus(shown.length + " of " + docs.length + " documents in " + data.namespace);
+  $("documents-summary").textContent = shown.length + " of " + docs.length + " documents in " + data.namespace;
   document.body.dataset.documents = "loaded";
   const running = pendingUploads > 0 || docs.some((doc) => doc.status === "processing");
   if (running && !$("panel-documents").hidden) refreshTimer = setTimeout(loadDocuments, REFRESH_MS);
