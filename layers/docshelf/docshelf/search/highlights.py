@@ -9,11 +9,21 @@ text as stored, so NFKC and case folding, which the analyzer applies first, neve
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 # The analyzer's own tokenizer: a highlight is a token the index matched, so it must cut the text as the index did.
-from docshelf.index.analyzer import _CONTENT_TERMS, _PARTS, _kind, _tokens, normalize, piece_content_terms, raw_terms
+from docshelf.index.analyzer import (
+    _CONTENT_TERMS,
+    _PARTS,
+    _PIECE_RAW_TERMS,
+    _kind,
+    _tokens,
+    normalize,
+    piece_content_terms,
+    raw_terms,
+)
 
 Span = tuple[int, int]
 _NON_SPACE = re.compile(r"\S+")
@@ -44,15 +54,26 @@ def highlight_terms(query: str, corrections: Mapping[str, str] | None = None) ->
 def highlights(terms: QueryTerms, text: str) -> list[list[int]]:
     """Sorted, non-overlapping [start, end) spans of `text` where the query matched."""
     spans: list[Span] = []
+    # Most pieces match nothing: find the distinct ones that may, so the loop below is a set look-up a piece.
+    hits = {piece for piece in set(normalize(text).split()) if _may_match(terms, piece)}
+    if not hits:
+        return []
     for match in _NON_SPACE.finditer(text):
-        spans.extend((match.start() + s, match.start() + e) for s, e in _piece_spans(terms, match.group()))
+        piece = match.group()
+        if piece.isascii() and piece.lower() not in hits:
+            continue
+        spans.extend((match.start() + s, match.start() + e) for s, e in _piece_spans(terms, piece))
     return [list(span) for span in _merged(spans)]
 
 
 def _piece_spans(terms: QueryTerms, piece: str) -> Iterable[Span]:
     """Spans of one whitespace-free piece of the original text, mapped back from its normalized form."""
     normalized = normalize(piece)
-    owner = _owners(piece, normalized)
+    if not any(_may_match(terms, sub) for sub in normalized.split()):
+        return
+    # Text NFKC leaves alone whose case folding keeps its length folds character for character: offsets stay put.
+    unmoved = len(normalized) == len(piece) and unicodedata.is_normalized("NFKC", piece)
+    owner = list(range(len(piece))) if unmoved else _owners(piece, normalized)
     for sub in _NON_SPACE.finditer(normalized):
         for start, end in _normalized_spans(terms, sub.group()):
             start, end = start + sub.start(), end + sub.start()
@@ -60,6 +81,13 @@ def _piece_spans(terms: QueryTerms, piece: str) -> Iterable[Span]:
                 yield 0, len(piece)
                 return
             yield owner[start], owner[end - 1] + 1
+
+
+def _may_match(terms: QueryTerms, piece: str) -> bool:
+    """Whether any term of a normalized piece is the query's: most pieces are not, and their terms are cached."""
+    return not terms.content.isdisjoint(piece_content_terms(piece)) or not terms.surface.isdisjoint(
+        _PIECE_RAW_TERMS[piece]
+    )
 
 
 def _owners(piece: str, normalized: str) -> list[int] | None:
