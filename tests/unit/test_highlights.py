@@ -64,3 +64,20 @@ def test_text_that_is_not_a_whole_table_gives_no_cells() -> None:
     assert table_cells("| a | b |\n|---|---|\n| 1 | 2 | 3 |") is None
     assert table_cells("| a | b |\n|---|---|\nthe rest of a cell cut into token windows") is None
     assert table_cells("plain words") is None
+
+
+def test_the_evidence_token_count_is_what_the_budget_counted() -> None:
+    from docshelf.model import Chunk
+    from docshelf.search.evidence import render_counted_evidence
+    from docshelf.tokens import count_tokens
+
+    chunks = [
+        Chunk(chunk_id=f"c{i}", document_id="d1", namespace="ns", type="text", text=f"Seal step {i}. " * 30,
+              section_path=("Maintenance",), pages=(i,), token_count=count_tokens(f"Seal step {i}. " * 30),
+              ordinal=i, source_file_name="manual.pdf")
+        for i in range(1, 6)
+    ]  # fmt: skip
+    for budget in (40, 300, 5000):  # the first chunk cut to fit, some chunks, every chunk
+        text, _, tokens = render_counted_evidence(chunks, budget)
+        assert count_tokens(text) <= tokens <= budget  # block joins can merge tokens: never under the text's
+        assert tokens - count_tokens(text) <= 2 * text.count("\n\n[")

@@ -153,7 +153,11 @@ SEARCH_OUT = _closed(
         },
         "total_chunks": {"type": "integer"},
         "evidence_chunks": {"type": "integer"},
-        "evidence_tokens": {"type": "integer", "description": "cl100k_base tokens of evidence_text (<= max_tokens)"},
+        "evidence_tokens": {
+            "type": "integer",
+            "description": "cl100k_base tokens the budget counted for evidence_text "
+            "(<= max_tokens; never fewer than the text has)",
+        },
         "corrections": {
             "type": "object",
             "additionalProperties": {"type": "string"},

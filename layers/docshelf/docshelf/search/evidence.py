@@ -25,7 +25,8 @@ def render_evidence(
 def render_counted_evidence(
     chunks: Sequence[Chunk], max_tokens: int, assets: Mapping[str, str] | None = None
 ) -> tuple[str, int, int]:
-    """`render_evidence` and the evidence text's tokens."""
+    """`render_evidence` and the tokens the budget counted: the text's own count or a few more, where a block
+    joined to the next merges tokens across the join."""
     blocks: list[str] = []
     used = 0
     for number, chunk in enumerate(chunks, start=1):

@@ -69,7 +69,7 @@ class SearchResponse:
     total_chunks: int
     took_ms: float
     evidence_chunks: int = 0
-    evidence_tokens: int = 0  # cl100k_base tokens of evidence_text, against the request's max_tokens
+    evidence_tokens: int = 0  # tokens the budget counted for evidence_text (never fewer than it has)
     answer_text: str = ""
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
