@@ -23,6 +23,17 @@
     button.click();
     await waitFor(() => /^deleted /.test(document.getElementById("status").textContent));
   }
+  if (actions.includes("keys")) {
+    const key = (name) => document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: name, bubbles: true }));
+    document.getElementById("tab-results").focus();
+    const seen = [];
+    for (const name of ["ArrowRight", "ArrowRight", "ArrowRight", "End", "Home", "ArrowLeft"]) {
+      key(name);
+      seen.push(document.activeElement.id + (document.querySelector("[aria-selected=true]") === document.activeElement
+        ? "" : " (not selected)"));
+    }
+    report("keys", seen);
+  }
   report("status", document.getElementById("status").textContent);
   const texts = [document.body.innerText];
   for (const node of document.querySelectorAll("body *")) {

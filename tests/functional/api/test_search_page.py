@@ -124,6 +124,18 @@ def test_every_view_is_free_of_escape_sequences_and_serious_accessibility_faults
         assert faults == [], (params, faults)
 
 
+def test_the_views_are_reached_by_keyboard_and_the_evidence_tab_counts_tokens(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", q="stem seal", max_tokens="300", probe="keys")
+    assert probed(dom, "keys") == [
+        "tab-evidence", "tab-documents", "tab-results", "tab-documents", "tab-results", "tab-documents",
+    ]  # fmt: skip
+    meta = re.search(r'<p id="evidence-meta">(\d+) of 300 tokens, (\d+) of (\d+) results</p>', dom)
+    assert meta is not None and 0 < int(meta.group(1)) <= 300 and int(meta.group(2)) <= int(meta.group(3))
+    evidence = html.unescape(re.search(r'<pre id="evidence-text">(.*?)</pre>', dom, re.S).group(1))  # type: ignore[union-attr]
+    assert evidence.startswith("[1] tx-100-manual.pdf | 3 Maintenance | p. 3 |")
+
+
 def test_the_escape_check_would_have_caught_the_old_separator() -> None:
     assert ESCAPE.search('" u00b7 "') and ESCAPE.search("a \\u00b7 b") and not ESCAPE.search("tx-100 · p. 3")
 
