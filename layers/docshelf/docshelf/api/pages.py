@@ -1,4 +1,4 @@
-"""The search page of `docshelf serve`: `page/index.html`, its script and its style, served as files.
+"""The search page of `docshelf serve`: `page/index.html`, its scripts and its style, served as files.
 
 `/?namespace=NS&q=QUERY` runs that search on load (`&mode=agentic`, `&view=documents|evidence` too); a token given
 as `#token=JWT` (a fragment, so it is never sent to the server or written to its log) is kept in the tab's
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-PAGE_FILES = {"/": "index.html", "/page.js": "page.js", "/page.css": "page.css"}
+PAGE_FILES = {"/": "index.html", "/page.js": "page.js", "/documents.js": "documents.js", "/page.css": "page.css"}
 CONTENT_TYPES = {
     "index.html": "text/html; charset=utf-8",
     "page.js": "text/javascript; charset=utf-8",
+    "documents.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
 }
 SEARCH_PAGE_POLICY = (
