@@ -16,7 +16,10 @@ SAM_STAMP := $(SAM_VENV)/.installed
 
 .PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
-setup: $(STAMP) $(VOCAB) $(OCR_DATA) $(MODELS)
+# axe-core for the search page's accessibility audit (infra/fetch-axe.sh, integrity-pinned, gitignored)
+AXE := .browser/axe-core-4.14.1.min.js
+
+setup: $(STAMP) $(VOCAB) $(OCR_DATA) $(MODELS) $(AXE)
 
 $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +36,9 @@ $(OCR_DATA) &: | $(STAMP)
 $(MODELS): infra/fetch_models.py layers/docshelf/docshelf/embeddings/catalog.py | $(STAMP)
 	$(PY) infra/fetch_models.py
 	touch $(MODELS)
+
+$(AXE): infra/fetch-axe.sh
+	infra/fetch-axe.sh
 
 demo: setup
 	$(PY) examples/make_examples.py examples/docs

@@ -174,6 +174,7 @@ def main() -> None:
         "hostile_bench",
         "aws_cold_start",
         "api_bench",
+        "highlight_bench",
         "quality_bench",
         "memory_bench",
         "opensearch_bench",

@@ -130,6 +130,7 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
         "--cors-origin", help="answer cross-origin requests from this origin (or *); off by default (same origin only)"
     )
     parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
+    parser.add_argument("--sources", type=Path, help="the folder the documents were ingested from: citations open them")
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
     parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
     parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
@@ -373,7 +374,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
     )
-    backend = LocalApiBackend(_services(args), cache_ttl_s=args.cache_ttl)
+    backend = LocalApiBackend(_services(args), cache_ttl_s=args.cache_ttl, sources=args.sources)
     try:
         run_server(backend, config, host=args.host, port=args.port)
     except OSError as error:

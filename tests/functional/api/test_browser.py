@@ -49,7 +49,7 @@ def test_the_search_page_shows_results_with_citations(served: Served, tmp_path: 
     bearer = token("alice", ["demo"])
     dom = dump_dom(f"{served.url}/?namespace=demo&q={quote('pump seal')}#token={bearer}", tmp_path / "profile")
     assert 'data-state="done"' in dom, dom[-3000:]
-    assert '<span class="file">pump.md</span>' in dom
+    assert ">pump.md</a>" in dom
     assert '<span class="section">Pump guide</span>' in dom
     assert '<span class="page">p. 1</span>' in dom
     assert "2000 operating hours" in dom

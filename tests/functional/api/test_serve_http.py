@@ -152,7 +152,12 @@ def test_openapi_and_docs_are_served_offline(served: Served) -> None:
     assert "<script src=" not in html and "<link rel='stylesheet'" not in html  # assets inline, no CDN
     assert "connect-src 'self'" in headers["Content-Security-Policy"]
     status, page, headers = served.text("/")
-    assert status == 200 and "<script src" not in page and "http" not in page.split("<script>")[1]
+    assert status == 200 and "http" not in page and "<script>" not in page and "<style>" not in page
+    policy = headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy and "unsafe-inline" not in policy
+    for asset, kind in (("/page.js", "text/javascript"), ("/page.css", "text/css")):
+        status, text, headers = served.text(asset)
+        assert status == 200 and headers["Content-Type"].startswith(kind) and "http://" not in text
 
 
 def test_no_auth_serves_everything(tmp_path: object, served: Served) -> None:

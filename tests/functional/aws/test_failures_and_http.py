@@ -263,3 +263,25 @@ def test_the_openapi_document_describes_the_routes(pipeline: Pipeline) -> None:
     ):
         status, answer = pipeline.http(sample, query=query, path_document=document, groups="[other]")
         assert status == 403, answer
+
+
+def test_the_source_route_presigns_a_short_get_of_the_cited_file(pipeline: Pipeline) -> None:
+    two_tenants(pipeline)
+    notes = document_id("demo", "notes.md")
+    event = api_event("document_status.json", query={"namespace": "demo"})
+    event["rawPath"] = event["requestContext"]["http"]["path"] = f"/documents/{notes}/source"
+    event["pathParameters"] = {"document_id": notes}
+    status, body = call(pipeline, event)
+    assert status == 200 and body["expires_in"] == 300
+    import time
+    from urllib.parse import parse_qs, urlsplit
+
+    url = urlsplit(body["url"])
+    assert str(url.hostname).startswith("docshelf-sourcebucket") and url.path == "/demo/notes.md"
+    expires = parse_qs(url.query).get("Expires") or parse_qs(url.query)["X-Amz-Expires"]
+    assert 0 < int(expires[0]) - time.time() <= 300 or int(expires[0]) == 300
+    payroll = document_id("secret", "payroll.md")
+    event["queryStringParameters"] = {"namespace": "secret"}
+    event["rawPath"] = event["requestContext"]["http"]["path"] = f"/documents/{payroll}/source"
+    event["pathParameters"] = {"document_id": payroll}
+    assert call(pipeline, event)[0] == 403

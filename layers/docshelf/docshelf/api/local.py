@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docshelf.api.routes_source import SourceOpener
+from docshelf.api.source_files import folder_source_opener
 from docshelf.assets.links import AssetLink, local_asset_link
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
@@ -15,8 +17,9 @@ CACHE_FILE = "search-cache.sqlite"
 
 
 class LocalApiBackend:
-    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300) -> None:
+    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300, sources: Path | None = None) -> None:
         self.services = services
+        self.sources = sources  # the folder the documents were ingested from: the source route reads it
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
@@ -32,6 +35,10 @@ class LocalApiBackend:
     @property
     def asset_link(self) -> AssetLink:
         return local_asset_link(self.services.store.root)
+
+    @property
+    def source_opener(self) -> SourceOpener | None:
+        return folder_source_opener(self.sources) if self.sources is not None else None
 
     @property
     def embedder(self) -> EmbeddingProvider | None:

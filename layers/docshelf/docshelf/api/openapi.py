@@ -18,6 +18,7 @@ ERROR_DESCRIPTIONS = {
     401: "no valid token",
     403: "namespace not allowed",
     404: "not found",
+    409: "the source file changed since it was indexed",
     413: "body too large",
     429: "throttled",
     500: "internal error",
@@ -75,12 +76,27 @@ def openapi_document() -> dict[str, Any]:
                     "responses": _responses("DocumentOut", 404, *COMMON_ERRORS),
                 }
             },
+            "/documents/{document_id}/source": _source_path(namespace),
         },
         "components": {
             "schemas": COMPONENTS,
             "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         },
         "security": [{"bearerAuth": []}],
+    }
+
+
+def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:
+    responses = _responses("SourceUrlOut", 404, 409, *COMMON_ERRORS)
+    responses["200"]["description"] = "the file itself (docshelf serve) or a presigned GET URL of it (AWS)"
+    responses["200"]["content"]["application/octet-stream"] = {"schema": {"type": "string", "format": "binary"}}
+    return {
+        "get": {
+            "summary": "A document's source file, for citation links",
+            "operationId": "get_document_source",
+            "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace],
+            "responses": responses,
+        }
     }
 
 

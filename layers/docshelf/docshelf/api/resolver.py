@@ -3,6 +3,7 @@
 POST /search                                   ranked, cited evidence (docs/architecture.md#search)
 GET  /documents?namespace=NS                   every document of a namespace: status, revision, chunks, errors
 GET  /documents/{document_id}?namespace=NS     one document
+GET  /documents/{document_id}/source?namespace=NS  its source file (api/routes_source.py)
 
 Requests and responses are validated against the JSON Schemas of `docshelf.api.schemas` (the OpenAPI document's
 components); every error is JSON `{"message"}` with 400/401/403/404/413/429/500, and nothing about the server's
@@ -23,6 +24,7 @@ from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
@@ -128,6 +130,7 @@ def build_resolver(
         document = get_document(backend(), caller(), namespace_param(), document_id)
         return json_response(document, ref("DocumentOut"))
 
+    register_source_route(app, backend, caller, namespace_param, validated)
     _register_error_handlers(app)
     return app
 

@@ -118,8 +118,26 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
         "type": "string",
         "description": "An image chunk's image: a presigned GET URL (an hour) on AWS, a file path locally",
     },
+    "highlights": {
+        "type": "array",
+        "items": {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 2},
+        "description": "[start, end) offsets in Unicode code points into text where a query term matched, by the "
+        "index's analyzer (stems, identifiers, CJK bigrams); sorted, never overlapping",
+    },
+    "table": ref("TableCellsOut"),
 }
-SEARCH_RESULT_OUT = _closed(_SEARCH_RESULT_FIELDS, required=[name for name in _SEARCH_RESULT_FIELDS if name != "asset"])
+SEARCH_RESULT_OUT = _closed(
+    _SEARCH_RESULT_FIELDS, required=[name for name in _SEARCH_RESULT_FIELDS if name not in ("asset", "table")]
+)
+TABLE_CELLS_OUT = _closed(
+    {
+        "caption": {"type": "string"},
+        "header_rows": {"type": "integer", "minimum": 0},
+        "rows": {"type": "array", "items": _STRINGS},
+    },
+    description="A table chunk's rows of cells (a cell spanning several positions repeated in each), read from "
+    "its Markdown text, which stays in text",
+)
 
 SEARCH_OUT = _closed(
     {
@@ -135,6 +153,11 @@ SEARCH_OUT = _closed(
         },
         "total_chunks": {"type": "integer"},
         "evidence_chunks": {"type": "integer"},
+        "evidence_tokens": {
+            "type": "integer",
+            "description": "cl100k_base tokens the budget counted for evidence_text "
+            "(<= max_tokens; never fewer than the text has)",
+        },
         "corrections": {
             "type": "object",
             "additionalProperties": {"type": "string"},
@@ -177,13 +200,22 @@ ERROR_OUT = _closed(
     required=["message"],
 )
 
+SOURCE_URL_OUT = _closed(
+    {
+        "url": {"type": "string", "description": "a presigned GET URL of the source object"},
+        "expires_in": {"type": "integer"},
+    }
+)
+
 COMPONENTS: dict[str, Schema] = {
     "SearchFiltersBody": SEARCH_FILTERS_BODY,
     "SearchBody": SEARCH_BODY,
     "LinkOut": LINK_OUT,
     "SearchResultOut": SEARCH_RESULT_OUT,
+    "TableCellsOut": TABLE_CELLS_OUT,
     "SearchOut": SEARCH_OUT,
     "DocumentOut": DOCUMENT_OUT,
     "DocumentListOut": DOCUMENT_LIST_OUT,
     "ErrorOut": ERROR_OUT,
+    "SourceUrlOut": SOURCE_URL_OUT,
 }

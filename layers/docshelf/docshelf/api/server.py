@@ -18,7 +18,7 @@ from waitress.task import ErrorTask
 
 from docshelf.api.docs_page import docs_page
 from docshelf.api.openapi import openapi_json
-from docshelf.api.pages import SEARCH_PAGE
+from docshelf.api.pages import SEARCH_PAGE_POLICY, search_page_files
 from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
 from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
@@ -56,8 +56,9 @@ class SearchApiServer:
     def __init__(self, address: tuple[str, int], backend: ApiBackend, config: ServeConfig) -> None:
         self.config = config
         openapi = openapi_json()
+        policy = {"Content-Security-Policy": SEARCH_PAGE_POLICY}
         pages = {
-            "/": Reply(200, SEARCH_PAGE.encode(), "text/html; charset=utf-8"),
+            **{route: Reply(200, body, kind, policy) for route, (body, kind) in search_page_files().items()},
             "/docs": Reply(200, docs_page(openapi).encode(), "text/html; charset=utf-8"),
             "/openapi.json": Reply(200, openapi.encode()),
         }

@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, unquote
 from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, verify_hs256
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
+from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
 
 if TYPE_CHECKING:
@@ -35,8 +36,8 @@ PAGE_POLICY = (
 MAX_URL_BYTES = 8_192
 MAX_HEADER_COUNT = 100
 IMPLEMENTED_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
-PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs"})
-_DOCUMENT_PATH = re.compile(r"/documents/[^/]+")
+PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs", *PAGE_FILES})
+_DOCUMENT_PATH = re.compile(r"/documents/[^/]+(?:/source)?")
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 Headers = dict[str, str]
 

@@ -7,13 +7,16 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 from __future__ import annotations
 
 from docshelf.api.auth import ClaimNames
+from docshelf.api.routes_source import SourceOpener, SourceUrl
 from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
 from docshelf.aws.services import AwsServices
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
-from docshelf.registry import Registry
+from docshelf.registry import DocumentRecord, Registry
+
+SOURCE_URL_SECONDS = 300  # a citation link is opened right after the search that showed it
 
 
 class AwsApiBackend:
@@ -46,6 +49,21 @@ class AwsApiBackend:
             return presigned_asset_link(store.client, store.bucket, prefix=store.prefix)(chunk, name)
 
         return link
+
+    @property
+    def source_opener(self) -> SourceOpener | None:
+        """Presigned GETs of the source bucket's `<namespace>/<source key>`; None without a source bucket."""
+        bucket = self.services.settings.source_bucket
+        if not bucket:
+            return None
+        services = self.services
+
+        def presign(record: DocumentRecord) -> SourceUrl:
+            params = {"Bucket": bucket, "Key": f"{record.namespace}/{record.source_key}"}
+            url = services.s3.generate_presigned_url("get_object", Params=params, ExpiresIn=SOURCE_URL_SECONDS)
+            return SourceUrl(url, SOURCE_URL_SECONDS)
+
+        return presign
 
     @property
     def embedder(self) -> EmbeddingProvider | None:

@@ -11,6 +11,7 @@ from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfi
 from docshelf.embeddings.base import PROVIDER_NAMES
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
+ENV_SOURCE_BUCKET = "SOURCE_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
 ENV_SEARCH_CACHE_TABLE = "SEARCH_CACHE_TABLE"
 ENV_CHUNK_QUEUE_URL = "CHUNK_QUEUE_URL"
@@ -58,6 +59,7 @@ class Settings:
     opensearch_service: str = "es"
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
     search_cache_ttl_s: int = 300
+    source_bucket: str = ""  # the search function presigns GETs of cited documents' files in it
     namespaces_claim: str = DEFAULT_NAMESPACES_CLAIM
     user_claim: str = DEFAULT_USER_CLAIM
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
@@ -100,6 +102,7 @@ class Settings:
             opensearch_service=service,
             opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,
             search_cache_ttl_s=_int(env, ENV_SEARCH_CACHE_TTL_S, 300),
+            source_bucket=env.get(ENV_SOURCE_BUCKET, "").strip(),
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
             user_claim=env.get(ENV_USER_CLAIM, "") or DEFAULT_USER_CLAIM,
             pipeline=PipelineConfig(

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from docshelf.search.ranking import RANKING
 from docshelf.search.service import SearchRequest
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # raised whenever the response's shape changes, so no entry lacks a field
 COMPRESS_ABOVE_BYTES = 8_192
 MAX_ENTRY_BYTES = 350_000  # the DynamoDB item limit is 400 KB; the same bound keeps the SQLite file small
 

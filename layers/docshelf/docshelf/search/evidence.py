@@ -18,6 +18,15 @@ def render_evidence(
 ) -> tuple[str, int]:
     """(evidence text, number of chunks included). The first chunk is cut to fit rather than dropped. An image
     chunk with a link in `assets` (by chunk id) ends with a line `[image: <link>]`."""
+    text, included, _ = render_counted_evidence(chunks, max_tokens, assets)
+    return text, included
+
+
+def render_counted_evidence(
+    chunks: Sequence[Chunk], max_tokens: int, assets: Mapping[str, str] | None = None
+) -> tuple[str, int, int]:
+    """`render_evidence` and the tokens the budget counted: the text's own count or a few more, where a block
+    joined to the next merges tokens across the join."""
     blocks: list[str] = []
     used = 0
     for number, chunk in enumerate(chunks, start=1):
@@ -35,10 +44,11 @@ def render_evidence(
                 cut = next(iter(token_windows(block, max_tokens)), "")
                 if cut:
                     blocks.append(cut)
+                    used = count_tokens(cut)
             break
         blocks.append(block)
         used += cost
-    return "\n\n".join(blocks), len(blocks)
+    return "\n\n".join(blocks), len(blocks), used
 
 
 def image_line(link: str) -> str:

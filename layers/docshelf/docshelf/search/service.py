@@ -17,13 +17,15 @@ from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
-from docshelf.search.evidence import render_evidence
+from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
+from docshelf.search.highlights import highlight_terms, highlights
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
+from docshelf.search.table_cells import table_cells
 
 _log = logging.getLogger(__name__)
 
@@ -67,10 +69,12 @@ class SearchResponse:
     total_chunks: int
     took_ms: float
     evidence_chunks: int = 0
+    evidence_tokens: int = 0  # tokens the budget counted for evidence_text (never fewer than it has)
     answer_text: str = ""
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
+    highlights: dict[str, list[list[int]]] = field(default_factory=dict)  # chunk id -> where the query matched
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
@@ -84,11 +88,14 @@ class SearchResponse:
                     "score": r.score,
                     "channel_ranks": r.channel_ranks,
                     **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
+                    "highlights": self.highlights.get(r.chunk.chunk_id, []),
+                    **_table_fields(r.chunk),
                 }
                 for r in self.results
             ],
             "total_chunks": self.total_chunks,
             "evidence_chunks": self.evidence_chunks,
+            "evidence_tokens": self.evidence_tokens,
             "corrections": self.corrections,
             "cache": self.cache,
             "took_ms": self.took_ms,
@@ -127,7 +134,7 @@ def search(
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     assets = _asset_links(ranked, asset_link)
-    evidence, used = render_evidence([r.chunk for r in ranked], request.max_tokens, assets)
+    evidence, used, tokens = render_counted_evidence([r.chunk for r in ranked], request.max_tokens, assets)
     return SearchResponse(
         evidence_text=evidence,
         assets=assets,
@@ -135,8 +142,21 @@ def search(
         total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
         evidence_chunks=used,
+        evidence_tokens=tokens,
         corrections=corrected,
+        highlights=_highlights(request.query, corrected, ranked),
     )
+
+
+def _highlights(query: str, corrected: Mapping[str, str], ranked: Sequence[RankedChunk]) -> dict[str, list[list[int]]]:
+    terms = highlight_terms(query, corrected)
+    return {r.chunk.chunk_id: highlights(terms, r.chunk.text) for r in ranked}
+
+
+def _table_fields(chunk: Chunk) -> dict[str, Any]:
+    """A table chunk's cells (`{"table": {"caption", "header_rows", "rows"}}`) when its text is a whole table."""
+    cells = table_cells(chunk.text) if chunk.type == "table" else None
+    return {"table": cells} if cells is not None else {}
 
 
 def _asset_links(ranked: Sequence[RankedChunk], asset_link: AssetLink | None) -> dict[str, str]:

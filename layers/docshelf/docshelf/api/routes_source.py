@@ -1,0 +1,80 @@
+"""GET /documents/{document_id}/source?namespace=NS: the cited document's own file, for the page's citation links.
+
+Authorised like every route (the caller's token must allow the namespace). The backend decides how the file is
+reached: on AWS a short-lived presigned GET of the source object (`{"url", "expires_in"}`), under `docshelf serve`
+the bytes themselves, read from the folder the documents were ingested from and served only while they are the
+indexed revision (their sha256). A served file never runs in the page's origin: anything but a PDF (which
+Chromium's viewer cannot show sandboxed) is answered with a sandboxing Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import quote
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+
+from docshelf.api.auth import Caller
+from docshelf.api.errors import ApiError, NotFoundError
+from docshelf.api.schemas import DOCUMENT_ID
+from docshelf.api.service import ApiBackend
+from docshelf.registry import DocumentRecord
+
+SOURCE_POLICY = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+SERVED_STATUSES = frozenset({"ok", "partial", "needs_ocr", "failed"})
+
+
+class SourceChangedError(ApiError):
+    status = 409
+
+
+@dataclass(frozen=True, slots=True)
+class SourceBytes:
+    data: bytes
+    content_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceUrl:
+    url: str
+    expires_in: int
+
+
+class SourceOpener(Protocol):
+    def __call__(self, record: DocumentRecord) -> SourceBytes | SourceUrl:
+        """The file of a registered document; NotFoundError when it is gone, SourceChangedError when replaced."""
+
+
+def register_source_route(
+    app: APIGatewayHttpResolver,
+    backend: Callable[[], ApiBackend],
+    caller: Callable[[], Caller],
+    namespace_param: Callable[[], str],
+    validated: Callable[..., object],
+) -> None:
+    @app.get("/documents/<document_id>/source")
+    def source_route(document_id: str) -> Response[str] | Response[bytes]:
+        validated(document_id, DOCUMENT_ID, ("path", "document_id"))
+        namespace = namespace_param()
+        caller().authorize(namespace)
+        api = backend()
+        record = api.registry.get(namespace, document_id)
+        opener: SourceOpener | None = getattr(api, "source_opener", None)
+        if record is None or record.status not in SERVED_STATUSES:
+            raise NotFoundError(f"no document {document_id} in namespace {namespace}")
+        if opener is None:
+            raise NotFoundError("this server does not keep the documents' source files")
+        return source_response(opener(record), record.source_file_name)
+
+
+def source_response(answer: SourceBytes | SourceUrl, filename: str) -> Response[str] | Response[bytes]:
+    if isinstance(answer, SourceUrl):
+        body = json.dumps({"url": answer.url, "expires_in": answer.expires_in})
+        return Response(200, "application/json", body)
+    headers = {"Content-Disposition": f"inline; filename*=UTF-8''{quote(filename)}"}
+    if answer.content_type != "application/pdf":
+        headers["Content-Security-Policy"] = SOURCE_POLICY
+    return Response(200, answer.content_type, answer.data, headers=headers)

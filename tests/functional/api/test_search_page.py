@@ -1,0 +1,173 @@
+"""The search page over the example documents in headless chromium: tables, highlights, citations that open the
+source, the documents view, no escape sequences on screen, and an axe-core audit.
+
+The page is served by `docshelf serve`'s own server behind `page_probe.ProbeApp`, which adds axe-core and a probe
+script to the page and answers the routes other branches build (upload, delete, the agentic plan) with recorded
+responses of the shared API contracts.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from docshelf.api.local import LocalApiBackend
+from docshelf.api.server import ServeConfig
+from docshelf.local import LocalServices
+from tests.functional.api.helpers import SECRET, start_server, token
+from tests.functional.api.page_probe import ProbeApp
+from tests.functional.api.test_browser import dump_dom
+
+ROOT = Path(__file__).resolve().parents[3]
+AXE_JS = ROOT / ".browser" / "axe-core-4.14.1.min.js"
+# What a string escape looks like when it reaches the screen instead of the character it stands for.
+ESCAPE = re.compile(r"\\u[0-9a-f]{4}|\bu00[0-9a-f]{2}\b|\\x[0-9a-f]{2}|\\[nt]|&(?:#x?[0-9a-f]+|[a-z]+);", re.I)
+BROKEN_PDF = b"%PDF-1.7\nthis is not a PDF body\n"
+
+
+@dataclass
+class Site:
+    url: str
+    docs: Path
+    probe: ProbeApp
+    bearer: str
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    root = tmp_path_factory.mktemp("page")
+    docs = root / "docs"
+    spec = importlib.util.spec_from_file_location("make_examples", ROOT / "examples" / "make_examples.py")
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    examples.main(docs)
+    (docs / "broken.pdf").write_bytes(BROKEN_PDF)
+    (docs / "leave-zh.md").write_text("# 年假\n\n员工的年假按工龄计算，病假另计。\n", encoding="utf-8")
+    services = LocalServices.open(root / "store")
+    for path in sorted(docs.iterdir()):
+        services.ingest(path.read_bytes(), namespace="demo", source_key=path.name)
+    backend = LocalApiBackend(services, cache_ttl_s=0, sources=docs)
+    server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, quiet=True))
+    probe = ProbeApp(server._server.application, AXE_JS)
+    server._server.application = probe
+    try:
+        yield Site(server.url, docs, probe, token("alice", ["demo"]))
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def page(site: Site, profile: Path, **params: str) -> str:
+    query = "&".join(f"{name}={quote(value)}" for name, value in {"namespace": "demo", **params}.items())
+    return dump_dom(f"{site.url}/__probe/?{query}#token={site.bearer}", profile)
+
+
+def probed(dom: str, name: str) -> object:
+    found = re.search(rf'<pre id="probe-{name}">(.*?)</pre>', dom, re.S)
+    assert found, dom[-3000:]
+    return json.loads(html.unescape(found.group(1)))
+
+
+def needs_axe() -> None:
+    if not AXE_JS.is_file():
+        pytest.skip("axe-core is not fetched: run infra/fetch-axe.sh")
+
+
+def test_results_show_tables_marks_and_citations_that_open_the_source(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", q="replacing seals 年假", top_k="20")
+    assert 'data-state="done"' in dom and 'data-probe="done"' in dom, dom[-3000:]
+    tickets = re.search(r'<table class="chunk-table">.*?</table>', dom[dom.index(">support-tickets.csv<") :], re.S)
+    assert tickets is not None
+    head = re.findall(r'<th scope="col">(.*?)</th>', tickets.group())
+    assert head == ["ticket", "product", "issue", "resolution"]
+    assert "<td>T-1002</td><td>TX-200</td><td>Handle stiff in cold weather</td>" in tickets.group()
+    assert "<mark>Replaced</mark> <mark>seal</mark> kit SK-100-B" in tickets.group()  # marks inside cells
+    assert "<mark>Replace</mark> the stem <mark>seal</mark>" in dom  # "replacing" met its stem in the manual
+    assert "<mark>年假</mark>" in dom  # the query's bigram in the Chinese documents
+    links = [html.unescape(href) for href in re.findall(r'<a class="source" href="([^"]+)"', dom)]
+    assert len(links) >= 8
+    for link in links:
+        path, _, fragment = link.partition("#")
+        name = re.search(rf'href="{re.escape(html.escape(link))}">([^<]+)</a>', dom)
+        assert name is not None
+        request = urllib.request.Request(site.url + path, headers={"Authorization": f"Bearer {site.bearer}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 200 and response.read() == (site.docs / name.group(1)).read_bytes()
+        assert fragment.startswith("page=") == name.group(1).endswith(".pdf"), link
+    assert "#page=3" in " ".join(links)  # the manual's maintenance page
+
+
+def test_every_view_is_free_of_escape_sequences_and_serious_accessibility_faults(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    for number, params in enumerate(
+        [{"q": "stem seal replacement"}, {"q": "年假", "view": "evidence"}, {"view": "documents"}]
+    ):
+        dom = page(site, tmp_path / f"profile{number}", **params)
+        assert 'data-probe="done"' in dom, dom[-3000:]
+        visible = probed(dom, "visible")
+        assert isinstance(visible, list)
+        assert "view" in params or any("\u00b7" in text for text in visible)  # the citation separator is shown
+        assert not [text for text in visible if ESCAPE.search(text)], params
+        faults = [v for v in probed(dom, "axe") if v["impact"] in ("serious", "critical")]  # type: ignore[attr-defined]
+        assert faults == [], (params, faults)
+
+
+def test_the_views_are_reached_by_keyboard_and_the_evidence_tab_counts_tokens(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", q="stem seal", max_tokens="300", probe="keys")
+    assert probed(dom, "keys") == [
+        "tab-evidence", "tab-documents", "tab-results", "tab-documents", "tab-results", "tab-documents",
+    ]  # fmt: skip
+    meta = re.search(r'<p id="evidence-meta">(\d+) of 300 tokens, (\d+) of (\d+) results</p>', dom)
+    assert meta is not None and 0 < int(meta.group(1)) <= 300 and int(meta.group(2)) <= int(meta.group(3))
+    evidence = html.unescape(re.search(r'<pre id="evidence-text">(.*?)</pre>', dom, re.S).group(1))  # type: ignore[union-attr]
+    assert evidence.startswith("[1] tx-100-manual.pdf | 3 Maintenance | p. 3 |")
+
+
+def test_the_escape_check_would_have_caught_the_old_separator() -> None:
+    assert ESCAPE.search('" u00b7 "') and ESCAPE.search("a \\u00b7 b") and not ESCAPE.search("tx-100 · p. 3")
+
+
+def test_the_documents_view_lists_a_failed_file_with_its_code(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", view="documents")
+    row = re.search(r'<tr class="document"><td>broken\.pdf</td>(.*?)</tr>', dom)
+    assert row is not None, dom[-4000:]
+    assert '<td class="status-failed">failed</td>' in row.group(1) and "<code>corrupt</code>" in row.group(1)
+    assert re.search(r'<li class="status-failed"><strong>1</strong> failed</li>', dom)
+    assert re.search(r'<li class="status-ok"><strong>8</strong> ok</li>', dom)
+
+
+def test_agentic_plan_upload_and_delete_against_recorded_responses(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    site.probe.requests.clear()
+    dom = page(site, tmp_path / "profile", q="stem seal", mode="agentic")
+    plan = dom[dom.index('<div id="plan">') : dom.index('<ol id="results">')]
+    assert "planner rules" in plan and "420 of 2000 tokens" in plan
+    assert re.search(r"<strong>search </strong>stem seal<span[^>]*> \[done, 300 tokens\]", plan)
+    assert re.search(r"<strong>navigate </strong>3 Maintenance<span[^>]*> \[done, 120 tokens, after s1\]", plan)
+    assert len(re.findall(r'<a href="#result-\d">', plan)) == 3  # per-step evidence links to the results
+    assert json.loads(site.probe.requests[0][2])["mode"] == "agentic"
+
+    site.probe.requests.clear()
+    dom = page(site, tmp_path / "profile2", view="documents", probe="upload delete")
+    assert probed(dom, "status").startswith("deleted ")  # type: ignore[attr-defined]
+    calls = [(method, path) for method, path, _ in site.probe.requests]
+    assert calls[:2] == [("POST", "/documents?"), ("PUT", "/uploads?namespace=demo&filename=dropped.txt")]
+    assert json.loads(site.probe.requests[0][2]) == {
+        "namespace": "demo", "filename": "dropped.txt", "content_type": "text/plain", "size": 18,
+    }  # fmt: skip
+    assert site.probe.requests[1][2] == b"probe upload bytes"
+    assert calls[2][0] == "DELETE" and calls[2][1].endswith("?namespace=demo")

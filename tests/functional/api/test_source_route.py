@@ -1,0 +1,76 @@
+"""GET /documents/{id}/source under `docshelf serve`: the cited file's bytes, authorised like every route."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from docshelf.api.local import LocalApiBackend
+from docshelf.api.server import ServeConfig
+from docshelf.local import LocalServices
+from tests.functional.api.helpers import PUMP, SECRET, SECRET_DOC, Served, start_server, token
+
+
+@pytest.fixture
+def sourced(tmp_path: Path) -> Iterator[Served]:
+    folder = tmp_path / "docs"
+    (folder / "manuals").mkdir(parents=True)
+    (folder / "manuals" / "pump.md").write_bytes(PUMP)
+    (folder / "payroll.md").write_bytes(SECRET_DOC)
+    services = LocalServices.open(tmp_path / "store")
+    services.ingest(PUMP, namespace="demo", source_key="manuals/pump.md")
+    services.ingest(SECRET_DOC, namespace="secret", source_key="payroll.md")
+    backend = LocalApiBackend(services, cache_ttl_s=0, sources=folder)
+    server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, quiet=True))
+    try:
+        yield Served(server.url, services, backend, server)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def document_id(served: Served, namespace: str, name: str) -> str:
+    return next(r.document_id for r in served.services.registry.list(namespace) if r.source_file_name == name)
+
+
+def get(served: Served, path: str, bearer: str) -> tuple[int, bytes, dict[str, str]]:
+    request = urllib.request.Request(served.url + path, headers={"Authorization": f"Bearer {bearer}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read(), dict(response.headers.items())
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), dict(error.headers.items())
+
+
+def test_the_source_route_answers_the_file_sandboxed(sourced: Served) -> None:
+    pump = document_id(sourced, "demo", "pump.md")
+    status, body, headers = get(sourced, f"/documents/{pump}/source?namespace=demo", token("alice", ["demo"]))
+    assert status == 200 and body == PUMP
+    assert headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert headers["Content-Security-Policy"].startswith("sandbox")
+
+
+def test_another_namespace_is_refused_and_unknown_ids_are_404(sourced: Served) -> None:
+    payroll = document_id(sourced, "secret", "payroll.md")
+    status, body, _ = get(sourced, f"/documents/{payroll}/source?namespace=secret", token("alice", ["demo"]))
+    assert status == 403 and b"salary" not in body
+    status, _, _ = get(sourced, f"/documents/{payroll}/source?namespace=demo", token("alice", ["demo"]))
+    assert status == 404
+
+
+def test_a_file_edited_since_it_was_indexed_is_not_served(sourced: Served, tmp_path: Path) -> None:
+    pump = document_id(sourced, "demo", "pump.md")
+    (tmp_path / "docs" / "manuals" / "pump.md").write_bytes(PUMP + b"\nedited\n")
+    status, body, _ = get(sourced, f"/documents/{pump}/source?namespace=demo", token("alice", ["demo"]))
+    assert status == 409 and b"changed since it was indexed" in body
+
+
+def test_without_a_sources_folder_the_route_says_so(served: Served) -> None:
+    pump = document_id(served, "demo", "pump.md")
+    status, body, _ = get(served, f"/documents/{pump}/source?namespace=demo", token("alice", ["demo"]))
+    assert status == 404 and b"does not keep" in body
