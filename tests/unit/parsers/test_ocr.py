@@ -344,3 +344,39 @@ def test_without_ocr_an_embedded_picture_keeps_its_asset_and_no_text(
     document, assets = parse_with_assets(saved.getvalue(), "notes.docx")
     [image] = [block for block in document.blocks() if block.kind == "image"]
     assert image.ocr_text == "" and image.asset_ref in assets
+
+
+def _picture_only_docx(picture: Image.Image) -> bytes:
+    import docx
+
+    body = io.BytesIO()
+    picture.save(body, "PNG")
+    body.seek(0)
+    word = docx.Document()
+    word.add_picture(body)
+    saved = io.BytesIO()
+    word.save(saved)
+    return saved.getvalue()
+
+
+def test_a_document_of_one_picture_is_read_by_ocr(pages: dict[str, Image.Image]) -> None:
+    from docshelf.parsers import parse_with_assets
+
+    document, _ = parse_with_assets(_picture_only_docx(pages["eng"]), "scan.docx")
+    [image] = list(document.blocks())
+    assert image.kind == "image"
+    assert character_error_rate("\n".join(PARAGRAPHS["eng"]), image.ocr_text) <= CLEAN_CER
+
+
+def test_a_document_of_pictures_without_text_ends_empty_or_needs_ocr(
+    pages: dict[str, Image.Image], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.errors import EmptyDocumentError, NeedsOcrError
+    from docshelf.parsers import parse_with_assets
+
+    blank = Image.new("RGB", (400, 300), "white")
+    with pytest.raises(EmptyDocumentError, match="in its text or its pictures"):
+        parse_with_assets(_picture_only_docx(blank), "blank.docx")
+    monkeypatch.setenv("DOCSHELF_OCR", "off")
+    with pytest.raises(NeedsOcrError, match="holds only pictures"):
+        parse_with_assets(_picture_only_docx(pages["eng"]), "scan.docx")

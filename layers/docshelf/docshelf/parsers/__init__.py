@@ -15,6 +15,7 @@ from docshelf.errors import (
     DocumentTooLargeError,
     EmptyDocumentError,
     EncryptedDocumentError,
+    NeedsOcrError,
     ParserFailedError,
     UnsupportedFormatError,
 )
@@ -26,7 +27,7 @@ from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens, count_tokens_batch
 
-PARSER_VERSION = "4"
+PARSER_VERSION = "5"
 T = TypeVar("T")
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
@@ -92,17 +93,28 @@ def with_assets(document: Document, content: ParsedContent) -> tuple[Document, d
     """The document, its Image blocks holding the text OCR reads from their pictures (when OCR can run here), and
     the bytes of the assets they name."""
     from docshelf.ocr.images import image_texts
-    from docshelf.ocr.settings import ocr_settings
+    from docshelf.ocr.settings import ocr_settings, unavailable_reason
 
     referenced = {block.asset_ref for block in document.blocks() if block.kind == "image"}
     assets = {ref: body for ref, body in content.assets.items() if ref in referenced}
-    texts = image_texts(assets, ocr_settings())
-    if not texts:
-        return document, assets
-    pages = tuple(
-        replace(page, blocks=tuple(_with_text(block, texts) for block in page.blocks)) for page in document.pages
-    )
-    return replace(document, pages=pages), assets
+    settings = ocr_settings()
+    texts = image_texts(assets, settings)
+    if texts:
+        pages = tuple(
+            replace(page, blocks=tuple(_with_text(block, texts) for block in page.blocks)) for page in document.pages
+        )
+        document = replace(document, pages=pages)
+    if not any(has_text(block) for block in document.blocks()):
+        _raise_pictures_only(document.source.filename, unavailable_reason(settings))
+    return document, assets
+
+
+def _raise_pictures_only(filename: str, ocr_unavailable: str | None) -> None:
+    """A document whose only content is pictures that hold no text OCR could read (finish_document lets it through
+    to be read): needs_ocr when OCR cannot run here, empty when it ran."""
+    if ocr_unavailable is not None:
+        raise NeedsOcrError(f"{filename!r} holds only pictures, and OCR cannot read them here: {ocr_unavailable}")
+    raise EmptyDocumentError(f"no text found in {filename!r}, in its text or its pictures")
 
 
 def _with_text(block: Block, texts: dict[str, str]) -> Block:
@@ -140,7 +152,8 @@ def finish_document(
     if content.page_count > limits.max_pages:
         raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
     document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
-    if not any(has_text(block) for block in document.blocks()):
+    blocks = document.blocks()
+    if not any(has_text(block) or block.kind == "image" for block in blocks):
         took = f" ({time.monotonic() - started:.1f}s)" if started is not None else ""
         raise EmptyDocumentError(f"no text found in {source.filename!r}{took}")
     return document
