@@ -1,0 +1,58 @@
+"""Word 97-2003 (.doc) and PowerPoint 97-2003 (.ppt) files, detected from their compound file's streams."""
+
+from __future__ import annotations
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.detect import detect_format
+from tests.unit.parsers.ole_fixtures import compound_file, word97_document
+
+PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
+
+
+def test_a_word97_file_is_detected_by_its_streams_whatever_its_name() -> None:
+    data = word97_document(PARAGRAPHS)
+    assert detect_format(data, "upload.bin") == "doc"
+    assert detect_format(data, "report.xls") == "doc"
+
+
+def test_a_word97_file_gives_its_paragraphs_in_order() -> None:
+    document = parse_bytes(word97_document(PARAGRAPHS), "manual.doc")
+    texts = [block.text for block in document.blocks() if block.kind == "paragraph"]
+    assert texts == PARAGRAPHS
+    assert document.source.media_type == "application/msword"
+    assert all(block.kind == "paragraph" and block.page == 1 for block in document.blocks())
+    assert any("unword" in warning for warning in document.warnings)
+
+
+def test_an_encrypted_word97_file_is_encrypted_not_garbage() -> None:
+    with pytest.raises(EncryptedDocumentError):
+        parse_bytes(word97_document(PARAGRAPHS, encrypted=True), "locked.doc")
+
+
+def test_a_word_stream_without_a_file_header_is_corrupt() -> None:
+    data = compound_file({"WordDocument": b"\x00" * 8, "1Table": b""})
+    with pytest.raises(CorruptDocumentError) as caught:
+        parse_bytes(data, "broken.doc")
+    assert "Traceback" not in caught.value.message
+
+
+def test_a_powerpoint_file_is_detected_by_its_streams() -> None:
+    data = compound_file({"Current User": b"\x00" * 32, "PowerPoint Document": b"\x00" * 64})
+    assert detect_format(data, "deck.bin") == "ppt"
+
+
+def test_a_powerpoint_97_file_without_records_is_corrupt_with_a_reason() -> None:
+    current_user = b"\x00\x00\xf6\x0f\x14\x00\x00\x00" + b"\x00" * 24  # a CurrentUserAtom header, nothing else
+    data = compound_file({"Current User": current_user, "PowerPoint Document": b"\x00" * 64})
+    with pytest.raises(CorruptDocumentError, match=r"PowerPoint file 'deck\.ppt' could not be read: .*missing"):
+        parse_bytes(data, "deck.ppt")
+
+
+def test_a_powerpoint_95_file_is_unsupported_by_name() -> None:
+    # A Current User stream without PowerPoint 97's CurrentUserAtom (record type 0x0FF6).
+    data = compound_file({"Current User": b"\x00" * 32, "PowerPoint Document": b"\x00" * 64})
+    with pytest.raises(UnsupportedFormatError, match="PowerPoint 95 and earlier"):
+        parse_bytes(data, "old.ppt")
