@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docshelf.assets.links import AssetLink, local_asset_link
 from docshelf.embeddings.base import EmbeddingProvider
@@ -11,12 +12,16 @@ from docshelf.local import LocalServices
 from docshelf.registry import Registry
 from docshelf.search.cache import SqliteSearchCache
 
+if TYPE_CHECKING:
+    from docshelf.api.local_ingress import LocalIngress
+
 CACHE_FILE = "search-cache.sqlite"
 
 
 class LocalApiBackend:
-    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300) -> None:
+    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300, ingress: LocalIngress | None = None) -> None:
         self.services = services
+        self._ingress = ingress
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
@@ -36,6 +41,15 @@ class LocalApiBackend:
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def ingress(self) -> LocalIngress:
+        """Uploads, deletes and URL ingestion over the local store (one writer, made on first use)."""
+        if self._ingress is None:
+            from docshelf.api.local_ingress import LocalIngress
+
+            self._ingress = LocalIngress(self.services)
+        return self._ingress
 
     def index_for(self, namespace: str) -> SearchBackend:
         """The index as of the namespace's version: `docshelf ingest` or `delete` in another process bumps it."""

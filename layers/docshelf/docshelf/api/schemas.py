@@ -187,3 +187,12 @@ COMPONENTS: dict[str, Schema] = {
     "DocumentListOut": DOCUMENT_LIST_OUT,
     "ErrorOut": ERROR_OUT,
 }
+
+
+def _add_ingress_schemas() -> None:
+    from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
+
+    COMPONENTS.update(INGRESS_SCHEMAS)
+
+
+_add_ingress_schemas()
