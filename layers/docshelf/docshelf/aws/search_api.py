@@ -6,6 +6,8 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from docshelf.api.auth import ClaimNames
 from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
@@ -14,6 +16,9 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.registry import Registry
+
+if TYPE_CHECKING:
+    from docshelf.aws.ingress import AwsIngress
 
 
 class AwsApiBackend:
@@ -50,6 +55,15 @@ class AwsApiBackend:
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def ingress(self) -> AwsIngress | None:
+        """Presigned uploads, deletes and queued fetches: only where the function knows the source bucket."""
+        if not self.services.settings.source_bucket:
+            return None
+        from docshelf.aws.ingress import AwsIngress
+
+        return AwsIngress(self.services)
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)

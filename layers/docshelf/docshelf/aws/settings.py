@@ -16,6 +16,7 @@ ENV_SEARCH_CACHE_TABLE = "SEARCH_CACHE_TABLE"
 ENV_CHUNK_QUEUE_URL = "CHUNK_QUEUE_URL"
 ENV_PUBLISH_QUEUE_URL = "PUBLISH_QUEUE_URL"
 ENV_PARSE_QUEUE_URL = "PARSE_QUEUE_URL"
+ENV_SOURCE_BUCKET = "SOURCE_BUCKET"  # uploads (presigned PUTs), deletes and fetched web pages go into it
 ENV_PARSE_MAX_RECEIVES = "PARSE_MAX_RECEIVES"
 ENV_SHARD_TEXT_PAGES = "SHARD_TEXT_PAGES"
 ENV_SHARD_SCANNED_PAGES = "SHARD_SCANNED_PAGES"
@@ -54,6 +55,7 @@ class Settings:
     publish_queue_url: str = ""
     parse_queue_url: str = ""  # ParseFunction sends the page ranges of a long PDF back to its own queue
     parse_max_receives: int = 5  # ParseQueue's maxReceiveCount: the last try of a range ends the document failed
+    source_bucket: str = ""
     opensearch_endpoint: str = ""
     opensearch_service: str = "es"
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
@@ -96,6 +98,7 @@ class Settings:
             publish_queue_url=env.get(ENV_PUBLISH_QUEUE_URL, ""),
             parse_queue_url=env.get(ENV_PARSE_QUEUE_URL, ""),
             parse_max_receives=_int(env, ENV_PARSE_MAX_RECEIVES, 5),
+            source_bucket=env.get(ENV_SOURCE_BUCKET, ""),
             opensearch_endpoint=env.get(ENV_OPENSEARCH_ENDPOINT, "").strip().rstrip("/"),
             opensearch_service=service,
             opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,

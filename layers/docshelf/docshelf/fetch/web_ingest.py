@@ -60,9 +60,9 @@ def ingest_url(services: WebServices, url: str, *, namespace: str, fetcher: Fetc
         key = web_source_key(url)
     except DocumentError as error:
         return pipeline.IngestResult(namespace, "", url, "failed", error_code=error.code, error_message=error.message)
-    previous = _previous_fetch(services.store, namespace, key)
+    previous = previous_fetch(services.store, namespace, key)
     try:
-        page = fetcher.fetch(url, _validators(previous))
+        page = fetcher.fetch(url, validators_of(previous))
         if isinstance(page, NotModified):
             known = _published(services, namespace, key, previous.get("sha256", ""))
             if known is not None:
@@ -85,7 +85,7 @@ def _whole(fetcher: Fetcher, url: str) -> FetchedPage:
 
 def _ingest_page(services: WebServices, page: FetchedPage, *, namespace: str, key: str) -> pipeline.IngestResult:
     revision = sha256_hex(page.body)
-    _record_fetch(services.store, namespace, key, page, revision)
+    record_fetch(services.store, namespace, key, page, revision)
     unchanged = _published(services, namespace, key, revision)
     if unchanged is not None:
         return unchanged
@@ -106,7 +106,7 @@ def _published(services: WebServices, namespace: str, key: str, revision: str) -
     )
 
 
-def _previous_fetch(store: ObjectStore, namespace: str, key: str) -> dict[str, str]:
+def previous_fetch(store: ObjectStore, namespace: str, key: str) -> dict[str, str]:
     raw = store.get(fetch_record_key(namespace, key))
     if raw is None:
         return {}
@@ -117,13 +117,13 @@ def _previous_fetch(store: ObjectStore, namespace: str, key: str) -> dict[str, s
     return {name: str(value) for name, value in record.items()} if isinstance(record, dict) else {}
 
 
-def _validators(previous: dict[str, str]) -> Validators | None:
+def validators_of(previous: dict[str, str]) -> Validators | None:
     if not previous:
         return None
     return Validators(previous.get("etag", ""), previous.get("last_modified", ""))
 
 
-def _record_fetch(store: ObjectStore, namespace: str, key: str, page: FetchedPage, revision: str) -> None:
+def record_fetch(store: ObjectStore, namespace: str, key: str, page: FetchedPage, revision: str) -> None:
     record = {
         "url": page.url, "final_url": page.final_url, "fetched_at": page.fetched_at, "sha256": revision,
         "etag": page.validators.etag, "last_modified": page.validators.last_modified,
