@@ -8,11 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from docshelf.api.errors import ApiError, BadRequestError, PayloadTooLargeError
-from docshelf.parsers.formats import BY_MEDIA_TYPE
-
-# Media types an upload may declare: the formats docshelf reads, and the browser's answer for anything else
-# (content detection decides the format either way).
-UPLOAD_MEDIA_TYPES = frozenset({*BY_MEDIA_TYPE, "application/octet-stream"})
 
 
 class NotAvailableError(ApiError):
@@ -54,8 +49,16 @@ def checked_filename(filename: str) -> str:
     return filename
 
 
+def upload_media_types() -> frozenset[str]:
+    """Media types an upload may declare: the formats docshelf reads, and a browser's answer for anything else
+    (content detection decides the format either way). Imported here, not at the search function's cold start."""
+    from docshelf.parsers.formats import BY_MEDIA_TYPE
+
+    return frozenset({*BY_MEDIA_TYPE, "application/octet-stream"})
+
+
 def checked_upload(ingress: Ingress, content_type: str, size: int) -> None:
-    if content_type.lower() not in UPLOAD_MEDIA_TYPES:
+    if content_type.lower() not in upload_media_types():
         raise BadRequestError(f"content_type {content_type!r} is not one docshelf reads")
     if size > ingress.max_upload_bytes:
         raise PayloadTooLargeError(f"size {size} is over this deployment's limit of {ingress.max_upload_bytes} bytes")
