@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +34,8 @@ class Site:
     routes: dict[str, tuple[int, dict[str, str], bytes]] = field(default_factory=dict)
     seen: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     port: int = 0
+    delay: float = 0.0  # before answering, for time limits
+    drip: int = 0  # bytes of body sent one at a time, 0.1 s apart (no Content-Length)
 
 
 @pytest.fixture
@@ -42,7 +45,11 @@ def site() -> Iterator[Site]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             state.seen.append((self.path, dict(self.headers.items())))
+            time.sleep(state.delay)
             status, headers, body = state.routes.get(self.path, (404, {}, b"missing"))
+            if state.drip:
+                self._drip(state.drip)
+                return
             etag = headers.get("ETag")
             if etag and self.headers.get("If-None-Match") == etag:
                 status, body = 304, b""
@@ -52,6 +59,19 @@ def site() -> Iterator[Site]:
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def _drip(self, count: int) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            try:
+                for _ in range(count):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                pass
+            self.close_connection = True
 
         def log_message(self, *_args: object) -> None:
             pass
@@ -118,6 +138,26 @@ def test_size_and_decompression_are_bounded(site: Site) -> None:
     assert len(bomb) < 1_000_000
     with pytest.raises(FetchFailedError, match="decompresses to over the limit"):
         fetch.fetch(f"http://pages.test:{site.port}/bomb")
+
+
+def test_the_whole_fetch_is_bounded_in_time(site: Site) -> None:
+    site.routes["/slow"] = (200, {"Content-Type": "text/plain"}, b"late")
+    site.delay = 1.5
+    fetch, _, _ = fetcher(timeout_seconds=0.3)
+    started = time.monotonic()
+    with pytest.raises(FetchFailedError, match=r"timed out|time limit|broke"):
+        fetch.fetch(f"http://pages.test:{site.port}/slow")
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_server_dripping_its_body_is_cut_off_at_the_time_limit(site: Site) -> None:
+    site.routes["/drip"] = (200, {"Content-Type": "text/plain"}, b"")
+    site.drip = 40  # bytes, one every 0.1 s: each read is quick, the whole is not
+    fetch, _, _ = fetcher(timeout_seconds=1.0)
+    started = time.monotonic()
+    with pytest.raises(FetchFailedError, match=r"time limit|broke"):
+        fetch.fetch(f"http://pages.test:{site.port}/drip")
+    assert time.monotonic() - started < 2.5
 
 
 def test_gzip_pages_are_decompressed(site: Site) -> None:

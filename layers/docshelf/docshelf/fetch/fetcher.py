@@ -9,10 +9,12 @@ the time of the whole fetch are bounded. Resolver and connector are injected: te
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -124,11 +126,12 @@ class Fetcher:
         self, target: _Target, validators: Validators | None, deadline: float
     ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
         timeout = _remaining(deadline)
-        connection: http.client.HTTPConnection
+        connection: _PinnedHTTP | _PinnedHTTPS
         if target.scheme == "https":
             connection = _PinnedHTTPS(target, self._connect, timeout, self._tls or ssl.create_default_context())
         else:
             connection = _PinnedHTTP(target, self._connect, timeout)
+        connection.watchdog.arm(timeout)
         headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate", "Accept": "*/*"}
         if validators is not None and validators.etag:
             headers["If-None-Match"] = validators.etag
@@ -139,6 +142,7 @@ class Fetcher:
             return connection.getresponse(), connection
         except (OSError, http.client.HTTPException) as error:
             connection.close()
+            _remaining(deadline)  # a connection the watchdog cut: say so
             raise FetchFailedError(f"{target.host}: {type(error).__name__}: {error}") from None
 
     def _redirect(self, current: str, response: http.client.HTTPResponse) -> str:
@@ -156,6 +160,8 @@ class Fetcher:
         if response.status != 200:
             raise FetchFailedError(f"{final_url}: HTTP {response.status} {response.reason}")
         raw = read_bounded(response, self.limits.max_bytes, deadline)
+        if time.monotonic() >= deadline:  # the watchdog may have cut the body short
+            raise FetchFailedError("the fetch took longer than its time limit")
         body = decoded(raw, response.getheader("Content-Encoding") or "", self.limits.max_bytes)
         validators = Validators(response.getheader("ETag") or "", response.getheader("Last-Modified") or "")
         content_type = (response.getheader("Content-Type") or "").split(";")[0].strip().lower()
@@ -231,6 +237,7 @@ def read_bounded(response: http.client.HTTPResponse, limit: int, deadline: float
         try:
             part = response.read1(65536)
         except (OSError, http.client.HTTPException) as error:
+            _remaining(deadline)
             raise FetchFailedError(f"the connection broke: {type(error).__name__}: {error}") from None
         if not part:
             return b"".join(parts)
@@ -272,6 +279,30 @@ def decoded_raw_deflate(raw: bytes, limit: int) -> bytes:
     return body
 
 
+class _Watchdog:
+    """Shuts a connection's socket down once the fetch's time is up: a socket timeout bounds each read, not a
+    server that sends a byte just before every timeout."""
+
+    def __init__(self, connection: http.client.HTTPConnection) -> None:
+        self._connection = connection
+        self._timer: threading.Timer | None = None
+
+    def arm(self, seconds: float) -> None:
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _cut(self) -> None:
+        sock = self._connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
 class _PinnedHTTP(http.client.HTTPConnection):
     """Host header from the host name; the TCP connection to the checked address only."""
 
@@ -279,9 +310,14 @@ class _PinnedHTTP(http.client.HTTPConnection):
         super().__init__(target.host, target.port, timeout=timeout)
         self._address = target.address
         self._connector = connector
+        self.watchdog = _Watchdog(self)
 
     def connect(self) -> None:
         self.sock = self._connector(self._address, self.port, float(self.timeout or 0) or 20.0)
+
+    def close(self) -> None:
+        self.watchdog.disarm()
+        super().close()
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
@@ -290,7 +326,13 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self._address = target.address
         self._connector = connector
         self._tls_context = context
+        self.watchdog = _Watchdog(self)
 
     def connect(self) -> None:
         raw = self._connector(self._address, self.port, float(self.timeout or 0) or 20.0)
+        self.sock = raw  # the watchdog can cut the handshake too
         self.sock = self._tls_context.wrap_socket(raw, server_hostname=self.host)
+
+    def close(self) -> None:
+        self.watchdog.disarm()
+        super().close()
