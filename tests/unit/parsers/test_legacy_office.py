@@ -56,3 +56,16 @@ def test_a_powerpoint_95_file_is_unsupported_by_name() -> None:
     data = compound_file({"Current User": b"\x00" * 32, "PowerPoint Document": b"\x00" * 64})
     with pytest.raises(UnsupportedFormatError, match="PowerPoint 95 and earlier"):
         parse_bytes(data, "old.ppt")
+
+
+def test_only_the_root_streams_decide_not_names_inside_the_bytes() -> None:
+    # A workbook whose bytes hold another format's stream name (as an embedded object's directory would).
+    workbook = compound_file({"Workbook": b"\x09\x08" + "WordDocument PowerPoint Document".encode("utf-16-le")})
+    assert detect_format(workbook, "sheet.bin") == "xls"
+    word = compound_file({"WordDocument": b"\x00" * 16, "1Table": "Workbook".encode("utf-16-le")})
+    assert detect_format(word, "memo.bin") == "doc"
+
+
+def test_an_unreadable_directory_falls_back_to_the_names_in_the_bytes() -> None:
+    broken = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\xff" * 40 + "WordDocument".encode("utf-16-le")
+    assert detect_format(broken, "old.doc") == "doc"
