@@ -90,3 +90,12 @@ def test_public_unicast_addresses_are_allowed(address: str) -> None:
 def test_ipv6_forms_carrying_ipv4_are_refused_even_for_a_public_ipv4(address: str) -> None:
     # The IPv6 form itself is not a global unicast address: no reason to follow it.
     assert address_refusal(ipaddress.ip_address(address)) is not None
+
+
+def test_every_checked_address_is_tried_in_the_resolvers_order_and_no_other() -> None:
+    answers = {"dual.example": ["2606:4700:4700::1111", PUBLIC]}
+    resolver, connector = RecordingResolver(answers), RecordingConnector()
+    with pytest.raises(Exception, match="connects nowhere"):
+        Fetcher(resolver=resolver, connector=connector).fetch("https://dual.example/")
+    assert connector.attempts == [("2606:4700:4700::1111", 443), (PUBLIC, 443)]
+    assert resolver.asked == [("dual.example", 443)]

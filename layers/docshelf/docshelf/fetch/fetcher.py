@@ -107,7 +107,8 @@ class Fetcher:
         raise FetchFailedError(f"more than {self.limits.max_redirects} redirects from {url}")
 
     def checked_target(self, url: str) -> _Target:
-        """The URL's scheme, host, port and the one address to connect to, every resolved address checked."""
+        """The URL's scheme, host, port and the addresses to connect to (in the resolver's order), every one
+        checked."""
         scheme, host, port, path = split_url(url)
         literal = ip_literal(host)
         addresses = [literal] if literal is not None else [_parse_answer(host, a) for a in self._resolve(host, port)]
@@ -117,7 +118,7 @@ class Fetcher:
             reason = None if self._allowed_for_tests(address) else address_refusal(address)
             if reason is not None:
                 raise FetchRefusedError(f"refused {url}: {host} is {address}, {reason}")
-        return _Target(scheme, host, port, path, str(addresses[0]))
+        return _Target(scheme, host, port, path, tuple(str(address) for address in addresses))
 
     def _allowed_for_tests(self, address: IPAddress) -> bool:
         return self.limits.allow_loopback_for_tests and address.is_loopback
@@ -174,7 +175,7 @@ class _Target:
     host: str
     port: int
     path: str
-    address: str
+    addresses: tuple[str, ...]
 
 
 def split_url(url: str) -> tuple[str, str, int, str]:
@@ -279,6 +280,18 @@ def decoded_raw_deflate(raw: bytes, limit: int) -> bytes:
     return body
 
 
+def _connect_any(connector: Connector, addresses: tuple[str, ...], port: int, timeout: float) -> socket.socket:
+    """The first checked address that accepts the connection (an IPv6 answer first, on a network without IPv6,
+    must not fail the fetch)."""
+    failure: OSError = ConnectionError("no address to connect to")
+    for address in addresses:
+        try:
+            return connector(address, port, timeout)
+        except OSError as error:
+            failure = error
+    raise failure
+
+
 class _Watchdog:
     """Shuts a connection's socket down once the fetch's time is up: a socket timeout bounds each read, not a
     server that sends a byte just before every timeout."""
@@ -308,12 +321,12 @@ class _PinnedHTTP(http.client.HTTPConnection):
 
     def __init__(self, target: _Target, connector: Connector, timeout: float) -> None:
         super().__init__(target.host, target.port, timeout=timeout)
-        self._address = target.address
+        self._addresses = target.addresses
         self._connector = connector
         self.watchdog = _Watchdog(self)
 
     def connect(self) -> None:
-        self.sock = self._connector(self._address, self.port, float(self.timeout or 0) or 20.0)
+        self.sock = _connect_any(self._connector, self._addresses, self.port, float(self.timeout or 0) or 20.0)
 
     def close(self) -> None:
         self.watchdog.disarm()
@@ -323,13 +336,13 @@ class _PinnedHTTP(http.client.HTTPConnection):
 class _PinnedHTTPS(http.client.HTTPSConnection):
     def __init__(self, target: _Target, connector: Connector, timeout: float, context: ssl.SSLContext) -> None:
         super().__init__(target.host, target.port, timeout=timeout, context=context)
-        self._address = target.address
+        self._addresses = target.addresses
         self._connector = connector
         self._tls_context = context
         self.watchdog = _Watchdog(self)
 
     def connect(self) -> None:
-        raw = self._connector(self._address, self.port, float(self.timeout or 0) or 20.0)
+        raw = _connect_any(self._connector, self._addresses, self.port, float(self.timeout or 0) or 20.0)
         self.sock = raw  # the watchdog can cut the handshake too
         self.sock = self._tls_context.wrap_socket(raw, server_hostname=self.host)
 
