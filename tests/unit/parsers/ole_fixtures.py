@@ -1,8 +1,5 @@
 """OLE compound files for tests (no installed library writes .doc or .ppt): a minimal writer, version 3 with
-512-byte sectors, every stream padded to the 4096-byte mini-stream cutoff so no mini FAT is needed.
-
-unword's OLE reader (the Rust `cfb` crate) refuses these files without naming why, so a generated Word file
-exercises the legacy-doc fallback."""
+512-byte sectors, every stream padded to the 4096-byte mini-stream cutoff so no mini FAT is needed."""
 
 from __future__ import annotations
 
@@ -13,6 +10,9 @@ FREE, END, FATSECT = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD
 
 
 def compound_file(streams: dict[str, bytes]) -> bytes:
+    # Siblings form a binary search tree ordered as MS-CFB compares names (length first, then upper case): each
+    # entry's right sibling is the next name in that order, a valid (if unbalanced) tree.
+    streams = dict(sorted(streams.items(), key=lambda item: (len(item[0]), item[0].upper())))
     bodies = [body.ljust(max(4096, -(-len(body) // SECTOR) * SECTOR), b"\0") for body in streams.values()]
     counts = [len(body) // SECTOR for body in bodies]
     dir_sectors = -(-(len(streams) + 1) // 4)
@@ -84,9 +84,12 @@ def _entry(name: str, kind: int, start: int, size: int, *, child: int = FREE, ri
 WORD_TEXT_OFFSET = 2048
 
 
-def word97_document(paragraphs: list[str], *, encrypted: bool = False) -> bytes:
+def word97_document(paragraphs: list[str], *, encrypted: bool = False, stylesheet: bool = False) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text in one compressed (cp1252) piece, the piece table in
-    the 1Table stream. No styles or formatting: Word's fallback rules apply."""
+    the 1Table stream. No paragraph properties; with `stylesheet`, an STSH of one empty style slot before it.
+
+    unword refuses the file without a stylesheet (`STSH too short`) and panics on it with one (no PAPX pages);
+    legacy-doc reads both."""
     text = "".join(paragraph + "\r" for paragraph in paragraphs).encode("cp1252")
     fib = bytearray(WORD_TEXT_OFFSET)
     struct.pack_into("<HHHHH", fib, 0, 0xA5EC, 0x00C1, 0, 0x0409, 0)
@@ -101,5 +104,14 @@ def word97_document(paragraphs: list[str], *, encrypted: bool = False) -> bytes:
     piece = struct.pack("<HIH", 0, (WORD_TEXT_OFFSET * 2) | 0x40000000, 0)  # fCompressed: byte offset fc / 2
     plc = struct.pack("<II", 0, len(text)) + piece
     clx = b"\x02" + struct.pack("<I", len(plc)) + plc
-    struct.pack_into("<II", fib, 154 + 33 * 8, 0, len(clx))  # fcClx, lcbClx
-    return compound_file({"WordDocument": bytes(fib) + text, "1Table": clx})
+    stsh = _one_slot_stylesheet() if stylesheet else b""
+    struct.pack_into("<II", fib, 154 + 1 * 8, 0, len(stsh))  # fcStshf, lcbStshf
+    struct.pack_into("<II", fib, 154 + 33 * 8, len(stsh), len(clx))  # fcClx, lcbClx
+    return compound_file({"WordDocument": bytes(fib) + text, "1Table": stsh + clx})
+
+
+def _one_slot_stylesheet() -> bytes:
+    # STSHI: cstd 1, cbSTDBaseInFile 10, fStdStylenamesWritten, stiMaxWhenSaved, istdMaxFixedWhenSaved, version,
+    # three default fonts; then one LPStd of length 0 (an empty slot).
+    stshi = struct.pack("<HHHHHH", 1, 10, 1, 0x5B, 15, 0) + struct.pack("<HHH", 0, 0, 0)
+    return struct.pack("<H", len(stshi)) + stshi + struct.pack("<H", 0)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
+from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from tests.unit.parsers.ole_fixtures import compound_file, word97_document
@@ -25,6 +27,13 @@ def test_a_word97_file_gives_its_paragraphs_in_order() -> None:
     assert document.source.media_type == "application/msword"
     assert all(block.kind == "paragraph" and block.page == 1 for block in document.blocks())
     assert any("unword" in warning for warning in document.warnings)
+
+
+def test_a_word_file_that_makes_unword_panic_is_read_by_legacy_doc() -> None:
+    # unword (Rust) panics on this file; pyo3 raises that as a BaseException, which must not escape the parser.
+    document = parse_bytes(word97_document(PARAGRAPHS, stylesheet=True), "styled.doc")
+    assert [block.text for block in document.blocks() if block.kind == "paragraph"] == PARAGRAPHS
+    assert any("PanicException" in warning for warning in document.warnings)
 
 
 def test_an_encrypted_word97_file_is_encrypted_not_garbage() -> None:
@@ -69,3 +78,20 @@ def test_only_the_root_streams_decide_not_names_inside_the_bytes() -> None:
 def test_an_unreadable_directory_falls_back_to_the_names_in_the_bytes() -> None:
     broken = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\xff" * 40 + "WordDocument".encode("utf-16-le")
     assert detect_format(broken, "old.doc") == "doc"
+
+
+def test_damaged_word_files_end_as_a_status_never_an_escaping_error() -> None:
+    rng = random.Random(7)
+    bases = [word97_document(PARAGRAPHS), word97_document(PARAGRAPHS, stylesheet=True)]
+    codes: set[str] = set()
+    for _ in range(150):
+        data = bytearray(rng.choice(bases))
+        for _ in range(rng.randint(1, 20)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            parse_bytes(bytes(data), "damaged.doc")
+            codes.add("ok")
+        except DocumentError as error:  # anything else (a Rust panic included) fails the test
+            assert error.message and "Traceback" not in error.message
+            codes.add(error.code)
+    assert "ok" in codes and "corrupt" in codes

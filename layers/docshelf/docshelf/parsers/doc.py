@@ -8,6 +8,8 @@ paragraphs only; it also reads compound files whose layout unword's strict OLE r
 
 from __future__ import annotations
 
+import struct
+
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -22,9 +24,11 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     try:
         pages = _unword_pages(data)
         warnings: list[str] = []
-    except ValueError as unword_error:
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise
+    except BaseException as unword_error:  # Rust: bad input may panic, and pyo3's PanicException is a BaseException
         pages = [_legacy_doc_text(data, filename)]
-        warnings = [f"read without headings or pages (unword: {unword_error})"]
+        warnings = [f"read without headings or pages (unword: {type(unword_error).__name__}: {unword_error})"]
     blocks: list[Block] = []
     for number, text in enumerate(pages, start=1):
         blocks.extend(_page_blocks(text, number))
@@ -39,7 +43,7 @@ def _refuse_encrypted(data: bytes) -> None:
 
     try:
         fib = OleReader(data, options=ExtractionOptions()).read_stream("WordDocument")[:12]
-    except (LegacyDocError, ValueError, IndexError, KeyError, OSError) as exc:
+    except (LegacyDocError, ValueError, IndexError, KeyError, OSError, struct.error) as exc:
         raise CorruptDocumentError(f"not a readable Word compound file: {exc}") from exc
     if len(fib) < 12:
         raise CorruptDocumentError("the WordDocument stream is too short for a Word file header")
@@ -73,7 +77,7 @@ def _legacy_doc_text(data: bytes, filename: str) -> str:
         if "encrypted" in str(exc).lower():
             raise EncryptedDocumentError("password-protected Word document") from exc
         raise CorruptDocumentError(f"Word document {filename!r} could not be read: {exc}") from exc
-    except (ValueError, IndexError, KeyError, OSError) as exc:
+    except (ValueError, IndexError, KeyError, OSError, struct.error) as exc:
         raise CorruptDocumentError(f"Word document {filename!r} could not be read: {exc}") from exc
 
 

@@ -3,6 +3,7 @@ so slides are pages, titles headings, and speaker notes kept exactly as for PPTX
 
 from __future__ import annotations
 
+import struct
 import tempfile
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def _to_pptx(data: bytes, filename: str, limits: ParseLimits) -> tuple[bytes, li
             raise EncryptedDocumentError("password-protected PowerPoint presentation") from exc
         except UnsupportedPptVersionError as exc:
             raise UnsupportedFormatError(f"{filename!r}: {exc}") from exc
-        except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError) as exc:
+        except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError, struct.error) as exc:
             raise CorruptDocumentError(f"PowerPoint file {filename!r} could not be read: {exc}") from exc
         warnings = [f"{item.get('code')}: {item.get('message')}" for item in result.report.warnings]
         return result.output_path.read_bytes(), warnings
