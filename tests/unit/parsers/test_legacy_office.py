@@ -9,6 +9,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
+from docshelf.parsers.doc import unword_pages
 from tests.unit.parsers.ole_fixtures import compound_file, word97_document
 
 PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
@@ -20,8 +21,32 @@ def test_a_word97_file_is_detected_by_its_streams_whatever_its_name() -> None:
     assert detect_format(data, "report.xls") == "doc"
 
 
-def test_a_word97_file_gives_its_paragraphs_in_order() -> None:
-    document = parse_bytes(word97_document(PARAGRAPHS), "manual.doc")
+def test_a_word97_file_gives_its_headings_pages_and_paragraphs_through_unword() -> None:
+    paragraphs = ["Pump manual", "Replace the seal every 500 hours.", "\x0c", "Valves", "Check the valve weekly."]
+    document = parse_bytes(word97_document(paragraphs, headings={0: 1, 3: 2}), "manual.doc")
+    found = [
+        (block.kind, getattr(block, "level", 0), getattr(block, "text", ""), block.page) for block in document.blocks()
+    ]
+    assert found == [
+        ("heading", 1, "Pump manual", 1),
+        ("paragraph", 0, "Replace the seal every 500 hours.", 1),
+        ("heading", 2, "Valves", 2),
+        ("paragraph", 0, "Check the valve weekly.", 2),
+    ]
+    assert len(document.pages) == 2 and document.warnings == ()
+    assert document.title == "Pump manual"
+
+
+def test_unword_output_is_read_by_its_own_three_rules_not_as_markdown() -> None:
+    pages = unword_pages("# Title\n\na * b | c\n\n1. kept as text\n\n---\n\n### Deep\n\n")
+    assert [[(type(block).__name__, getattr(block, "text", "")) for block in page] for page in pages] == [
+        [("Heading", "Title"), ("Paragraph", "a * b | c"), ("Paragraph", "1. kept as text")],
+        [("Heading", "Deep")],
+    ]
+
+
+def test_a_word97_file_unword_refuses_is_read_by_legacy_doc() -> None:
+    document = parse_bytes(word97_document(PARAGRAPHS), "manual.doc")  # no stylesheet: unword refuses it
     texts = [block.text for block in document.blocks() if block.kind == "paragraph"]
     assert texts == PARAGRAPHS
     assert document.source.media_type == "application/msword"
@@ -82,7 +107,7 @@ def test_an_unreadable_directory_falls_back_to_the_names_in_the_bytes() -> None:
 
 def test_damaged_word_files_end_as_a_status_never_an_escaping_error() -> None:
     rng = random.Random(7)
-    bases = [word97_document(PARAGRAPHS), word97_document(PARAGRAPHS, stylesheet=True)]
+    bases = [word97_document(PARAGRAPHS, headings={0: 1}), word97_document(PARAGRAPHS, stylesheet=True)]
     codes: set[str] = set()
     for _ in range(150):
         data = bytearray(rng.choice(bases))

@@ -1,21 +1,20 @@
-"""Word 97-2003 `.doc` files: `unword` (Rust, headings and page breaks as Markdown), `legacy-doc` (pure Python,
-plain paragraphs) when unword cannot open the file.
+"""Word 97-2003 `.doc` files: `unword` (Rust; headings from the built-in heading styles, page breaks), and
+`legacy-doc` (pure Python; paragraphs only) when unword refuses or fails on a file.
 
-unword renders headings from the Word styles as `#` lines and page breaks as `---` lines: each page's Markdown
-goes through the Markdown block parser, so headings become Heading blocks and pages stay pages. legacy-doc gives
-paragraphs only; it also reads compound files whose layout unword's strict OLE reader refuses.
+Neither gives tables as tables: a Word table's cells come out as the text of their paragraphs.
 """
 
 from __future__ import annotations
 
+import re
 import struct
 
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
-from docshelf.model import Block, Paragraph
+from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markdown_blocks import markdown_blocks
 
 PAGE_BREAK = "---"
+_HEADING = re.compile(r"^(#{1,9}) (\S.*)$")
 FIB_ENCRYPTED = 0x0100
 
 
@@ -27,11 +26,9 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     except (KeyboardInterrupt, SystemExit, MemoryError):
         raise
     except BaseException as unword_error:  # Rust: bad input may panic, and pyo3's PanicException is a BaseException
-        pages = [_legacy_doc_text(data, filename)]
+        pages = [_legacy_doc_blocks(_legacy_doc_text(data, filename))]
         warnings = [f"read without headings or pages (unword: {type(unword_error).__name__}: {unword_error})"]
-    blocks: list[Block] = []
-    for number, text in enumerate(pages, start=1):
-        blocks.extend(_page_blocks(text, number))
+    blocks = [block for page in pages for block in page]
     return ParsedContent(blocks=blocks, page_count=max(1, len(pages)), warnings=warnings)
 
 
@@ -51,20 +48,32 @@ def _refuse_encrypted(data: bytes) -> None:
         raise EncryptedDocumentError("password-protected Word document")
 
 
-def _unword_pages(data: bytes) -> list[str]:
+def _unword_pages(data: bytes) -> list[list[Block]]:
     import unword
 
     body: str = unword.parse_doc(data).body_text
-    pages: list[list[str]] = [[]]
-    for line in body.replace("\r\n", "\n").split("\n"):
-        if line.strip() == PAGE_BREAK:
+    return unword_pages(body)
+
+
+def unword_pages(body: str) -> list[list[Block]]:
+    """unword's output as pages of blocks. It writes one paragraph a block (blank-line separated), a heading
+    style's paragraph as `#`-prefixed, a page break as `---`, and does not escape anything else: so its output
+    is read by those three rules only, never as Markdown (a paragraph holding `*` or `|` stays text)."""
+    pages: list[list[Block]] = [[]]
+    for raw in body.replace("\r\n", "\n").split("\n\n"):
+        text = " ".join(raw.split())
+        if text == PAGE_BREAK:
             pages.append([])
-        else:
-            pages[-1].append(line)
-    texts = ["\n".join(lines) for lines in pages]
-    while len(texts) > 1 and not texts[-1].strip():
-        texts.pop()
-    return texts
+            continue
+        heading = _HEADING.match(text)
+        page = len(pages)
+        if heading:
+            pages[-1].append(Heading(text=heading.group(2), level=len(heading.group(1)), page=page))
+        elif text:
+            pages[-1].append(Paragraph(text=text, page=page))
+    while len(pages) > 1 and not pages[-1]:
+        pages.pop()
+    return pages
 
 
 def _legacy_doc_text(data: bytes, filename: str) -> str:
@@ -81,9 +90,6 @@ def _legacy_doc_text(data: bytes, filename: str) -> str:
         raise CorruptDocumentError(f"Word document {filename!r} could not be read: {exc}") from exc
 
 
-def _page_blocks(text: str, page: int) -> list[Block]:
-    if any(line.startswith("#") for line in text.split("\n")):
-        return markdown_blocks(text, page=page)
-    # Plain text (legacy-doc, or unword without heading styles): one paragraph a line, no Markdown reading of
-    # characters that merely look like markup.
-    return [Paragraph(text=" ".join(line.split()), page=page) for line in text.split("\n") if line.strip()]
+def _legacy_doc_blocks(text: str) -> list[Block]:
+    """legacy-doc's text: one paragraph a line, on one page (it reports neither headings nor page breaks)."""
+    return [Paragraph(text=" ".join(line.split()), page=1) for line in text.split("\n") if line.strip()]
