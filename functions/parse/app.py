@@ -1,7 +1,8 @@
 """ParseFunction: S3 object events (EventBridge -> ParseQueue) -> typed Document in the parse cache -> ChunkQueue.
 
 Deleted objects are removed from the index here too, so create and delete share one ordered path. A long PDF's
-page ranges come back through the ParseQueue, one message a range, and the last one in merges the document.
+page ranges come back through the ParseQueue, one message a range, and the last one in merges the document. A web
+page queued by POST /ingest is fetched here into the source bucket, whose event then parses it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from aws_lambda_powertools import Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import process_partial_response
 
-from docshelf.aws.events import ObjectEvent, RangeMessage, decode_parse_message
+from docshelf.aws.events import FetchMessage, ObjectEvent, RangeMessage, decode_parse_message
 from docshelf.aws.observe import make_logger, run_record, sqs_batch_processor
 from docshelf.aws.services import get_services
 from docshelf.aws.stages import StageResult, handle_object_event, handle_range_message
@@ -41,7 +42,11 @@ def record_handler(record: SQSRecord) -> None:
         metrics.add_metric(name="DocumentsParsed", unit=MetricUnit.Count, value=1)
 
 
-def handle_parse_message(message: ObjectEvent | RangeMessage, receive_count: int) -> StageResult:
+def handle_parse_message(message: ObjectEvent | RangeMessage | FetchMessage, receive_count: int) -> StageResult:
+    if isinstance(message, FetchMessage):
+        from docshelf.aws.web_fetch import handle_fetch_message
+
+        return handle_fetch_message(get_services(), message)
     if isinstance(message, RangeMessage):
         return handle_range_message(get_services(), message, receive_count=receive_count)
     return handle_object_event(get_services(), message)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docshelf.model import SCHEMA_VERSION, Chunk, Document, Link, Source
+from docshelf.serde import source_dict
 from docshelf.structure import section_paths
 
 
@@ -97,10 +98,7 @@ def manifest(
         "namespace": namespace,
         "document_id": document_id,
         "source_key": source_key,
-        "source": None if source is None else {
-            "uri": source.uri, "filename": source.filename, "media_type": source.media_type,
-            "size_bytes": source.size_bytes, "sha256": source.sha256,
-        },
+        "source": None if source is None else source_dict(source),
         "status": status,
         "revision": source.sha256 if source else "",
         "title": document.title if document else "",

@@ -55,8 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         return sub
 
-    ingest = add("ingest", "parse, chunk and index files or folders")
-    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest = add("ingest", "parse, chunk and index files, folders or web pages (http:// or https:// URLs)")
+    ingest.add_argument("paths", nargs="+", help="files, folders, or URLs of web pages")
     _store_options(ingest)
     _chunk_options(ingest)
     _embedding_options(ingest)

@@ -27,19 +27,25 @@ class Progress(Protocol):
 
 def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
     """Exit 1 when some document failed; ok, partial and needs_ocr documents are results, not errors."""
-    listing = list_sources(list(args.paths), follow_symlinks=args.follow_symlinks)
+    urls = [item for item in args.paths if is_url(item)]
+    local_paths = [Path(item) for item in args.paths if not is_url(item)]
+    listing = list_sources(local_paths, follow_symlinks=args.follow_symlinks)
     for reason in listing.skipped:
         print(f"docshelf ingest: skipped {reason}", file=sys.stderr)
     opened = services(args)
     started = time.perf_counter()
     refused = sum(len(paths) for paths in listing.collisions.values())
-    progress = _progress(len(listing.files) + refused, quiet=args.quiet)
+    progress = _progress(len(listing.files) + refused + len(urls), quiet=args.quiet)
     try:
         results = _collisions(listing, args.namespace)
         for result in results:
             progress.update(result.status)
         files = [(source.path, source.key) for source in listing.files]
         for result in opened.ingest_files(files, namespace=args.namespace):
+            results.append(result)
+            progress.update(result.status)
+        for url in urls:
+            result = opened.ingest_url(url, namespace=args.namespace)
             results.append(result)
             progress.update(result.status)
     except BaseException:
@@ -49,6 +55,12 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     make_visible(opened)
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
+
+
+def is_url(item: str) -> bool:
+    """A command-line input with a scheme (`https://…`): fetched, never read as a file (refused unless http(s))."""
+    scheme, separator, _rest = item.partition("://")
+    return bool(separator) and scheme.isascii() and scheme.isalpha()
 
 
 def _collisions(listing: Listing, namespace: str) -> list[IngestResult]:

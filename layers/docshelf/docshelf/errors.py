@@ -67,6 +67,18 @@ class VanishedSourceError(DocumentError):
     code = "vanished"
 
 
+class FetchRefusedError(DocumentError):
+    """A URL, or an address it resolves or redirects to, that may not be fetched; nothing was sent to it."""
+
+    code = "fetch_refused"
+
+
+class FetchFailedError(DocumentError):
+    """A fetch that started but gave no page: an HTTP error, a limit, a timeout, a broken connection."""
+
+    code = "fetch_failed"
+
+
 class ParserFailedError(DocumentError):
     """A parser failed on input it should have handled or refused: a defect of the parser, reported as the
     document's status so the batch goes on. Not cached, so a fixed parser tries the bytes again."""

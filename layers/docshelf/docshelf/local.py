@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
@@ -23,6 +23,9 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
 from docshelf.sources import read_source
 from docshelf.store import LocalStore
+
+if TYPE_CHECKING:
+    from docshelf.fetch.fetcher import Fetcher
 
 DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
@@ -146,6 +149,14 @@ class LocalServices:
         while (results := publishing.add_next(outcomes)) is not None:
             yield from results
         yield from publishing.flush()
+
+    def ingest_url(self, url: str, *, namespace: str, fetcher: Fetcher | None = None) -> pipeline.IngestResult:
+        """Fetch a web page (public addresses only; see docshelf.fetch) and ingest it as a document."""
+        from docshelf.fetch.fetcher import Fetcher
+        from docshelf.fetch.web_ingest import WebServices, ingest_url
+
+        web = WebServices(self.store, self.registry, self.index, self.config, self.vector_cache())
+        return ingest_url(web, url, namespace=namespace, fetcher=fetcher or Fetcher())
 
     def delete(self, *, namespace: str, source_key: str) -> bool:
         return pipeline.delete_document(

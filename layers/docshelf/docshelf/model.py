@@ -20,6 +20,7 @@ class Source:
     media_type: str
     size_bytes: int
     sha256: str
+    fetched_at: str = ""  # ISO 8601 UTC time a web page was fetched (its uri is the URL); empty for files
 
 
 @dataclass(frozen=True, slots=True)

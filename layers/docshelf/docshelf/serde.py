@@ -38,8 +38,20 @@ def _check_version(data: JsonObject) -> None:
 def document_to_dict(document: Document) -> JsonObject:
     """The document as JSON; `truncation` only when a limit cut it, so a whole document's JSON has no such key."""
     data = asdict(document)
+    if not document.source.fetched_at:
+        del data["source"]["fetched_at"]
     if not document.truncation:
         del data["truncation"]
+    return data
+
+
+def source_dict(source: Source) -> JsonObject:
+    data: JsonObject = {
+        "uri": source.uri, "filename": source.filename, "media_type": source.media_type,
+        "size_bytes": source.size_bytes, "sha256": source.sha256,
+    }  # fmt: skip
+    if source.fetched_at:
+        data["fetched_at"] = source.fetched_at
     return data
 
 
@@ -47,8 +59,8 @@ def document_json(document: Document) -> bytes:
     """`dumps(document_to_dict(document))`, written by orjson from the dataclasses themselves: `asdict` made a dict
     for every block and cell first, as large as the document again (hundreds of MB for a 200 MB text)."""
     data: JsonObject = {
-        "source": document.source, "title": document.title, "pages": document.pages, "parser": document.parser,
-        "warnings": document.warnings, "schema_version": document.schema_version,
+        "source": source_dict(document.source), "title": document.title, "pages": document.pages,
+        "parser": document.parser, "warnings": document.warnings, "schema_version": document.schema_version,
     }  # fmt: skip
     if document.truncation:
         data["truncation"] = document.truncation

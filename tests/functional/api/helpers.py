@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import urllib.error
@@ -15,6 +16,7 @@ import jwt
 
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import SearchApiServer, ServeConfig
+from docshelf.fetch import Fetcher
 from docshelf.local import LocalServices
 
 SECRET = "test-secret-that-is-long-enough-for-hs256"
@@ -81,6 +83,15 @@ class Served:
     def text(self, path: str) -> tuple[int, str, dict[str, str]]:
         with urllib.request.urlopen(self.url + path, timeout=30) as response:
             return response.status, response.read().decode(), dict(response.headers.items())
+
+
+def offline_fetcher() -> Fetcher:
+    """POST /ingest under test: every host resolves to nothing, so no fetch leaves the machine."""
+    return Fetcher(resolver=lambda host, port: [], connector=_no_connection)
+
+
+def _no_connection(address: str, port: int, timeout: float) -> socket.socket:
+    raise ConnectionRefusedError(f"tests connect nowhere ({address}:{port})")
 
 
 def start_server(backend: LocalApiBackend, config: ServeConfig) -> tuple[SearchApiServer, threading.Thread]:

@@ -73,4 +73,4 @@ def test_a_file_edited_since_it_was_indexed_is_not_served(sourced: Served, tmp_p
 def test_without_a_sources_folder_the_route_says_so(served: Served) -> None:
     pump = document_id(served, "demo", "pump.md")
     status, body, _ = get(served, f"/documents/{pump}/source?namespace=demo", token("alice", ["demo"]))
-    assert status == 404 and b"does not keep" in body
+    assert status == 404 and b"is not kept by this server" in body

@@ -81,7 +81,8 @@ def test_name_only_formats_come_from_the_name(fmt: Format) -> None:
 
 
 def test_ole_files_without_a_known_stream_and_encrypted_packages_are_told_apart() -> None:
-    assert detect_format(OLE_MAGIC + "WordDocument".encode("utf-16-le"), "old.doc") == "ole"
+    assert detect_format(OLE_MAGIC + "WordDocument".encode("utf-16-le"), "old.doc") == "doc"
+    assert detect_format(OLE_MAGIC + "Quill".encode("utf-16-le"), "old.pub") == "ole"
     assert detect_format(OLE_MAGIC + "EncryptedPackage".encode("utf-16-le"), "locked.docx") == "ole-encrypted"
 
 

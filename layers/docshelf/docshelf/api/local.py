@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from docshelf.api.local_ingress import UPLOADS_FOLDER
 from docshelf.api.routes_source import SourceOpener
-from docshelf.api.source_files import folder_source_opener
+from docshelf.api.source_files import first_source_opener, folder_source_opener
 from docshelf.assets.links import AssetLink, local_asset_link
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
@@ -13,13 +15,24 @@ from docshelf.local import LocalServices
 from docshelf.registry import Registry
 from docshelf.search.cache import SqliteSearchCache
 
+if TYPE_CHECKING:
+    from docshelf.api.local_ingress import LocalIngress
+
 CACHE_FILE = "search-cache.sqlite"
 
 
 class LocalApiBackend:
-    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300, sources: Path | None = None) -> None:
+    def __init__(
+        self,
+        services: LocalServices,
+        *,
+        cache_ttl_s: int = 300,
+        sources: Path | None = None,
+        ingress: LocalIngress | None = None,
+    ) -> None:
         self.services = services
         self.sources = sources  # the folder the documents were ingested from: the source route reads it
+        self._ingress = ingress
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
@@ -38,11 +51,24 @@ class LocalApiBackend:
 
     @property
     def source_opener(self) -> SourceOpener | None:
-        return folder_source_opener(self.sources) if self.sources is not None else None
+        """Uploads through `PUT /uploads` first, then the `--sources` folder."""
+        uploads = folder_source_opener(Path(self.services.store.root) / UPLOADS_FOLDER, per_namespace=True)
+        if self.sources is None:
+            return uploads
+        return first_source_opener(uploads, folder_source_opener(self.sources))
 
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def ingress(self) -> LocalIngress:
+        """Uploads, deletes and URL ingestion over the local store (one writer, made on first use)."""
+        if self._ingress is None:
+            from docshelf.api.local_ingress import LocalIngress
+
+            self._ingress = LocalIngress(self.services)
+        return self._ingress
 
     def index_for(self, namespace: str) -> SearchBackend:
         """The index as of the namespace's version: `docshelf ingest` or `delete` in another process bumps it."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from docshelf.api.openapi_ingress import add_ingress_paths
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
 
 API_TITLE = "docshelf search API"
@@ -43,7 +44,7 @@ def _parameter(name: str, where: str, schema: Schema) -> dict[str, Any]:
 
 def openapi_document() -> dict[str, Any]:
     namespace = _parameter("namespace", "query", NAMESPACE)
-    return {
+    document: dict[str, Any] = {
         "openapi": OPENAPI_VERSION,
         "info": {
             "title": API_TITLE,
@@ -84,6 +85,8 @@ def openapi_document() -> dict[str, Any]:
         },
         "security": [{"bearerAuth": []}],
     }
+    add_ingress_paths(document["paths"])
+    return document
 
 
 def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:

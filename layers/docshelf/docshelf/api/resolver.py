@@ -24,6 +24,7 @@ from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.routes_documents import register_document_routes
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
@@ -131,6 +132,7 @@ def build_resolver(
         return json_response(document, ref("DocumentOut"))
 
     register_source_route(app, backend, caller, namespace_param, validated)
+    register_document_routes(app, backend, caller, namespace_param)
     _register_error_handlers(app)
     return app
 

@@ -219,3 +219,12 @@ COMPONENTS: dict[str, Schema] = {
     "ErrorOut": ERROR_OUT,
     "SourceUrlOut": SOURCE_URL_OUT,
 }
+
+
+def _add_ingress_schemas() -> None:
+    from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
+
+    COMPONENTS.update(INGRESS_SCHEMAS)
+
+
+_add_ingress_schemas()

@@ -62,7 +62,9 @@ class SearchApiServer:
             "/docs": Reply(200, docs_page(openapi).encode(), "text/html; charset=utf-8"),
             "/openapi.json": Reply(200, openapi.encode()),
         }
-        self.app = SearchApiApp(build_resolver(lambda: backend, lambda: config.claim_names), config, pages)
+        uploads = getattr(backend, "ingress", None)
+        resolver = build_resolver(lambda: backend, lambda: config.claim_names)
+        self.app = SearchApiApp(resolver, config, pages, uploads)
         self._server: TcpWSGIServer = create_server(
             self.app,
             host=address[0],
@@ -74,7 +76,7 @@ class SearchApiServer:
             connection_limit=CONNECTION_LIMIT,
             channel_timeout=REQUEST_TIMEOUT_S,
             max_request_header_size=MAX_HEADER_BYTES,
-            max_request_body_size=DRAIN_LIMIT_BYTES,
+            max_request_body_size=max(DRAIN_LIMIT_BYTES, uploads.max_upload_bytes if uploads else 0),
             asyncore_use_poll=True,
             ident="docshelf",
             clear_untrusted_proxy_headers=True,

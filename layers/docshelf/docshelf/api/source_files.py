@@ -11,7 +11,7 @@ import mimetypes
 from pathlib import Path
 
 from docshelf.api.errors import NotFoundError
-from docshelf.api.routes_source import SourceBytes, SourceChangedError, SourceOpener
+from docshelf.api.routes_source import SourceBytes, SourceChangedError, SourceOpener, SourceUrl
 from docshelf.ids import sha256_hex
 from docshelf.registry import DocumentRecord
 
@@ -26,13 +26,18 @@ MEDIA_TYPES = {
 }
 
 
-def folder_source_opener(root: Path) -> SourceOpener:
-    base = root.resolve()
+def folder_source_opener(root: Path, *, per_namespace: bool = False) -> SourceOpener:
+    """Files at root/<source key>, or root/<namespace>/<source key> with `per_namespace` (where `serve` keeps
+    uploads: api/local_ingress.py)."""
 
     def open_source(record: DocumentRecord) -> SourceBytes:
+        base = (root / record.namespace if per_namespace else root).resolve()
         path = base.joinpath(*record.source_key.split("/")).resolve()
         if not path.is_relative_to(base) or not path.is_file():
-            raise NotFoundError(f"the source file of {record.source_file_name} is not in the sources folder")
+            raise NotFoundError(
+                f"the source file of {record.source_file_name} is not kept by this server "
+                "(uploaded through PUT /uploads, or in the folder of serve --sources DIR)"
+            )
         data = path.read_bytes()
         if record.revision and sha256_hex(data) != record.revision:
             raise SourceChangedError(f"{record.source_file_name} has changed since it was indexed")
@@ -44,3 +49,18 @@ def folder_source_opener(root: Path) -> SourceOpener:
 def media_type(filename: str) -> str:
     suffix = Path(filename).suffix.lower()
     return MEDIA_TYPES.get(suffix) or mimetypes.guess_type(filename)[0] or "application/octet-stream"
+
+
+def first_source_opener(*openers: SourceOpener) -> SourceOpener:
+    """The first opener that finds the file (a changed file is an answer, not a miss)."""
+
+    def open_source(record: DocumentRecord) -> SourceBytes | SourceUrl:
+        missing: NotFoundError | None = None
+        for opener in openers:
+            try:
+                return opener(record)
+            except NotFoundError as error:
+                missing = error
+        raise missing or NotFoundError(f"the source file of {record.source_file_name} is not kept here")
+
+    return open_source

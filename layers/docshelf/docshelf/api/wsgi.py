@@ -20,11 +20,12 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote
 
-from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, verify_hs256
+from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, caller_from_claims, verify_hs256
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
 from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
+from docshelf.api.uploads_route import UPLOADS_PATH, UploadSink, upload
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -69,18 +70,31 @@ def json_reply(status: int, message: str, headers: Headers | None = None) -> Rep
 
 def allowed_methods(path: str) -> tuple[str, ...] | None:
     """The methods a route answers (HEAD wherever GET is), or None for no such route."""
-    if path in PUBLIC_PATHS or path == "/documents" or _DOCUMENT_PATH.fullmatch(path):
+    if path in PUBLIC_PATHS:
         return ("GET", "HEAD", "OPTIONS")
-    if path == "/search":
+    if path == "/documents":
+        return ("GET", "HEAD", "POST", "OPTIONS")
+    if _DOCUMENT_PATH.fullmatch(path):
+        return ("GET", "HEAD", "DELETE", "OPTIONS")
+    if path in ("/search", "/ingest"):
         return ("POST", "OPTIONS")
+    if path == UPLOADS_PATH:
+        return ("PUT", "OPTIONS")
     return None
 
 
 class SearchApiApp:
-    def __init__(self, resolver: APIGatewayHttpResolver, config: ServeConfig, pages: dict[str, Reply]) -> None:
+    def __init__(
+        self,
+        resolver: APIGatewayHttpResolver,
+        config: ServeConfig,
+        pages: dict[str, Reply],
+        uploads: UploadSink | None = None,
+    ) -> None:
         self.resolver = resolver
         self.config = config
         self.pages = pages
+        self.uploads = uploads
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = str(environ.get("REQUEST_METHOD", "GET")).upper()
@@ -111,6 +125,8 @@ class SearchApiApp:
             return Reply(204, b"", headers={"Allow": ", ".join(allowed)})
         if method not in allowed:
             return json_reply(405, f"{path} allows {', '.join(allowed)}", {"Allow": ", ".join(allowed)})
+        if path == UPLOADS_PATH:
+            return self._upload(query, environ)
         body = _read_body(environ)
         if path in self.pages:
             return self.pages[path]
@@ -127,6 +143,13 @@ class SearchApiApp:
         raw = base64.b64decode(data) if result.get("isBase64Encoded") else str(data).encode()
         extra = {str(k): str(v) for k, v in (result.get("headers") or {}).items()}
         return Reply(int(result["statusCode"]), raw, extra.pop("Content-Type", "application/json"), extra)
+
+    def _upload(self, query: str, environ: dict[str, Any]) -> Reply:
+        if self.uploads is None:
+            return json_reply(501, "this server does not take uploads")
+        claims = self._claims(_request_headers(environ))
+        status, body = upload(self.uploads, lambda: caller_from_claims(claims, self.config.claim_names), query, environ)
+        return Reply(status, body)
 
     def _claims(self, headers: Headers) -> dict[str, Any]:
         config = self.config

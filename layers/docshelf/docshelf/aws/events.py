@@ -174,12 +174,37 @@ class RangeMessage:
         return message
 
 
-def decode_parse_message(body: str) -> ObjectEvent | RangeMessage:
-    """A ParseQueue message: an S3 event from EventBridge, or a page range of a shard plan."""
+FETCH_MESSAGE_KIND = "fetch"
+
+
+@dataclass(frozen=True, slots=True)
+class FetchMessage:
+    """ParseQueue: fetch a web page (POST /ingest) into the source bucket as `<namespace>/<source_key>`."""
+
+    namespace: str
+    url: str
+    source_key: str
+
+    @property
+    def document_id(self) -> str:
+        return document_id(self.namespace, self.source_key)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FetchMessage:
+        try:
+            return cls(validate_namespace(str(data["namespace"])), str(data["url"]), str(data["source_key"]))
+        except (KeyError, TypeError) as error:
+            raise InvalidEventError(f"malformed fetch message: {error}") from error
+
+
+def decode_parse_message(body: str) -> ObjectEvent | RangeMessage | FetchMessage:
+    """A ParseQueue message: an S3 event from EventBridge, a page range of a shard plan, or a page to fetch."""
     try:
         data = json.loads(body)
     except ValueError as error:
         raise InvalidEventError(f"a parse message that is not JSON: {error}") from error
     if isinstance(data, dict) and data.get("kind") == RANGE_MESSAGE_KIND:
         return RangeMessage.from_dict(data)
+    if isinstance(data, dict) and data.get("kind") == FETCH_MESSAGE_KIND:
+        return FetchMessage.from_dict(data)
     return decode_object_event(data)

@@ -6,6 +6,8 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from docshelf.api.auth import ClaimNames
 from docshelf.api.routes_source import SourceOpener, SourceUrl
 from docshelf.assets.links import AssetLink, presigned_asset_link
@@ -17,6 +19,9 @@ from docshelf.model import Chunk
 from docshelf.registry import DocumentRecord, Registry
 
 SOURCE_URL_SECONDS = 300  # a citation link is opened right after the search that showed it
+
+if TYPE_CHECKING:
+    from docshelf.aws.ingress import AwsIngress
 
 
 class AwsApiBackend:
@@ -68,6 +73,15 @@ class AwsApiBackend:
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def ingress(self) -> AwsIngress | None:
+        """Presigned uploads, deletes and queued fetches: only where the function knows the source bucket."""
+        if not self.services.settings.source_bucket:
+            return None
+        from docshelf.aws.ingress import AwsIngress
+
+        return AwsIngress(self.services)
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)

@@ -11,12 +11,12 @@ from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfi
 from docshelf.embeddings.base import PROVIDER_NAMES
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
-ENV_SOURCE_BUCKET = "SOURCE_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
 ENV_SEARCH_CACHE_TABLE = "SEARCH_CACHE_TABLE"
 ENV_CHUNK_QUEUE_URL = "CHUNK_QUEUE_URL"
 ENV_PUBLISH_QUEUE_URL = "PUBLISH_QUEUE_URL"
 ENV_PARSE_QUEUE_URL = "PARSE_QUEUE_URL"
+ENV_SOURCE_BUCKET = "SOURCE_BUCKET"  # uploads (presigned PUTs), deletes and fetched web pages go into it
 ENV_PARSE_MAX_RECEIVES = "PARSE_MAX_RECEIVES"
 ENV_SHARD_TEXT_PAGES = "SHARD_TEXT_PAGES"
 ENV_SHARD_SCANNED_PAGES = "SHARD_SCANNED_PAGES"
@@ -59,7 +59,8 @@ class Settings:
     opensearch_service: str = "es"
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
     search_cache_ttl_s: int = 300
-    source_bucket: str = ""  # the search function presigns GETs of cited documents' files in it
+    # uploads (presigned PUTs), deletes and fetched pages go into it; cited documents' files are presigned from it
+    source_bucket: str = ""
     namespaces_claim: str = DEFAULT_NAMESPACES_CLAIM
     user_claim: str = DEFAULT_USER_CLAIM
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)

@@ -22,7 +22,7 @@ from docshelf.model import Chunk
 
 Outcome = Literal[
     "queued", "ok", "partial", "failed", "needs_ocr", "deleted", "stale", "duplicate", "gone", "superseded",
-    "fanned_out", "range_parsed",
+    "fanned_out", "range_parsed", "unchanged",
 ]  # fmt: skip
 _MISSING_OBJECT = ("NoSuchKey", "NoSuchVersion", "404", "NotFound")
 
@@ -46,7 +46,7 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
         data = _read_object(services, event, max_bytes=config.limits.max_bytes)
     except DocumentTooLargeError as error:
         unread = pipeline.DocumentRef(event.namespace, event.document_id, event.source_key, revision="")
-        return _settle_failure(services, pipeline.ParseOutcome(unread, error=error), event.sequencer)
+        return settle_parse_failure(services, pipeline.ParseOutcome(unread, error=error), event.sequencer)
     if data is None:
         return StageResult("gone", "the object (version) no longer exists; its delete event decides")
     revision = sha256_hex(data)
@@ -57,16 +57,29 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
     if ranges:
         del data
         return _fan_out(services, event, revision, ranges)
+    uri, fetched_at = _web_source(services, event)
     outcome = pipeline.parse_stage(
-        services.store, data, namespace=event.namespace, source_key=event.source_key, config=config, revision=revision
-    )
+        services.store, data, namespace=event.namespace, source_key=event.source_key, config=config,
+        revision=revision, uri=uri, fetched_at=fetched_at,
+    )  # fmt: skip
     return _parsed(services, outcome, event.sequencer)
+
+
+def _web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
+    """(URL, fetch time) of a web page the ParseFunction fetched (`aws/web_fetch.py`); empty for other objects."""
+    from docshelf.fetch.web_ingest import WEB_PREFIX
+
+    if not event.source_key.startswith(WEB_PREFIX):
+        return "", ""
+    from docshelf.aws.web_fetch import web_source
+
+    return web_source(services, event)
 
 
 def _parsed(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:
     """The parse outcome carried on: the document to the ChunkQueue, or its failure settled."""
     if outcome.document is None:
-        return _settle_failure(services, outcome, sequencer)
+        return settle_parse_failure(services, outcome, sequencer)
     ref = outcome.ref
     message = StageMessage(ref.namespace, ref.document_id, ref.source_key, ref.revision, sequencer)
     services.send(services.settings.chunk_queue_url, message.to_json())
@@ -110,12 +123,12 @@ def handle_range_message(services: AwsServices, message: RangeMessage, *, receiv
         outcome = pipeline.merge_when_complete(services.store, ref, config=config)
     except DocumentError as error:
         failed = type(error)(f"{message.pages}: {error.message}", page=error.page)
-        return _settle_failure(services, pipeline.ParseOutcome(ref, error=failed), message.sequencer)
+        return settle_parse_failure(services, pipeline.ParseOutcome(ref, error=failed), message.sequencer)
     except Exception as error:
         if receive_count < services.settings.parse_max_receives:
             raise
         reason = f"{message.pages} failed on each of {receive_count} tries: {type(error).__name__}: {error}"
-        return _settle_failure(
+        return settle_parse_failure(
             services, pipeline.ParseOutcome(ref, error=ParserFailedError(reason[:500])), message.sequencer
         )
     if outcome is None:
@@ -255,7 +268,7 @@ def _stale(services: AwsServices, message: StageMessage) -> StageResult | None:
     return None if standing == "open" else StageResult("duplicate", "a newer or the same event was already processed")
 
 
-def _settle_failure(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:
+def settle_parse_failure(services: AwsServices, outcome: pipeline.ParseOutcome, sequencer: str) -> StageResult:
     settled = pipeline.settle_failure(
         services.store,
         services.registry,

@@ -69,6 +69,7 @@ def parse_with_assets(
     uri: str = "",
     media_type: str | None = None,
     limits: ParseLimits | None = None,
+    fetched_at: str = "",
 ) -> tuple[Document, dict[str, bytes]]:
     """`parse_bytes`, and the bytes of the image assets the document's Image blocks name (docshelf.assets)."""
     limits = limits or ParseLimits()
@@ -85,7 +86,8 @@ def parse_with_assets(
     parser = load_parser(fmt)
     started = time.monotonic()
     content = run_parser(fmt, limits, lambda: parser(data, filename=filename, limits=limits))
-    document = finish_document(content, source_of(data, filename, fmt, uri), fmt, limits=limits, started=started)
+    source = source_of(data, filename, fmt, uri, fetched_at)
+    document = finish_document(content, source, fmt, limits=limits, started=started)
     return with_assets(document, content)
 
 
@@ -135,13 +137,14 @@ def run_parser(fmt: str, limits: ParseLimits, call: Callable[[], T]) -> T:
             raise ParserFailedError(f"the {fmt} parser failed: {type(error).__name__}: {error}"[:500]) from error
 
 
-def source_of(data: bytes, filename: str, fmt: str, uri: str = "") -> Source:
+def source_of(data: bytes, filename: str, fmt: str, uri: str = "", fetched_at: str = "") -> Source:
     return Source(
         uri=uri or filename,
         filename=filename.rsplit("/", 1)[-1],
         media_type=BY_NAME[fmt].media_type,
         size_bytes=len(data),
         sha256=hashlib.sha256(data).hexdigest(),
+        fetched_at=fetched_at,
     )
 
 

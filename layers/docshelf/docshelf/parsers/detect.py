@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.formats import BY_EXTENSION, BY_MEDIA_TYPE, FORMATS, Format
+from docshelf.parsers.ole_names import root_names
 from docshelf.parsers.safe_zip import open_zip, read_member
 
 _TEXT_FORMATS = frozenset(fmt.name for fmt in FORMATS if fmt.detection in ("markup", "name"))
@@ -78,7 +79,20 @@ def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:
 
 
 def _ole_format(data: bytes) -> str:
-    # Directory entry names are UTF-16LE; a full OLE reader is not needed to tell them apart.
+    """By the streams at the root of the compound file (an embedded object's streams sit deeper); when the
+    directory cannot be read, by the UTF-16LE stream names found anywhere in the bytes."""
+    names = root_names(data)
+    if names is None:
+        return _ole_format_by_bytes(data)
+    if "EncryptedPackage" in names:
+        return "ole-encrypted"
+    for fmt in FORMATS:
+        if any(stream in names for stream in fmt.ole_streams):
+            return fmt.name
+    return "ole"
+
+
+def _ole_format_by_bytes(data: bytes) -> str:
     if "EncryptedPackage".encode("utf-16-le") in data:
         return "ole-encrypted"
     for fmt in FORMATS:

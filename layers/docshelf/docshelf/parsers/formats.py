@@ -60,6 +60,16 @@ FORMATS: tuple[Format, ...] = (
         "zip",
         zip_member="xl/workbook.xml",
     ),
+    # Word and PowerPoint files may embed a workbook (a `Workbook` stream deeper down): their own streams first.
+    Format("doc", "doc", "application/msword", (".doc", ".dot"), "ole", ole_streams=("WordDocument",)),
+    Format(
+        "ppt",
+        "ppt",
+        "application/vnd.ms-powerpoint",
+        (".ppt", ".pps", ".pot"),
+        "ole",
+        ole_streams=("PowerPoint Document",),
+    ),
     Format("xls", "xls", "application/vnd.ms-excel", (".xls",), "ole", ole_streams=("Workbook", "Book")),
     Format("csv", "delimited", "text/csv", (".csv",), "name"),
     Format("tsv", "delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),

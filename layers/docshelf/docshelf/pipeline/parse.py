@@ -41,9 +41,12 @@ def parse_stage(
     config: PipelineConfig,
     media_type: str | None = None,
     revision: str | None = None,
+    uri: str = "",
+    fetched_at: str = "",
 ) -> ParseOutcome:
     """Bytes -> Document through the content-addressed `_ori` cache. `revision` is the bytes' sha256, when the
-    caller has it already."""
+    caller has it already; `uri` where the bytes came from (default the source key) and `fetched_at` when, for a
+    fetched web page (the parse cache keeps those of the first parse of these bytes)."""
     started = time.perf_counter()
     ref = document_ref(namespace, source_key, sha256_hex(data) if revision is None else revision)
     known = cached_outcome(store, ref, started=started)
@@ -51,7 +54,7 @@ def parse_stage(
         return known
     try:
         document, assets = parse_with_assets(
-            data, source_key, uri=source_key, media_type=media_type, limits=config.limits
+            data, source_key, uri=uri or source_key, media_type=media_type, limits=config.limits, fetched_at=fetched_at
         )
     except DocumentError as error:
         record_parse_failure(store, ref, error)

@@ -1,0 +1,61 @@
+"""The JSON Schemas of uploads, deletes and URL ingestion (`api/routes_documents.py`), added to the API's
+components by `api/schemas.py`."""
+
+from __future__ import annotations
+
+from docshelf.api.schemas import NAMESPACE, NO_CONTROL_CHARACTERS_REGEX, Schema, _closed
+
+MAX_FILENAME_CHARS = 512
+MAX_URL_CHARS = 2_048
+# type/subtype, as a browser's File.type gives it (parameters such as `; charset=` are not signed)
+MEDIA_TYPE_REGEX = r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$"
+
+UPLOAD_BODY = _closed(
+    {
+        "namespace": NAMESPACE,
+        "filename": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_FILENAME_CHARS,
+            "pattern": NO_CONTROL_CHARACTERS_REGEX,
+            "description": "The document's path in the namespace (`a/b.pdf`); no `..` or empty segments",
+        },
+        "content_type": {"type": "string", "maxLength": 255, "pattern": MEDIA_TYPE_REGEX},
+        "size": {"type": "integer", "minimum": 1, "description": "bytes; at most the deployment's MaxFileBytes"},
+    },
+    description="Ask where to upload one file: the answer's URL accepts exactly this size and content type.",
+)
+
+UPLOAD_OUT = _closed(
+    {
+        "document_key": {"type": "string", "description": "<namespace>/<filename>"},
+        "upload": _closed(
+            {
+                "url": {"type": "string"},
+                "method": {"type": "string", "enum": ["PUT"]},
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+            }
+        ),
+        "expires_in": {"type": "integer"},
+    }
+)
+
+INGEST_BODY = _closed(
+    {
+        "namespace": NAMESPACE,
+        "url": {"type": "string", "minLength": 1, "maxLength": MAX_URL_CHARS, "pattern": NO_CONTROL_CHARACTERS_REGEX},
+    },
+    description="Fetch a web page (http or https, public addresses only) into a namespace, queued.",
+)
+
+INGEST_OUT = _closed({"namespace": {"type": "string"}, "url": {"type": "string"}, "document_key": {"type": "string"}})
+
+DELETE_OUT = _closed({"document_id": {"type": "string"}, "deleted": {"type": "boolean"}})
+
+INGRESS_SCHEMAS: dict[str, Schema] = {
+    "UploadBody": UPLOAD_BODY,
+    "UploadOut": UPLOAD_OUT,
+    "IngestBody": INGEST_BODY,
+    "IngestOut": INGEST_OUT,
+    "DeleteOut": DELETE_OUT,
+}

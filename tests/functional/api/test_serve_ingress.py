@@ -1,0 +1,195 @@
+"""`docshelf serve`: POST /documents then PUT to the upload URL, DELETE /documents/{id}, POST /ingest."""
+
+from __future__ import annotations
+
+import threading
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from docshelf.api.auth import ClaimNames
+from docshelf.api.local import LocalApiBackend
+from docshelf.api.local_ingress import LocalIngress
+from docshelf.api.server import ServeConfig
+from docshelf.fetch import Fetcher, FetchLimits
+from docshelf.local import LocalServices
+from tests.functional.api.helpers import Served, ingest_tenants, start_server, token
+from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
+
+NOTE = b"# Boiler note\n\n## Descaling\n\nDescale the boiler heat exchanger every 90 days with citric acid.\n"
+PAGE = b"<!doctype html><html><body><h1>Chiller</h1><p>The chiller condenser coil is brushed monthly.</p></body></html>"
+
+
+@dataclass
+class Web:
+    port: int
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(PAGE)))
+            self.end_headers()
+            self.wfile.write(PAGE)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield Web(server.server_address[1])
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    ingest_tenants(tmp_path / "store")
+    services = LocalServices.open(tmp_path / "store")  # a fresh process's view, as `docshelf serve` opens it
+    resolver = RecordingResolver({"pages.test": ["127.0.0.1"]})
+
+    def fetcher() -> Fetcher:  # the test-only setting: the local page server is on loopback
+        return Fetcher(resolver=resolver, connector=RecordingConnector(live=True), limits=_TEST_LIMITS)
+
+    backend = LocalApiBackend(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=fetcher))
+    server, thread = start_server(backend, ServeConfig(jwt_secret=_SECRET, claim_names=ClaimNames(), quiet=True))
+    try:
+        yield Served(server.url, services, backend, server)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+_TEST_LIMITS = FetchLimits(allow_loopback_for_tests=True)
+_SECRET = "test-secret-that-is-long-enough-for-hs256"
+
+
+def upload(served: Served, bearer: str, namespace: str, filename: str, data: bytes) -> tuple[int, dict[str, object]]:
+    body = {"namespace": namespace, "filename": filename, "content_type": "text/markdown", "size": len(data)}
+    status, answer = served.request("POST", "/documents", body=body, bearer=bearer)
+    if status != 201:
+        return status, answer
+    target = answer["upload"]
+    assert isinstance(target, dict) and target["method"] == "PUT"
+    assert answer["document_key"] == f"{namespace}/{filename}"
+    return served.request("PUT", str(target["url"]), body=data, bearer=bearer, headers=dict(target["headers"]))
+
+
+def test_an_upload_through_the_api_is_stored_ingested_and_searchable(served: Served) -> None:
+    bearer = token("ana", ["demo"])
+    status, result = upload(served, bearer, "demo", "notes/boiler.md", NOTE)
+    assert status == 201 and result["status"] == "ok" and int(str(result["chunks"])) >= 1
+    stored = Path(served.services.store.root) / "uploads" / "demo" / "notes" / "boiler.md"
+    assert stored.read_bytes() == NOTE
+    status, found = served.search(bearer, namespace="demo", query="descale boiler heat exchanger")
+    assert status == 200 and found["results"][0]["source_file_name"] == "boiler.md"
+    status, listing = served.request("GET", "/documents?namespace=demo", bearer=bearer)
+    assert {d["source_key"]: d["status"] for d in listing["documents"]}["notes/boiler.md"] == "ok"
+    document = {d["source_key"]: d["document_id"] for d in listing["documents"]}["notes/boiler.md"]
+    source = f"{served.url}/documents/{document}/source?namespace=demo"
+    with urllib.request.urlopen(urllib.request.Request(source, headers={"Authorization": f"Bearer {bearer}"})) as got:
+        assert got.read() == NOTE  # the citation link of an uploaded file opens it
+
+
+def test_another_namespace_is_refused_at_both_steps(served: Served) -> None:
+    bearer = token("ana", ["demo"])
+    status, _ = upload(served, bearer, "secret", "x.md", NOTE)
+    assert status == 403
+    status, _ = served.request(
+        "PUT",
+        "/uploads?namespace=secret&filename=x.md",
+        body=NOTE,
+        bearer=bearer,
+        headers={"Content-Type": "text/markdown"},
+    )
+    assert status == 403
+    assert not (Path(served.services.store.root) / "uploads" / "secret").exists()
+    status, _ = served.request("PUT", "/uploads?namespace=demo&filename=x.md", body=NOTE)
+    assert status == 401
+
+
+@pytest.mark.parametrize(
+    ("filename", "content_type", "size", "expected"),
+    [
+        ("../escape.md", "text/markdown", 10, 400),
+        ("/abs.md", "text/markdown", 10, 400),
+        ("a//b.md", "text/markdown", 10, 400),
+        ("ok.md", "application/x-msdownload", 10, 400),
+        ("ok.md", "text/markdown", 10**12, 413),
+        ("ok.md", "text/markdown", 0, 400),
+    ],
+)
+def test_upload_requests_outside_the_limits_are_refused(
+    served: Served, filename: str, content_type: str, size: int, expected: int
+) -> None:
+    body = {"namespace": "demo", "filename": filename, "content_type": content_type, "size": size}
+    status, answer = served.request("POST", "/documents", body=body, bearer=token("ana", ["demo"]))
+    assert status == expected, answer
+    assert "message" in answer
+
+
+def test_a_put_with_a_traversing_filename_is_refused(served: Served) -> None:
+    status, _ = served.request(
+        "PUT", "/uploads?namespace=demo&filename=..%2F..%2Fevil.md", body=NOTE, bearer=token("ana", ["demo"])
+    )
+    assert status == 400
+
+
+def test_delete_removes_the_document_from_search_and_is_namespace_bound(served: Served) -> None:
+    bearer = token("ana", ["demo"])
+    _, listing = served.request("GET", "/documents?namespace=demo", bearer=bearer)
+    valves = next(d["document_id"] for d in listing["documents"] if d["source_key"] == "valves.md")
+    status, _ = served.request("DELETE", f"/documents/{valves}?namespace=secret", bearer=bearer)
+    assert status == 403
+    status, answer = served.request("DELETE", f"/documents/{valves}?namespace=demo", bearer=bearer)
+    assert (status, answer) == (200, {"document_id": valves, "deleted": True})
+    _, found = served.search(bearer, namespace="demo", query="TX-100 flange bolts")
+    assert all(result["document_id"] != valves for result in found["results"])
+    status, _ = served.request("DELETE", "/documents/dnothere?namespace=demo", bearer=bearer)
+    assert status == 404
+
+
+def test_ingest_queues_a_fetch_whose_status_tells_the_outcome(served: Served, web: Web) -> None:
+    bearer = token("ana", ["demo"])
+    url = f"http://pages.test:{web.port}/chiller"
+    status, answer = served.request("POST", "/ingest", body={"namespace": "demo", "url": url}, bearer=bearer)
+    assert status == 202 and answer == {
+        "namespace": "demo",
+        "url": url,
+        "document_key": f"demo/web/pages.test_{web.port}/chiller",
+    }
+    status, refused = served.request(
+        "POST", "/ingest", body={"namespace": "demo", "url": "http://169.254.169.254/latest"}, bearer=bearer
+    )
+    assert status == 400 and "metadata" in refused["message"]
+    status, _ = served.request("POST", "/ingest", body={"namespace": "secret", "url": url}, bearer=bearer)
+    assert status == 403
+    status, _ = served.request(
+        "POST", "/ingest", body={"namespace": "demo", "url": "file:///etc/passwd"}, bearer=bearer
+    )
+    assert status == 400
+    served.backend.ingress.wait()
+    _, listing = served.request("GET", "/documents?namespace=demo", bearer=bearer)
+    page = {d["source_key"]: d for d in listing["documents"]}[f"web/pages.test_{web.port}/chiller"]
+    assert page["status"] == "ok"
+    _, found = served.search(bearer, namespace="demo", query="chiller condenser coil")
+    assert found["results"][0]["document_id"] == page["document_id"]
+
+
+def test_a_queued_fetch_to_a_refused_address_ends_failed(served: Served) -> None:
+    bearer = token("ana", ["demo"])
+    url = "http://intranet.test/"  # the test resolver gives no public address for it
+    status, _ = served.request("POST", "/ingest", body={"namespace": "demo", "url": url}, bearer=bearer)
+    assert status == 202
+    served.backend.ingress.wait()
+    _, listing = served.request("GET", "/documents?namespace=demo", bearer=bearer)
+    page = {d["source_key"]: d for d in listing["documents"]}["web/intranet.test/index"]
+    assert (page["status"], page["error_code"]) == ("failed", "fetch_refused")

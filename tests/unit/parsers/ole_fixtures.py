@@ -1,0 +1,171 @@
+"""OLE compound files for tests (no installed library writes .doc or .ppt): a minimal writer, version 3 with
+512-byte sectors, every stream padded to the 4096-byte mini-stream cutoff so no mini FAT is needed."""
+
+from __future__ import annotations
+
+import struct
+
+SECTOR = 512
+FREE, END, FATSECT = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD
+
+
+def compound_file(streams: dict[str, bytes]) -> bytes:
+    # Siblings form a binary search tree ordered as MS-CFB compares names (length first, then upper case): each
+    # entry's right sibling is the next name in that order, a valid (if unbalanced) tree.
+    streams = dict(sorted(streams.items(), key=lambda item: (len(item[0]), item[0].upper())))
+    bodies = [body.ljust(max(4096, -(-len(body) // SECTOR) * SECTOR), b"\0") for body in streams.values()]
+    counts = [len(body) // SECTOR for body in bodies]
+    dir_sectors = -(-(len(streams) + 1) // 4)
+    data_sectors = sum(counts) + dir_sectors
+    fat_sectors = 1
+    while (data_sectors + fat_sectors) > fat_sectors * 128:
+        fat_sectors += 1
+    fat: list[int] = [FATSECT] * fat_sectors
+    starts = []
+    for count in counts:
+        starts.append(len(fat))
+        fat.extend([*range(len(fat) + 1, len(fat) + count), END])
+    dir_start = len(fat)
+    fat.extend([*range(len(fat) + 1, len(fat) + dir_sectors), END])
+    fat.extend([FREE] * (fat_sectors * 128 - len(fat)))
+    entries = [_entry("Root Entry", 5, END, 0, child=1 if streams else FREE)]
+    names = list(streams)
+    for index, (name, start) in enumerate(zip(names, starts, strict=True)):
+        right = index + 2 if index + 1 < len(names) else FREE
+        entries.append(_entry(name, 2, start, len(bodies[index]), right=right))
+    entries += [_entry("", 0, 0, 0)] * (dir_sectors * 4 - len(entries))
+    directory = b"".join(entries)
+    difat = list(range(fat_sectors)) + [FREE] * (109 - fat_sectors)
+    header = struct.pack(
+        "<8s16sHHHHH6sIIIIIIIII",
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        b"\0" * 16,
+        0x3E,
+        3,
+        0xFFFE,
+        9,
+        6,
+        b"\0" * 6,
+        0,
+        fat_sectors,
+        dir_start,
+        0,
+        4096,
+        END,
+        0,
+        END,
+        0,
+    ) + struct.pack("<109I", *difat)
+    fat_bytes = struct.pack(f"<{len(fat)}I", *fat)
+    return header + fat_bytes + b"".join(bodies) + directory
+
+
+def _entry(name: str, kind: int, start: int, size: int, *, child: int = FREE, right: int = FREE) -> bytes:
+    encoded = (name + "\0").encode("utf-16-le") if name else b""
+    return struct.pack(
+        "<64sHBBIII16sIQQIII",
+        encoded.ljust(64, b"\0"),
+        len(encoded),
+        kind,
+        1,
+        FREE,
+        right,
+        child,
+        b"\0" * 16,
+        0,
+        0,
+        0,
+        start,
+        size,
+        0,
+    )
+
+
+WORD_TEXT_OFFSET = 2048
+PAPX_PAGE = 8  # the paragraph properties' 512-byte page in the WordDocument stream (after FIB and text)
+
+
+def word97_document(
+    paragraphs: list[str],
+    *,
+    encrypted: bool = False,
+    stylesheet: bool = False,
+    headings: dict[int, int] | None = None,
+) -> bytes:
+    """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
+    stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
+    style ids) and a page of paragraph properties giving each paragraph its style. With `stylesheet` alone, an
+    STSH of one empty slot and no paragraph properties: unword panics on it, legacy-doc reads it. A paragraph
+    "\x0c" is a page break."""
+    text = "".join(paragraph + "\r" for paragraph in paragraphs).encode("utf-16-le")
+    if WORD_TEXT_OFFSET + len(text) > PAPX_PAGE * 512:
+        raise ValueError("the fixture's text must fit before its paragraph-properties page")
+    fib = bytearray(WORD_TEXT_OFFSET)
+    struct.pack_into("<HHHHH", fib, 0, 0xA5EC, 0x00C1, 0, 0x0409, 0)
+    struct.pack_into("<H", fib, 0x0A, (1 << 9) | (0x0100 if encrypted else 0))  # fWhichTblStm, fEncrypted
+    struct.pack_into("<H", fib, 0x0C, 0x00BF)
+    struct.pack_into("<II", fib, 0x18, WORD_TEXT_OFFSET, WORD_TEXT_OFFSET + len(text))  # fcMin, fcMac
+    struct.pack_into("<H", fib, 32, 14)  # csw
+    struct.pack_into("<H", fib, 62, 22)  # cslw
+    struct.pack_into("<I", fib, 64, (PAPX_PAGE + 1) * 512)  # cbMac
+    struct.pack_into("<I", fib, 76, len(text) // 2)  # ccpText
+    struct.pack_into("<H", fib, 152, 0x5D)  # cbRgFcLcb
+    piece = struct.pack("<HIH", 0, WORD_TEXT_OFFSET, 0)  # not compressed: UTF-16 at this byte offset
+    plc = struct.pack("<II", 0, len(text) // 2) + piece
+    clx = b"\x02" + struct.pack("<I", len(plc)) + plc
+    word = (bytes(fib) + text).ljust(PAPX_PAGE * 512, b"\0")
+    stsh, bte = b"", b""
+    if headings is not None:
+        stsh = _heading_stylesheet()
+        page, bte = _paragraph_styles(paragraphs, headings)
+        word += page
+    elif stylesheet:
+        stsh = _one_slot_stylesheet()
+    table = stsh + bte + clx
+    struct.pack_into("<II", fib, 154 + 1 * 8, 0, len(stsh))  # fcStshf, lcbStshf
+    struct.pack_into("<II", fib, 154 + 13 * 8, len(stsh), len(bte))  # fcPlcfBtePapx, lcbPlcfBtePapx
+    struct.pack_into("<II", fib, 154 + 33 * 8, len(stsh) + len(bte), len(clx))  # fcClx, lcbClx
+    word = bytes(fib) + word[WORD_TEXT_OFFSET:]
+    return compound_file({"WordDocument": word, "1Table": table})
+
+
+def _one_slot_stylesheet() -> bytes:
+    return _stylesheet([b""])
+
+
+def _heading_stylesheet() -> bytes:
+    """istd 0 Normal (sti 0), istd 1-9 Heading 1-9 (sti 1-9): paragraph styles of the built-in ids."""
+    return _stylesheet([_style(sti, "Normal" if sti == 0 else f"heading {sti}") for sti in range(10)])
+
+
+def _stylesheet(styles: list[bytes]) -> bytes:
+    # STSHI: cstd, cbSTDBaseInFile 10, fStdStylenamesWritten, stiMaxWhenSaved, istdMaxFixedWhenSaved, version,
+    # three default fonts; then each style as an LPStd (a 0 length is an empty slot).
+    stshi = struct.pack("<HHHHHH", len(styles), 10, 1, 0x5B, 15, 0) + struct.pack("<HHH", 0, 0, 0)
+    return struct.pack("<H", len(stshi)) + stshi + b"".join(struct.pack("<H", len(std)) + std for std in styles)
+
+
+def _style(sti: int, name: str) -> bytes:
+    # StdfBase: sti, stk 1 (paragraph) with istdBase 0, cupx 2 with istdNext 0, bchUpe, grfstd; the name; two
+    # empty UPXs (paragraph: its istd, character: nothing).
+    base = struct.pack("<HHHHH", sti, 1, 2, 0, 0)
+    body = base + struct.pack("<H", len(name)) + name.encode("utf-16-le") + b"\0\0"
+    return body + struct.pack("<HH", 2, sti) + struct.pack("<H", 0)
+
+
+def _paragraph_styles(paragraphs: list[str], headings: dict[int, int]) -> tuple[bytes, bytes]:
+    """(the PAPX FKP page, the PlcBtePapx pointing at it): each paragraph's byte range and its style."""
+    page = bytearray(512)
+    fcs = [WORD_TEXT_OFFSET]
+    for paragraph in paragraphs:
+        fcs.append(fcs[-1] + 2 * (len(paragraph) + 1))
+    runs = len(paragraphs)
+    struct.pack_into(f"<{runs + 1}I", page, 0, *fcs)
+    position = 511
+    for index in range(runs):
+        papx = b"\x00\x01" + struct.pack("<H", headings.get(index, 0))  # cb 0, cb' 1: a 2-byte grpprl (istd)
+        position = (position - len(papx)) & ~1
+        page[position : position + len(papx)] = papx
+        page[4 * (runs + 1) + 13 * index] = position // 2
+    page[511] = runs
+    return bytes(page), struct.pack("<III", fcs[0], fcs[-1], PAPX_PAGE)
