@@ -1,0 +1,70 @@
+"""The rendering phase: the claimed rows and outline lines as one cited evidence text within the budget, and the
+response's results and steps."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from docshelf.agentic.executor import Execution, StepRun
+from docshelf.agentic.steps import Row
+from docshelf.search.evidence import evidence_block
+from docshelf.tokens import count_tokens
+
+
+def render(execution: Execution, budget_tokens: int) -> tuple[str, int, int]:
+    """(evidence text, its cl100k tokens, chunks in it). The claims already kept the sum within the budget;
+    the text is counted once more as a whole and trimmed from the end if joining blocks ever cost more."""
+    blocks = [
+        evidence_block(number, row.chunk, execution.assets.get(row.chunk.chunk_id))[0]
+        for number, row in enumerate(execution.evidence_rows, start=1)
+    ]
+    chunk_blocks = len(blocks)
+    blocks.extend(line.text for line in execution.outlines)
+    if not blocks and execution.results and budget_tokens > 0:
+        blocks = [_cut_to_fit(execution.results[0], budget_tokens)]
+        chunk_blocks = 1 if blocks[0] else 0
+    text = "\n\n".join(block for block in blocks if block)
+    tokens = count_tokens(text)
+    while tokens > budget_tokens and blocks:
+        blocks.pop()
+        chunk_blocks = min(chunk_blocks, len(blocks))
+        text = "\n\n".join(blocks)
+        tokens = count_tokens(text)
+    return text, tokens, chunk_blocks
+
+
+def _cut_to_fit(row: Row, budget_tokens: int) -> str:
+    """The best row cut to the budget, as classic evidence does when not even one chunk fits."""
+    from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
+
+    block = evidence_block(1, row.chunk)[0]
+    return next(iter(token_windows(block, budget_tokens)), "")
+
+
+def result_dicts(execution: Execution) -> list[dict[str, Any]]:
+    return [
+        {
+            **asdict(row.chunk),
+            "chunk_type": row.chunk.type,
+            "score": row.discovery_score,
+            "channel_ranks": row.channel_ranks,
+            "step_id": row.step_id,
+            "agent_score": row.agent_score,
+            "discovery_score": row.discovery_score,
+            **({"asset": execution.assets[row.chunk.chunk_id]} if row.chunk.chunk_id in execution.assets else {}),
+        }
+        for row in execution.results
+    ]
+
+
+def step_dict(run: StepRun) -> dict[str, Any]:
+    return {
+        "id": run.step.id,
+        "action": run.step.action,
+        "query": run.step.query,
+        "status": run.status,
+        "result_ids": run.result_ids,
+        "tokens": run.tokens,
+        "latency_ms": run.latency_ms,
+    }
