@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
+from docshelf.cli_agentic import add_agentic_option, agentic_search_command
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--exclude-section", action="append", default=[])
     find.add_argument("--type", action="append", default=[], choices=["text", "table", "image"])
     find.add_argument("--json", action="store_true", help="print the full response as JSON")
+    add_agentic_option(find)
     find.set_defaults(handler=cmd_search)
 
     parse = add("parse", "parse one file and print the typed document")
@@ -221,9 +223,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     queries = read_queries(args.queries) if args.queries is not None else None
     services = _existing_store(args)
+    if args.agentic:
+        return agentic_search_command(services, args, _filters(args), queries)
     if queries is not None:
         return _batch_search(services, args, queries)
-
     response = search(
         services.index,
         _request(args, args.query),

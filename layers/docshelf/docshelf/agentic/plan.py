@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from docshelf.errors import InvalidQueryError
 
@@ -17,6 +17,7 @@ Action: TypeAlias = Literal["search", "navigate"]
 ACTIONS: tuple[Action, ...] = ("search", "navigate")
 Planner: TypeAlias = Literal["rules", "bedrock"]
 MAX_STEPS = 8
+MAX_BUDGET_TOKENS = 20_000
 MAX_STEP_QUERY_CHARS = 1_000
 STEP_ID = re.compile(r"^s[0-9]{1,3}$")
 
@@ -120,6 +121,15 @@ def plan_from_dict(data: Mapping[str, Any], planner: Planner, namespace: str) ->
             raise PlanError("a step's namespace is a string")
         built.append(Step(step_id, action, query, tuple(depends), step_namespace))
     return validate_plan(Plan(tuple(built), planner), namespace)
+
+
+class PlanMaker(Protocol):
+    """A planner: (query, namespace) -> a validated plan. `name` goes into the search cache key."""
+
+    @property
+    def name(self) -> str: ...
+
+    def __call__(self, query: str, namespace: str) -> Plan: ...
 
 
 def single_step_plan(query: str) -> Plan:

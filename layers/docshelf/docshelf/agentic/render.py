@@ -20,8 +20,9 @@ def render(execution: Execution, budget_tokens: int) -> tuple[str, int, int]:
         for number, row in enumerate(execution.evidence_rows, start=1)
     ]
     chunk_blocks = len(blocks)
-    blocks.extend(line.text for line in execution.outlines)
-    if not blocks and execution.results and budget_tokens > 0:
+    if blocks:  # outlines say where else to look; without any chunk the best one, cut, says more
+        blocks.extend(line.text for line in execution.outlines)
+    elif execution.results and budget_tokens > 0:
         blocks = [_cut_to_fit(execution.results[0], budget_tokens)]
         chunk_blocks = 1 if blocks[0] else 0
     text = "\n\n".join(block for block in blocks if block)
@@ -35,7 +36,8 @@ def render(execution: Execution, budget_tokens: int) -> tuple[str, int, int]:
 
 
 def _cut_to_fit(row: Row, budget_tokens: int) -> str:
-    """The best row cut to the budget, as classic evidence does when not even one chunk fits."""
+    """The best row cut to the budget, as classic evidence does when not even one chunk fits (the run is then
+    marked truncated by its steps)."""
     from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
 
     block = evidence_block(1, row.chunk)[0]

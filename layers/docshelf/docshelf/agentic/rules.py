@@ -68,6 +68,18 @@ def rule_plan(query: str, namespace: str) -> Plan:
     return validate_plan(Plan(tuple(steps), "rules"), namespace)
 
 
+class RulePlanner:
+    """`rule_plan` as a PlanMaker."""
+
+    name = "rules"
+
+    def __call__(self, query: str, namespace: str) -> Plan:
+        return rule_plan(query, namespace)
+
+
+RULES = RulePlanner()
+
+
 def split_parts(query: str) -> list[str]:
     """The separate questions of `query`, in order (one when it asks one thing)."""
     parts = [_clean(part) for part in _PART_END.split(query) if part]

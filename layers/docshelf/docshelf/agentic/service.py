@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from docshelf.agentic.executor import Execution, execute
-from docshelf.agentic.plan import Plan
+from docshelf.agentic.plan import MAX_BUDGET_TOKENS, Plan, PlanMaker
 from docshelf.agentic.records import RunLog, RunRecord, StepRecord, new_run_id
 from docshelf.agentic.render import render, result_dicts, step_dict
-from docshelf.agentic.rules import rule_plan
+from docshelf.agentic.rules import RULES
 from docshelf.agentic.steps import StepContext
 from docshelf.errors import InvalidQueryError
-
-MAX_BUDGET_TOKENS = 20_000
-PlanMaker = Callable[[str, str], Plan]  # (query, namespace) -> a validated plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +28,7 @@ class AgenticRun:
 
 
 def agentic_search(
-    ctx: StepContext, run: AgenticRun, *, planner: PlanMaker = rule_plan, run_log: RunLog | None = None
+    ctx: StepContext, run: AgenticRun, *, planner: PlanMaker = RULES, run_log: RunLog | None = None
 ) -> dict[str, Any]:
     """The response body of an agentic search (contracts: every classic field plus mode, run_id, plan, steps)."""
     started = time.perf_counter()

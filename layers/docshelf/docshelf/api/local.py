@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docshelf.agentic.navigate import StoreNavSource
+from docshelf.agentic.plan import PlanMaker
+from docshelf.agentic.rules import RULES
 from docshelf.assets.links import AssetLink, local_asset_link
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
+from docshelf.registry.runs_local import LocalRunLog
 from docshelf.search.cache import SqliteSearchCache
 
 CACHE_FILE = "search-cache.sqlite"
 
 
 class LocalApiBackend:
-    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300) -> None:
+    def __init__(self, services: LocalServices, *, cache_ttl_s: int = 300, planner: PlanMaker = RULES) -> None:
         self.services = services
+        self.planner = planner
+        self.run_log = LocalRunLog(services.registry.path)
+        self.nav_source = StoreNavSource(services.store)
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )

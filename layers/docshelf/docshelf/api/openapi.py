@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
+from docshelf.api.schemas_agentic import RUN_ID
 
 API_TITLE = "docshelf search API"
 API_VERSION = "1.0.0"
@@ -73,6 +74,14 @@ def openapi_document() -> dict[str, Any]:
                     "operationId": "get_document",
                     "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace],
                     "responses": _responses("DocumentOut", 404, *COMMON_ERRORS),
+                }
+            },
+            "/runs/{run_id}": {
+                "get": {
+                    "summary": "An agentic search's run record (its own user only)",
+                    "operationId": "get_run",
+                    "parameters": [_parameter("run_id", "path", RUN_ID)],
+                    "responses": _responses("RunOut", 404, *COMMON_ERRORS),
                 }
             },
         },

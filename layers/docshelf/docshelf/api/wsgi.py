@@ -37,6 +37,7 @@ MAX_HEADER_COUNT = 100
 IMPLEMENTED_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs"})
 _DOCUMENT_PATH = re.compile(r"/documents/[^/]+")
+_RUN_PATH = re.compile(r"/runs/[^/]+")  # GET /runs/{run_id}: an agentic run's record
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 Headers = dict[str, str]
 
@@ -68,7 +69,7 @@ def json_reply(status: int, message: str, headers: Headers | None = None) -> Rep
 
 def allowed_methods(path: str) -> tuple[str, ...] | None:
     """The methods a route answers (HEAD wherever GET is), or None for no such route."""
-    if path in PUBLIC_PATHS or path == "/documents" or _DOCUMENT_PATH.fullmatch(path):
+    if path in PUBLIC_PATHS or path == "/documents" or _DOCUMENT_PATH.fullmatch(path) or _RUN_PATH.fullmatch(path):
         return ("GET", "HEAD", "OPTIONS")
     if path == "/search":
         return ("POST", "OPTIONS")

@@ -6,6 +6,9 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 
 from __future__ import annotations
 
+from docshelf.agentic.navigate import StoreNavSource
+from docshelf.agentic.plan import PlanMaker
+from docshelf.agentic.rules import RULES
 from docshelf.api.auth import ClaimNames
 from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
@@ -14,6 +17,7 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.registry import Registry
+from docshelf.registry.runs_dynamodb import DynamoDBRunLog
 
 
 class AwsApiBackend:
@@ -53,6 +57,19 @@ class AwsApiBackend:
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)
+
+    @property
+    def run_log(self) -> DynamoDBRunLog:
+        """Agentic run records beside the documents in the registry table (`run#` keys)."""
+        return DynamoDBRunLog(self.services.settings.registry_table, client=self.services.dynamodb)
+
+    @property
+    def nav_source(self) -> StoreNavSource:
+        return StoreNavSource(self.services.store)
+
+    @property
+    def planner(self) -> PlanMaker:
+        return RULES
 
     def claim_names(self) -> ClaimNames:
         settings = self.services.settings
