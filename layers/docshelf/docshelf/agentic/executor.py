@@ -11,19 +11,22 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
 from docshelf.agentic.budget import Allowance, TokenBudget
+from docshelf.agentic.excerpt import best_excerpt
 from docshelf.agentic.plan import Plan, Step, topological_levels
-from docshelf.agentic.steps import OutlineLine, Row, StepContext, run_step
+from docshelf.agentic.steps import OutlineLine, Row, StepContext, query_terms_of, run_step
 from docshelf.assets.links import image_asset
+from docshelf.citations import citation, citation_line
 from docshelf.search.evidence import evidence_block
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
 MAX_WORKERS = 4
 SEPARATOR_TOKENS = 2  # "\n\n" between evidence blocks
+EXCERPT_SLACK_TOKENS = 2  # the header and the excerpt may tokenize apart differently than joined
 
 
 @dataclass
@@ -106,15 +109,7 @@ def _run(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowa
         return run
     found = run_step(ctx, step, earlier)
     run.offered = found.rows
-    for row in found.rows:
-        if row.agent_score <= 0:
-            run.pool.append(row)
-        elif allowance.budget.is_claimed(row.chunk.chunk_id):
-            continue
-        elif allowance.claim(row.chunk.chunk_id, _row_cost(row, ctx, assets)):
-            run.claimed.append(row)
-        else:
-            run.status = "truncated"
+    _claim_rows(run, query_terms_of(step.query), allowance, ctx, assets)
     for line in found.outlines:
         if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
             run.outlines.append(line)
@@ -124,11 +119,46 @@ def _run(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowa
     return run
 
 
+def _claim_rows(run: StepRun, terms: set[str], allowance: Allowance, ctx: StepContext, assets: dict[str, str]) -> None:
+    """The step's rows best first while they fit its share; when even its best does not, the best sentences of it.
+    Rows with agent_score 0 go to the pool."""
+    for row in run.offered:
+        if row.agent_score <= 0:
+            run.pool.append(row)
+        elif allowance.budget.is_claimed(row.chunk.chunk_id):
+            continue
+        elif allowance.claim(row.chunk.chunk_id, _row_cost(row, ctx, assets)):
+            run.claimed.append(row)
+        elif not run.claimed and (cut := _excerpt_row(row, terms, allowance.left)) is not None:
+            cost = row_block(1, cut, None)[1] + SEPARATOR_TOKENS
+            if allowance.claim(row.chunk.chunk_id, cost):
+                run.claimed.append(cut)
+
+
 def _row_cost(row: Row, ctx: StepContext, assets: dict[str, str]) -> int:
     name = image_asset(row.chunk)
     if name is not None and ctx.asset_link is not None:
         assets[row.chunk.chunk_id] = ctx.asset_link(row.chunk, name)
-    return evidence_block(1, row.chunk, assets.get(row.chunk.chunk_id))[1] + SEPARATOR_TOKENS
+    return row_block(1, row, assets.get(row.chunk.chunk_id))[1] + SEPARATOR_TOKENS
+
+
+def row_block(number: int, row: Row, asset: str | None) -> tuple[str, int]:
+    """A row's evidence block and its tokens: the chunk's, or for an excerpt the header and the excerpt."""
+    if not row.excerpt:
+        return evidence_block(number, row.chunk, asset)
+    block = f"[{number}]{citation_line(citation(row.chunk))}{row.excerpt}"
+    return block, count_tokens(block)
+
+
+def _excerpt_row(row: Row, terms: set[str], left: int) -> Row | None:
+    """The row cut to its best sentences when its whole chunk does not fit the step's share (an image keeps
+    its whole text or nothing: its asset line is not cut)."""
+    if row.chunk.type == "image":
+        return None
+    header = f"[1]{citation_line(citation(row.chunk))}"
+    room = left - count_tokens(header) - SEPARATOR_TOKENS - EXCERPT_SLACK_TOKENS
+    excerpt = best_excerpt(row.chunk.text, terms, room)
+    return replace(row, excerpt=excerpt) if excerpt else None
 
 
 def _claim_what_is_left(

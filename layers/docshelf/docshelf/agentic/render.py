@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from docshelf.agentic.executor import Execution, StepRun
+from docshelf.agentic.executor import Execution, StepRun, row_block
 from docshelf.agentic.steps import Row
 from docshelf.search.evidence import evidence_block
 from docshelf.tokens import count_tokens
@@ -16,7 +16,7 @@ def render(execution: Execution, budget_tokens: int) -> tuple[str, int, int]:
     """(evidence text, its cl100k tokens, chunks in it). The claims already kept the sum within the budget;
     the text is counted once more as a whole and trimmed from the end if joining blocks ever cost more."""
     blocks = [
-        evidence_block(number, row.chunk, execution.assets.get(row.chunk.chunk_id))[0]
+        row_block(number, row, execution.assets.get(row.chunk.chunk_id))[0]
         for number, row in enumerate(execution.evidence_rows, start=1)
     ]
     chunk_blocks = len(blocks)

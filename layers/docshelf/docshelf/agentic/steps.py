@@ -44,6 +44,7 @@ class Row:
     agent_score: float
     discovery_score: float
     channel_ranks: dict[str, int] = field(default_factory=dict)
+    excerpt: str = ""  # set when only this part of the chunk fit (agentic/excerpt.py)
 
     @property
     def order(self) -> tuple[float, float]:
@@ -69,14 +70,14 @@ def query_terms_of(query: str) -> set[str]:
     return set(analyze(without_question_words(normalize(query))) or analyze(query))
 
 
-def agent_score(terms: set[str], chunk: Chunk) -> float:
-    """How well a chunk serves the step: 1 when it holds at least half of the query's terms, 0.5 when some, 0
-    when none (it came from the semantic or expansion channel alone). Coarse on purpose: within a level the
-    discovery order stands, so a single question keeps the classic ranking."""
-    if not terms:
-        return 0.5
-    share = len(terms & set(analyze(chunk.text))) / len(terms)
-    return 1.0 if share >= 0.5 else 0.5 if share > 0 else 0.0
+def agent_score(terms: set[str], chunk: Chunk, *, discovered: bool) -> float:
+    """How the agent rates a chunk for its step: 1 when discovery ranked it and it holds a term of the step's
+    query, 0.5 when navigation brought it and it holds one (context after the findings), 0 when it holds none
+    (the semantic or expansion channel alone found it: the fallback pool). Within a level the discovery order
+    stands, so a single question keeps the classic ranking."""
+    if terms and terms.isdisjoint(analyze(chunk.text)):
+        return 0.0
+    return 1.0 if discovered else 0.5
 
 
 def run_step(ctx: StepContext, step: Step, earlier: Sequence[Row]) -> Found:
@@ -101,7 +102,9 @@ def _discover(ctx: StepContext, step: Step, terms: set[str]) -> list[Row]:
     request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters)
     response = search(ctx.index, request, ctx.ranking, embedder=ctx.embedder)
     return [
-        Row(ranked.chunk, step.id, agent_score(terms, ranked.chunk), ranked.score, ranked.channel_ranks)
+        Row(
+            ranked.chunk, step.id, agent_score(terms, ranked.chunk, discovered=True), ranked.score, ranked.channel_ranks
+        )
         for ranked in response.results
         if ranked.chunk.namespace == ctx.namespace
     ]
@@ -147,8 +150,10 @@ def _hydrate(
         if chunk.namespace != ctx.namespace or chunk.section_path not in wanted:
             continue
         found = known.get(chunk.chunk_id)
-        discovery = found.discovery_score if found else 0.0
-        rows.append(Row(chunk, step.id, agent_score(terms, chunk), discovery, found.channel_ranks if found else {}))
+        if found is not None:
+            rows.append(replace(found, step_id=step.id))
+        else:
+            rows.append(Row(chunk, step.id, agent_score(terms, chunk, discovered=False), 0.0))
     rows.sort(key=lambda row: row.order)
     return rows[:MAX_HYDRATED_CHUNKS]
 

@@ -6,6 +6,8 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 
 from __future__ import annotations
 
+import os
+
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.plan import PlanMaker
 from docshelf.agentic.rules import RULES
@@ -19,11 +21,14 @@ from docshelf.model import Chunk
 from docshelf.registry import Registry
 from docshelf.registry.runs_dynamodb import DynamoDBRunLog
 
+PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
+
 
 class AwsApiBackend:
     def __init__(self, services: AwsServices) -> None:
         self.services = services
         self._cache: DynamoDBSearchCache | None = None
+        self._planner: PlanMaker | None = None
 
     @property
     def registry(self) -> Registry:
@@ -69,7 +74,20 @@ class AwsApiBackend:
 
     @property
     def planner(self) -> PlanMaker:
-        return RULES
+        """The Bedrock planner when `AGENTIC_PLANNER_MODEL_ID` names a model, else the rules."""
+        model_id = os.environ.get(PLANNER_MODEL_ENV, "")
+        if not model_id:
+            return RULES
+        if self._planner is None:
+            import boto3
+            from botocore.config import Config
+
+            from docshelf.agentic.bedrock_planner import BedrockPlanner
+
+            # One short try: a slow or throttled model costs the search at most this, then the rules plan.
+            config = Config(connect_timeout=2, read_timeout=8, retries={"max_attempts": 1})
+            self._planner = BedrockPlanner(boto3.client("bedrock-runtime", config=config), model_id)
+        return self._planner
 
     def claim_names(self) -> ClaimNames:
         settings = self.services.settings
