@@ -2,12 +2,12 @@
 """Composite questions, agentic against classic search at equal token budgets (issue #24).
 
 Pairs and triples of questions from ../shared/ireval (XQuAD en, DRCD, CMRC 2018: the answer strings; CACM: the
-judged-relevant documents), each from a different document, are joined into one request as people write them
-("Q1? Q2?", "Q1 and q2", "Q1; Q2", "Q1，Q2", "Q1以及Q2"). A component is found when its answer (QA sets) or one
-of its relevant documents (CACM, cited in the evidence) is in the evidence text. Both modes get the same budget,
-`--tokens-per-question` times the number of questions, and top_k 8; the single questions alone are measured too.
-Latency is the median over the same requests, both modes run in this process on the embedded engine with the
-rule-based planner.
+judged-relevant documents), each from a different document, are joined into one request as people write them:
+"Q1? Q2?", "Q1 and q2", "Q1; Q2", "Q1，Q2", "Q1以及Q2", and CACM's requests (statements of several sentences) as
+"1) R1 2) R2" or "R1; R2". A component is found when its answer (QA sets) or one of its relevant documents
+(CACM, cited in the evidence) is in the evidence text. Both modes get the same budget, `--tokens-per-question`
+times the number of questions, and top_k 8; the single questions alone are measured too. Latency is the median
+over the same requests, both modes run in this process on the embedded engine with the rule-based planner.
 
     python bench/agentic_bench.py [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
                                   [--singles 100] [--tokens-per-question 300] [--json FILE]
@@ -38,12 +38,14 @@ from docshelf.local import LocalServices  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
 
 IREVAL = REPO.parent / "shared" / "ireval"
-SETS = {"xquad_en": "en", "drcd_zh": "zh", "cmrc2018_zh": "zh", "cacm": "en"}
+SETS = {"xquad_en": "en", "drcd_zh": "zh", "cmrc2018_zh": "zh", "cacm": "requests"}
 NAMESPACE = "agentic"
 TOP_K = 8
 JOINERS: dict[str, list[Callable[[str, str], str]]] = {
     "en": [lambda a, b: f"{a} {b}", lambda a, b: f"{_bare(a)} and {_lower_first(b)}", lambda a, b: f"{_bare(a)}; {b}"],
     "zh": [lambda a, b: f"{a}{b}", lambda a, b: f"{_bare(a)}，{b}", lambda a, b: f"{_bare(a)}以及{b}"],
+    # CACM's requests are statements of several sentences: joined as a list or by semicolons
+    "requests": [lambda a, b: f"{a}; {b}"],
 }
 
 
@@ -88,6 +90,8 @@ def composites(questions: list[Question], size: int, count: int, language: str, 
 
 
 def joined(group: list[Question], language: str, number: int) -> str:
+    if language == "requests" and number % 2:
+        return " ".join(f"{at}) {question.text}" for at, question in enumerate(group, start=1))
     join = JOINERS[language][number % len(JOINERS[language])]
     text = group[0].text
     for question in group[1:]:

@@ -175,6 +175,7 @@ def main() -> None:
         "aws_cold_start",
         "api_bench",
         "quality_bench",
+        "agentic_bench",
         "memory_bench",
         "opensearch_bench",
     ):

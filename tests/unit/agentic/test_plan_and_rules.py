@@ -26,6 +26,20 @@ def queries(query: str) -> list[str]:
         ("比较TX-100和TX-200的保修", ["TX-100的保修", "TX-200的保修"]),
         ("TX-100与TX-200的区别", ["TX-100", "TX-200"]),
         ("苹果、香蕉和橙子的价格", ["苹果的价格", "香蕉的价格", "橙子的价格"]),
+        ("Who led the army and in what year did it surrender?", ["Who led the army", "in what year did it surrender"]),
+        (
+            "1) Texture analysis by computer. 2) Parsing of English",
+            ["Texture analysis by computer", "Parsing of English"],
+        ),
+        (
+            "華碩的標語為華碩品質，堅若磐石，和哪一句話，慕容皝將難民安置於何處?",
+            ["華碩的標語為華碩品質，堅若磐石，和哪一句話", "慕容皝將難民安置於何處"],
+        ),
+        (
+            "薛丁格獲得諾貝爾物理學獎的原因是以及Chesky是哪一個國家的廠牌?",
+            ["薛丁格獲得諾貝爾物理學獎的原因是", "Chesky是哪一個國家的廠牌"],
+        ),
+        ("雌狸大约有多长以及波兰是什么时候加入欧盟？", ["雌狸大约有多长", "波兰是什么时候加入欧盟"]),
     ],
 )
 def test_rules_split_composite_questions(query: str, expected: list[str]) -> None:
@@ -39,6 +53,11 @@ def test_rules_split_composite_questions(query: str, expected: list[str]) -> Non
         "what torque do the flange bolts and nuts take",  # "and" inside one question
         "北京和上海之间的高铁需要多长时间？",  # 和 joining a noun phrase, one question
         "Which tickets does version 2.3.1 fix",
+        "When did the partnership between Tesla, Lane and Vail form?",  # a relation among the list, not a list
+        "What is the section of the Rhine Gorge recognized by UNESCO called?",  # "section" asks no navigation
+        "在1990年，谁是美国总统？",  # a comma inside one Chinese question
+        "板循蠻、廩君蠻以及哪一種蠻人在長江流域實力較為強大?",
+        'At what wavelength do the bands peak?"',  # a closing quote after the question mark
     ],
 )
 def test_a_single_question_stays_one_step(query: str) -> None:

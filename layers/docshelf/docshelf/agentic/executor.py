@@ -17,7 +17,7 @@ from typing import Literal, TypeAlias
 from docshelf.agentic.budget import Allowance, TokenBudget
 from docshelf.agentic.excerpt import best_excerpt
 from docshelf.agentic.plan import Plan, Step, topological_levels
-from docshelf.agentic.steps import OutlineLine, Row, StepContext, query_terms_of, run_step
+from docshelf.agentic.steps import OutlineLine, Row, StepContext, discover, query_terms_of, walk
 from docshelf.assets.links import image_asset
 from docshelf.citations import citation, citation_line
 from docshelf.search.evidence import evidence_block
@@ -26,6 +26,7 @@ from docshelf.tokens import count_tokens
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
 MAX_WORKERS = 4
 SEPARATOR_TOKENS = 2  # "\n\n" between evidence blocks
+MIN_NAVIGATION_TOKENS = 24  # below this an outline line hardly fits: not worth reading doc_nav.json
 EXCERPT_SLACK_TOKENS = 2  # the header and the excerpt may tokenize apart differently than joined
 
 
@@ -62,15 +63,23 @@ def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
     assets: dict[str, str] = {}
     runs: dict[str, StepRun] = {}
     waves = topological_levels(plan)
-    with ThreadPoolExecutor(max_workers=min(MAX_WORKERS, max(len(wave) for wave in waves))) as workers:
+    widest = max(len(wave) for wave in waves)
+    workers = ThreadPoolExecutor(max_workers=min(MAX_WORKERS, widest)) if widest > 1 else None
+    try:
         for wave in waves:
             allowances = [(step, budget.reserve_share()) for step in wave]
+            if workers is None:  # one step at a time: no thread to start
+                runs.update((step.id, _run(ctx, step, _earlier(step, runs), a, assets)) for step, a in allowances)
+                continue
             futures = [
                 workers.submit(_run, ctx, step, _earlier(step, runs), allowance, assets)
                 for step, allowance in allowances
             ]
             for (step, _), future in zip(allowances, futures, strict=True):
                 runs[step.id] = future.result()
+    finally:
+        if workers is not None:
+            workers.shutdown()
     ordered = [runs[step.id] for step in plan.steps]
     leftovers, fallback = _claim_what_is_left(ordered, budget, ctx, assets)
     claimed = sorted([*(row for run in ordered for row in run.claimed), *leftovers], key=lambda row: row.order)
@@ -107,22 +116,30 @@ def _run(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowa
         allowance.release()
         run.status = "skipped"
         return run
-    found = run_step(ctx, step, earlier)
-    run.offered = found.rows
-    _claim_rows(run, query_terms_of(step.query), allowance, ctx, assets)
-    for line in found.outlines:
-        if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
-            run.outlines.append(line)
+    terms = query_terms_of(step.query)
+    run.offered = discover(ctx, step, terms)
+    _claim_rows(run, run.offered, terms, allowance, ctx, assets)
+    if allowance.left >= MIN_NAVIGATION_TOKENS:  # navigation only spends what discovery left of the share
+        walked = walk(ctx, step, terms, run.offered if step.action == "search" else earlier)
+        known = {row.chunk.chunk_id for row in run.offered}
+        fresh = [row for row in walked.rows if row.chunk.chunk_id not in known]
+        run.offered.extend(fresh)
+        _claim_rows(run, fresh, terms, allowance, ctx, assets)
+        for line in walked.outlines:
+            if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
+                run.outlines.append(line)
     run.tokens = allowance.used
     allowance.release()
     run.latency_ms = round((time.perf_counter() - started) * 1000, 3)
     return run
 
 
-def _claim_rows(run: StepRun, terms: set[str], allowance: Allowance, ctx: StepContext, assets: dict[str, str]) -> None:
-    """The step's rows best first while they fit its share; when even its best does not, the best sentences of it.
-    Rows with agent_score 0 go to the pool."""
-    for row in run.offered:
+def _claim_rows(
+    run: StepRun, rows: Sequence[Row], terms: set[str], allowance: Allowance, ctx: StepContext, assets: dict[str, str]
+) -> None:
+    """`rows` best first while they fit the step's share; when even the step's best does not, the best sentences
+    of it. Rows with agent_score 0 go to the pool."""
+    for row in rows:
         if row.agent_score <= 0:
             run.pool.append(row)
         elif allowance.budget.is_claimed(row.chunk.chunk_id):

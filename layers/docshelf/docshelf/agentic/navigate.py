@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from docshelf.index.analyzer import analyze
-from docshelf.keys import artifact_key
 from docshelf.store.base import ObjectStore
 
 OPEN_PER_LEVEL = 2
@@ -35,6 +34,8 @@ class StoreNavSource:
     store: ObjectStore
 
     def load(self, namespace: str, document_id: str) -> Mapping[str, Any] | None:
+        from docshelf.keys import artifact_key  # keys imports the chunker's settings: not on a cold start
+
         data = self.store.get(artifact_key(namespace, document_id, "doc_nav.json"))
         if data is None:
             return None

@@ -80,15 +80,19 @@ def agent_score(terms: set[str], chunk: Chunk, *, discovered: bool) -> float:
     return 1.0 if discovered else 0.5
 
 
-def run_step(ctx: StepContext, step: Step, earlier: Sequence[Row]) -> Found:
-    """A search step discovers and then walks its best document; a navigate step walks the documents its
-    dependencies found (`earlier`)."""
-    terms = query_terms_of(step.query)
-    discovered = _discover(ctx, step, terms) if step.action == "search" else []
-    basis = discovered if step.action == "search" else sorted(earlier, key=lambda row: row.order)
+def discover(ctx: StepContext, step: Step, terms: set[str]) -> list[Row]:
+    """A search step's first phase: the classic search of its query, best first."""
+    return _discover(ctx, step, terms) if step.action == "search" else []
+
+
+def walk(ctx: StepContext, step: Step, terms: set[str], basis: Sequence[Row]) -> Found:
+    """The navigation phase: a search step walks the best document it discovered, a navigate step the best two
+    its dependencies found (`basis`)."""
+    basis = sorted(basis, key=lambda row: row.order)
     documents = list(dict.fromkeys(row.chunk.document_id for row in basis))
     limit = 1 if step.action == "search" else NAVIGATED_DOCUMENTS
-    rows, outlines = list(discovered), []
+    rows: list[Row] = []
+    outlines: list[OutlineLine] = []
     for document_id in documents[:limit]:
         walked, lines = _navigate(
             ctx, step, terms, document_id, [r for r in basis if r.chunk.document_id == document_id]

@@ -27,7 +27,6 @@ from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
-from docshelf.api.service_agentic import run_agentic_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
@@ -118,6 +117,8 @@ def build_resolver(
         body = validated(_json_body(app.current_event.decoded_body), SEARCH_BODY, ("body",))
         request = to_search_request(body)
         if body.get("mode") == "agentic":
+            from docshelf.api.service_agentic import run_agentic_search  # not on a classic cold start
+
             payload, hit = run_agentic_search(backend(), caller(), request, body.get("budget_tokens"))
         else:
             payload, hit = run_search(backend(), caller(), request)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from docshelf.api.service_agentic import get_run
-
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
@@ -23,5 +21,7 @@ def register_agentic_routes(
 
     @app.get("/runs/<run_id>")
     def run_route(run_id: str) -> Response[str]:
+        from docshelf.api.service_agentic import get_run  # the agentic package loads only when used
+
         validated(run_id, RUN_ID, ("path", "run_id"))
         return json_response(get_run(backend(), caller(), run_id), ref("RunOut"))

@@ -7,10 +7,8 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from docshelf.agentic.navigate import StoreNavSource
-from docshelf.agentic.plan import PlanMaker
-from docshelf.agentic.rules import RULES
 from docshelf.api.auth import ClaimNames
 from docshelf.assets.links import AssetLink, presigned_asset_link
 from docshelf.aws.search_cache import DynamoDBSearchCache
@@ -19,7 +17,11 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.registry import Registry
-from docshelf.registry.runs_dynamodb import DynamoDBRunLog
+
+if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on a cold start
+    from docshelf.agentic.navigate import StoreNavSource
+    from docshelf.agentic.plan import PlanMaker
+    from docshelf.registry.runs_dynamodb import DynamoDBRunLog
 
 PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
 
@@ -66,10 +68,14 @@ class AwsApiBackend:
     @property
     def run_log(self) -> DynamoDBRunLog:
         """Agentic run records beside the documents in the registry table (`run#` keys)."""
+        from docshelf.registry.runs_dynamodb import DynamoDBRunLog
+
         return DynamoDBRunLog(self.services.settings.registry_table, client=self.services.dynamodb)
 
     @property
     def nav_source(self) -> StoreNavSource:
+        from docshelf.agentic.navigate import StoreNavSource
+
         return StoreNavSource(self.services.store)
 
     @property
@@ -77,6 +83,8 @@ class AwsApiBackend:
         """The Bedrock planner when `AGENTIC_PLANNER_MODEL_ID` names a model, else the rules."""
         model_id = os.environ.get(PLANNER_MODEL_ENV, "")
         if not model_id:
+            from docshelf.agentic.rules import RULES
+
             return RULES
         if self._planner is None:
             import boto3
