@@ -8,6 +8,7 @@ spent, the steps not started are skipped and the evidence gathered so far is wha
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,8 @@ from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
 MAX_WORKERS = 4
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
 SEPARATOR_TOKENS = 2  # "\n\n" between evidence blocks
 MIN_NAVIGATION_TOKENS = 24  # below this an outline line hardly fits: not worth reading doc_nav.json
 EXCERPT_SLACK_TOKENS = 2  # the header and the excerpt may tokenize apart differently than joined
@@ -63,23 +66,17 @@ def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
     assets: dict[str, str] = {}
     runs: dict[str, StepRun] = {}
     waves = topological_levels(plan)
-    widest = max(len(wave) for wave in waves)
-    workers = ThreadPoolExecutor(max_workers=min(MAX_WORKERS, widest)) if widest > 1 else None
-    try:
-        for wave in waves:
-            allowances = [(step, budget.reserve_share()) for step in wave]
-            if workers is None:  # one step at a time: no thread to start
-                runs.update((step.id, _run(ctx, step, _earlier(step, runs), a, assets)) for step, a in allowances)
-                continue
-            futures = [
-                workers.submit(_run, ctx, step, _earlier(step, runs), allowance, assets)
-                for step, allowance in allowances
-            ]
-            for (step, _), future in zip(allowances, futures, strict=True):
-                runs[step.id] = future.result()
-    finally:
-        if workers is not None:
-            workers.shutdown()
+    for wave in waves:
+        allowances = [(step, budget.reserve_share()) for step in wave]
+        if len(wave) == 1:  # one step: no thread to hand it to
+            runs.update((step.id, _run(ctx, step, _earlier(step, runs), a, assets)) for step, a in allowances)
+            continue
+        futures = [
+            _workers().submit(_run, ctx, step, _earlier(step, runs), allowance, assets)
+            for step, allowance in allowances
+        ]
+        for (step, _), future in zip(allowances, futures, strict=True):
+            runs[step.id] = future.result()
     ordered = [runs[step.id] for step in plan.steps]
     leftovers, fallback = _claim_what_is_left(ordered, budget, ctx, assets)
     claimed = sorted([*(row for run in ordered for row in run.claimed), *leftovers], key=lambda row: row.order)
@@ -103,6 +100,16 @@ def _settle_statuses(runs: Sequence[StepRun], in_evidence: set[str]) -> None:
         if run.status != "skipped":
             missing = any(row.agent_score > 0 and row.chunk.chunk_id not in in_evidence for row in run.offered)
             run.status = "truncated" if missing else "done"
+
+
+def _workers() -> ThreadPoolExecutor:
+    """One pool for every run of the process: starting threads per request cost more than the steps' searches
+    (about 3 ms a thread on a loaded 2-core machine)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="agentic-step")
+        return _POOL
 
 
 def _earlier(step: Step, runs: dict[str, StepRun]) -> list[Row]:

@@ -3,13 +3,16 @@ response's results and steps."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from docshelf.agentic.executor import Execution, StepRun, row_block
 from docshelf.agentic.steps import Row
+from docshelf.model import Chunk
 from docshelf.search.evidence import evidence_block
 from docshelf.tokens import count_tokens
+
+CHUNK_FIELDS = tuple(field.name for field in fields(Chunk))
 
 
 def render(execution: Execution, budget_tokens: int) -> tuple[str, int, int]:
@@ -47,7 +50,7 @@ def _cut_to_fit(row: Row, budget_tokens: int) -> str:
 def result_dicts(execution: Execution) -> list[dict[str, Any]]:
     return [
         {
-            **asdict(row.chunk),
+            **_chunk_fields(row.chunk),
             "chunk_type": row.chunk.type,
             "score": row.discovery_score,
             "channel_ranks": row.channel_ranks,
@@ -58,6 +61,13 @@ def result_dicts(execution: Execution) -> list[dict[str, Any]]:
         }
         for row in execution.results
     ]
+
+
+def _chunk_fields(chunk: Chunk) -> dict[str, Any]:
+    """`asdict(chunk)` without its deep copies (a run returns every step's rows)."""
+    data = {name: getattr(chunk, name) for name in CHUNK_FIELDS}
+    data["connect_to"] = [asdict(link) for link in chunk.connect_to]
+    return data
 
 
 def step_dict(run: StepRun) -> dict[str, Any]:

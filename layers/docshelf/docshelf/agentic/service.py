@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from docshelf.agentic.executor import Execution, execute
@@ -14,6 +14,8 @@ from docshelf.agentic.render import render, result_dicts, step_dict
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.steps import StepContext
 from docshelf.errors import InvalidQueryError
+
+MIN_STEP_TOP_K = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +35,7 @@ def agentic_search(
     """The response body of an agentic search (contracts: every classic field plus mode, run_id, plan, steps)."""
     started = time.perf_counter()
     plan = planner(run.query, ctx.namespace)
-    execution = execute(plan, ctx, run.budget_tokens)
+    execution = execute(plan, replace(ctx, top_k=step_top_k(ctx.top_k, plan)), run.budget_tokens)
     evidence, tokens, chunks = render(execution, run.budget_tokens)
     run_id = new_run_id()
     took_ms = round((time.perf_counter() - started) * 1000, 3)
@@ -56,6 +58,13 @@ def agentic_search(
         "plan": plan.to_dict(),
         "steps": [step_dict(step_run) for step_run in execution.runs],
     }
+
+
+def step_top_k(top_k: int, plan: Plan) -> int:
+    """Each search step's top_k: the request's shared among the searches, at least `MIN_STEP_TOP_K`. A step's share
+    of the budget holds a few chunks at most, and every candidate fetched costs the search time."""
+    searches = sum(1 for step in plan.steps if step.action == "search")
+    return min(top_k, max(MIN_STEP_TOP_K, -(-top_k // max(1, searches))))
 
 
 def _record(
