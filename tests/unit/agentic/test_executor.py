@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -10,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docshelf.agentic.budget import TokenBudget
-from docshelf.agentic.executor import execute
+from docshelf.agentic.executor import execute, row_block
 from docshelf.agentic.plan import ACTIONS, Action, Plan, Step, validate_plan
 from docshelf.agentic.render import render
 from docshelf.agentic.rules import rule_plan
@@ -146,3 +147,25 @@ def test_navigation_opens_matching_sections_and_outlines_the_rest(ctx: StepConte
     outlines = [line.text for line in execution.outlines]
     assert any(line.startswith("[outline] valves.md | Valves > Torque") for line in outlines)
     assert any("calibrated" in line for line in outlines)  # the summary says what the closed section holds
+
+
+def test_a_chunk_larger_than_the_share_comes_as_its_best_sentences(ctx: StepContext) -> None:
+    plan = rule_plan("which tickets does version 2.3.1 fix? how often is the pump seal replaced?", "ns")
+    roomy = execute(plan, ctx, 5000)
+    header = max(
+        count_tokens(row_block(1, run.claimed[0], None)[0]) - run.claimed[0].chunk.token_count for run in roomy.runs
+    )
+    budget = 2 * (header + 4 + 20)  # each share holds a header and 20 tokens of text: less than either chunk
+    tight = execute(plan, ctx, budget)
+    evidence, tokens, _ = render(tight, budget)
+    assert tokens <= budget and tight.truncated
+    cut = [row for row in tight.evidence_rows if row.excerpt]
+    assert cut and all(row.excerpt in row.chunk.text for row in cut)
+    assert "OPS-412" in evidence and "2000 operating hours" in evidence
+
+
+def test_independent_steps_leave_no_thread_behind(ctx: StepContext) -> None:
+    before = threading.active_count()
+    execution = execute(rule_plan("TX-100 warranty? pump seal hours? tickets of 2.3.1?", "ns"), ctx, 3000)
+    assert len(execution.runs) == 3 and all(run.status == "done" for run in execution.runs)
+    assert threading.active_count() == before  # a process with threads left could no longer fork (forked.py)

@@ -1,4 +1,4 @@
-"""Runs a plan: waves of independent steps on a thread pool, in dependency order, under one token budget.
+"""Runs a plan: waves of independent steps run together on threads, in dependency order, under one token budget.
 
 Each step is given its share of the budget before it starts (so the split does not depend on which thread is
 faster), claims its rows best first while they fit, and hands back what it did not use. Rows whose
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Literal, TypeAlias
 
 from docshelf.agentic.budget import Allowance, TokenBudget
@@ -25,9 +25,6 @@ from docshelf.search.evidence import evidence_block
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
-MAX_WORKERS = 4
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
 SEPARATOR_TOKENS = 2  # "\n\n" between evidence blocks
 MIN_NAVIGATION_TOKENS = 24  # below this an outline line hardly fits: not worth reading doc_nav.json
 EXCERPT_SLACK_TOKENS = 2  # the header and the excerpt may tokenize apart differently than joined
@@ -68,15 +65,9 @@ def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
     waves = topological_levels(plan)
     for wave in waves:
         allowances = [(step, budget.reserve_share()) for step in wave]
-        if len(wave) == 1:  # one step: no thread to hand it to
-            runs.update((step.id, _run(ctx, step, _earlier(step, runs), a, assets)) for step, a in allowances)
-            continue
-        futures = [
-            _workers().submit(_run, ctx, step, _earlier(step, runs), allowance, assets)
-            for step, allowance in allowances
-        ]
-        for (step, _), future in zip(allowances, futures, strict=True):
-            runs[step.id] = future.result()
+        jobs = [partial(_run, ctx, step, _earlier(step, runs), allowance, assets) for step, allowance in allowances]
+        for (step, _), run in zip(allowances, _together(jobs), strict=True):
+            runs[step.id] = run
     ordered = [runs[step.id] for step in plan.steps]
     leftovers, fallback = _claim_what_is_left(ordered, budget, ctx, assets)
     claimed = sorted([*(row for run in ordered for row in run.claimed), *leftovers], key=lambda row: row.order)
@@ -95,21 +86,37 @@ def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
 
 def _settle_statuses(runs: Sequence[StepRun], in_evidence: set[str]) -> None:
     """A step that ran is truncated when one of its rows with an agent_score is not in the evidence (neither its
-    share nor what other steps left could pay for it)."""
+    share nor what other steps left could pay for it) or is there only as an excerpt."""
     for run in runs:
         if run.status != "skipped":
             missing = any(row.agent_score > 0 and row.chunk.chunk_id not in in_evidence for row in run.offered)
-            run.status = "truncated" if missing else "done"
+            run.status = "truncated" if missing or any(row.excerpt for row in run.claimed) else "done"
 
 
-def _workers() -> ThreadPoolExecutor:
-    """One pool for every run of the process: starting threads per request cost more than the steps' searches
-    (about 3 ms a thread on a loaded 2-core machine)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="agentic-step")
-        return _POOL
+def _together(jobs: Sequence[Callable[[], StepRun]]) -> list[StepRun]:
+    """Every job's result, the first run by the caller and the others by threads of their own (a search spends
+    much of its time in numpy or waiting on OpenSearch, outside the GIL). The threads are joined before this
+    returns: a process left with threads could no longer fork (`forked.py`), and `docshelf serve` ingests too."""
+    if len(jobs) == 1:
+        return [jobs[0]()]
+    results: list[StepRun | None] = [None] * len(jobs)
+    errors: list[BaseException] = []
+
+    def work(at: int) -> None:
+        try:
+            results[at] = jobs[at]()
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(at,), name=f"agentic-step-{at}") for at in range(1, len(jobs))]
+    for thread in threads:
+        thread.start()
+    work(0)
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return [result for result in results if result is not None]
 
 
 def _earlier(step: Step, runs: dict[str, StepRun]) -> list[Row]:
