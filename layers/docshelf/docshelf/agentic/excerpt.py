@@ -22,7 +22,9 @@ def best_excerpt(text: str, terms: set[str], max_tokens: int) -> str:
     sentences = sentences_of(text)
     if not sentences or max_tokens <= 0:
         return ""
-    scores = [len(terms & set(analyze(sentence))) for sentence in sentences]
+    # CJK text analyzes into characters and their bigrams: the bigrams tell sentences apart, common characters not
+    wanted = {term for term in terms if len(term) > 1} or terms
+    scores = [len(wanted & set(analyze(sentence))) for sentence in sentences]
     best = max(range(len(sentences)), key=lambda at: (scores[at], -at))
     start, end = best, best + 1
     excerpt = _fit(sentences[best].strip(), max_tokens)
