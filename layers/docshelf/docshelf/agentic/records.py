@@ -1,6 +1,7 @@
 """Run and step records of agentic searches: written once each, never updated (append-only).
 
-A run's steps are written as they finish and the run itself last, so a run record always has its steps.
+A run's steps are written when the run ends, then the run itself, so a run record always has its steps. A search
+served from the cache returns the run id of the search that filled the cache and writes no new run.
 The registry keeps them: SQLite locally (`registry/runs_local.py`), DynamoDB on AWS (`registry/runs_dynamodb.py`).
 """
 
