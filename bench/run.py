@@ -176,6 +176,7 @@ def main() -> None:
         "api_bench",
         "highlight_bench",
         "quality_bench",
+        "agentic_bench",
         "memory_bench",
         "opensearch_bench",
     ):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docshelf.model import SCHEMA_VERSION, Chunk, Document, Link, Source
+from docshelf.section_summaries import section_summaries
 from docshelf.serde import source_dict
 from docshelf.structure import section_paths
 
@@ -19,6 +20,7 @@ class _Section:
     title: str
     level: int
     chunk_count: int = 0
+    summary: str = ""
     resources: list[dict[str, str]] = field(default_factory=list)
     children: list[_Section] = field(default_factory=list)
 
@@ -27,6 +29,7 @@ class _Section:
             "title": self.title,
             "level": self.level,
             "chunk_count": self.chunk_count,
+            "summary": self.summary,
             "resources": self.resources,
             "children": [child.to_dict() for child in self.children],
         }
@@ -52,6 +55,9 @@ def section_tree(document: Document | None, chunks: list[Chunk]) -> list[_Sectio
     for chunk, link in _resource_links(chunks):
         resource = {"type": link.target, "ref": link.ref, "chunk_id": chunk.chunk_id}
         nodes[chunk.section_path].resources.append(resource)
+    for path, summary in section_summaries(document).items():
+        if path in nodes:
+            nodes[path].summary = summary
     return root.children
 
 

@@ -13,18 +13,24 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
-from docshelf.chunking import DEFAULT_CHUNK_TOKENS
+from docshelf.cli_agentic import agentic_search_command
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.cli_options import (
+    chunk_options,
+    embedding_options,
+    ocr_option,
+    search_options,
+    serve_options,
+    store_options,
+)
 from docshelf.cli_reembed import cmd_reembed
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX
-from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
-from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+from docshelf.local import LocalServices
 from docshelf.ocr.settings import OCR_ENV
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest, SearchResponse, search
+from docshelf.search.service import SearchRequest, SearchResponse, search
 from docshelf.sources import shown
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -57,139 +63,52 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = add("ingest", "parse, chunk and index files, folders or web pages (http:// or https:// URLs)")
     ingest.add_argument("paths", nargs="+", help="files, folders, or URLs of web pages")
-    _store_options(ingest)
-    _chunk_options(ingest)
-    _embedding_options(ingest)
+    store_options(ingest)
+    chunk_options(ingest)
+    embedding_options(ingest)
     ingest.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
-    _ocr_option(ingest)
+    ocr_option(ingest)
     ingest.add_argument(
         "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
     )
     ingest.set_defaults(handler=lambda args: cmd_ingest(args, _services))
 
     find = add("search", "search a namespace and print cited evidence")
-    find.add_argument("query", nargs="?")
-    find.add_argument("--queries", type=Path, help='a JSONL file of {"qid", "query"} lines (batch mode)')
-    _store_options(find)
-    _embedding_options(find)
-    find.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
-    find.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
-    find.add_argument("--document", action="append", default=[], help="only these documents (id or file name)")
-    find.add_argument("--exclude-document", action="append", default=[])
-    find.add_argument("--exclude-section", action="append", default=[])
-    find.add_argument("--type", action="append", default=[], choices=["text", "table", "image"])
-    find.add_argument("--json", action="store_true", help="print the full response as JSON")
+    search_options(find)
     find.set_defaults(handler=cmd_search)
 
     parse = add("parse", "parse one file and print the typed document")
     parse.add_argument("file", type=Path)
     parse.add_argument("--format", choices=["md", "html", "json"], default="md")
-    _ocr_option(parse)
+    ocr_option(parse)
     parse.set_defaults(handler=cmd_parse)
 
     chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
     chunk.add_argument("file", type=Path)
     chunk.add_argument("--format", choices=["jsonl"], default="jsonl")
     chunk.add_argument("--namespace", default="default")
-    _chunk_options(chunk)
+    chunk_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     status = add("status", "list the documents of a namespace with their status")
-    _store_options(status)
+    store_options(status)
     status.add_argument("--json", action="store_true")
     status.set_defaults(handler=cmd_status)
 
     reembed = add("reembed", "embed every chunk of a namespace with the given embedding model, replacing its vectors")
-    _store_options(reembed)
-    _embedding_options(reembed)
+    store_options(reembed)
+    embedding_options(reembed)
     reembed.set_defaults(handler=lambda args: cmd_reembed(args, _existing_store))
 
     delete = add("delete", "remove documents (by source key or file name) from a namespace")
     delete.add_argument("keys", nargs="+")
-    _store_options(delete)
+    store_options(delete)
     delete.set_defaults(handler=cmd_delete)
 
-    _serve_options(add("serve", "serve the search API, its docs and a search page over HTTP"))
+    serve = add("serve", "serve the search API, its docs and a search page over HTTP")
+    serve_options(serve)
+    serve.set_defaults(handler=cmd_serve)
     return parser
-
-
-def _serve_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8080)
-    auth = parser.add_mutually_exclusive_group(required=True)
-    auth.add_argument(
-        "--jwt-secret",
-        default=os.environ.get("DOCSHELF_JWT_SECRET"),
-        help="verify bearer JWTs signed HS256 with this secret (env DOCSHELF_JWT_SECRET)",
-    )
-    auth.add_argument("--no-auth", action="store_true", help="no authentication: every namespace is readable")
-    parser.add_argument("--user-claim", default="sub", help="the JWT claim naming the user")
-    parser.add_argument("--namespaces-claim", default="namespaces", help="the JWT claim listing readable namespaces")
-    parser.add_argument("--jwt-leeway", type=int, default=30, help="seconds of clock skew allowed on exp/nbf/iat")
-    parser.add_argument(
-        "--cors-origin", help="answer cross-origin requests from this origin (or *); off by default (same origin only)"
-    )
-    parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
-    parser.add_argument("--sources", type=Path, help="the folder the documents were ingested from: citations open them")
-    parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
-    parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
-    parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
-    parser.add_argument("--opensearch-index", default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX))
-    parser.set_defaults(handler=cmd_serve)
-
-
-def _store_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--namespace", default="default")
-    parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default=os.environ.get("DOCSHELF_BACKEND", "embedded"),
-        help="search index: the embedded BM25 index (default) or OpenSearch (env DOCSHELF_BACKEND)",
-    )
-    parser.add_argument(
-        "--opensearch-url",
-        default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL),
-        help=f"OpenSearch endpoint for --backend opensearch (env OPENSEARCH_URL, default {DEFAULT_OPENSEARCH_URL})",
-    )
-    parser.add_argument(
-        "--opensearch-index",
-        default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX),
-        help=(
-            "OpenSearch index name prefix: namespace NS is the alias PREFIX.NS "
-            f"(env OPENSEARCH_INDEX, default {DEFAULT_OPENSEARCH_INDEX})"
-        ),
-    )
-
-
-def _ocr_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--no-ocr",
-        action="store_true",
-        help=f"do not OCR scans and images: they end as needs_ocr (env {OCR_ENV}=off)",
-    )
-
-
-def _embedding_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--embeddings",
-        choices=PROVIDER_NAMES,
-        default=os.environ.get("DOCSHELF_EMBEDDINGS", "none"),
-        help="the semantic channel's embedding provider (env DOCSHELF_EMBEDDINGS, default none)",
-    )
-    parser.add_argument(
-        "--embedding-model",
-        default=os.environ.get("DOCSHELF_EMBEDDING_MODEL", ""),
-        help="the provider's model id (env DOCSHELF_EMBEDDING_MODEL; default: the provider's own)",
-    )
-
-
-def _chunk_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--chunk-tokens", type=int, default=DEFAULT_CHUNK_TOKENS)
-    parser.add_argument(
-        "--overlap-tokens", type=int, default=None, help="default: 40, or chunk-tokens/8 when that is smaller"
-    )
-    parser.add_argument("--whole-document-tokens", type=int, default=0)
 
 
 def _existing_store(args: argparse.Namespace) -> LocalServices:
@@ -228,9 +147,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     queries = read_queries(args.queries) if args.queries is not None else None
     services = _existing_store(args)
+    if args.agentic:
+        return agentic_search_command(services, args, _filters(args), queries)
     if queries is not None:
         return _batch_search(services, args, queries)
-
     response = search(
         services.index,
         _request(args, args.query),

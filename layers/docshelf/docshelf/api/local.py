@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docshelf.agentic.navigate import StoreNavSource
+from docshelf.agentic.plan import PlanMaker
+from docshelf.agentic.rules import RULES
 from docshelf.api.local_ingress import UPLOADS_FOLDER
 from docshelf.api.routes_source import SourceOpener
 from docshelf.api.source_files import first_source_opener, folder_source_opener
@@ -13,6 +16,7 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
+from docshelf.registry.runs_local import LocalRunLog
 from docshelf.search.cache import SqliteSearchCache
 
 if TYPE_CHECKING:
@@ -29,10 +33,14 @@ class LocalApiBackend:
         cache_ttl_s: int = 300,
         sources: Path | None = None,
         ingress: LocalIngress | None = None,
+        planner: PlanMaker = RULES,
     ) -> None:
         self.services = services
         self.sources = sources  # the folder the documents were ingested from: the source route reads it
         self._ingress = ingress
+        self.planner = planner
+        self.run_log = LocalRunLog(services.registry.path)
+        self.nav_source = StoreNavSource(services.store)
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )

@@ -10,6 +10,7 @@ from typing import Any
 
 from docshelf.api.openapi_ingress import add_ingress_paths
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
+from docshelf.api.schemas_agentic import RUN_ID
 
 API_TITLE = "docshelf search API"
 API_VERSION = "1.0.0"
@@ -78,6 +79,14 @@ def openapi_document() -> dict[str, Any]:
                 }
             },
             "/documents/{document_id}/source": _source_path(namespace),
+            "/runs/{run_id}": {
+                "get": {
+                    "summary": "An agentic search's run record (its own user only)",
+                    "operationId": "get_run",
+                    "parameters": [_parameter("run_id", "path", RUN_ID)],
+                    "responses": _responses("RunOut", 404, *COMMON_ERRORS),
+                }
+            },
         },
         "components": {
             "schemas": COMPONENTS,

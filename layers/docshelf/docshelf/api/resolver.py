@@ -4,6 +4,7 @@ POST /search                                   ranked, cited evidence (docs/arch
 GET  /documents?namespace=NS                   every document of a namespace: status, revision, chunks, errors
 GET  /documents/{document_id}?namespace=NS     one document
 GET  /documents/{document_id}/source?namespace=NS  its source file (api/routes_source.py)
+GET  /runs/{run_id}                            an agentic search's run record (api/routes_agentic.py)
 
 Requests and responses are validated against the JSON Schemas of `docshelf.api.schemas` (the OpenAPI document's
 components); every error is JSON `{"message"}` with 400/401/403/404/413/429/500, and nothing about the server's
@@ -24,6 +25,7 @@ from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.routes_documents import register_document_routes
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
@@ -116,7 +118,13 @@ def build_resolver(
     @app.post("/search")
     def search_route() -> Response[str]:
         body = validated(_json_body(app.current_event.decoded_body), SEARCH_BODY, ("body",))
-        payload, hit = run_search(backend(), caller(), to_search_request(body))
+        request = to_search_request(body)
+        if body.get("mode") == "agentic":
+            from docshelf.api.service_agentic import run_agentic_search  # not on a classic cold start
+
+            payload, hit = run_agentic_search(backend(), caller(), request, body.get("budget_tokens"))
+        else:
+            payload, hit = run_search(backend(), caller(), request)
         if on_search is not None:
             on_search(payload, hit)
         return json_response(payload, ref("SearchOut"))
@@ -133,6 +141,7 @@ def build_resolver(
 
     register_source_route(app, backend, caller, namespace_param, validated)
     register_document_routes(app, backend, caller, namespace_param)
+    register_agentic_routes(app, backend, caller)
     _register_error_handlers(app)
     return app
 

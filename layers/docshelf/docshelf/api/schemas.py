@@ -16,6 +16,12 @@ from docshelf.api.limits import (
     MAX_QUERY_CHARS,
     TOP_K_LIMIT,
 )
+from docshelf.api.schemas_agentic import (
+    AGENTIC_BODY_FIELDS,
+    AGENTIC_COMPONENTS,
+    AGENTIC_OUT_FIELDS,
+    AGENTIC_RESULT_FIELDS,
+)
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 Schema = dict[str, Any]
@@ -82,6 +88,7 @@ SEARCH_BODY = _closed(
         "top_k": {"type": "integer", "minimum": 1, "maximum": TOP_K_LIMIT, "default": DEFAULT_TOP_K},
         "max_tokens": {"type": "integer", "minimum": 1, "maximum": MAX_EVIDENCE_TOKENS, "default": DEFAULT_MAX_TOKENS},
         "filters": {**ref("SearchFiltersBody"), "default": {}},
+        **AGENTIC_BODY_FIELDS,
     },
     required=["namespace", "query"],
     description="A search over one namespace: ranked chunks with citations, within a token budget.",
@@ -127,7 +134,8 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "table": ref("TableCellsOut"),
 }
 SEARCH_RESULT_OUT = _closed(
-    _SEARCH_RESULT_FIELDS, required=[name for name in _SEARCH_RESULT_FIELDS if name not in ("asset", "table")]
+    {**_SEARCH_RESULT_FIELDS, **AGENTIC_RESULT_FIELDS},
+    required=[name for name in _SEARCH_RESULT_FIELDS if name not in ("asset", "table")],
 )
 TABLE_CELLS_OUT = _closed(
     {
@@ -166,7 +174,18 @@ SEARCH_OUT = _closed(
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
-    }
+        **AGENTIC_OUT_FIELDS,
+    },
+    required=[
+        "evidence_text",
+        "answer_text",
+        "results",
+        "total_chunks",
+        "evidence_chunks",
+        "corrections",
+        "cache",
+        "took_ms",
+    ],
 )
 
 DOCUMENT_OUT = _closed(
@@ -218,6 +237,7 @@ COMPONENTS: dict[str, Schema] = {
     "DocumentListOut": DOCUMENT_LIST_OUT,
     "ErrorOut": ERROR_OUT,
     "SourceUrlOut": SOURCE_URL_OUT,
+    **AGENTIC_COMPONENTS,
 }
 
 

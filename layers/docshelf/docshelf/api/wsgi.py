@@ -39,6 +39,7 @@ MAX_HEADER_COUNT = 100
 IMPLEMENTED_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs", *PAGE_FILES})
 _DOCUMENT_PATH = re.compile(r"/documents/[^/]+(?:/source)?")
+_RUN_PATH = re.compile(r"/runs/[^/]+")  # GET /runs/{run_id}: an agentic run's record
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 Headers = dict[str, str]
 
@@ -70,7 +71,7 @@ def json_reply(status: int, message: str, headers: Headers | None = None) -> Rep
 
 def allowed_methods(path: str) -> tuple[str, ...] | None:
     """The methods a route answers (HEAD wherever GET is), or None for no such route."""
-    if path in PUBLIC_PATHS:
+    if path in PUBLIC_PATHS or _RUN_PATH.fullmatch(path):
         return ("GET", "HEAD", "OPTIONS")
     if path == "/documents":
         return ("GET", "HEAD", "POST", "OPTIONS")

@@ -6,6 +6,7 @@ verified and passed on (`docshelf.api.auth`); the routes themselves live in `doc
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from docshelf.api.auth import ClaimNames
@@ -23,11 +24,19 @@ SOURCE_URL_SECONDS = 300  # a citation link is opened right after the search tha
 if TYPE_CHECKING:
     from docshelf.aws.ingress import AwsIngress
 
+if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on a cold start
+    from docshelf.agentic.navigate import StoreNavSource
+    from docshelf.agentic.plan import PlanMaker
+    from docshelf.registry.runs_dynamodb import DynamoDBRunLog
+
+PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
+
 
 class AwsApiBackend:
     def __init__(self, services: AwsServices) -> None:
         self.services = services
         self._cache: DynamoDBSearchCache | None = None
+        self._planner: PlanMaker | None = None
 
     @property
     def registry(self) -> Registry:
@@ -85,6 +94,38 @@ class AwsApiBackend:
 
     def index_for(self, namespace: str) -> SearchBackend:
         return self.services.fresh_index(namespace)
+
+    @property
+    def run_log(self) -> DynamoDBRunLog:
+        """Agentic run records beside the documents in the registry table (`run#` keys)."""
+        from docshelf.registry.runs_dynamodb import DynamoDBRunLog
+
+        return DynamoDBRunLog(self.services.settings.registry_table, client=self.services.dynamodb)
+
+    @property
+    def nav_source(self) -> StoreNavSource:
+        from docshelf.agentic.navigate import StoreNavSource
+
+        return StoreNavSource(self.services.store)
+
+    @property
+    def planner(self) -> PlanMaker:
+        """The Bedrock planner when `AGENTIC_PLANNER_MODEL_ID` names a model, else the rules."""
+        model_id = os.environ.get(PLANNER_MODEL_ENV, "")
+        if not model_id:
+            from docshelf.agentic.rules import RULES
+
+            return RULES
+        if self._planner is None:
+            import boto3
+            from botocore.config import Config
+
+            from docshelf.agentic.bedrock_planner import BedrockPlanner
+
+            # One short try: a slow or throttled model costs the search at most this, then the rules plan.
+            config = Config(connect_timeout=2, read_timeout=8, retries={"max_attempts": 1})
+            self._planner = BedrockPlanner(boto3.client("bedrock-runtime", config=config), model_id)
+        return self._planner
 
     def claim_names(self) -> ClaimNames:
         settings = self.services.settings

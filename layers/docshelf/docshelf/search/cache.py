@@ -35,8 +35,11 @@ def normalise_query(query: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", query).casefold().split())
 
 
-def cache_key(user: str, request: SearchRequest) -> str:
+def cache_key(user: str, request: SearchRequest, mode: Mapping[str, Any] | None = None) -> str:
+    """`mode`: what else decides the response (agentic: the mode, the budget and the planner); classic keys are
+    made without it."""
     material = {
+        **({"mode": dict(mode)} if mode else {}),
         "format": CACHE_FORMAT,
         "user": user,
         "namespace": request.namespace,

@@ -30,13 +30,8 @@ def render_counted_evidence(
     blocks: list[str] = []
     used = 0
     for number, chunk in enumerate(chunks, start=1):
-        header = f"[{number}]{citation_line(citation(chunk))}"
-        block = header + chunk.text
-        cost = _block_tokens(number, header, chunk) + (2 if blocks else 0)
-        asset = (assets or {}).get(chunk.chunk_id)
-        if asset is not None:
-            block += image_line(asset)
-            cost += count_tokens(image_line(asset)) + 1  # the line break may merge with the text's last token
+        block, cost = evidence_block(number, chunk, (assets or {}).get(chunk.chunk_id))
+        cost += 2 if blocks else 0
         if used + cost > max_tokens:
             if not blocks:
                 from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
@@ -49,6 +44,18 @@ def render_counted_evidence(
         blocks.append(block)
         used += cost
     return "\n\n".join(blocks), len(blocks), used
+
+
+def evidence_block(number: int, chunk: Chunk, asset: str | None = None) -> tuple[str, int]:
+    """(block, tokens) of one chunk in evidence: its `[number]` citation header, its text and, for an image chunk
+    with a link, the image line; the two-token separator between blocks is not counted here."""
+    header = f"[{number}]{citation_line(citation(chunk))}"
+    block = header + chunk.text
+    cost = _block_tokens(number, header, chunk)
+    if asset is not None:
+        block += image_line(asset)
+        cost += count_tokens(image_line(asset)) + 1  # the line break may merge with the text's last token
+    return block, cost
 
 
 def image_line(link: str) -> str:

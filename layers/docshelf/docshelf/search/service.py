@@ -89,7 +89,7 @@ class SearchResponse:
                     "channel_ranks": r.channel_ranks,
                     **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
                     "highlights": self.highlights.get(r.chunk.chunk_id, []),
-                    **_table_fields(r.chunk),
+                    **table_fields(r.chunk),
                 }
                 for r in self.results
             ],
@@ -153,7 +153,7 @@ def _highlights(query: str, corrected: Mapping[str, str], ranked: Sequence[Ranke
     return {r.chunk.chunk_id: highlights(terms, r.chunk.text) for r in ranked}
 
 
-def _table_fields(chunk: Chunk) -> dict[str, Any]:
+def table_fields(chunk: Chunk) -> dict[str, Any]:
     """A table chunk's cells (`{"table": {"caption", "header_rows", "rows"}}`) when its text is a whole table."""
     cells = table_cells(chunk.text) if chunk.type == "table" else None
     return {"table": cells} if cells is not None else {}

@@ -1,0 +1,1 @@
+"""Agentic search: a planned DAG of searches and section navigation under one token budget (issue #24)."""

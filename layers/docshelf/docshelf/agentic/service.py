@@ -1,0 +1,98 @@
+"""An agentic search: plan, execute under one token budget, render, record. Evidence only, never an answer."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from docshelf.agentic.executor import Execution, execute
+from docshelf.agentic.plan import MAX_BUDGET_TOKENS, Plan, PlanMaker
+from docshelf.agentic.records import RunLog, RunRecord, StepRecord, new_run_id
+from docshelf.agentic.render import render, result_dicts, step_dict
+from docshelf.agentic.rules import RULES
+from docshelf.agentic.steps import StepContext
+from docshelf.errors import InvalidQueryError
+
+MIN_STEP_TOP_K = 4
+
+
+@dataclass(frozen=True, slots=True)
+class AgenticRun:
+    query: str
+    budget_tokens: int
+    user: str = "local"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.budget_tokens <= MAX_BUDGET_TOKENS:
+            raise InvalidQueryError(f"budget_tokens must be between 1 and {MAX_BUDGET_TOKENS}")
+
+
+def agentic_search(
+    ctx: StepContext, run: AgenticRun, *, planner: PlanMaker = RULES, run_log: RunLog | None = None
+) -> dict[str, Any]:
+    """The response body of an agentic search (contracts: every classic field plus mode, run_id, plan, steps)."""
+    started = time.perf_counter()
+    plan = planner(run.query, ctx.namespace)
+    execution = execute(plan, replace(ctx, top_k=step_top_k(ctx.top_k, plan)), run.budget_tokens)
+    evidence, tokens, chunks = render(execution, run.budget_tokens)
+    run_id = new_run_id()
+    took_ms = round((time.perf_counter() - started) * 1000, 3)
+    if run_log is not None:
+        _record(run_log, run_id, ctx.namespace, run, plan, execution, tokens, took_ms)
+    return {
+        "mode": "agentic",
+        "run_id": run_id,
+        "evidence_text": evidence,
+        "answer_text": "",
+        "results": result_dicts(execution, run.query),
+        "total_chunks": len(execution.results),
+        "evidence_chunks": chunks,
+        "evidence_tokens": tokens,
+        "corrections": {},
+        "cache": "miss",
+        "took_ms": took_ms,
+        "truncated": execution.truncated,
+        "tokens_used": tokens,
+        "budget_tokens": run.budget_tokens,
+        "plan": plan.to_dict(),
+        "steps": [step_dict(step_run) for step_run in execution.runs],
+    }
+
+
+def step_top_k(top_k: int, plan: Plan) -> int:
+    """Each search step's top_k: the request's shared among the searches, at least `MIN_STEP_TOP_K`. A step's share
+    of the budget holds a few chunks at most, and every candidate fetched costs the search time."""
+    searches = sum(1 for step in plan.steps if step.action == "search")
+    return min(top_k, max(MIN_STEP_TOP_K, -(-top_k // max(1, searches))))
+
+
+def _record(
+    run_log: RunLog,
+    run_id: str,
+    namespace: str,
+    run: AgenticRun,
+    plan: Plan,
+    execution: Execution,
+    tokens: int,
+    took_ms: float,
+) -> None:
+    """Each step, then the run: a run record that exists has all its steps."""
+    for step_run in execution.runs:
+        step = step_run.step
+        run_log.append_step(
+            StepRecord(
+                run_id, step.id, step.action, step.query, step.depends_on, step_run.status,
+                tuple(step_run.result_ids), step_run.tokens, step_run.latency_ms,
+            )
+        )  # fmt: skip
+    outcome = "truncated" if execution.truncated else ("ok" if execution.evidence_rows else "empty")
+    run_log.append_run(
+        RunRecord(
+            run_id=run_id, user=run.user, namespace=namespace, query=run.query, planner=plan.planner,
+            fallback_reason=plan.fallback_reason or "", plan_json=json.dumps(plan.to_dict(), ensure_ascii=False),
+            budget_tokens=run.budget_tokens, tokens_used=tokens, truncated=execution.truncated, latency_ms=took_ms,
+            outcome=outcome, created_at=time.time(),
+        )
+    )  # fmt: skip

@@ -1,0 +1,77 @@
+"""The API's agentic operations: a search in agentic mode through the cache, and reading a run's record.
+
+A backend that also offers the agentic parts (`AgenticParts`: the run log, the doc_nav source and the planner)
+records its runs and navigates sections; any other backend runs the rule-based plan without them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol, runtime_checkable
+
+from docshelf.agentic.navigate import NavSource
+from docshelf.agentic.plan import PlanMaker
+from docshelf.agentic.records import RunLog
+from docshelf.agentic.rules import RULES
+from docshelf.agentic.service import AgenticRun, agentic_search
+from docshelf.agentic.steps import StepContext
+from docshelf.api.auth import Caller
+from docshelf.api.errors import NotFoundError
+from docshelf.api.service import ApiBackend
+from docshelf.search.cache import cache_key
+from docshelf.search.service import SearchRequest
+
+
+@runtime_checkable
+class AgenticParts(Protocol):
+    @property
+    def run_log(self) -> RunLog | None: ...
+
+    @property
+    def nav_source(self) -> NavSource | None: ...
+
+    @property
+    def planner(self) -> PlanMaker: ...
+
+
+def run_agentic_search(
+    backend: ApiBackend, caller: Caller, request: SearchRequest, budget_tokens: int | None
+) -> tuple[dict[str, Any], bool]:
+    """(response body, served from the cache). The budget defaults to the request's max_tokens."""
+    started = time.perf_counter()
+    caller.authorize(request.namespace)
+    parts = backend if isinstance(backend, AgenticParts) else None
+    planner = parts.planner if parts is not None else RULES
+    run = AgenticRun(request.query, budget_tokens or request.max_tokens, caller.user)
+    cache = backend.cache
+    payload: dict[str, Any] | None = None
+    if cache is not None:
+        version = backend.registry.namespace_version(request.namespace)
+        mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
+        key = cache_key(caller.user, request, mode)
+        payload = cache.get(key, version)
+    hit = payload is not None
+    if payload is None:
+        ctx = StepContext(
+            backend.index_for(request.namespace), request.namespace, request.top_k, request.filters,
+            nav_source=parts.nav_source if parts is not None else None, embedder=backend.embedder,
+            asset_link=backend.asset_link,
+        )  # fmt: skip
+        payload = agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
+        if cache is not None:
+            cache.put(key, request.namespace, version, payload)
+    if cache is not None:
+        cache.record_hits(request.namespace, payload["results"])
+    payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
+    return payload, hit
+
+
+def get_run(backend: ApiBackend, caller: Caller, run_id: str) -> dict[str, Any]:
+    """The run's record with its steps, only to the user who ran it (anyone else is told it does not exist)."""
+    run_log = backend.run_log if isinstance(backend, AgenticParts) else None
+    stored = run_log.get_run(run_id) if run_log is not None else None
+    if stored is None or stored[0].user != caller.user:
+        raise NotFoundError(f"no run {run_id}")
+    run, steps = stored
+    caller.authorize(run.namespace)
+    return run.to_dict(steps)

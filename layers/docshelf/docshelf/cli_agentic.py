@@ -1,0 +1,70 @@
+"""`docshelf search --agentic`: the agentic mode on the command line, one query or a batch (`--queries F --json`,
+each line with its `evidence_text`). `--max-tokens` is the budget of the whole plan."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from docshelf.agentic.navigate import StoreNavSource
+from docshelf.agentic.service import AgenticRun, agentic_search
+from docshelf.agentic.steps import StepContext
+from docshelf.assets.links import local_asset_link
+from docshelf.index.plan import SearchFilters
+from docshelf.local import LocalServices
+from docshelf.registry.runs_local import LocalRunLog
+
+LOCAL_USER = "local"
+
+
+def add_agentic_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agentic",
+        action="store_true",
+        help="plan the query into searches and section walks under one budget (--max-tokens); evidence only",
+    )
+
+
+def agentic_search_command(
+    services: LocalServices, args: argparse.Namespace, filters: SearchFilters, queries: list[tuple[Any, str]] | None
+) -> int:
+    index = services.index.reader(args.namespace, services.registry.namespace_version(args.namespace))
+    ctx = StepContext(
+        index, args.namespace, args.top_k, filters, nav_source=StoreNavSource(services.store),
+        embedder=services.embedding_provider(), asset_link=local_asset_link(services.store.root),
+    )  # fmt: skip
+    run_log = LocalRunLog(services.registry.path)
+    for qid, query in queries if queries is not None else [(None, args.query)]:
+        body = agentic_search(ctx, AgenticRun(query, args.max_tokens, LOCAL_USER), run_log=run_log)
+        if queries is not None:
+            print(json.dumps(_batch_line(qid, body), ensure_ascii=False))
+        elif args.json:
+            print(json.dumps(body, ensure_ascii=False, indent=2))
+        else:
+            print_agentic(body, sys.stdout)
+    return 0
+
+
+def _batch_line(qid: Any, body: dict[str, Any]) -> dict[str, Any]:
+    results = [
+        {
+            "doc": r["source_file_name"], "document_id": r["document_id"], "chunk_id": r["chunk_id"],
+            "text": r["text"], "score": r["score"], "pages": r["pages"], "section_path": r["section_path"],
+            "step_id": r["step_id"], "agent_score": r["agent_score"], "discovery_score": r["discovery_score"],
+        }
+        for r in body["results"]
+    ]  # fmt: skip
+    keep = ("evidence_text", "truncated", "tokens_used", "budget_tokens", "run_id", "plan")
+    return {"qid": qid, "results": results, **{name: body[name] for name in keep}}
+
+
+def print_agentic(body: dict[str, Any], out: TextIO) -> None:
+    for step in body["steps"]:
+        found = len(step["result_ids"])
+        print(f"{step['id']} {step['action']} [{step['status']}] {step['query']}  ({found} found)", file=out)
+    print(file=out)
+    print(body["evidence_text"] or "no evidence", file=out)
+    state = ", truncated" if body["truncated"] else ""
+    print(f"-- {body['tokens_used']} of {body['budget_tokens']} tokens{state}, run {body['run_id']}", file=out)

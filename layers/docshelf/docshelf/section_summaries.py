@@ -1,0 +1,91 @@
+"""Extractive section summaries for doc_nav.json and the manifest's HIERARCHY, so an outline says something
+without a model: the section's lead sentence, then its most distinctive terms (frequent in the section, rare in
+the document's other sections), the whole bounded in cl100k tokens."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from docshelf.index.analyzer import analyze, normalize
+from docshelf.model import Block, Document
+from docshelf.structure import section_paths
+from docshelf.tokens import count_tokens
+
+SUMMARY_TOKENS = 48
+LEAD_CHARS = 240
+DISTINCT_TERMS = 5
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_WORD = re.compile(rf"[^\W\d_{_CJK}]{{3,}}")
+_CJK_PAIR = re.compile(rf"^[{_CJK}]{{2}}$")
+
+
+def section_summaries(document: Document | None) -> dict[tuple[str, ...], str]:
+    """Section path -> summary, for every section with text of its own."""
+    if document is None:
+        return {}
+    texts = _section_texts(document.blocks())
+    frequencies = {path: Counter(analyze(text)) for path, text in texts.items()}
+    document_frequency: Counter[str] = Counter()
+    for counts in frequencies.values():
+        document_frequency.update(counts.keys())
+    sections = len(texts)
+    return {
+        path: _bounded(_lead_sentence(text), _distinct_words(text, frequencies[path], document_frequency, sections))
+        for path, text in texts.items()
+        if path
+    }
+
+
+def _section_texts(blocks: Iterable[Block]) -> dict[tuple[str, ...], str]:
+    parts: dict[tuple[str, ...], list[str]] = {}
+    for block, path in section_paths(blocks):
+        if block.kind == "heading":
+            parts.setdefault(path, [])
+            continue
+        text = getattr(block, "text", "") if block.kind != "table" else block.caption
+        if text and text.strip():
+            parts.setdefault(path, []).append(text.strip())
+    return {path: "\n".join(texts) for path, texts in parts.items() if texts}
+
+
+def _lead_sentence(text: str) -> str:
+    first = " ".join(text.split())
+    sentence = _SENTENCE_END.split(first, maxsplit=1)[0]
+    return sentence if len(sentence) <= LEAD_CHARS else sentence[: LEAD_CHARS - 1].rstrip() + "…"
+
+
+def _distinct_words(text: str, counts: Counter[str], document_frequency: Counter[str], sections: int) -> list[str]:
+    """The section's words whose analyzed term weighs most by tf-idf among the document's sections, as written."""
+    surface = {term: term for term in counts if _CJK_PAIR.match(term)}  # a bigram reads as itself
+    for word in _WORD.findall(normalize(text)):
+        for term in analyze(word):
+            surface.setdefault(term, word)
+    weights = {
+        term: count * math.log(1 + sections / document_frequency[term])
+        for term, count in counts.items()
+        if term in surface
+    }
+    best = sorted(weights, key=lambda term: (-weights[term], term))[:DISTINCT_TERMS]
+    return list(dict.fromkeys(surface[term] for term in best))
+
+
+def _bounded(lead: str, words: list[str]) -> str:
+    """The lead and as many terms as fit in `SUMMARY_TOKENS`; a lead too long alone is cut (by words, or by
+    characters in a script without spaces)."""
+    chosen: list[str] = []
+    for word in words:
+        if count_tokens(_with_terms(lead, [*chosen, word])) > SUMMARY_TOKENS:
+            break
+        chosen.append(word)
+    summary = _with_terms(lead, chosen)
+    while count_tokens(summary) > SUMMARY_TOKENS:
+        summary = summary.rsplit(" ", 1)[0] if " " in summary else summary[: len(summary) * 4 // 5]
+    return summary
+
+
+def _with_terms(lead: str, terms: list[str]) -> str:
+    return f"{lead} — {', '.join(terms)}" if terms else lead

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import json
+
+from docshelf import artifacts
+from docshelf.model import Document, Heading, Page, Paragraph, Source
+from docshelf.section_summaries import SUMMARY_TOKENS, section_summaries
+from docshelf.tokens import count_tokens
+
+
+def document(*blocks: Heading | Paragraph) -> Document:
+    source = Source("file:///t.md", "t.md", "text/markdown", 1, "0" * 64)
+    return Document(source, "T", (Page(1, tuple(blocks)),), "test")
+
+
+def test_a_summary_is_the_lead_sentence_and_the_sections_distinctive_words() -> None:
+    doc = document(
+        Heading("Guide", 1, 1),
+        Heading("Torque", 2, 1),
+        Paragraph("Flange bolts take 45 Nm. Use a calibrated wrench on every flange bolt.", 1),
+        Heading("Warranty", 2, 1),
+        Paragraph("The valve has a warranty of two years. The warranty covers seals.", 1),
+    )
+    summaries = section_summaries(doc)
+    torque = summaries[("Guide", "Torque")]
+    assert torque.startswith("Flange bolts take 45 Nm. — ")
+    assert "flange" in torque.split(" — ")[1] and "warranty" not in torque
+    assert summaries[("Guide", "Warranty")].split(" — ")[1].startswith("warranty")
+    assert ("Guide",) not in summaries  # no text of its own
+
+
+def test_summaries_are_bounded_in_tokens_in_any_script() -> None:
+    long_en = " ".join(f"word{n} alpha{n}" for n in range(300)) + "."
+    long_zh = "保修期为两年，保修范围包括阀门和密封件以及所有的配件" * 40
+    doc = document(Heading("A", 1, 1), Paragraph(long_en, 1), Heading("B", 1, 1), Paragraph(long_zh, 1))
+    summaries = section_summaries(doc)
+    assert all(0 < count_tokens(text) <= SUMMARY_TOKENS for text in summaries.values())
+
+
+def test_doc_nav_and_the_manifest_hierarchy_carry_summaries() -> None:
+    doc = document(Heading("Torque", 1, 1), Paragraph("Flange bolts take 45 Nm.", 1))
+    nav = artifacts.doc_nav("d1", doc, [])
+    assert nav["sections"][0]["summary"].startswith("Flange bolts take 45 Nm.")
+    hierarchy = artifacts.section_tree(doc, [])
+    assert hierarchy[0].to_dict()["summary"] == nav["sections"][0]["summary"]
+    json.dumps(nav)
