@@ -7,6 +7,7 @@ so a cached entry is never newer than the index it is checked against.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any, Protocol
 
@@ -41,19 +42,34 @@ class ApiBackend(Protocol):
 
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
+
+    def answer() -> dict[str, Any]:
+        index = backend.index_for(request.namespace)
+        return search(index, request, asset_link=backend.asset_link, embedder=backend.embedder).to_dict()
+
+    return cached_search(backend, caller, request, answer)
+
+
+def cached_search(
+    backend: ApiBackend,
+    caller: Caller,
+    request: SearchRequest,
+    answer: Callable[[], dict[str, Any]],
+    mode: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """(response body, served from the cache): the caller authorized for the namespace, then the cached body of
+    the request (keyed by user, request and `mode`) or `answer()`, stored for the namespace's version."""
     started = time.perf_counter()
     caller.authorize(request.namespace)
     cache = backend.cache
     payload: dict[str, Any] | None = None
     if cache is not None:
         version = backend.registry.namespace_version(request.namespace)
-        key = cache_key(caller.user, request)
+        key = cache_key(caller.user, request, mode)
         payload = cache.get(key, version)
     hit = payload is not None
     if payload is None:
-        payload = search(
-            backend.index_for(request.namespace), request, asset_link=backend.asset_link, embedder=backend.embedder
-        ).to_dict()
+        payload = answer()
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
     if cache is not None:

@@ -6,7 +6,6 @@ records its runs and navigates sections; any other backend runs the rule-based p
 
 from __future__ import annotations
 
-import time
 from typing import Any, Protocol, runtime_checkable
 
 from docshelf.agentic.navigate import NavSource
@@ -17,8 +16,7 @@ from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.api.service import ApiBackend
-from docshelf.search.cache import cache_key
+from docshelf.api.service import ApiBackend, cached_search
 from docshelf.search.service import SearchRequest
 
 
@@ -38,32 +36,20 @@ def run_agentic_search(
     backend: ApiBackend, caller: Caller, request: SearchRequest, budget_tokens: int | None
 ) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache). The budget defaults to the request's max_tokens."""
-    started = time.perf_counter()
-    caller.authorize(request.namespace)
     parts = backend if isinstance(backend, AgenticParts) else None
     planner = parts.planner if parts is not None else RULES
     run = AgenticRun(request.query, budget_tokens or request.max_tokens, caller.user)
-    cache = backend.cache
-    payload: dict[str, Any] | None = None
-    if cache is not None:
-        version = backend.registry.namespace_version(request.namespace)
-        mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
-        key = cache_key(caller.user, request, mode)
-        payload = cache.get(key, version)
-    hit = payload is not None
-    if payload is None:
+
+    def answer() -> dict[str, Any]:
         ctx = StepContext(
             backend.index_for(request.namespace), request.namespace, request.top_k, request.filters,
             nav_source=parts.nav_source if parts is not None else None, embedder=backend.embedder,
             asset_link=backend.asset_link,
         )  # fmt: skip
-        payload = agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
-        if cache is not None:
-            cache.put(key, request.namespace, version, payload)
-    if cache is not None:
-        cache.record_hits(request.namespace, payload["results"])
-    payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
-    return payload, hit
+        return agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
+
+    mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
+    return cached_search(backend, caller, request, answer, mode)
 
 
 def get_run(backend: ApiBackend, caller: Caller, run_id: str) -> dict[str, Any]:
