@@ -40,6 +40,8 @@ $(MODELS): infra/fetch_models.py layers/docshelf/docshelf/embeddings/catalog.py 
 $(AXE): infra/fetch-axe.sh
 	infra/fetch-axe.sh
 
+AGENTIC_QUERY := What is the stem seal kit part number, and what changed in version 2.3.1?
+
 demo: setup
 	$(PY) examples/make_examples.py examples/docs
 	rm -rf $(DEMO_STORE)
@@ -48,6 +50,8 @@ demo: setup
 		echo; echo "=== $$query"; \
 		$(VENV)/bin/docshelf search "$$query" --namespace demo --store $(DEMO_STORE) --top-k 3 || exit 1; \
 	done < examples/queries.txt
+	@echo; echo "=== (agentic: two questions in one, one 400-token budget) $(AGENTIC_QUERY)"
+	$(VENV)/bin/docshelf search "$(AGENTIC_QUERY)" --agentic --namespace demo --store $(DEMO_STORE) --top-k 4 --max-tokens 400
 
 lint: setup
 	$(VENV)/bin/ruff check .
