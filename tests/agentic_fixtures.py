@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.steps import StepContext
@@ -52,8 +53,9 @@ The pump seal budget and the TX-100 valve warranty money are confidential.
 """
 
 
-def ingest_documents(root: Path) -> LocalServices:
-    services = LocalServices.open(root, chunk_tokens=32, overlap_tokens=0)  # a chunk a section or so
+def ingest_documents(root: Path, **engine: Any) -> LocalServices:
+    """`engine`: LocalServices.open's index options (the embedded index without)."""
+    services = LocalServices.open(root, chunk_tokens=32, overlap_tokens=0, **engine)  # a chunk a section or so
     services.ingest(VALVES, namespace="ns", source_key="valves.md")
     services.ingest(PUMP, namespace="ns", source_key="pump.md")
     services.ingest(RELEASES, namespace="ns", source_key="releases.md")
