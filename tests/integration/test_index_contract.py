@@ -164,6 +164,7 @@ def _filter_corpus(index: SearchBackend) -> None:
     ("filters", "expected"),
     [
         (SearchFilters(documents=("d2",)), {"d2-c0", "d2-c1"}),
+        (SearchFilters(documents=("d1", "d2"), exclude_sections=("Seals",)), {"d1-c1", "d2-c0"}),
         (SearchFilters(documents=("manual.pdf",)), {"d1-c0", "d1-c1"}),
         (SearchFilters(exclude_documents=("guide.docx",)), {"d1-c0", "d1-c1"}),
         (SearchFilters(exclude_sections=("Seals",)), {"d1-c1", "d2-c0"}),

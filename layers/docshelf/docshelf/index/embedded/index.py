@@ -408,6 +408,6 @@ class EmbeddedIndex(SearchBackend):
 
     def list_chunks(self, namespace: str, filters: SearchFilters, limit: int) -> list[Chunk]:
         with self._lock:
-            allowed = [c for c in self._namespace(namespace).live() if filters.allows(c)]
+            allowed = self._namespace(namespace).live_allowed(filters)
         allowed.sort(key=lambda c: (c.source_file_name, c.document_id, c.ordinal))
         return allowed[:limit]

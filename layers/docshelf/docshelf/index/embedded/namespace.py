@@ -159,6 +159,16 @@ class Namespace:
     def live(self) -> list[Chunk]:
         return [chunk for chunk in self.rows if chunk is not None]
 
+    def live_allowed(self, filters: SearchFilters) -> list[Chunk]:
+        """The live chunks the filters allow; when they name documents by id only, just those documents' rows are
+        read (agentic navigation lists one document's chunks at a time)."""
+        if filters.documents and all(name in self.by_document for name in filters.documents):
+            rows = sorted({int(row) for name in filters.documents for row in self.by_document[name]})
+            candidates = [self.rows[row] for row in rows]
+        else:
+            candidates = self.rows
+        return [chunk for chunk in candidates if chunk is not None and filters.allows(chunk)]
+
     def allowed(self, filters: SearchFilters) -> BoolArray:
         mask = self._allowed.get(filters)
         if mask is None:
