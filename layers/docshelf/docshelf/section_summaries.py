@@ -16,6 +16,9 @@ from docshelf.tokens import count_tokens
 
 SUMMARY_TOKENS = 48
 LEAD_CHARS = 240
+# A summary reads at most this much of a section: the lead is at its start, and its distinctive terms show within
+# it. Reading whole sections made a 50 MB one-paragraph text peak at 14x its size (bench/memory_bench.py).
+SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -41,14 +44,18 @@ def section_summaries(document: Document | None) -> dict[tuple[str, ...], str]:
 
 
 def _section_texts(blocks: Iterable[Block]) -> dict[tuple[str, ...], str]:
+    """Each section's text, its first SECTION_SAMPLE_CHARS."""
     parts: dict[tuple[str, ...], list[str]] = {}
+    room: dict[tuple[str, ...], int] = {}
     for block, path in section_paths(blocks):
-        if block.kind == "heading":
-            parts.setdefault(path, [])
+        texts = parts.setdefault(path, [])
+        left = room.setdefault(path, SECTION_SAMPLE_CHARS)
+        if block.kind == "heading" or left <= 0:
             continue
         text = getattr(block, "text", "") if block.kind != "table" else block.caption
         if text and text.strip():
-            parts.setdefault(path, []).append(text.strip())
+            texts.append(text.strip()[:left])
+            room[path] = left - len(texts[-1]) - 1
     return {path: "\n".join(texts) for path, texts in parts.items() if texts}
 
 

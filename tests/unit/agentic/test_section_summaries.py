@@ -44,3 +44,16 @@ def test_doc_nav_and_the_manifest_hierarchy_carry_summaries() -> None:
     hierarchy = artifacts.section_tree(doc, [])
     assert hierarchy[0].to_dict()["summary"] == nav["sections"][0]["summary"]
     json.dumps(nav)
+
+
+def test_a_huge_section_is_summarised_from_its_start() -> None:
+    from docshelf.section_summaries import SECTION_SAMPLE_CHARS, _section_texts
+
+    filler = "pump housing bearing " * 200_000  # 4 MB of one paragraph, then a sentence past the sample
+    doc = document(
+        Heading("Huge", 1, 1), Paragraph("Gaskets seal the pump. " + filler, 1), Paragraph("Zebra quagga okapi.", 1)
+    )
+    [text] = _section_texts(doc.blocks()).values()
+    assert len(text) <= SECTION_SAMPLE_CHARS and "Zebra" not in text
+    summary = section_summaries(doc)[("Huge",)]
+    assert summary.startswith("Gaskets seal the pump.") and count_tokens(summary) <= SUMMARY_TOKENS

@@ -51,6 +51,17 @@ def test_quoted_delimiters_multiline_fields_and_ragged_rows() -> None:
     ]
 
 
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_every_line_ending_with_a_quoted_line_break(newline: bytes) -> None:
+    data = b'id,comment,score\n1,"a, b",3\n2,"line one\nline two",4\n3,short\n'.replace(b"\n", newline)
+    assert table_grid(_table(data)) == [
+        ["id", "comment", "score"],
+        ["1", "a, b", "3"],
+        ["2", "line one\nline two", "4"],  # a cell's line breaks are normalised
+        ["3", "short", ""],
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "encoding"),
     [("Stadt;Café\nKöln;Crème\n", "utf-16"), ("Stadt;Café\nKöln;Crème\n", "utf-8-sig"),
