@@ -158,3 +158,16 @@ def test_a_scan_is_parsed_and_found_and_no_ocr_leaves_it_needing_ocr(
     assert "scan.png" in capsys.readouterr().out
     assert run("parse", str(scan), "--no-ocr") == 1
     assert "needs_ocr: 'scan.png' is an image: OCR is turned off (DOCSHELF_OCR=off)" in capsys.readouterr().err
+
+
+def test_a_documents_record_counts_its_pages(tmp_path: Path) -> None:
+    from docshelf.local import LocalServices
+    from tests.pdf_fixtures import long_pdf
+
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    (folder / "procedure.pdf").write_bytes(long_pdf(3))
+    store = tmp_path / "store"
+    assert main(["ingest", str(folder), "--store", str(store), "--namespace", "ns", "--quiet"]) == 0
+    [record] = LocalServices.open(store).registry.list("ns")
+    assert (record.status, record.pages) == ("ok", 3)

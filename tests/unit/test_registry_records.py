@@ -4,6 +4,7 @@ stands against the record decides whether a stage has work left."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,15 @@ def test_sqlite_keeps_the_chunker_column(tmp_path: Path) -> None:
     assert record is not None and record.published_with == "written-by-an-older-docshelf"
 
 
+def test_a_registry_without_the_pages_column_gets_it_as_zero(tmp_path: Path) -> None:
+    path = tmp_path / "registry.sqlite"
+    LocalRegistry(path).put(replace(_record(), pages=7))
+    with sqlite3.connect(path) as db:  # as a store written before records kept pages
+        db.execute("ALTER TABLE documents DROP COLUMN pages")
+    record = LocalRegistry(path).get("demo", "d1")
+    assert record is not None and record.pages == 0 and isinstance(record.pages, int)
+
+
 def test_dynamodb_keeps_the_chunker_attribute() -> None:
     moto = pytest.importorskip("moto")
     boto3 = pytest.importorskip("boto3")
@@ -58,6 +68,9 @@ def test_dynamodb_keeps_the_chunker_attribute() -> None:
         )  # fmt: skip
         record = registry.get("demo", "d1")
         assert record is not None and record.published_with == "written-by-an-older-docshelf"
+        assert record.pages == 0  # an item written before records kept pages has no attribute: 0
+        assert registry.put(replace(_record(sequencer="0b"), pages=4))
+        assert client.get_item(TableName="registry", Key=key)["Item"]["pages"] == {"N": "4"}
 
 
 @pytest.mark.parametrize(

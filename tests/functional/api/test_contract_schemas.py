@@ -94,7 +94,7 @@ def test_defaults_come_from_the_schema_when_fields_are_left_out() -> None:
 def test_responses_carry_only_declared_fields() -> None:
     record = {
         "namespace": "demo", "document_id": "d1", "source_key": "demo/a.md", "source_file_name": "a.md",
-        "status": "ok", "revision": "r1", "chunk_count": 2, "error_code": "", "error_message": "",
+        "status": "ok", "revision": "r1", "chunk_count": 2, "pages": 3, "error_code": "", "error_message": "",
         "sequencer": "01", "updated_at": 1.0, "chunker": "internal detail",
     }  # fmt: skip
     shown = VALIDATOR.declared({"namespace": "demo", "documents": [record]}, ref("DocumentListOut"))

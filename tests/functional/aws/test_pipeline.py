@@ -78,6 +78,7 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     assert pipeline.run("publish") == {"batchItemFailures": []}
     record = pipeline.registry().get("demo", pump)
     assert record.status == "ok" and record.chunk_count >= 1 and record.source_file_name == "pump guide.md"
+    assert record.pages == 1  # from the manifest the chunk stage wrote
 
     body = pipeline.search("how often is the impeller inspected?", top_k=2)
     top = body["results"][0]

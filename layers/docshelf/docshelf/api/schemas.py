@@ -197,6 +197,7 @@ DOCUMENT_OUT = _closed(
         "status": {"type": "string", "enum": DOCUMENT_STATUSES},
         "revision": {"type": "string"},
         "chunk_count": {"type": "integer"},
+        "pages": {"type": "integer", "minimum": 0, "description": "Pages of the parsed revision (0 before one)"},
         "error_code": {"type": "string"},
         "error_message": {"type": "string"},
         "sequencer": {"type": "string"},

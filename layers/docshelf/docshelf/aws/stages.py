@@ -9,7 +9,7 @@ Bad input returns a result (the message is acknowledged); anything else raises, 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from docshelf import pipeline
@@ -245,10 +245,10 @@ def _ref(message: StageMessage | RangeMessage, *, truncation: str = "") -> pipel
 
 
 def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.DocumentRef, list[Chunk]]:
-    truncation = pipeline.recorded_truncation(
+    truncation, pages = pipeline.recorded_parse(
         services.store, namespace=message.namespace, document_id=message.document_id, revision=message.revision
     )
-    ref = _ref(message, truncation=truncation)
+    ref = replace(_ref(message, truncation=truncation), pages=pages)
     chunks = pipeline.load_chunks(services.store, ref, config=services.settings.pipeline)
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")

@@ -9,7 +9,7 @@ local writer's bulk publishing).
 
 from docshelf.pipeline.artifact_writing import write_failure_artifacts
 from docshelf.pipeline.batched import BatchedPublishing
-from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_truncation
+from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_parse
 from docshelf.pipeline.chunk import Chunked, chunk_stage, chunk_without_writing
 from docshelf.pipeline.delete import delete_document
 from docshelf.pipeline.events import EventStanding, document_record, event_standing, mark_processing
@@ -63,7 +63,7 @@ __all__ = [
     "published_with",
     "read_range",
     "record_failure",
-    "recorded_truncation",
+    "recorded_parse",
     "settle_failure",
     "write_failure_artifacts",
 ]

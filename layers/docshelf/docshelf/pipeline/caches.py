@@ -20,11 +20,14 @@ def load_parsed(store: ObjectStore, ref: DocumentRef) -> ParseOutcome | None:
     return parsed(ref, document_from_dict(loads(cached)), cache_hit=True)
 
 
-def recorded_truncation(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> str:
-    """What the chunk stage's manifest of this revision says a parse limit cut ("" when nothing, or no manifest)."""
+def recorded_parse(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> tuple[str, int]:
+    """What the chunk stage's manifest of this revision says a parse limit cut ("" when nothing) and the
+    document's page count; ("", 0) without a manifest of that revision."""
     raw = store.get(artifact_key(namespace, document_id, "manifest.json"))
     manifest = loads(raw) if raw is not None else {}
-    return str(manifest.get("truncation", "")) if manifest.get("revision") == revision else ""
+    if manifest.get("revision") != revision:
+        return "", 0
+    return str(manifest.get("truncation", "")), int(manifest.get("stats", {}).get("pages", 0))
 
 
 def load_chunks(store: ObjectStore, ref: DocumentRef, *, config: PipelineConfig) -> list[Chunk] | None:

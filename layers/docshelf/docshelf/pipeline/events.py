@@ -38,6 +38,7 @@ def document_record(
         chunk_count=chunks,
         sequencer=sequencer,
         published_with=published_with,
+        pages=ref.pages,
     )
 
 

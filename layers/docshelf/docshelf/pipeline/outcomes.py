@@ -28,6 +28,7 @@ class DocumentRef:
     source_key: str
     revision: str
     truncation: str = ""
+    pages: int = 0  # of the parsed document, for its record (0 before it is parsed)
 
     @property
     def source_file_name(self) -> str:

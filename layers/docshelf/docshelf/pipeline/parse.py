@@ -28,7 +28,9 @@ def document_ref(namespace: str, source_key: str, revision: str, *, truncation: 
 
 def parsed(ref: DocumentRef, document: Document, *, cache_hit: bool = False, seconds: float = 0.0) -> ParseOutcome:
     """The outcome of a parsed document, its reference carrying what a parse limit cut."""
-    ref = DocumentRef(ref.namespace, ref.document_id, ref.source_key, ref.revision, document.truncation)
+    ref = DocumentRef(
+        ref.namespace, ref.document_id, ref.source_key, ref.revision, document.truncation, len(document.pages)
+    )
     return ParseOutcome(ref, document, cache_hit=cache_hit, seconds=seconds)
 
 

@@ -21,6 +21,7 @@ class DocumentRecord:
     updated_at: float = 0.0
     # The chunk settings and the index of the published chunks (pipeline.published_with).
     published_with: str = ""
+    pages: int = 0  # of the parsed revision (0 until one is parsed)
 
 
 # Fields stored under another name: SQLite columns and DynamoDB attributes keep the name existing stores have.

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 DOCUMENT_PREFIX = "doc#"
 VERSION_SORT_KEY = "#version"
 SEQUENCER_WIDTH = 64
-_INT_FIELDS = {"chunk_count"}
+_INT_FIELDS = {"chunk_count", "pages"}
 _FLOAT_FIELDS = {"updated_at"}
 _FIELDS = [f.name for f in fields(DocumentRecord)]
 

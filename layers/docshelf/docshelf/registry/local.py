@@ -13,6 +13,7 @@ from pathlib import Path
 from docshelf.registry.base import DocumentRecord, sequencer_is_newer, stored_name
 
 _COLUMNS = [stored_name(f.name) for f in fields(DocumentRecord)]  # in field order: rows build records
+_INT_COLUMNS = {stored_name(f.name) for f in fields(DocumentRecord) if f.type in (int, "int")}
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS documents ({", ".join(_COLUMNS)}, PRIMARY KEY (namespace, document_id));
 CREATE TABLE IF NOT EXISTS namespaces (namespace PRIMARY KEY, version INTEGER NOT NULL);
@@ -29,7 +30,8 @@ class LocalRegistry:
             present = {row[1] for row in db.execute("PRAGMA table_info(documents)")}
             for column in _COLUMNS:
                 if column not in present:  # a registry file without the column gets it, empty
-                    db.execute(f"ALTER TABLE documents ADD COLUMN {column} DEFAULT ''")
+                    default = 0 if column in _INT_COLUMNS else "''"
+                    db.execute(f"ALTER TABLE documents ADD COLUMN {column} DEFAULT {default}")
             db.execute("CREATE INDEX IF NOT EXISTS documents_by_revision ON documents (revision)")
 
     @contextmanager

@@ -31,7 +31,8 @@ function documentRow(doc) {
   const updated = doc.updated_at ? new Date(doc.updated_at * 1000).toLocaleString() : "";
   return el("tr", { className: "document" }, el("td", {}, file),
     el("td", { className: "status-" + doc.status, textContent: doc.status }),
-    el("td", { textContent: String(doc.chunk_count) }), el("td", { className: "error" }, ...error),
+    el("td", { textContent: String(doc.chunk_count) }), el("td", { textContent: doc.pages ? String(doc.pages) : "" }),
+    el("td", { className: "error" }, ...error),
     el("td", { textContent: updated }), el("td", {}, remove));
 }
 
