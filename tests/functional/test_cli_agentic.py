@@ -59,3 +59,34 @@ def test_agentic_json_and_batch_lines_carry_the_evidence(
         assert count_tokens(line["evidence_text"]) <= 60 and line["budget_tokens"] == 60
         assert set(line["results"][0]) >= {"doc", "chunk_id", "text", "step_id", "agent_score", "discovery_score"}
     assert "200 bar" in lines[1]["evidence_text"]
+
+
+def test_planner_model_plans_through_bedrock(
+    store: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import boto3
+    from botocore.stub import ANY, Stubber
+
+    from docshelf.agentic import bedrock_planner
+
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
+    steps = [{"id": "s1", "action": "search", "query": "stem seal replacement interval", "depends_on": []}]
+    reply = {
+        "output": {"message": {"role": "assistant", "content": [{"text": json.dumps({"steps": steps})}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20},
+        "metrics": {"latencyMs": 5},
+    }
+    made = bedrock_planner.bedrock_planner
+    monkeypatch.setattr(bedrock_planner, "bedrock_planner", lambda model_id: made(model_id, client))
+    capsys.readouterr()
+    with Stubber(client) as stub:
+        stub.add_response("converse", reply, {"modelId": "m1", "system": ANY, "messages": ANY, "inferenceConfig": ANY})
+        argv = ["search", "when is the seal changed", "--agentic", "--planner-model", "m1", "--store", store, "--json"]
+        assert main(argv) == 0
+        stub.assert_no_pending_responses()
+    body = json.loads(capsys.readouterr().out)
+    assert body["plan"]["planner"] == "bedrock" and body["plan"]["steps"][0]["query"] == steps[0]["query"]
+    assert "every 6 months" in body["evidence_text"]

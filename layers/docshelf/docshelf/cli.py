@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
-from docshelf.cli_agentic import agentic_search_command
+from docshelf.cli_agentic import agentic_search_command, planner_from_args
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.cli_options import (
@@ -294,7 +294,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
     )
-    backend = LocalApiBackend(_services(args), cache_ttl_s=args.cache_ttl, sources=args.sources)
+    backend = LocalApiBackend(
+        _services(args), cache_ttl_s=args.cache_ttl, sources=args.sources, planner=planner_from_args(args)
+    )
     try:
         run_server(backend, config, host=args.host, port=args.port)
     except OSError as error:

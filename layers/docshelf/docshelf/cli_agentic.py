@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, TextIO
 
 from docshelf.agentic.navigate import StoreNavSource
+from docshelf.agentic.plan import PlanMaker
+from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.assets.links import local_asset_link
@@ -19,12 +22,34 @@ from docshelf.registry.runs_local import LocalRunLog
 LOCAL_USER = "local"
 
 
+PLANNER_MODEL_ENV = "DOCSHELF_PLANNER_MODEL"
+
+
 def add_agentic_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agentic",
         action="store_true",
         help="plan the query into searches and section walks under one budget (--max-tokens); evidence only",
     )
+    add_planner_option(parser)
+
+
+def add_planner_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--planner-model",
+        default=os.environ.get(PLANNER_MODEL_ENV, ""),
+        help="plan agentic searches with this Bedrock model (Converse; boto3's default credentials), falling back "
+        f"to the rule-based planner when it fails (env {PLANNER_MODEL_ENV}; default: the rules)",
+    )
+
+
+def planner_from_args(args: argparse.Namespace) -> PlanMaker:
+    model_id = getattr(args, "planner_model", "")
+    if not model_id:
+        return RULES
+    from docshelf.agentic.bedrock_planner import bedrock_planner
+
+    return bedrock_planner(model_id)
 
 
 def agentic_search_command(
@@ -36,8 +61,9 @@ def agentic_search_command(
         embedder=services.embedding_provider(), asset_link=local_asset_link(services.store.root),
     )  # fmt: skip
     run_log = LocalRunLog(services.registry.path)
+    planner = planner_from_args(args)
     for qid, query in queries if queries is not None else [(None, args.query)]:
-        body = agentic_search(ctx, AgenticRun(query, args.max_tokens, LOCAL_USER), run_log=run_log)
+        body = agentic_search(ctx, AgenticRun(query, args.max_tokens, LOCAL_USER), planner=planner, run_log=run_log)
         if queries is not None:
             print(json.dumps(_batch_line(qid, body), ensure_ascii=False))
         elif args.json:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
-from docshelf.cli_agentic import add_agentic_option
+from docshelf.cli_agentic import add_agentic_option, add_planner_option
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX
 from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE
@@ -31,6 +31,7 @@ def search_options(find: argparse.ArgumentParser) -> None:
 
 
 def serve_options(parser: argparse.ArgumentParser) -> None:
+    add_planner_option(parser)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
     auth = parser.add_mutually_exclusive_group(required=True)

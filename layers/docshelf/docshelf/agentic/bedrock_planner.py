@@ -105,3 +105,15 @@ def _service_failure(error: Exception) -> str:
 def _fallback(query: str, namespace: str, reason: str) -> Plan:
     _log.warning("agentic planner fell back to rules: %s", reason)
     return replace(rule_plan(query, namespace), fallback_reason=reason)
+
+
+def bedrock_planner(model_id: str, client: Any = None) -> BedrockPlanner:
+    """The planner over `client`, or over a `bedrock-runtime` client of boto3's default credentials and region
+    allowed one short try: a slow or throttled model costs the search at most that, then the rules plan."""
+    if client is None:
+        import boto3
+        from botocore.config import Config
+
+        config = Config(connect_timeout=2, read_timeout=8, retries={"max_attempts": 1})
+        client = boto3.client("bedrock-runtime", config=config)
+    return BedrockPlanner(client, model_id)

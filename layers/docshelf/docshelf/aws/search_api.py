@@ -117,14 +117,9 @@ class AwsApiBackend:
 
             return RULES
         if self._planner is None:
-            import boto3
-            from botocore.config import Config
+            from docshelf.agentic.bedrock_planner import bedrock_planner
 
-            from docshelf.agentic.bedrock_planner import BedrockPlanner
-
-            # One short try: a slow or throttled model costs the search at most this, then the rules plan.
-            config = Config(connect_timeout=2, read_timeout=8, retries={"max_attempts": 1})
-            self._planner = BedrockPlanner(boto3.client("bedrock-runtime", config=config), model_id)
+            self._planner = bedrock_planner(model_id)
         return self._planner
 
     def claim_names(self) -> ClaimNames:
