@@ -20,9 +20,11 @@ StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
 
 class ProbeApp:
-    def __init__(self, inner: Callable[..., Iterable[bytes]], axe_js: Path) -> None:
+    def __init__(self, inner: Callable[..., Iterable[bytes]], axe_js: Path, *, recorded: bool = True) -> None:
+        """`recorded` False: every route is the server's own (the requests are still kept)."""
         self.inner = inner
         self.axe_js = axe_js
+        self.recorded = recorded
         self.requests: list[tuple[str, str, bytes]] = []
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -34,6 +36,10 @@ class ProbeApp:
         if path == "/__probe/":
             return self._page(environ, start_response)
         body = _body(environ)
+        if not self.recorded:
+            self.requests.append((method, path + "?" + environ.get("QUERY_STRING", ""), body))
+            environ["wsgi.input"] = io.BytesIO(body)
+            return self.inner(environ, start_response)
         if method == "POST" and path == "/search" and json.loads(body or b"{}").get("mode") == "agentic":
             return self._agentic(environ, body, start_response)
         fake = _FAKES.get((method, re.sub(r"^/documents/[^/]+$", "/documents/{id}", path)))

@@ -2,8 +2,8 @@
 source, the documents view, no escape sequences on screen, and an axe-core audit.
 
 The page is served by `docshelf serve`'s own server behind `page_probe.ProbeApp`, which adds axe-core and a probe
-script to the page and answers the routes other branches build (upload, delete, the agentic plan) with recorded
-responses of the shared API contracts.
+script to the page; one site answers upload, delete and the agentic plan with recorded responses of the shared
+API contracts (exact figures to assert), the other leaves them to the server's own routes.
 """
 
 from __future__ import annotations
@@ -44,6 +44,16 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    yield from _site(tmp_path_factory, recorded=True)
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The same site with no recorded responses: agentic search, upload and delete are the server's own."""
+    yield from _site(tmp_path_factory, recorded=False)
+
+
+def _site(tmp_path_factory: pytest.TempPathFactory, *, recorded: bool) -> Iterator[Site]:
     root = tmp_path_factory.mktemp("page")
     docs = root / "docs"
     spec = importlib.util.spec_from_file_location("make_examples", ROOT / "examples" / "make_examples.py")
@@ -58,7 +68,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         services.ingest(path.read_bytes(), namespace="demo", source_key=path.name)
     backend = LocalApiBackend(services, cache_ttl_s=0, sources=docs)
     server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, quiet=True))
-    probe = ProbeApp(server._server.application, AXE_JS)
+    probe = ProbeApp(server._server.application, AXE_JS, recorded=recorded)
     server._server.application = probe
     try:
         yield Site(server.url, docs, probe, token("alice", ["demo"]))
@@ -171,3 +181,28 @@ def test_agentic_plan_upload_and_delete_against_recorded_responses(site: Site, t
     }  # fmt: skip
     assert site.probe.requests[1][2] == b"probe upload bytes"
     assert calls[2][0] == "DELETE" and calls[2][1].endswith("?namespace=demo")
+
+
+def test_agentic_plan_upload_and_delete_through_the_real_routes(real_site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    query = "What is the stem seal kit part number, and what changed in version 2.3.1?"
+    dom = page(real_site, tmp_path / "profile", q=query, mode="agentic")
+    plan = dom[dom.index('<div id="plan">') : dom.index('<ol id="results">')]
+    assert "planner rules" in plan and len(re.findall(r"<strong>search </strong>", plan)) == 2
+    assert "SK-100-B" in dom and "2.3.1" in dom
+    searches = [body for method, path, body in real_site.probe.requests if (method, path) == ("POST", "/search?")]
+    assert searches and json.loads(searches[-1])["mode"] == "agentic"
+
+    real_site.probe.requests.clear()
+    dom = page(real_site, tmp_path / "profile2", view="documents", probe="upload delete")
+    assert probed(dom, "status").startswith("deleted ")  # type: ignore[attr-defined]
+    calls = [(method, path.split("?")[0]) for method, path, _ in real_site.probe.requests]
+    assert ("POST", "/documents") in calls and ("PUT", "/uploads") in calls and calls[-2][0] == "DELETE"
+    listed = urllib.request.Request(
+        f"{real_site.url}/documents?namespace=demo", headers={"Authorization": f"Bearer {real_site.bearer}"}
+    )
+    with urllib.request.urlopen(listed) as reply:
+        documents = {d["source_key"]: d for d in json.loads(reply.read())["documents"]}
+    deleted = calls[-2][1].rsplit("/", 1)[-1]
+    assert documents["dropped.txt"]["status"] == "ok"  # uploaded, stored and ingested by the server
+    assert [d["status"] for d in documents.values() if d["document_id"] == deleted] in ([], ["deleted"])
