@@ -380,3 +380,12 @@ def test_a_document_of_pictures_without_text_ends_empty_or_needs_ocr(
     monkeypatch.setenv("DOCSHELF_OCR", "off")
     with pytest.raises(NeedsOcrError, match="holds only pictures"):
         parse_with_assets(_picture_only_docx(pages["eng"]), "scan.docx")
+
+
+def test_leptonica_writes_nothing_to_stderr(corpus_dir: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from docshelf.parsers import parse_with_assets
+
+    capfd.readouterr()
+    # Tesseract's layout analysis of this file's pictures made leptonica print "Error in boxClipToRectangle".
+    parse_with_assets((corpus_dir / "pdf" / "reliance.pdf").read_bytes(), "reliance.pdf")
+    assert "Error in" not in capfd.readouterr().err

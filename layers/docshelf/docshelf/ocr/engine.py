@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from docshelf.ocr.model import Box, OcrLine, OcrPage, OcrParagraph, OcrWord
+from docshelf.ocr.quiet import quiet_leptonica
 from docshelf.ocr.settings import OcrSettings, unavailable_reason
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class TesseractEngine:
     def __init__(self, tessdata: Path) -> None:
         import tesserocr  # the OcrLayer's; imported here so that a missing engine is a status, not an import error
 
+        quiet_leptonica(tesserocr)
         self._tesserocr = tesserocr
         self._tessdata = tessdata
         self._apis: dict[tuple[str, ...], Any] = {}
