@@ -25,6 +25,7 @@ from docshelf.api.server import ServeConfig
 from docshelf.local import LocalServices
 from tests.functional.api.helpers import SECRET, start_server, token
 from tests.functional.api.page_probe import ProbeApp
+from tests.functional.api.test_asset_route import report_with_a_picture
 from tests.functional.api.test_browser import dump_dom
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -63,6 +64,7 @@ def _site(tmp_path_factory: pytest.TempPathFactory, *, recorded: bool) -> Iterat
     examples.main(docs)
     (docs / "broken.pdf").write_bytes(BROKEN_PDF)
     (docs / "leave-zh.md").write_text("# 年假\n\n员工的年假按工龄计算，病假另计。\n", encoding="utf-8")
+    (docs / "report.docx").write_bytes(report_with_a_picture())
     services = LocalServices.open(root / "store")
     for path in sorted(docs.iterdir()):
         services.ingest(path.read_bytes(), namespace="demo", source_key=path.name)
@@ -157,7 +159,7 @@ def test_the_documents_view_lists_a_failed_file_with_its_code(site: Site, tmp_pa
     assert row is not None, dom[-4000:]
     assert '<td class="status-failed">failed</td>' in row.group(1) and "<code>corrupt</code>" in row.group(1)
     assert re.search(r'<li class="status-failed"><strong>1</strong> failed</li>', dom)
-    assert re.search(r'<li class="status-ok"><strong>8</strong> ok</li>', dom)
+    assert re.search(r'<li class="status-ok"><strong>9</strong> ok</li>', dom)
 
 
 def test_agentic_plan_upload_and_delete_against_recorded_responses(site: Site, tmp_path: Path) -> None:
@@ -206,3 +208,12 @@ def test_agentic_plan_upload_and_delete_through_the_real_routes(real_site: Site,
     deleted = calls[-2][1].rsplit("/", 1)[-1]
     assert documents["dropped.txt"]["status"] == "ok"  # uploaded, stored and ingested by the server
     assert [d["status"] for d in documents.values() if d["document_id"] == deleted] in ([], ["deleted"])
+
+
+def test_an_image_result_shows_its_picture(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", q="pump cross-section diagram")
+    found = re.search(r'<img class="thumbnail" alt="([^"]*)" src="(blob:[^"]+)"', dom) or re.search(
+        r'<img class="thumbnail" src="(blob:[^"]+)" alt="([^"]*)"', dom
+    )
+    assert found, dom[dom.index('<ol id="results">') :][:3000]  # fetched with the token, shown from a blob

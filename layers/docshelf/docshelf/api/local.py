@@ -9,11 +9,13 @@ from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.plan import PlanMaker
 from docshelf.agentic.rules import RULES
 from docshelf.api.local_ingress import UPLOADS_FOLDER
+from docshelf.api.routes_assets import served_asset_link
 from docshelf.api.routes_source import SourceOpener
 from docshelf.api.source_files import first_source_opener, folder_source_opener
-from docshelf.assets.links import AssetLink, local_asset_link
+from docshelf.assets.links import AssetLink
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
+from docshelf.keys import asset_prefix
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
 from docshelf.registry.runs_local import LocalRunLog
@@ -55,7 +57,11 @@ class LocalApiBackend:
 
     @property
     def asset_link(self) -> AssetLink:
-        return local_asset_link(self.services.store.root)
+        """Image chunks link to the asset route (routes_assets.py): a browser cannot open a file path."""
+        return served_asset_link
+
+    def asset_reader(self, namespace: str, document_id: str, name: str) -> bytes | None:
+        return self.services.store.get(asset_prefix(namespace, document_id) + name)
 
     @property
     def source_opener(self) -> SourceOpener | None:

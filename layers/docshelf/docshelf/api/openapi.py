@@ -79,6 +79,7 @@ def openapi_document() -> dict[str, Any]:
                 }
             },
             "/documents/{document_id}/source": _source_path(namespace),
+            "/documents/{document_id}/assets/{name}": _asset_path(namespace),
             "/runs/{run_id}": {
                 "get": {
                     "summary": "An agentic search's run record (its own user only)",
@@ -107,6 +108,23 @@ def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:
             "summary": "A document's source file, for citation links",
             "operationId": "get_document_source",
             "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace],
+            "responses": responses,
+        }
+    }
+
+
+def _asset_path(namespace: dict[str, Any]) -> dict[str, Any]:
+    responses = _responses("ErrorOut", 404, *COMMON_ERRORS)
+    responses["200"] = {
+        "description": "the image (docshelf serve; on AWS results link presigned URLs and this answers 404)",
+        "content": {kind: {"schema": {"type": "string", "format": "binary"}} for kind in ("image/png", "image/jpeg")},
+    }
+    name = {"type": "string", "pattern": "^[0-9a-f]{64}\\.(png|jpg)$"}
+    return {
+        "get": {
+            "summary": "An image asset of a document (an image chunk's `asset` under docshelf serve)",
+            "operationId": "get_document_asset",
+            "parameters": [_parameter("document_id", "path", DOCUMENT_ID), _parameter("name", "path", name), namespace],
             "responses": responses,
         }
     }

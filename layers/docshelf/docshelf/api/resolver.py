@@ -26,6 +26,7 @@ from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.routes_agentic import register_agentic_routes
+from docshelf.api.routes_assets import register_asset_route
 from docshelf.api.routes_documents import register_document_routes
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
@@ -140,6 +141,7 @@ def build_resolver(
         return json_response(document, ref("DocumentOut"))
 
     register_source_route(app, backend, caller, namespace_param, validated)
+    register_asset_route(app, backend, caller, namespace_param, validated)
     register_document_routes(app, backend, caller, namespace_param)
     register_agentic_routes(app, backend, caller)
     _register_error_handlers(app)

@@ -159,10 +159,20 @@ function renderTable(result) {
 
 function renderImage(result) {
   const body = renderText(result);
-  if (/^https?:\/\//.test(result.asset || "")) {
-    body.prepend(el("img", { className: "thumbnail", src: result.asset, alt: result.text.slice(0, 200) }));
+  const asset = result.asset || "";
+  if (/^https?:\/\//.test(asset) || asset.startsWith("/documents/")) {
+    const image = el("img", { className: "thumbnail", alt: result.text.slice(0, 200) });
+    body.prepend(image);
+    showImage(image, asset);
   }
   return body;
+}
+
+// The server's asset route wants the bearer token, which an <img src> does not send: fetch it, show the blob.
+async function showImage(image, asset) {
+  if (!asset.startsWith("/") || !token()) { image.src = asset; return; }
+  const response = await fetch(asset, { headers: apiHeaders(false) });
+  if (response.ok) image.src = URL.createObjectURL(await response.blob());
 }
 
 function renderResult(result, index) {

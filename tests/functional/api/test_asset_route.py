@@ -1,0 +1,77 @@
+"""GET /documents/{id}/assets/{name} under `docshelf serve`: an image chunk's `asset` links there, and the route
+answers the picture's bytes to a token allowed the namespace only."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from docshelf.api.local import LocalApiBackend
+from docshelf.api.server import ServeConfig
+from docshelf.local import LocalServices
+from tests.functional.api.helpers import SECRET, Served, start_server, token
+from tests.functional.api.test_source_route import get
+
+
+def report_with_a_picture() -> bytes:
+    import docx
+
+    picture = Image.new("RGB", (320, 200), "white")
+    ImageDraw.Draw(picture).rectangle((40, 40, 280, 160), outline="black", width=6)
+    body = io.BytesIO()
+    picture.save(body, "PNG")
+    body.seek(0)
+    word = docx.Document()
+    word.add_paragraph("The cross-section diagram below shows the pump housing.")
+    shape = word.add_picture(body)
+    shape._inline.docPr.set("descr", "Pump cross-section diagram")  # its alt text: an image chunk of its own
+    saved = io.BytesIO()
+    word.save(saved)
+    return saved.getvalue()
+
+
+@pytest.fixture
+def pictured(tmp_path: Path) -> Iterator[Served]:
+    services = LocalServices.open(tmp_path / "store")
+    services.ingest(report_with_a_picture(), namespace="demo", source_key="report.docx")
+    services.ingest(report_with_a_picture(), namespace="secret", source_key="report.docx")
+    server, thread = start_server(LocalApiBackend(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True))
+    try:
+        yield Served(server.url, services, LocalApiBackend(services), server)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _image_asset(served: Served, bearer: str, namespace: str) -> str:
+    status, found = served.search(bearer, namespace=namespace, query="pump cross-section diagram",
+                                  filters={"chunk_types": ["image"]})  # fmt: skip
+    assert status == 200 and found["results"], found
+    asset: str = found["results"][0]["asset"]
+    return asset
+
+
+def test_an_image_chunk_links_to_its_picture(pictured: Served) -> None:
+    bearer = token("alice", ["demo"])
+    asset = _image_asset(pictured, bearer, "demo")
+    assert asset.startswith("/documents/") and "/assets/" in asset and asset.endswith("?namespace=demo")
+    status, body, headers = get(pictured, asset, bearer)
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert Image.open(io.BytesIO(body)).size == (320, 200)
+
+
+def test_another_namespace_and_unknown_assets_are_refused(pictured: Served) -> None:
+    secret = _image_asset(pictured, token("bob", ["secret"]), "secret")
+    status, body, _ = get(pictured, secret, token("alice", ["demo"]))
+    assert status == 403 and not body.startswith(b"\x89PNG")
+    document = secret.split("/")[2]
+    status, _, _ = get(pictured, secret.replace("namespace=secret", "namespace=demo"), token("alice", ["demo"]))
+    assert status == 404  # that document is not in demo
+    status, _, _ = get(pictured, f"/documents/{document}/assets/..%2Fsource.json?namespace=secret",
+                       token("bob", ["secret"]))  # fmt: skip
+    assert status == 404
