@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.api.routes_source import SERVED_STATUSES, SOURCE_POLICY
+from docshelf.api.routes_source import SOURCE_POLICY, served_record
 from docshelf.api.schemas import DOCUMENT_ID
 from docshelf.api.service import ApiBackend
 from docshelf.assets import is_asset_ref
@@ -43,13 +43,10 @@ def register_asset_route(
     def asset_route(document_id: str, name: str) -> Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         namespace = namespace_param()
-        caller().authorize(namespace)
         api = backend()
+        served_record(api, caller(), namespace, document_id)
         reader: AssetReader | None = getattr(api, "asset_reader", None)
-        record = api.registry.get(namespace, document_id)
-        data = None
-        if is_asset_ref(name) and reader is not None and record is not None and record.status in SERVED_STATUSES:
-            data = reader(namespace, document_id, name)
+        data = reader(namespace, document_id, name) if is_asset_ref(name) and reader is not None else None
         if data is None:
             raise NotFoundError(f"no asset {name} of document {document_id} in namespace {namespace}")
         media_type = IMAGE_TYPES.get(name.rsplit(".", 1)[-1].lower(), "application/octet-stream")

@@ -58,16 +58,21 @@ def register_source_route(
     @app.get("/documents/<document_id>/source")
     def source_route(document_id: str) -> Response[str] | Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
-        namespace = namespace_param()
-        caller().authorize(namespace)
         api = backend()
-        record = api.registry.get(namespace, document_id)
+        record = served_record(api, caller(), namespace_param(), document_id)
         opener: SourceOpener | None = getattr(api, "source_opener", None)
-        if record is None or record.status not in SERVED_STATUSES:
-            raise NotFoundError(f"no document {document_id} in namespace {namespace}")
         if opener is None:
             raise NotFoundError("this server does not keep the documents' source files")
         return source_response(opener(record), record.source_file_name)
+
+
+def served_record(api: ApiBackend, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:
+    """The document of a namespace the caller may read, while it has files to serve; NotFoundError otherwise."""
+    caller.authorize(namespace)
+    record = api.registry.get(namespace, document_id)
+    if record is None or record.status not in SERVED_STATUSES:
+        raise NotFoundError(f"no document {document_id} in namespace {namespace}")
+    return record
 
 
 def source_response(answer: SourceBytes | SourceUrl, filename: str) -> Response[str] | Response[bytes]:
