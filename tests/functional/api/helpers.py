@@ -8,6 +8,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,8 +96,15 @@ def _no_connection(address: str, port: int, timeout: float) -> socket.socket:
     raise ConnectionRefusedError(f"tests connect nowhere ({address}:{port})")
 
 
-def start_server(backend: LocalApiBackend, config: ServeConfig) -> tuple[SearchApiServer, threading.Thread]:
+@contextmanager
+def serving(backend: LocalApiBackend, config: ServeConfig) -> Iterator[SearchApiServer]:
+    """`docshelf serve`'s server on a free loopback port, in a thread, shut down and closed on exit."""
     server = SearchApiServer(("127.0.0.1", 0), backend, config)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    return server, thread
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import ServeConfig
 from docshelf.local import LocalServices
-from tests.functional.api.helpers import SECRET, Served, start_server, token
+from tests.functional.api.helpers import SECRET, Served, serving, token
 from tests.functional.api.test_source_route import get
 
 
@@ -39,13 +39,8 @@ def pictured(tmp_path: Path) -> Iterator[Served]:
     services = LocalServices.open(tmp_path / "store")
     services.ingest(report_with_a_picture(), namespace="demo", source_key="report.docx")
     services.ingest(report_with_a_picture(), namespace="secret", source_key="report.docx")
-    server, thread = start_server(LocalApiBackend(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True))
-    try:
+    with serving(LocalApiBackend(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         yield Served(server.url, services, LocalApiBackend(services), server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def _image_asset(served: Served, bearer: str, namespace: str) -> str:

@@ -23,7 +23,7 @@ import pytest
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import ServeConfig
 from docshelf.local import LocalServices
-from tests.functional.api.helpers import SECRET, start_server, token
+from tests.functional.api.helpers import SECRET, serving, token
 from tests.functional.api.page_probe import ProbeApp
 from tests.functional.api.test_asset_route import report_with_a_picture
 from tests.functional.api.test_browser import dump_dom
@@ -69,15 +69,10 @@ def _site(tmp_path_factory: pytest.TempPathFactory, *, recorded: bool) -> Iterat
     for path in sorted(docs.iterdir()):
         services.ingest(path.read_bytes(), namespace="demo", source_key=path.name)
     backend = LocalApiBackend(services, cache_ttl_s=0, sources=docs)
-    server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, quiet=True))
-    probe = ProbeApp(server._server.application, AXE_JS, recorded=recorded)
-    server._server.application = probe
-    try:
+    with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
+        probe = ProbeApp(server._server.application, AXE_JS, recorded=recorded)
+        server._server.application = probe
         yield Site(server.url, docs, probe, token("alice", ["demo"]))
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def page(site: Site, profile: Path, **params: str) -> str:

@@ -162,15 +162,10 @@ def test_openapi_and_docs_are_served_offline(served: Served) -> None:
 
 def test_no_auth_serves_everything(tmp_path: object, served: Served) -> None:
     from docshelf.api.server import ServeConfig
-    from tests.functional.api.helpers import start_server
+    from tests.functional.api.helpers import serving
 
-    server, thread = start_server(served.backend, ServeConfig(jwt_secret=None, quiet=True))
-    try:
+    with serving(served.backend, ServeConfig(jwt_secret=None, quiet=True)) as server:
         anonymous = Served(server.url, served.services, served.backend)
         status, body = anonymous.request("POST", "/search", body={"namespace": "secret", "query": "salary"})
         assert status == 200 and body["results"][0]["source_file_name"] == "payroll.md"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
     assert SECRET  # the fixture's own server still requires tokens

@@ -17,7 +17,7 @@ from docshelf.api.local_ingress import LocalIngress
 from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher, FetchLimits
 from docshelf.local import LocalServices
-from tests.functional.api.helpers import Served, ingest_tenants, start_server, token
+from tests.functional.api.helpers import Served, ingest_tenants, serving, token
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
 
 NOTE = b"# Boiler note\n\n## Descaling\n\nDescale the boiler heat exchanger every 90 days with citric acid.\n"
@@ -59,13 +59,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
         return Fetcher(resolver=resolver, connector=RecordingConnector(live=True), limits=_TEST_LIMITS)
 
     backend = LocalApiBackend(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=fetcher))
-    server, thread = start_server(backend, ServeConfig(jwt_secret=_SECRET, claim_names=ClaimNames(), quiet=True))
-    try:
+    with serving(backend, ServeConfig(jwt_secret=_SECRET, claim_names=ClaimNames(), quiet=True)) as server:
         yield Served(server.url, services, backend, server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 _TEST_LIMITS = FetchLimits(allow_loopback_for_tests=True)

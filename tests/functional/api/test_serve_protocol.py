@@ -15,7 +15,7 @@ import pytest
 
 from docshelf.api.server import SearchApiServer, ServeConfig
 from docshelf.cli import main
-from tests.functional.api.helpers import SECRET, Served, start_server, token
+from tests.functional.api.helpers import SECRET, Served, serving, token
 
 DEMO = token("alice", ["demo"])
 ORIGIN = "http://localhost:3000"
@@ -118,13 +118,8 @@ def test_options_lists_the_methods_and_sends_no_cors_by_default(served: Served) 
 
 @pytest.fixture
 def cors_server(served: Served) -> Iterator[SearchApiServer]:
-    server, thread = start_server(served.backend, ServeConfig(jwt_secret=SECRET, quiet=True, cors_origin=ORIGIN))
-    try:
+    with serving(served.backend, ServeConfig(jwt_secret=SECRET, quiet=True, cors_origin=ORIGIN)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def test_cors_answers_only_the_configured_origin(cors_server: SearchApiServer) -> None:

@@ -12,7 +12,7 @@ import pytest
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import ServeConfig
 from docshelf.local import LocalServices
-from tests.functional.api.helpers import PUMP, SECRET, SECRET_DOC, Served, start_server, token
+from tests.functional.api.helpers import PUMP, SECRET, SECRET_DOC, Served, serving, token
 
 
 @pytest.fixture
@@ -25,13 +25,8 @@ def sourced(tmp_path: Path) -> Iterator[Served]:
     services.ingest(PUMP, namespace="demo", source_key="manuals/pump.md")
     services.ingest(SECRET_DOC, namespace="secret", source_key="payroll.md")
     backend = LocalApiBackend(services, cache_ttl_s=0, sources=folder)
-    server, thread = start_server(backend, ServeConfig(jwt_secret=SECRET, quiet=True))
-    try:
+    with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         yield Served(server.url, services, backend, server)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def document_id(served: Served, namespace: str, name: str) -> str:
