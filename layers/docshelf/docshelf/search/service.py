@@ -74,10 +74,12 @@ class SearchResponse:
     cache: str = "miss"
     corrections: dict[str, str] = field(default_factory=dict)
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
-    highlights: dict[str, list[list[int]]] = field(default_factory=dict)  # chunk id -> where the query matched
+    query: str = ""  # what the results' highlights mark (with `corrections`)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API."""
+        """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
+        found here, not in `search`, which callers that print text or score runs also use."""
+        terms = highlight_terms(self.query, self.corrections)
         return {
             "evidence_text": self.evidence_text,
             "answer_text": self.answer_text,
@@ -88,7 +90,7 @@ class SearchResponse:
                     "score": r.score,
                     "channel_ranks": r.channel_ranks,
                     **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
-                    "highlights": self.highlights.get(r.chunk.chunk_id, []),
+                    "highlights": highlights(terms, r.chunk.text),
                     **table_fields(r.chunk),
                 }
                 for r in self.results
@@ -144,13 +146,8 @@ def search(
         evidence_chunks=used,
         evidence_tokens=tokens,
         corrections=corrected,
-        highlights=_highlights(request.query, corrected, ranked),
+        query=request.query,
     )
-
-
-def _highlights(query: str, corrected: Mapping[str, str], ranked: Sequence[RankedChunk]) -> dict[str, list[list[int]]]:
-    terms = highlight_terms(query, corrected)
-    return {r.chunk.chunk_id: highlights(terms, r.chunk.text) for r in ranked}
 
 
 def table_fields(chunk: Chunk) -> dict[str, Any]:
