@@ -15,11 +15,14 @@ def fuse_rrf(
     weights: Mapping[str, float] = CHANNEL_WEIGHTS,
     k: int = RRF_K,
 ) -> list[tuple[str, float, dict[str, int]]]:
-    """(id, fused score, rank per channel) best first; ties broken by id for determinism."""
+    """(id, fused score, rank per channel) best first; ties broken by id for determinism. A channel without weight
+    takes no part: its chunks would rank with score 0 after the others."""
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
     for channel, ids in rankings.items():
         weight = weights.get(channel, 0.0)
+        if weight <= 0:
+            continue
         for rank, item in enumerate(ids):
             scores[item] = scores.get(item, 0.0) + weight / (k + rank + 1)
             ranks.setdefault(item, {})[channel] = rank

@@ -202,8 +202,6 @@ def _ranked(
     if "semantic" in rankings and feedback:
         doubt = _lexical_doubt(queries.get("content", []), frequencies[0], first.content_idf)
         weights["semantic"] *= doubt**ranking.semantic_adapt
-        if weights["semantic"] == 0:  # a chunk only the vectors found would rank with score 0
-            del rankings["semantic"]
     fused = fuse_rrf(rankings, weights, ranking.rrf_k)
     results = _distinct_results(index, request, fused, chunks)
     return _siblings_by_passage(
