@@ -19,7 +19,7 @@ from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf import parse
 from docshelf.parsers.pdf_chars import object_texts
-from docshelf.parsers.pdf_headings import numbering_level
+from docshelf.parsers.pdf_numbering import numbering_level
 from docshelf.tables import table_grid, table_to_markdown
 
 WIDTH, HEIGHT = A4

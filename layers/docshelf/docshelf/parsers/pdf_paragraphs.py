@@ -8,6 +8,7 @@ import statistics
 from dataclasses import dataclass
 
 from docshelf.parsers.pdf_lines import Line, no_space_script
+from docshelf.parsers.pdf_numbering import numbering_level
 
 _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
@@ -71,12 +72,18 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     if is_list_item(line.text):
         return False
     short = previous.x1 < right_edge - 2.0 * size
+    if short and (_numbered_title(line) or (len(current) == 1 and _numbered_title(previous))):
+        return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
     if short and (
         _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
     ):
         return False
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _numbered_title(line: Line) -> bool:
+    return numbering_level(line.text) is not None and _SENTENCE_END.search(line.text) is None
 
 
 def join_lines(texts: list[str]) -> str:
