@@ -33,6 +33,7 @@ from docshelf.model import Block
 from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
@@ -216,9 +217,10 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
+            aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number)
             # The text walk saw every image object already: a page without one is not walked again.
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
-            return text, tables + rule_tables, loose_runs, placed
+            return text, tables + rule_tables + aligned_tables, loose_runs, placed
         finally:
             textpage.close()
     finally:

@@ -61,7 +61,7 @@ def is_rtl(text: str) -> bool:
 def build_lines(runs: list[Run]) -> list[Line]:
     """Line fragments in top-to-bottom, then left-to-right order."""
     lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
-    for row in _rows([run for run in runs if not run.vertical]):
+    for row in text_rows([run for run in runs if not run.vertical]):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
         fragment: list[Run] = []
@@ -82,8 +82,8 @@ def build_lines(runs: list[Run]) -> list[Line]:
     return lines
 
 
-def _rows(runs: list[Run]) -> list[list[Run]]:
-    """Cluster runs whose vertical extents overlap by at least half of the smaller one."""
+def text_rows(runs: list[Run]) -> list[list[Run]]:
+    """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one."""
     rows: list[list[Run]] = []
     row_top = row_bottom = 0.0
     for run in sorted(runs, key=lambda r: r.top + r.bottom):
