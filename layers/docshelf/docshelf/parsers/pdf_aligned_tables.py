@@ -167,12 +167,25 @@ def _flows(grid: list[list[str]], column: int) -> bool:
     return flowing >= 2
 
 
-def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTable, list[_Row]] | None:
+def _with_header(block: list[_Row], above: _Row | None) -> list[_Row] | None:
+    """The block's rows with its header: its first row regrouped by the columns of the rows below, where one of
+    its cells spans two of them (header cells set closer than a font size), or else the row above the block."""
     columns = _columns(block)
+    body_columns = _columns(block[1:])
+    if len(block) > MIN_ROWS - 1 and len(body_columns) > len(columns):
+        header = _header(block[0], body_columns, block[1:])
+        if header is not None:
+            return [header, *block[1:]]
     if len(columns) < 2:
         return None
     header = _header(above, columns, block) if above is not None else None
-    rows = [header, *block] if header is not None else block
+    return [header, *block] if header is not None else block
+
+
+def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTable, list[_Row]] | None:
+    rows = _with_header(block, above)
+    if rows is None:
+        return None
     columns = _columns(rows)
     grid: list[list[str]] = []
     for row in rows:

@@ -20,6 +20,11 @@ FRAGMENT_GAP_EM = 1.0
 # Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
 SPACE_GAP_EM = 0.15
 MAJORITY_FONT_SHARE = 0.8
+MIN_HEIGHT_EM = 0.6
+# Gaps up to these many font sizes join CJK runs without a space: between two CJK runs, and between a CJK run and
+# a Latin or digit run.
+CJK_GAP_EM = 1.0
+MIXED_SCRIPT_GAP_EM = 0.75
 
 
 @dataclass(slots=True)
@@ -87,17 +92,26 @@ def text_rows(runs: list[Run]) -> list[list[Run]]:
     rows: list[list[Run]] = []
     row_top = row_bottom = 0.0
     for run in sorted(runs, key=lambda r: r.top + r.bottom):
-        height = max(run.bottom - run.top, 0.1)
+        top, bottom = _extent(run)
+        height = bottom - top
         if rows:
-            overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
+            overlap = min(bottom, row_bottom) - max(top, row_top)
             row_height = row_bottom - row_top
             if overlap >= 0.5 * min(height, row_height) and height < 2.5 * row_height:
                 rows[-1].append(run)
-                row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                row_top, row_bottom = min(row_top, top), max(row_bottom, bottom)
                 continue
         rows.append([run])
-        row_top, row_bottom = run.top, run.bottom
+        row_top, row_bottom = top, bottom
     return rows
+
+
+def _extent(run: Run) -> tuple[float, float]:
+    """The run's vertical extent, at least MIN_HEIGHT_EM of its size around its middle: a glyph's box can be a
+    sliver (the bar of `ー` or of a dash set in a font of its own), which must still join its line."""
+    half = max(run.bottom - run.top, MIN_HEIGHT_EM * run.size, 0.1) / 2
+    middle = (run.top + run.bottom) / 2
+    return middle - half, middle + half
 
 
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
@@ -114,13 +128,15 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         if previous is not None and parts:
             gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
             joined_tail, head = parts[-1], text
+            if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
+                # PDFium puts a space into the text where it sees a gap; beside CJK a gap this narrow is layout.
+                parts[-1], text = joined_tail.rstrip(), head.lstrip()
+                joined_tail, head = parts[-1], text
             if (
                 gap > SPACE_GAP_EM * max(run.size, previous.size)
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
-                and not (
-                    no_space_script(joined_tail[-1:] or " ") and no_space_script(head[:1] or " ") and gap < run.size
-                )
+                and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
             ):
                 parts.append(" ")
         parts.append(text)
@@ -139,6 +155,23 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _cjk_boundary(tail: str, head: str) -> bool:
+    left, right = tail.rstrip()[-1:] or " ", head.lstrip()[:1] or " "
+    return no_space_script(left) or no_space_script(right)
+
+
+def _unspaced_gap(left: str, right: str) -> float:
+    """The widest gap, in font sizes, that still joins two runs without a space, by the scripts on both sides:
+    CJK text has no spaces between words, and Japanese layout sets a digit or Latin run off from the kana or kanji
+    beside it by a quarter em without a space character (`M12ボルト`, `０℃以下`)."""
+    cjk_left, cjk_right = no_space_script(left), no_space_script(right)
+    if cjk_left and cjk_right:
+        return CJK_GAP_EM
+    if cjk_left or cjk_right:
+        return MIXED_SCRIPT_GAP_EM
+    return 0.0
 
 
 def _majority_font(runs: list[Run]) -> str:

@@ -72,7 +72,8 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     if is_list_item(line.text):
         return False
     short = previous.x1 < right_edge - 2.0 * size
-    if short and (_numbered_title(line) or (len(current) == 1 and _numbered_title(previous))):
+    ended = short or _SENTENCE_END.search(previous.text) is not None
+    if (ended and _numbered_title(line)) or (short and len(current) == 1 and _numbered_title(previous)):
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
     if short and (
         _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
@@ -95,8 +96,8 @@ def join_lines(texts: list[str]) -> str:
         tail = parts[-1]
         if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].islower():
             parts[-1] = tail[:-1]
-        elif not (no_space_script(tail[-1]) and no_space_script(text[0])):
-            parts.append(" ")
+        elif not (no_space_script(tail[-1]) or no_space_script(text[0])):
+            parts.append(" ")  # a line break is no space where CJK text meets it on either side
         parts.append(text)
     return "".join(parts)
 
