@@ -34,6 +34,7 @@ from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf_aligned_tables import find_aligned_tables
+from docshelf.parsers.pdf_figures import figure_boxes, without_figure_text
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
@@ -217,6 +218,7 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
+            loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
             aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number)
             # The text walk saw every image object already: a page without one is not walked again.
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []

@@ -29,6 +29,7 @@ _ITALIC_NAMES = ("italic", "oblique")
 _ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
 _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
+DRAWING_SEGMENTS = 6
 
 
 @dataclass(slots=True)
@@ -55,6 +56,8 @@ class PageText:
     image_area: float = 0.0
     rules: list[tuple[float, float, float, float]] = field(default_factory=list)
     has_vector_paths: bool = False
+    # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
+    drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     @property
     def image_coverage(self) -> float:
@@ -121,6 +124,8 @@ class PageReader:
                     out.rules.append((x0, out.height - y1, x1, out.height - y0))
                 elif max(x1 - x0, y1 - y0) >= 4.0:
                     self._stroked_rules(obj, outer, out)
+                    if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
+                        out.drawings.append((x0, out.height - y1, x1, out.height - y0))
 
     def _stroked_rules(self, obj: Any, outer: Matrix, out: PageText) -> None:
         """Axis-aligned straight segments of a stroked path (grids and boxes drawn as one path)."""
