@@ -10,9 +10,9 @@ sidebar, a rounded panel) is no figure: its lines are long, so text of that kind
 
 from __future__ import annotations
 
-import re
 import statistics
 
+from docshelf.parsers.pdf_flow import CAPTION
 from docshelf.parsers.pdf_text import Run
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom
@@ -25,7 +25,6 @@ MAX_MEDIAN_CHARS = 25
 MAX_CHARS = 60
 SMALLER = 0.95
 LARGER = 1.15
-_CAPTION = re.compile(r"^(?:fig(?:ure)?\.?|table|chart|diagram|图|圖|図|表)\s*[\dA-Z一二三四五六七八九十]", re.I)
 
 
 def figure_boxes(drawings: list[Box], rules: list[Box]) -> list[Box]:
@@ -82,7 +81,7 @@ def without_figure_text(runs: list[Run], figures: list[Box]) -> list[Run]:
 def _caption_runs(runs: list[Run]) -> set[int]:
     """The runs of caption lines: one that starts with `Figure 3`, `Fig. 2`, `表1`…, and the runs to its right on
     its line."""
-    starts = [run for run in runs if _CAPTION.match(run.text.strip())]
+    starts = [run for run in runs if CAPTION.match(run.text.strip())]
     kept = {id(run) for run in starts}
     for start in starts:
         middle = (start.top + start.bottom) / 2

@@ -88,30 +88,25 @@ def build_lines(runs: list[Run]) -> list[Line]:
 
 
 def text_rows(runs: list[Run]) -> list[list[Run]]:
-    """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one."""
+    """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one. A run much
+    taller than the row starts a row of its own, the row counting at least MIN_HEIGHT_EM of its size: a glyph's
+    box can be a sliver (the bar of `ー` set in a font of its own), and the line it opens must still take the rest."""
     rows: list[list[Run]] = []
-    row_top = row_bottom = 0.0
+    row_top = row_bottom = row_size = 0.0
     for run in sorted(runs, key=lambda r: r.top + r.bottom):
-        top, bottom = _extent(run)
-        height = bottom - top
+        height = max(run.bottom - run.top, 0.1)
         if rows:
-            overlap = min(bottom, row_bottom) - max(top, row_top)
+            overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
             row_height = row_bottom - row_top
-            if overlap >= 0.5 * min(height, row_height) and height < 2.5 * row_height:
+            tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
+            if overlap >= 0.5 * min(height, row_height) and not tall:
                 rows[-1].append(run)
-                row_top, row_bottom = min(row_top, top), max(row_bottom, bottom)
+                row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                row_size = max(row_size, run.size)
                 continue
         rows.append([run])
-        row_top, row_bottom = top, bottom
+        row_top, row_bottom, row_size = run.top, run.bottom, run.size
     return rows
-
-
-def _extent(run: Run) -> tuple[float, float]:
-    """The run's vertical extent, at least MIN_HEIGHT_EM of its size around its middle: a glyph's box can be a
-    sliver (the bar of `ー` or of a dash set in a font of its own), which must still join its line."""
-    half = max(run.bottom - run.top, MIN_HEIGHT_EM * run.size, 0.1) / 2
-    middle = (run.top + run.bottom) / 2
-    return middle - half, middle + half
 
 
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:

@@ -7,6 +7,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
 from docshelf.parsers.pdf_lines import Line, no_space_script
 from docshelf.parsers.pdf_numbering import numbering_level
 
@@ -25,6 +26,8 @@ class TextBlock:
     bold: bool
     n_lines: int
     list_item: bool
+    top: float = 0.0
+    bottom: float = 0.0
     italic: bool = False
 
 
@@ -87,15 +90,22 @@ def _numbered_title(line: Line) -> bool:
     return numbering_level(line.text) is not None and _SENTENCE_END.search(line.text) is None
 
 
-def join_lines(texts: list[str]) -> str:
+def join_lines(texts: list[str], *, marked: bool = False) -> str:
+    """The lines as one text. A word hyphenated at a line end is rejoined or keeps its hyphen by the rule of
+    pdf_hyphens; with `marked` the break stays marked (HYPHEN_BREAK) for the document's own words to decide."""
+    text = _joined(texts)
+    return text if marked else resolve(text, Vocabulary())
+
+
+def _joined(texts: list[str]) -> str:
     parts: list[str] = []
     for text in texts:
         if not parts:
             parts.append(text)
             continue
         tail = parts[-1]
-        if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].islower():
-            parts[-1] = tail[:-1]
+        if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].isalnum():
+            parts[-1] = tail[:-1] + HYPHEN_BREAK  # a word broken at the line end, or a hyphenated one
         elif not (no_space_script(tail[-1]) or no_space_script(text[0])):
             parts.append(" ")  # a line break is no space where CJK text meets it on either side
         parts.append(text)
@@ -104,10 +114,12 @@ def join_lines(texts: list[str]) -> str:
 
 def _block(lines: list[Line], page: int) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
-    text = join_lines([line.text for line in lines])
+    text = join_lines([line.text for line in lines], marked=True)
     return TextBlock(
         text=text,
         page=page,
+        top=min(line.top for line in lines),
+        bottom=max(line.bottom for line in lines),
         size=main.size,
         bold=all(line.bold for line in lines),
         n_lines=len({round(line.top) for line in lines}),
