@@ -143,7 +143,7 @@ def measure(path: Path) -> Fidelity | None:
     grids: list[tuple[int, list[list[str]]]] = []
     for block in content.blocks:
         if block.kind == "table":
-            grid = table_grid(block)  # type: ignore[arg-type]
+            grid = table_grid(block)
             grids.append((block.page, grid))
             texts.extend(" ".join(row) for row in grid)
         else:

@@ -68,7 +68,8 @@ def _script_runs(text: str, font: str) -> list[tuple[str, str]]:
 
 def _mixed_width(text: str, font: str, size: float = BODY) -> float:
     runs = _script_runs(text, font)
-    return sum(pdfmetrics.stringWidth(part, face, size) for part, face in runs) + (len(runs) - 1) * size / 4
+    widths = [float(pdfmetrics.stringWidth(part, face, size)) for part, face in runs]
+    return sum(widths) + (len(runs) - 1) * size / 4
 
 
 def draw_mixed(pdf: canvas.Canvas, x: float, y: float, text: str, font: str = "JaMincho", size: float = BODY) -> None:
