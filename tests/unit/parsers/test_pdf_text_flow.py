@@ -254,3 +254,21 @@ def test_corpus_multi_column_paper_reads_as_the_page_shows(corpus_dir: Path) -> 
     page = [block.text for block in content.blocks if block.page == 5 and isinstance(block, Paragraph)]
     assert page[-2].startswith("8SQuAD is limited")  # the page's footnotes come last
     assert not any("8SQuAD" in text for text in page[:-2])
+
+
+def test_dot_leader_entries_are_a_table_of_entries_and_page_numbers_column_by_column() -> None:
+    """A contents page in two columns; the page labels of the left column are set apart from their leaders."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    left = [("Notices", "vii"), ("Preface", "xi"), ("1.1 Security fundamentals", "2"), ("1.2 Current state", "3")]
+    right = [("Abomination", "6"), ("Arcane Horror", "6"), ("Archdemon", "7")]
+    for index, (entry, page) in enumerate(left):
+        pdf.drawString(LEFT, HEIGHT - 100 - 14 * index, entry + " " + ". " * ((40 - len(entry)) // 2))
+        pdf.drawRightString(LEFT + 230, HEIGHT - 100 - 14 * index, page)
+    for index, (entry, page) in enumerate(right):
+        pdf.drawString(RIGHT, HEIGHT - 100 - 14 * index, entry + " " + ". " * ((40 - len(entry)) // 2) + page)
+    pdf.showPage()
+    pdf.save()
+    tables = [table_grid(block) for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert tables == [[list(pair) for pair in left], [list(pair) for pair in right]]

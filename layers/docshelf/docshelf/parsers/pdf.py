@@ -40,6 +40,7 @@ from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
+from docshelf.parsers.pdf_leader_tables import find_leader_tables
 from docshelf.parsers.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
@@ -220,10 +221,11 @@ def _read_page(
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
             loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
+            leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
             aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number)
             # The text walk saw every image object already: a page without one is not walked again.
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
-            return text, tables + rule_tables + aligned_tables, loose_runs, placed
+            return text, tables + rule_tables + leader_tables + aligned_tables, loose_runs, placed
         finally:
             textpage.close()
     finally:

@@ -30,6 +30,7 @@ _ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
 _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
 DRAWING_SEGMENTS = 6
+FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
 
 
 @dataclass(slots=True)
@@ -187,6 +188,9 @@ class PageReader:
             scale *= math.sqrt(abs(outer[0] * outer[3] - outer[1] * outer[2]))
         size = self._size.value * scale if self._size.value > 0 else y1 - y0
         vertical = abs(m.b) > abs(m.a)
+        if not vertical and y1 - y0 < FLAT_BOX_EM * size:
+            # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
+            y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
         return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars)
