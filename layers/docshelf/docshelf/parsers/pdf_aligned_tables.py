@@ -76,6 +76,8 @@ def find_aligned_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], 
 
 
 def _row(runs: list[Run]) -> _Row:
+    if len(runs) == 1:
+        return _Row(runs, [runs], runs[0].top, runs[0].bottom)
     ordered = sorted(runs, key=lambda run: run.x0)
     cells: list[list[Run]] = []
     right = 0.0

@@ -18,8 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 HYPHEN_BREAK = "\x1f"  # control characters never survive text extraction, so this one cannot be text
-_WORD = re.compile(r"[^\W\d_]+")
-_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 _MARKED = re.compile(rf"\S*{HYPHEN_BREAK}\S*")
 _LEFT = re.compile(r"([^\W_]+(?:-[^\W_]+)*)$")
 _RIGHT = re.compile(r"^([^\W_]+(?:-[^\W_]+)*)")
@@ -33,11 +32,17 @@ class Vocabulary:
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Vocabulary:
+        """The words and hyphenated compounds of the texts, but those next to a line-end mark."""
         vocabulary = cls()
-        for text in texts:
-            unmarked = _MARKED.sub(" ", text).casefold()
-            vocabulary.words.update(_WORD.findall(unmarked))
-            vocabulary.compounds.update(_COMPOUND.findall(unmarked))
+        text = _MARKED.sub(" ", "\n".join(texts)).casefold()
+        tokens = Counter(_TOKEN.findall(text))
+        for token, count in tokens.items():
+            if "-" in token:
+                vocabulary.compounds[token] += count
+                for part in token.split("-"):
+                    vocabulary.words[part] += count
+            else:
+                vocabulary.words[token] += count
         return vocabulary
 
 

@@ -22,14 +22,20 @@ _PAGE_LABEL = r"(?:[0-9]{1,5}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})"
 _LEADER = re.compile(rf"^(?P<entry>.*?\S)\s*(?:[.·…]\s?){{3,}}\s*(?P<page>{_PAGE_LABEL})$")
 _TRAILING_LEADER = re.compile(r"(?:[.·…]\s?){3,}$")
 _PAGE = re.compile(rf"^{_PAGE_LABEL}$")
+_DOTS = re.compile(r"(?:[.·…]\s?){3}")
 
 
 def find_leader_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], list[Run]]:
     """Tables of dot-leader entries on the page, and the runs left outside them. Entries are looked for in each
     stretch of a line between gaps wider than a font size, so that the columns of a two-column index are apart;
     the entries of one table end at the same right edge (their page numbers line up)."""
+    dotted = [run for run in runs if _DOTS.search(run.text)]
+    if len(dotted) < MIN_ENTRIES:
+        return [], runs
     entries: list[_Entry] = []
     for row in text_rows([run for run in runs if not run.vertical]):
+        if not any(_DOTS.search(run.text) for run in row):
+            continue
         cells = _cells(row)
         for index, cell in enumerate(cells):
             match = _LEADER.match(_text(cell))
