@@ -75,6 +75,7 @@ def _mixed_width(text: str, font: str, size: float = BODY) -> float:
 def draw_mixed(pdf: canvas.Canvas, x: float, y: float, text: str, font: str = "JaMincho", size: float = BODY) -> None:
     """The text in script runs, a quarter em between a Latin and a Japanese run (Word's autospace, no space
     character)."""
+    _fonts()
     for part, face in _script_runs(text, font):
         pdf.setFont(face, size)
         pdf.drawString(x, y, part)

@@ -81,3 +81,27 @@ def test_a_cell_whose_last_character_is_in_another_font_reads_in_position_order(
     tables = [block for block in _parse(manual_pdf()).blocks if isinstance(block, Table)]
     codes = next(table for table in tables if table_grid(table)[0] == ["コード", "内容"])
     assert table_grid(codes)[1:] == [["E01", "通信エラー"], ["E02", "電源異常"]]
+
+
+def test_japanese_prose_lines_set_apart_from_latin_runs_are_not_a_table() -> None:
+    """Justified Japanese lines whose Latin runs stand more than a font size away from the kana before them."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    from tests.ja_pdf_fixtures import draw_mixed
+
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    lines = [
+        ("きるパッケージについての詳しい情報は、ローカルガイド", "[4]をご覧下さい。"),
+        ("パッケージに関しては、コンパニオンの本が主要な参考文", "[3]が主要な文献"),
+        ("献です。この本には、数百のパッケージについての説明が", "LATEXをどのように"),
+    ]
+    for index, (left, right) in enumerate(lines):
+        draw_mixed(pdf, 72, 700 - 16 * index, left)
+        draw_mixed(pdf, 72 + 29 * 10.5, 700 - 16 * index, right)
+    pdf.showPage()
+    pdf.save()
+    assert not [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]

@@ -17,13 +17,13 @@ import statistics
 from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
-from docshelf.parsers.pdf_lines import build_lines, text_rows
+from docshelf.parsers.pdf_lines import build_lines, no_space_script, text_rows
 from docshelf.parsers.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf_tables import PlacedTable
 from docshelf.parsers.pdf_text import Run
 
 CELL_GAP_EM = 1.0
-MAX_CELL_CHARS = 40
+MAX_CELL_CHARS = 40  # counted by `width`: a CJK character as two
 MAX_MEDIAN_CELL_CHARS = 24
 MAX_MEDIAN_CELL_WORDS = 3  # narrow text columns side by side hold lines of four words and more
 MIN_WORDED_SHARE = 0.6  # cells holding a letter or digit (not the arrows and symbols of a diagram)
@@ -33,6 +33,7 @@ MIN_COLUMN_FILL = 2
 MIN_FILLED_SHARE = 0.6
 SAME_LINE_EM = 0.3
 MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case is a line of prose wrapping on
+MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
 _MARKER = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[ivx]{1,4}[.)])$")
 
 
@@ -91,6 +92,11 @@ def _row(runs: list[Run]) -> _Row:
     return _Row(ordered, cells, min(run.top for run in runs), max(run.bottom for run in runs))
 
 
+def width(text: str) -> int:
+    """Characters counted as they fill a line: a CJK character as two."""
+    return sum(2 if no_space_script(char) else 1 for char in text)
+
+
 def _cell_text(cell: list[Run]) -> str:
     return join_lines([line.text for line in build_lines(cell)])
 
@@ -98,7 +104,7 @@ def _cell_text(cell: list[Run]) -> str:
 def _tabular(row: _Row) -> bool:
     """Two or more short cells on one line: their tops or their bottoms agree (lines of a page's separate text
     blocks that merely overlap stand at any height)."""
-    if len(row.cells) < 2 or any(len(_cell_text(cell)) > MAX_CELL_CHARS for cell in row.cells):
+    if len(row.cells) < 2 or any(sum(width(run.text.strip()) for run in cell) > MAX_CELL_CHARS for cell in row.cells):
         return False
     tops = [min(run.top for run in cell) for cell in row.cells]
     bottoms = [max(run.bottom for run in cell) for cell in row.cells]
@@ -143,7 +149,7 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     by_column: dict[int, list[Run]] = {}
     for run in row.runs:
         inside = [i for i, (start, end) in enumerate(columns) if run.x0 < end and start < run.x1]
-        if len(inside) != 1 or len(_cell_text([run])) > MAX_CELL_CHARS:
+        if len(inside) != 1 or width(_cell_text([run])) > MAX_CELL_CHARS:
             return None
         by_column.setdefault(inside[0], []).append(run)
     if len(by_column) < 2:
@@ -159,11 +165,10 @@ def _flows(grid: list[list[str]], column: int) -> bool:
         text = row[column]
         if not text:
             continue
-        if (
-            text[0].islower()
-            and len(above.split()) >= MIN_FLOWING_WORDS
-            and not above.endswith((".", "!", "?", ":", ";"))
-        ):
+        ended = above.endswith((".", "!", "?", ":", ";", "。", "．", "！", "？"))
+        latin = text[0].islower() and len(above.split()) >= MIN_FLOWING_WORDS
+        cjk = no_space_script(text[0]) and width(above) >= 2 * MIN_FLOWING_CJK
+        if (latin or cjk) and not ended:
             flowing += 1
         above = text
     return flowing >= 2
@@ -198,7 +203,7 @@ def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTabl
             texts[column] = join_lines([part for part in (texts[column], _cell_text(cell)) if part])
         grid.append(texts)
     cells = [text for row in grid for text in row if text]
-    if statistics.median(len(text) for text in cells) > MAX_MEDIAN_CELL_CHARS:
+    if statistics.median(width(text) for text in cells) > MAX_MEDIAN_CELL_CHARS:
         return None
     if statistics.median(len(text.split()) for text in cells) > MAX_MEDIAN_CELL_WORDS:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
+from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve, wanted_words
 from docshelf.parsers.pdf_paragraphs import TextBlock, join_lines
 
 SMALLER_THAN_BODY = 0.92
@@ -69,6 +69,7 @@ def resolve_hyphens(blocks: Sequence[TextBlock]) -> None:
     """Every line-end hyphen mark of the document's blocks resolved against the words of all of them."""
     if not any(HYPHEN_BREAK in block.text for block in blocks):
         return
-    vocabulary = Vocabulary.of(block.text for block in blocks)
+    texts = [block.text for block in blocks]
+    vocabulary = Vocabulary.of(texts, wanted_words(texts))
     for block in blocks:
         block.text = resolve(block.text, vocabulary)

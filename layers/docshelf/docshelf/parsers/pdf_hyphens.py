@@ -12,6 +12,7 @@ every paragraph of the document is read, each mark is resolved from the words th
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -31,19 +32,37 @@ class Vocabulary:
     compounds: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, texts: Iterable[str]) -> Vocabulary:
-        """The words and hyphenated compounds of the texts, but those next to a line-end mark."""
+    def of(cls, texts: Iterable[str], wanted: set[str] | None = None) -> Vocabulary:
+        """The words and hyphenated compounds of the texts, but those next to a line-end mark; with `wanted`
+        (see `wanted_words`), only those words and compounds are kept."""
+        tokens: Counter[str] = Counter()
+        for text in texts:
+            tokens.update(_TOKEN.findall((_MARKED.sub(" ", text) if HYPHEN_BREAK in text else text).casefold()))
         vocabulary = cls()
-        text = _MARKED.sub(" ", "\n".join(texts)).casefold()
-        tokens = Counter(_TOKEN.findall(text))
         for token, count in tokens.items():
-            if "-" in token:
+            parts = token.split("-") if "-" in token else [token]
+            if len(parts) > 1 and (wanted is None or token in wanted):
                 vocabulary.compounds[token] += count
-                for part in token.split("-"):
+            for part in parts:
+                if wanted is None or part in wanted:
                     vocabulary.words[part] += count
-            else:
-                vocabulary.words[token] += count
         return vocabulary
+
+
+def wanted_words(texts: Iterable[str]) -> set[str]:
+    """The words and compounds the marks of the texts ask about: each broken word joined and hyphenated, and its
+    two parts."""
+    wanted: set[str] = set()
+    for text in texts:
+        if HYPHEN_BREAK not in text:
+            continue
+        pieces = text.casefold().split(HYPHEN_BREAK)
+        for before, after in itertools.pairwise(pieces):
+            left, right = _LEFT.search(before), _RIGHT.match(after)
+            if left and right:
+                first, second = left.group(1), right.group(1)
+                wanted.update((first, second, first + second, f"{first}-{second}"))
+    return wanted
 
 
 def keeps_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:

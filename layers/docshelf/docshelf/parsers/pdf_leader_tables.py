@@ -22,7 +22,7 @@ _PAGE_LABEL = r"(?:[0-9]{1,5}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})"
 _LEADER = re.compile(rf"^(?P<entry>.*?\S)\s*(?:[.·…]\s?){{3,}}\s*(?P<page>{_PAGE_LABEL})$")
 _TRAILING_LEADER = re.compile(r"(?:[.·…]\s?){3,}$")
 _PAGE = re.compile(rf"^{_PAGE_LABEL}$")
-_DOTS = re.compile(r"(?:[.·…]\s?){3}")
+_DOTS = re.compile(r"(?:[.·…]\s?){5}")  # a leader is longer than an ellipsis
 
 
 def find_leader_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], list[Run]]:
