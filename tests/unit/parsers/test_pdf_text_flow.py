@@ -63,16 +63,17 @@ def _texts(content: ParsedContent) -> list[str]:
 
 
 def _chart(pdf: canvas.Canvas, x: float, top: float) -> None:
-    """A line chart: axes, a plotted line of eight segments, tick labels, a legend, an axis title."""
+    """A line chart: axes, two plotted lines of eight segments, tick labels, a legend, an axis title."""
     width, height = 180.0, 110.0
     bottom = top - height
     pdf.line(x, bottom, x + width, bottom)
     pdf.line(x, bottom, x, top)
-    path = pdf.beginPath()
-    path.moveTo(x, bottom + 10)
-    for step in range(1, 9):
-        path.lineTo(x + step * width / 8, bottom + 10 + (step * 37 % 90))
-    pdf.drawPath(path, stroke=1, fill=0)
+    for series in (37, 53):
+        path = pdf.beginPath()
+        path.moveTo(x, bottom + 10)
+        for step in range(1, 9):
+            path.lineTo(x + step * width / 8, bottom + 10 + (step * series % 90))
+        pdf.drawPath(path, stroke=1, fill=0)
     pdf.setFont("Helvetica", 6)
     for index, label in enumerate(("40", "50", "60", "70")):
         pdf.drawString(x - 12, bottom + 5 + index * 30, label)
@@ -272,3 +273,20 @@ def test_dot_leader_entries_are_a_table_of_entries_and_page_numbers_column_by_co
     pdf.save()
     tables = [table_grid(block) for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
     assert tables == [[list(pair) for pair in left], [list(pair) for pair in right]]
+
+
+def test_short_lines_in_a_rounded_panel_are_text_not_a_figure() -> None:
+    """A slide-like box of bullet points drawn inside a rounded rectangle (a path of curves)."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.roundRect(60, HEIGHT - 200, 260, 110, 12, stroke=1, fill=0)
+    pdf.setFont("Helvetica", 11)
+    bullets = ["Revenue up 12 percent", "Costs stable in Europe", "Two new plants opened", "Seal kits sold out"]
+    for index, bullet in enumerate(bullets):
+        pdf.drawString(72, HEIGHT - 115 - 22 * index, bullet)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, HEIGHT - 240, "The quarter closed with every region ahead of its plan for the year.")
+    pdf.showPage()
+    pdf.save()
+    body = " ".join(_texts(_parse(buffer.getvalue())))
+    assert all(bullet in body for bullet in bullets)

@@ -5,7 +5,8 @@ touch each other make one figure, grown by the straight rules crossing it (axes,
 lies inside a figure, or around it in a smaller size than the body text, is the figure's own, and is kept out of
 the body flow, where it would land
 between the sentences of a paragraph ("60 50 40", "# Train: 1k"). A box of paths around running text (a framed
-sidebar, a rounded panel) is no figure: its lines are long, so text of that kind stays.
+sidebar) is no figure: its lines are long; nor is one shape alone (a rounded panel behind bullet points): a figure
+is drawn with two shapes or more (corpus charts and diagrams: 7 to 37).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ Box = tuple[float, float, float, float]  # x0, top, x1, bottom
 TOUCHING = 6.0
 MIN_SIDE = 24.0
 MIN_AREA = 2000.0
+MIN_DRAWINGS = 2
 MARGIN_EM = 2.0  # tick labels and axis titles stand outside the plotted area
 VERTICAL_MARGIN = 1.5  # a rotated axis title stands further out than the tick labels
 MAX_MEDIAN_CHARS = 25
@@ -41,6 +43,8 @@ def figure_boxes(drawings: list[Box], rules: list[Box]) -> list[Box]:
     figures: list[Box] = []
     for box in boxes:
         if box[2] - box[0] < MIN_SIDE or box[3] - box[1] < MIN_SIDE or _area(box) < MIN_AREA:
+            continue
+        if sum(1 for drawing in drawings if _touch(box, drawing, 0.0)) < MIN_DRAWINGS:
             continue
         grown = box
         for rule in rules:
