@@ -33,10 +33,14 @@ from docshelf.model import Block
 from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.pdf_aligned_tables import find_aligned_tables
+from docshelf.parsers.pdf_figures import figure_boxes, without_figure_text
+from docshelf.parsers.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
 from docshelf.parsers.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf_layout import GUTTER_MIN_EM, reading_order
+from docshelf.parsers.pdf_leader_tables import find_leader_tables
 from docshelf.parsers.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf_paragraphs import TextBlock, paragraphs
@@ -216,9 +220,12 @@ def _read_page(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
+            loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
+            leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
+            aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number)
             # The text walk saw every image object already: a page without one is not walked again.
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
-            return text, tables + rule_tables, loose_runs, placed
+            return text, tables + rule_tables + leader_tables + aligned_tables, loose_runs, placed
         finally:
             textpage.close()
     finally:
@@ -269,8 +276,9 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: Ass
         return [_page_candidates(pages[index]) for index in range(start, end)]
 
     per_page = map_page_ranges(layout, len(pages), worker_count(len(pages)))
-    candidates = [candidate for page in per_page for candidate in page]
+    candidates = _rejoined([candidate for page in per_page for candidate in page])
     text_blocks = [item for item in candidates if isinstance(item, TextBlock)]
+    resolve_hyphens(text_blocks)
     classified = iter(classify(text_blocks, outline))
     result: list[Block] = []
     for candidate in candidates:
@@ -279,6 +287,22 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: Ass
             result.extend([image] if image is not None else [])
         else:
             result.append(candidate.table if isinstance(candidate, PlacedTable) else next(classified))
+    return result
+
+
+def _rejoined(candidates: list[TextBlock | PlacedTable | PlacedImage]) -> list[TextBlock | PlacedTable | PlacedImage]:
+    """The candidates with each paragraph that a column or page end broke off joined again, across the tables,
+    images and captions placed in between."""
+    result: list[TextBlock | PlacedTable | PlacedImage] = []
+    last_text: TextBlock | None = None
+    for candidate in candidates:
+        if isinstance(candidate, TextBlock):
+            if last_text is not None and continues(last_text, candidate):
+                merge_into(last_text, candidate)
+                continue
+            if not is_caption(candidate.text):  # a caption floats with its figure, as tables and images do
+                last_text = candidate
+        result.append(candidate)
     return result
 
 
@@ -295,7 +319,10 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     rotated: list[Line | PlacedTable] = [line for line in page.lines if line.vertical]
     if rotated:
         regions.append(rotated)  # margin stamps and side labels are read last
+    body = _body_size(page.lines)
+    notes: list[TextBlock] = []
     for region in regions:
+        region_start = len(candidates)
         run: list[Line] = []
         for item in region:
             if images and images[-1].top <= item.top:
@@ -310,8 +337,21 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
             run = []
             candidates.append(item)
         candidates.extend(paragraphs(run, page.number))
+        region_texts = [item for item in candidates[region_start:] if isinstance(item, TextBlock)]
+        moved = {id(note) for note in take_footnotes(region_texts, body, page.height)}
+        if moved:
+            notes.extend(item for item in candidates[region_start:] if id(item) in moved)  # type: ignore[misc]
+            candidates[region_start:] = [item for item in candidates[region_start:] if id(item) not in moved]
     candidates.extend(reversed(images))
+    candidates.extend(notes)  # footnotes at the end of their page's flow
     return candidates
+
+
+def _body_size(lines: list[Line]) -> float:
+    weights: dict[float, int] = {}
+    for line in lines:
+        weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    return max(weights.items(), key=lambda item: item[1])[0] if weights else 10.0
 
 
 def _cited_images(page: PageLayout) -> list[PlacedImage]:

@@ -13,20 +13,11 @@ from dataclasses import dataclass
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.pdf_lines import no_space_script
+from docshelf.parsers.pdf_numbering import explicit_marker, numbering_level
 from docshelf.parsers.pdf_paragraphs import TextBlock
 
-MAX_LEVEL = 6
 MAX_SIZE_LEVEL = 4
 LARGER_THAN_BODY = 1.15
-_DECIMAL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
-_KEYWORD = re.compile(
-    r"^(chapter|part|appendix|annex|section|kapitel|chapitre|capítulo)\s+(?:\d+|[IVXLC]+|[A-Z])\b", re.I
-)
-_CJK_NUMBER = "一二三四五六七八九十百千零〇两0-9０-９"
-_CJK_CHAPTER = re.compile(rf"^第[{_CJK_NUMBER}]+\s*([部編编章節节款項项])")
-_CJK_ENUMERATION = re.compile(rf"^(?:[{_CJK_NUMBER}]+[、．]|[（(][{_CJK_NUMBER}]+[）)])")
-_CJK_LEVELS = {"部": 1, "編": 1, "编": 1, "章": 1, "節": 2, "节": 2, "款": 3, "項": 3, "项": 3}
-_KEYWORD_LEVELS = {"section": 2}
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _NOT_TITLE_START = "—–-([{\"'“‘«"
@@ -66,22 +57,6 @@ def _heading_shaped(block: TextBlock) -> bool:
         and not text.endswith(_TRAILING_PUNCTUATION)
         and _DOT_LEADER.search(text) is None
     )
-
-
-def numbering_level(text: str) -> int | None:
-    """The level a numbering prefix implies, or None when the text carries no heading numbering."""
-    if match := _DECIMAL.match(text):
-        title = match.group(2)
-        if title[0].isalpha() and not title[0].islower() and _has_letters(title):
-            return min(MAX_LEVEL, match.group(1).count(".") + 1)
-        return None
-    if match := _KEYWORD.match(text):
-        return _KEYWORD_LEVELS.get(match.group(1).lower(), 1)
-    if match := _CJK_CHAPTER.match(text):
-        return _CJK_LEVELS[match.group(1)]
-    if _CJK_ENUMERATION.match(text):
-        return 2 if text[0] not in "（(" else 3
-    return None
 
 
 def size_levels(sizes: set[float]) -> dict[float, int]:
@@ -137,7 +112,7 @@ class HeadingClassifier:
         emphasised = block.bold or block.size >= body + 0.5
         numbered = numbering_level(block.text)
         if numbered is not None and (emphasised or not block.list_item):
-            return numbered if emphasised or numbered > 1 or _KEYWORD.match(block.text) else None
+            return numbered if emphasised or numbered > 1 or explicit_marker(block.text) else None
         size_level = self.size_levels.get(round(block.size * 2) / 2)
         if size_level is not None and self._larger_than_body(block):
             return size_level

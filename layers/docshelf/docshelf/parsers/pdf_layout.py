@@ -43,7 +43,7 @@ def reading_order(items: list[T], gutter_min: float, *, rtl: bool = False) -> li
 
 
 def _cut(items: list[T], threshold: float, rtl: bool, out: list[list[T]]) -> None:
-    split = _gutter(_coverage(items), threshold)
+    split = _column_split(items, _coverage(items), threshold)
     if split is not None:
         first = [item for item in items if item.x1 <= split]
         second = [item for item in items if item.x1 > split]
@@ -56,6 +56,20 @@ def _cut(items: list[T], threshold: float, rtl: bool, out: list[list[T]]) -> Non
         return
     for group in groups:
         _cut(group, threshold, rtl, out)
+
+
+def _column_split(items: list[T], coverage: Coverage, threshold: float) -> float | None:
+    """The gutter between two columns of the items, if any. Columns stand beside each other: a gap between items
+    that lie one above the other (a centred title over a heading at the left margin) does not make them columns."""
+    split = _gutter(coverage, threshold)
+    if split is None:
+        return None
+    first = [item for item in items if item.x1 <= split]
+    second = [item for item in items if item.x1 > split]
+    overlap = min(max(item.bottom for item in first), max(item.bottom for item in second)) - max(
+        min(item.top for item in first), min(item.top for item in second)
+    )
+    return split if overlap > 0 else None
 
 
 def _coverage(items: list[T]) -> Coverage:
@@ -108,7 +122,7 @@ def _band_groups(items: list[T], threshold: float) -> list[list[T]]:
         band_split = _gutter(band_coverage, threshold) is not None
         if groups:
             union = _merge_intervals(group_coverage + band_coverage)
-            union_split = _gutter(union, threshold) is not None
+            union_split = _column_split(groups[-1] + band, union, threshold) is not None
             joins = union_split or (not group_split and not band_split)
             following = bands[index + 1] if index + 1 < len(bands) else None
             if joins and group_split and not band_split and following is not None:

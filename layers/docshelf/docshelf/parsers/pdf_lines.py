@@ -20,6 +20,11 @@ FRAGMENT_GAP_EM = 1.0
 # Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
 SPACE_GAP_EM = 0.15
 MAJORITY_FONT_SHARE = 0.8
+MIN_HEIGHT_EM = 0.6
+# Gaps up to these many font sizes join CJK runs without a space: between two CJK runs, and between a CJK run and
+# a Latin or digit run.
+CJK_GAP_EM = 1.0
+MIXED_SCRIPT_GAP_EM = 0.75
 
 
 @dataclass(slots=True)
@@ -61,7 +66,7 @@ def is_rtl(text: str) -> bool:
 def build_lines(runs: list[Run]) -> list[Line]:
     """Line fragments in top-to-bottom, then left-to-right order."""
     lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
-    for row in _rows([run for run in runs if not run.vertical]):
+    for row in text_rows([run for run in runs if not run.vertical]):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
         fragment: list[Run] = []
@@ -82,21 +87,25 @@ def build_lines(runs: list[Run]) -> list[Line]:
     return lines
 
 
-def _rows(runs: list[Run]) -> list[list[Run]]:
-    """Cluster runs whose vertical extents overlap by at least half of the smaller one."""
+def text_rows(runs: list[Run]) -> list[list[Run]]:
+    """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one. A run much
+    taller than the row starts a row of its own, the row counting at least MIN_HEIGHT_EM of its size: a glyph's
+    box can be a sliver (the bar of `ー` set in a font of its own), and the line it opens must still take the rest."""
     rows: list[list[Run]] = []
-    row_top = row_bottom = 0.0
+    row_top = row_bottom = row_size = 0.0
     for run in sorted(runs, key=lambda r: r.top + r.bottom):
         height = max(run.bottom - run.top, 0.1)
         if rows:
             overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
             row_height = row_bottom - row_top
-            if overlap >= 0.5 * min(height, row_height) and height < 2.5 * row_height:
+            tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
+            if overlap >= 0.5 * min(height, row_height) and not tall:
                 rows[-1].append(run)
                 row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                row_size = max(row_size, run.size)
                 continue
         rows.append([run])
-        row_top, row_bottom = run.top, run.bottom
+        row_top, row_bottom, row_size = run.top, run.bottom, run.size
     return rows
 
 
@@ -114,13 +123,15 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         if previous is not None and parts:
             gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
             joined_tail, head = parts[-1], text
+            if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
+                # PDFium puts a space into the text where it sees a gap; beside CJK a gap this narrow is layout.
+                parts[-1], text = joined_tail.rstrip(), head.lstrip()
+                joined_tail, head = parts[-1], text
             if (
                 gap > SPACE_GAP_EM * max(run.size, previous.size)
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
-                and not (
-                    no_space_script(joined_tail[-1:] or " ") and no_space_script(head[:1] or " ") and gap < run.size
-                )
+                and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
             ):
                 parts.append(" ")
         parts.append(text)
@@ -139,6 +150,23 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _cjk_boundary(tail: str, head: str) -> bool:
+    left, right = tail.rstrip()[-1:] or " ", head.lstrip()[:1] or " "
+    return no_space_script(left) or no_space_script(right)
+
+
+def _unspaced_gap(left: str, right: str) -> float:
+    """The widest gap, in font sizes, that still joins two runs without a space, by the scripts on both sides:
+    CJK text has no spaces between words, and Japanese layout sets a digit or Latin run off from the kana or kanji
+    beside it by a quarter em without a space character (`M12ボルト`, `０℃以下`)."""
+    cjk_left, cjk_right = no_space_script(left), no_space_script(right)
+    if cjk_left and cjk_right:
+        return CJK_GAP_EM
+    if cjk_left or cjk_right:
+        return MIXED_SCRIPT_GAP_EM
+    return 0.0
 
 
 def _majority_font(runs: list[Run]) -> str:

@@ -7,7 +7,9 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
 from docshelf.parsers.pdf_lines import Line, no_space_script
+from docshelf.parsers.pdf_numbering import numbering_level
 
 _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
@@ -24,6 +26,8 @@ class TextBlock:
     bold: bool
     n_lines: int
     list_item: bool
+    top: float = 0.0
+    bottom: float = 0.0
     italic: bool = False
 
 
@@ -71,6 +75,9 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     if is_list_item(line.text):
         return False
     short = previous.x1 < right_edge - 2.0 * size
+    ended = short or _SENTENCE_END.search(previous.text) is not None
+    if (ended and _numbered_title(line)) or (short and len(current) == 1 and _numbered_title(previous)):
+        return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
     if short and (
         _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
     ):
@@ -79,27 +86,40 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
 
 
-def join_lines(texts: list[str]) -> str:
+def _numbered_title(line: Line) -> bool:
+    return numbering_level(line.text) is not None and _SENTENCE_END.search(line.text) is None
+
+
+def join_lines(texts: list[str], *, marked: bool = False) -> str:
+    """The lines as one text. A word hyphenated at a line end is rejoined or keeps its hyphen by the rule of
+    pdf_hyphens; with `marked` the break stays marked (HYPHEN_BREAK) for the document's own words to decide."""
+    text = _joined(texts)
+    return text if marked else resolve(text, Vocabulary())
+
+
+def _joined(texts: list[str]) -> str:
     parts: list[str] = []
     for text in texts:
         if not parts:
             parts.append(text)
             continue
         tail = parts[-1]
-        if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].islower():
-            parts[-1] = tail[:-1]
-        elif not (no_space_script(tail[-1]) and no_space_script(text[0])):
-            parts.append(" ")
+        if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].isalnum():
+            parts[-1] = tail[:-1] + HYPHEN_BREAK  # a word broken at the line end, or a hyphenated one
+        elif not (no_space_script(tail[-1]) or no_space_script(text[0])):
+            parts.append(" ")  # a line break is no space where CJK text meets it on either side
         parts.append(text)
     return "".join(parts)
 
 
 def _block(lines: list[Line], page: int) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
-    text = join_lines([line.text for line in lines])
+    text = join_lines([line.text for line in lines], marked=True)
     return TextBlock(
         text=text,
         page=page,
+        top=min(line.top for line in lines),
+        bottom=max(line.bottom for line in lines),
         size=main.size,
         bold=all(line.bold for line in lines),
         n_lines=len({round(line.top) for line in lines}),

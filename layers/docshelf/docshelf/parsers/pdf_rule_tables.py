@@ -128,8 +128,10 @@ def _columns(fragments: list[Line]) -> list[tuple[float, float]]:
 
 
 def _cell_text(row: list[Line], start: float, end: float) -> str:
-    parts = sorted((f for f in row if start <= f.x0 and f.x1 <= end), key=lambda f: (f.top, f.x0))
-    return join_lines([part.text for part in parts])
+    """The cell's fragments line by line, each line left to right: fragments set in other fonts or weights sit a
+    little higher or lower on the same line and must not be read after it."""
+    lines = _text_rows([f for f in row if start <= f.x0 and f.x1 <= end])
+    return join_lines([part.text for line in lines for part in sorted(line, key=lambda f: f.x0)])
 
 
 def _header_rows(rules: list[Rule], rows: list[list[Line]]) -> int:

@@ -29,6 +29,8 @@ _ITALIC_NAMES = ("italic", "oblique")
 _ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
 _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
+DRAWING_SEGMENTS = 6
+FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
 
 
 @dataclass(slots=True)
@@ -55,6 +57,8 @@ class PageText:
     image_area: float = 0.0
     rules: list[tuple[float, float, float, float]] = field(default_factory=list)
     has_vector_paths: bool = False
+    # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
+    drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     @property
     def image_coverage(self) -> float:
@@ -121,6 +125,8 @@ class PageReader:
                     out.rules.append((x0, out.height - y1, x1, out.height - y0))
                 elif max(x1 - x0, y1 - y0) >= 4.0:
                     self._stroked_rules(obj, outer, out)
+                    if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
+                        out.drawings.append((x0, out.height - y1, x1, out.height - y0))
 
     def _stroked_rules(self, obj: Any, outer: Matrix, out: PageText) -> None:
         """Axis-aligned straight segments of a stroked path (grids and boxes drawn as one path)."""
@@ -182,6 +188,9 @@ class PageReader:
             scale *= math.sqrt(abs(outer[0] * outer[3] - outer[1] * outer[2]))
         size = self._size.value * scale if self._size.value > 0 else y1 - y0
         vertical = abs(m.b) > abs(m.a)
+        if not vertical and y1 - y0 < FLAT_BOX_EM * size:
+            # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
+            y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
         return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars)

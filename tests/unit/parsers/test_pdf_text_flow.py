@@ -1,0 +1,292 @@
+"""Text you can cite from a PDF: line-end hyphens, figure text, footnotes, cells that mix weights, unruled tables
+and headings of a PDF without outline — each on a generated PDF, and on the corpus file that showed it."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+from pathlib import Path
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from docshelf.model import Heading, Paragraph, Table
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.pdf import parse
+from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
+from docshelf.tables import table_grid
+
+WIDTH, HEIGHT = A4
+REPO = Path(__file__).resolve().parents[3]
+LEFT, RIGHT, COLUMN = 56.0, 312.0, 226.0
+
+# A paper page in two columns: the left column's lines break words of both kinds at their ends, and its last line
+# breaks off "mul-" at the column end above a footnote; the right column holds a drawn chart with tick labels, a
+# legend and a caption, then "tiple" goes on.
+LEFT_LINES = [
+    "Retrieval for open-domain question answering is",
+    "studied with a dual setting: the encoder of each",
+    "side is trained apart, and training uses pairs of",
+    "questions and passages. We study open-",
+    "domain retrieval with a dual-",
+    "encoder whose train-",
+    "ing needs few examples. The Lucene-",
+    "BM25 baseline is state-of-the-",
+    "art on small sets, and the results are rep-",
+    "orted for each set. When training with mul-",
+]
+RIGHT_LINES = [
+    "tiple datasets, the smallest set benefits most",
+    "from more training examples than the others.",
+]
+FOOTNOTE = "3The parser keeps footnotes apart from the text."
+# Both kinds of line-end hyphen, as they occur in the page above.
+HYPHEN_CASES = {
+    "open-domain": True,
+    "dual-encoder": True,
+    "Lucene-BM25": True,
+    "state-of-the-art": True,
+    "training": False,
+    "reported": False,
+    "multiple": False,
+}
+
+
+def _parse(data: bytes) -> ParsedContent:
+    return parse(data, filename="paper.pdf", limits=ParseLimits())
+
+
+def _texts(content: ParsedContent) -> list[str]:
+    return [block.text for block in content.blocks if isinstance(block, (Paragraph, Heading))]
+
+
+def _chart(pdf: canvas.Canvas, x: float, top: float) -> None:
+    """A line chart: axes, two plotted lines of eight segments, tick labels, a legend, an axis title."""
+    width, height = 180.0, 110.0
+    bottom = top - height
+    pdf.line(x, bottom, x + width, bottom)
+    pdf.line(x, bottom, x, top)
+    for series in (37, 53):
+        path = pdf.beginPath()
+        path.moveTo(x, bottom + 10)
+        for step in range(1, 9):
+            path.lineTo(x + step * width / 8, bottom + 10 + (step * series % 90))
+        pdf.drawPath(path, stroke=1, fill=0)
+    pdf.setFont("Helvetica", 6)
+    for index, label in enumerate(("40", "50", "60", "70")):
+        pdf.drawString(x - 12, bottom + 5 + index * 30, label)
+    for index, label in enumerate(("20", "40", "60", "80", "100")):
+        pdf.drawString(x + 10 + index * 40, bottom - 9, label)
+    for index, label in enumerate(("BM25", "# Train: 1k", "# Train: all")):
+        pdf.drawString(x + width - 60, top - 20 - index * 9, label)
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(x + 50, bottom - 20, "k: number of passages")
+
+
+def paper_pdf() -> bytes:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 10)
+    pdf.drawString(LEFT, HEIGHT - 80, "Dense retrieval of passages for questions.")
+    for index, line in enumerate(LEFT_LINES):  # the foot of the column, above a footnote
+        pdf.drawString(LEFT, 220 - 12 * index, line)
+    pdf.line(LEFT, 84, LEFT + 60, 84)
+    pdf.setFont("Times-Roman", 8)
+    pdf.drawString(LEFT, 72, FOOTNOTE)
+    _chart(pdf, RIGHT + 20, HEIGHT - 70)
+    pdf.setFont("Times-Roman", 9)
+    pdf.drawString(RIGHT, HEIGHT - 225, "Figure 1: Accuracy with more training examples.")
+    pdf.setFont("Times-Roman", 10)
+    for index, line in enumerate(RIGHT_LINES):
+        pdf.drawString(RIGHT, HEIGHT - 245 - 12 * index, line)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("word", "hyphen"), list(HYPHEN_CASES.items()))
+def test_line_end_hyphens_keep_real_hyphens_and_rejoin_broken_words(word: str, hyphen: bool) -> None:
+    text = " ".join(_texts(_parse(paper_pdf())))
+    assert word in text
+    if hyphen:
+        assert word.replace("-", "") not in text and word.replace("-", "- ") not in text
+    else:
+        assert not re.search(rf"{word[:2]}\w*- ?\w*{word[-2:]}", text)
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "vocabulary", "hyphen"),
+    [
+        ("train", "ing", "training data", False),
+        ("mul", "tiple", "", False),
+        ("re", "sults", "", False),
+        ("represen", "tations", "", False),
+        ("some", "thing", "something else", False),
+        ("open", "domain", "open-domain tasks", True),
+        ("dual", "encoder", "a dual view of the encoder", True),
+        ("fine", "tuned", "fine and well tuned", True),
+        ("multi", "dataset", "a multi-dataset encoder", True),
+        ("Lucene", "BM25", "", True),
+        ("COVID", "19", "", True),
+        ("state-of-the", "art", "", True),
+        ("non", "Euclidean", "", True),
+        ("data", "base", "a database of the data base", False),
+    ],
+)
+def test_the_hyphen_rule_on_both_kinds(left: str, right: str, vocabulary: str, hyphen: bool) -> None:
+    assert keeps_hyphen(left, right, Vocabulary.of([vocabulary])) is hyphen
+    joined = resolve(f"{left}{HYPHEN_BREAK}{right} end", Vocabulary.of([vocabulary]))
+    assert joined == (f"{left}-{right} end" if hyphen else f"{left}{right} end")
+
+
+def test_figure_text_stays_out_of_the_body_and_its_caption_stays() -> None:
+    texts = _texts(_parse(paper_pdf()))
+    body = " ".join(texts)
+    for label in ("# Train", "BM25 # Train", "40 50 60", "20 40 60", "k: number of passages"):
+        assert label not in body
+    assert "Figure 1: Accuracy with more training examples." in texts
+
+
+def test_a_footnote_moves_to_the_end_of_its_page_and_the_paragraph_goes_on_across_the_column() -> None:
+    texts = _texts(_parse(paper_pdf()))
+    assert texts[-1] == FOOTNOTE
+    paragraph = next(text for text in texts if "When training with" in text)
+    assert "When training with multiple datasets, the smallest set benefits most" in paragraph
+
+
+def _booktabs_pdf() -> bytes:
+    """A table with three horizontal rules; a header spanning five value columns makes each row's values one
+    cell, and the best values of a row are set in bold a tenth of a point higher, as LaTeX papers do."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    top = HEIGHT - 100
+    for y in (top, top - 26, top - 80):
+        pdf.line(72, y, 420, y)
+    pdf.setFont("Times-Roman", 9)
+    pdf.drawString(72, top - 12, "Retriever")
+    pdf.drawString(230, top - 12, "Top-20 accuracy on five sets")
+    rows = [
+        ("BM25", ["59.1", "66.9", "55.0", "70.9", "68.8"], {4}),
+        ("DPR", ["79.4", "78.8", "75.0", "89.1", "51.6"], {0, 2, 3}),
+    ]
+    for index, (name, values, bold) in enumerate(rows):
+        baseline = top - 40 - 14 * index
+        pdf.setFont("Times-Roman", 9)
+        pdf.drawString(72, baseline, name)
+        pdf.drawString(72, baseline - 14 * 2, f"{name} again")
+        for column, value in enumerate(values):
+            pdf.setFont("Times-Bold" if column in bold else "Times-Roman", 9)
+            pdf.drawString(190 + 45 * column, baseline + (0.1 if column in bold else 0.0), value)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_cell_values_in_mixed_weights_keep_the_page_order() -> None:
+    tables = [block for block in _parse(_booktabs_pdf()).blocks if isinstance(block, Table)]
+    assert len(tables) == 1
+    rows = [" ".join(row) for row in table_grid(tables[0])]
+    assert any("79.4 78.8 75.0 89.1 51.6" in row for row in rows), rows
+    assert any("59.1 66.9 55.0 70.9 68.8" in row for row in rows), rows
+
+
+def _demo_manual() -> bytes:
+    spec = importlib.util.spec_from_file_location("make_examples", REPO / "examples" / "make_examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    target = io.BytesIO()
+    path = Path(pytest.importorskip("tempfile").mkdtemp()) / "tx-100-manual.pdf"
+    module.write_manual_pdf(path)
+    target.write(path.read_bytes())
+    return target.getvalue()
+
+
+def test_demo_manual_title_first_numbered_headings_and_the_unruled_torque_table() -> None:
+    content = _parse(_demo_manual())
+    headings = [(block.text, block.level) for block in content.blocks if isinstance(block, Heading)]
+    assert headings[:2] == [("TX-100 Valve Manual", 1), ("1 Overview", 1)]
+    assert ("2.1 Safety notes", 2) in headings
+    assert not any(text.startswith("2.1 Safety notes") for text in _texts(content) if text != "2.1 Safety notes")
+    tables = [block for block in content.blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [
+        [
+            ["Bolt size", "Torque (Nm)", "Pattern"],
+            ["M10", "45", "crosswise"],
+            ["M12", "80", "crosswise"],
+            ["M16", "190", "crosswise, two passes"],
+        ]
+    ]
+
+
+def test_text_lines_beside_each_other_are_not_a_table() -> None:
+    """Two columns of prose, a hanging numbered list and a key/value pair list under the table rules' limits."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    for index in range(6):
+        pdf.drawString(LEFT, HEIGHT - 80 - 12 * index, f"left column prose line {index} runs on and on here")
+        pdf.drawString(RIGHT, HEIGHT - 80 - 12 * index, f"right column prose line {index} goes on as well")
+    for index in range(4):
+        pdf.drawString(LEFT, HEIGHT - 200 - 12 * index, f"{index + 1}.")
+        pdf.drawString(LEFT + 30, HEIGHT - 200 - 12 * index, "Tighten the bolts")
+    pdf.showPage()
+    pdf.save()
+    assert not [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+
+
+@pytest.mark.corpus
+def test_corpus_multi_column_paper_reads_as_the_page_shows(corpus_dir: Path) -> None:
+    content = _parse((corpus_dir / "pdf" / "multi-column.pdf").read_bytes())
+    texts = _texts(content)
+    body = "\n".join(texts)
+    rows = [" ".join(row) for block in content.blocks if isinstance(block, Table) for row in table_grid(block)]
+    assert any(re.search(r"\bDPR 79\.4 78\.8 75\.0 89\.1 51\.6\b", row) for row in rows)
+    for label in ("60 50 40", "# Train: 1k", "k: # of retrieved passages"):
+        assert label not in body
+    assert "When training with multiple datasets, TREC" in body
+    assert "We explore how many training examples are needed" in body
+    for word in ("dual-encoder", "open-domain", "multi-dataset", "Lucene-BM25", "state-of-the-art"):
+        assert word in body
+    for broken in ("dualencoder", "opendomain", "multidataset", "Lucene- BM25", "train- ing", "mul- tiple"):
+        assert broken not in body
+    page = [block.text for block in content.blocks if block.page == 5 and isinstance(block, Paragraph)]
+    assert page[-2].startswith("8SQuAD is limited")  # the page's footnotes come last
+    assert not any("8SQuAD" in text for text in page[:-2])
+
+
+def test_dot_leader_entries_are_a_table_of_entries_and_page_numbers_column_by_column() -> None:
+    """A contents page in two columns; the page labels of the left column are set apart from their leaders."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    left = [("Notices", "vii"), ("Preface", "xi"), ("1.1 Security fundamentals", "2"), ("1.2 Current state", "3")]
+    right = [("Abomination", "6"), ("Arcane Horror", "6"), ("Archdemon", "7")]
+    for index, (entry, page) in enumerate(left):
+        pdf.drawString(LEFT, HEIGHT - 100 - 14 * index, entry + " " + ". " * ((40 - len(entry)) // 2))
+        pdf.drawRightString(LEFT + 230, HEIGHT - 100 - 14 * index, page)
+    for index, (entry, page) in enumerate(right):
+        pdf.drawString(RIGHT, HEIGHT - 100 - 14 * index, entry + " " + ". " * ((40 - len(entry)) // 2) + page)
+    pdf.showPage()
+    pdf.save()
+    tables = [table_grid(block) for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert tables == [[list(pair) for pair in left], [list(pair) for pair in right]]
+
+
+def test_short_lines_in_a_rounded_panel_are_text_not_a_figure() -> None:
+    """A slide-like box of bullet points drawn inside a rounded rectangle (a path of curves)."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.roundRect(60, HEIGHT - 200, 260, 110, 12, stroke=1, fill=0)
+    pdf.setFont("Helvetica", 11)
+    bullets = ["Revenue up 12 percent", "Costs stable in Europe", "Two new plants opened", "Seal kits sold out"]
+    for index, bullet in enumerate(bullets):
+        pdf.drawString(72, HEIGHT - 115 - 22 * index, bullet)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, HEIGHT - 240, "The quarter closed with every region ahead of its plan for the year.")
+    pdf.showPage()
+    pdf.save()
+    body = " ".join(_texts(_parse(buffer.getvalue())))
+    assert all(bullet in body for bullet in bullets)
