@@ -12,6 +12,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
 from docshelf.parsers.html_depth import DEPTH_ERROR, flatten_nesting
 from docshelf.parsers.textcodec import decode_text
+from docshelf.structure import numbered_headings
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
@@ -65,5 +66,5 @@ def html_title(root: etree._Element) -> str:
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     root = parse_html_text(decode_html(data))
     images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
-    blocks = HtmlBlockWalker(page=1, images=images).walk(root)
+    blocks = numbered_headings(HtmlBlockWalker(page=1, images=images).walk(root))  # `<p>第1条（目的）</p>`
     return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=images.collector.assets)
