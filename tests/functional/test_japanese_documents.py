@@ -10,7 +10,7 @@ import pytest
 
 from docshelf.chunking import chunk_document
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.model import Chunk, Document
+from docshelf.model import Chunk, Document, Heading, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
@@ -32,7 +32,7 @@ def _parsed(name: str) -> Document:
 
 
 def _headings(document: Document) -> list[tuple[str, int]]:
-    return [(block.text, block.level) for block in document.blocks() if block.kind == "heading"]  # type: ignore[union-attr]
+    return [(block.text, block.level) for block in document.blocks() if isinstance(block, Heading)]
 
 
 @pytest.mark.parametrize("name", UNSTYLED)
@@ -100,9 +100,36 @@ def test_single_katakana_shared_with_a_section_title_never_outranks_the_text_nam
     index = _index(tmp_path, _other_documents(tmp_path))
     results = search(index, SearchRequest("ja", "キンタイ君", top_k=8)).results
     naming = [number for number, result in enumerate(results) if _names(result.chunk)]
-    title_only = [number for number, result in enumerate(results) if "ワンタイム" in " ".join(result.chunk.section_path)]
+    title_only = [n for n, result in enumerate(results) if "ワンタイム" in " ".join(result.chunk.section_path)]
     assert naming[:2] == [0, 1] and title_only and min(title_only) > max(naming)
     assert all("path" not in results[number].channel_ranks for number in title_only)
     # A whole katakana word of a title still matches it in the path channel.
     password = search(index, SearchRequest("ja", "パスワード", top_k=3)).results
     assert password[0].channel_ranks.get("path") == 0 and "ワンタイムパスワードの設定" in password[0].chunk.section_path
+
+
+def test_a_shift_jis_page_keeps_the_kanji_only_windows_has() -> None:
+    document = parse_bytes(ja.notice_html(), "お知らせ.html")
+    text = "\n".join(block.text for block in document.blocks() if isinstance(block, Paragraph))
+    assert "髙橋（内線3305）と山﨑（内線3306）" in text and "9:00～17:00" in text
+    assert document.warnings == ()
+    tilde = '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>受付は9:00～17:00です</p>'
+    page = parse_bytes(tilde.encode("cp932"), "受付.html")
+    assert [block.text for block in page.blocks()] == ["受付は9:00～17:00です"]
+
+
+def test_short_shift_jis_text_and_csv_are_read_as_japanese_and_say_so() -> None:
+    memo = parse_bytes(ja.notice_text(), "メモ.txt")
+    assert [block.text for block in memo.blocks()] == ["キンタイ君の打刻漏れは髙橋まで連絡してください。"]
+    assert memo.warnings == ("decoded as cp932",)
+    staff = parse_bytes(ja.staff_csv(), "社員名簿.csv")
+    table = next(block for block in staff.blocks() if isinstance(block, Table))
+    assert [cell.text for cell in table.cells if cell.row == 2] == list(ja.STAFF_ROWS[2])
+    assert staff.warnings == ("decoded as cp932",)
+
+
+def test_sheets_with_japanese_names_are_the_section_paths_of_their_chunks() -> None:
+    document = parse_bytes(ja.equipment_xlsx(), "設備台帳.xlsx")
+    chunks = chunk_document(document, document_id="equipment", namespace="ja")
+    assert {chunk.section_path[0] for chunk in chunks} == set(ja.EQUIPMENT_SHEETS)
+    assert any("ＴＸ－１００" in chunk.text and "ｿｹｯﾄ検査治具" in chunk.text for chunk in chunks)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docshelf.model import Heading, Paragraph
+from docshelf.model import Block, Heading, Paragraph
 from docshelf.structure import numbered_headings, numbering_heading_level, numbering_mark
 
 
@@ -134,7 +134,7 @@ def test_wrapped_western_prose_is_not_split_at_a_line_starting_with_a_number() -
 
 def test_documents_whose_headings_are_numbered_keep_them_alone() -> None:
     """A styled document's other numbered lines are its table of contents, a cover, cross-references."""
-    blocks = [
+    blocks: list[Block] = [
         Paragraph("Chapter 13", 1),
         Heading("CHAPTER 1 - INTRODUCTION", 1, 2),
         Paragraph("CHAPTER 2 - APPOINTMENT", 2),
@@ -144,7 +144,7 @@ def test_documents_whose_headings_are_numbered_keep_them_alone() -> None:
 
 
 def test_numbered_lines_nest_below_an_unnumbered_title_heading() -> None:
-    blocks = [Heading("就業規則", 1, 1), Paragraph("第1章 総則", 1), Paragraph("本文。", 1)]
+    blocks: list[Block] = [Heading("就業規則", 1, 1), Paragraph("第1章 総則", 1), Paragraph("本文。", 1)]
     result = numbered_headings(blocks)
     assert [(b.text, b.level) for b in result if isinstance(b, Heading)] == [("就業規則", 1), ("第1章 総則", 2)]
 

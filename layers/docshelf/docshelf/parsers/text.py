@@ -6,17 +6,15 @@ import re
 
 from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.textcodec import decode_text
+from docshelf.parsers.textcodec import decode_report
 from docshelf.structure import numbered_headings
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v]*\n")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    text, encoding = decode_text(data)
-    blocks = list(text_blocks(text))
-    warnings = [] if encoding in ("utf-8", "ascii") else [f"decoded as {encoding}"]
-    return ParsedContent(blocks=blocks, warnings=warnings)
+    decoded = decode_report(data)
+    return ParsedContent(blocks=text_blocks(decoded.text), warnings=decoded.document_warnings())
 
 
 def text_blocks(text: str, *, page: int = 1) -> list[Block]:
