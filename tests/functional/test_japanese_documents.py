@@ -11,7 +11,7 @@ import pytest
 from docshelf.chunking import chunk_document
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk, Document, Heading, Paragraph, Table
-from docshelf.parsers import parse_bytes
+from docshelf.parsers import block_text, parse_bytes
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
@@ -115,12 +115,12 @@ def test_a_shift_jis_page_keeps_the_kanji_only_windows_has() -> None:
     assert document.warnings == ()
     tilde = '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>受付は9:00～17:00です</p>'
     page = parse_bytes(tilde.encode("cp932"), "受付.html")
-    assert [block.text for block in page.blocks()] == ["受付は9:00～17:00です"]
+    assert [block_text(block) for block in page.blocks()] == ["受付は9:00～17:00です"]
 
 
 def test_short_shift_jis_text_and_csv_are_read_as_japanese_and_say_so() -> None:
     memo = parse_bytes(ja.notice_text(), "メモ.txt")
-    assert [block.text for block in memo.blocks()] == ["キンタイ君の打刻漏れは髙橋まで連絡してください。"]
+    assert [block_text(block) for block in memo.blocks()] == ["キンタイ君の打刻漏れは髙橋まで連絡してください。"]
     assert memo.warnings == ("decoded as cp932",)
     staff = parse_bytes(ja.staff_csv(), "社員名簿.csv")
     table = next(block for block in staff.blocks() if isinstance(block, Table))
