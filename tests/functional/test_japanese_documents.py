@@ -133,3 +133,21 @@ def test_sheets_with_japanese_names_are_the_section_paths_of_their_chunks() -> N
     chunks = chunk_document(document, document_id="equipment", namespace="ja")
     assert {chunk.section_path[0] for chunk in chunks} == set(ja.EQUIPMENT_SHEETS)
     assert any("ＴＸ－１００" in chunk.text and "ｿｹｯﾄ検査治具" in chunk.text for chunk in chunks)
+
+
+def test_status_columns_line_up_under_japanese_file_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from docshelf.cli import main
+    from docshelf.display_width import display_width
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.txt").write_text("Replace the seal every 6 months.\n", encoding="utf-8")
+    (folder / "就業規則.txt").write_text(ja.rules_text(), encoding="utf-8")
+    (folder / "打刻漏れメモ.txt").write_bytes(ja.notice_text())
+    store = str(tmp_path / "store")
+    assert main(["ingest", str(folder), "--namespace", "ja", "--store", store, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["status", "--namespace", "ja", "--store", store]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if " ok " in line]
+    assert len(lines) == 3
+    assert len({display_width(line.split(" ok ")[0]) for line in lines}) == 1  # the status column starts alike
