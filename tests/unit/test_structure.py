@@ -152,3 +152,21 @@ def test_numbered_lines_nest_below_an_unnumbered_title_heading() -> None:
 def test_list_items_and_code_are_never_headings() -> None:
     blocks = [Paragraph("第1章 総則", 1, list_level=0), Paragraph("1.1 Setup", 1, code=True)]
     assert numbered_headings(blocks) == blocks
+
+
+def test_a_chinese_notice_in_plain_text_has_its_chapters_sections_and_enumerations() -> None:
+    from docshelf.parsers.text import text_blocks
+
+    text = (
+        "第一章 总则\n\n第一节 目的\n本办法用于规范员工考勤管理。\n\n"
+        "一、适用范围\n本办法适用于公司全体员工。\n\n（一）正式员工\n按月统计出勤。\n\n（二）实习人员\n按周统计出勤。\n\n"
+        "二、本办法自发布之日起施行。"
+    )
+    headings = [(b.text, b.level) for b in text_blocks(text) if isinstance(b, Heading)]
+    assert headings == [
+        ("第一章 总则", 1),
+        ("第一节 目的", 2),
+        ("一、适用范围", 3),
+        ("（一）正式员工", 4),
+        ("（二）实习人员", 4),
+    ]
