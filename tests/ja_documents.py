@@ -245,6 +245,35 @@ IT_GUIDE = """# 情報システム利用ガイド
 """
 
 
+# Another rule book of the same office, about leave too: what a search for paid leave must see past.
+CARE_LEAVE_RULES = (
+    "育児・介護休業規程",
+    "第1条（目的）",
+    "この規程は、従業員の育児休業、介護休業、子の看護休暇及び介護休暇に関する取扱いについて定めるものである。",
+    "第2条（育児休業）",
+    "1歳に満たない子と同居し、養育する従業員は、申出により、子が1歳に達する日までの間で申し出た期間、育児休業をすることができる。",
+    "第3条（子の看護休暇）",
+    "小学校就学前の子を養育する従業員は、1年間につき5日、子が2人以上の場合は10日を限度として、子の看護休暇を取得することができる。",
+    "子の看護休暇は無給とする。ただし、従業員は子の看護休暇に代えて年次有給休暇を取得することができる。",
+    "第4条（介護休暇）",
+    "要介護状態にある家族の介護その他の世話をする従業員は、1年間につき5日、対象家族が2人以上の場合は10日を限度として、介護休暇を取得することができる。",
+    "第5条（申出の手続）",
+    "休業又は休暇を取得しようとする者は、原則として休業開始予定日の1か月前までに、所定の申出書を人事部に提出しなければならない。",
+)
+
+
+def care_leave_docx() -> bytes:
+    """The care-leave rules with no heading styles, as a second rule book."""
+    import docx
+
+    document = docx.Document()
+    for line in CARE_LEAVE_RULES:
+        document.add_paragraph(line)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
 def write_documents(folder: Path) -> list[Path]:
     """Every document above, written to `folder`; their paths."""
     files = {
@@ -256,6 +285,7 @@ def write_documents(folder: Path) -> list[Path]:
         "社員名簿.csv": staff_csv(),
         "設備台帳.xlsx": equipment_xlsx(),
         "情報システム利用ガイド.md": IT_GUIDE.encode("utf-8"),
+        "育児介護休業規程.docx": care_leave_docx(),
     }
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
