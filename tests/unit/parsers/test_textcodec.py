@@ -52,6 +52,9 @@ def test_every_shift_jis_label_reads_as_windows_31j_as_browsers_do(label: str, t
         ("キンタイ君の打刻漏れは髙橋まで連絡してください。", "cp932"),  # a short memo: GB18030 read it as 钹嫶…
         ("髙橋 一郎,総務部,3305\r\n山﨑 花子,総務部,3306", "cp932"),  # kanji, no kana
         ("ｿｹｯﾄ検査治具", "cp932"),  # half-width katakana
+        ("出張申請書", "cp932"),  # guessed UTF-16 (without a BOM or a NUL)
+        ("総務部 髙橋", "cp932"),  # guessed windows-949
+        ("内線3305", "cp932"),  # guessed Big5-HKSCS
         ("東京都の会議は明日です。よろしくお願いします。", "euc_jp"),
         ("这是一个测试文件。", "gb18030"),
         ("北京市", "gb18030"),
@@ -80,3 +83,8 @@ def test_replaced_bytes_are_counted_in_a_warning() -> None:
     decoded = decode_report(codecs.BOM_UTF16_LE + "Käse".encode("utf-16-le") + b"\x00\xd8")  # a lone surrogate
     assert decoded.text.startswith("Käse") and "\ufffd" in decoded.text
     assert decoded.warnings == ["1 undecodable byte sequences in utf-16-le replaced by U+FFFD"]
+
+
+def test_a_latin_1_byte_that_would_read_as_a_lone_half_width_katakana_stays_latin() -> None:
+    decoded = decode_report("a,b,c\n4,5,©\n".encode("latin-1"))  # detection guesses cp932: ｩ
+    assert (decoded.text, decoded.encoding) == ("a,b,c\n4,5,©\n", "cp1252")

@@ -10,6 +10,7 @@ does not need many.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 
@@ -21,6 +22,7 @@ MIN_COMMON_SHARE = 0.6
 TIE = 0.05
 TIE_ORDER = ("gb18030", "big5", "cp949")
 _CANONICAL = {"shift_jis": "cp932", "euc_kr": "cp949", "gb2312": "gb18030", "gbk": "gb18030", "big5hkscs": "big5"}
+_LONE_HALF_WIDTH_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff9f])")
 _ISO2022_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I", b"\x1b$(D")
 
 
@@ -80,11 +82,12 @@ def _kana_share(text: str) -> float:
 
 def common_share(text: str, common: Callable[[str], float]) -> float:
     """The share of the text's non-ASCII characters that are common in a language (punctuation counts as common),
-    each weighted by `common`."""
-    wide = [char for char in text if ord(char) > 0x7F]
+    each weighted by `common`. A half-width katakana standing alone between ASCII characters counts for nothing:
+    it is what a Latin-1 letter (é, ©) reads as in Shift_JIS, where half-width katakana words are runs."""
+    wide = [char for char in _LONE_HALF_WIDTH_KANA.sub("\ue000", text) if ord(char) > 0x7F]
     if not wide:
         return 0.0
-    return sum(1.0 if _punctuation(char) else common(char) for char in wide) / len(wide)
+    return sum(0.0 if char == "\ue000" else 1.0 if _punctuation(char) else common(char) for char in wide) / len(wide)
 
 
 def _punctuation(char: str) -> bool:

@@ -108,15 +108,17 @@ def _detected(sample: bytes) -> str:
 
     best = from_bytes(sample).best()
     guess = str(best.encoding) if best is not None and best.encoding else ""
-    if guess in TRUSTED_DETECTIONS and guess not in CJK_DETECTIONS:
+    # UTF-16 without a BOM has NULs (its ASCII's high bytes, its line breaks): a short CJK text is guessed UTF-16.
+    unlikely = guess.startswith("utf_16") and b"\x00" not in sample
+    if guess in TRUSTED_DETECTIONS and guess not in CJK_DETECTIONS and not unlikely:
         return guess
     cjk = best_cjk_decoding(_whole_characters(sample), hint=guess)
     if cjk is not None:
         return cjk[1]
-    if guess not in TRUSTED_DETECTIONS:
-        # Detection cannot tell the Latin single-byte code pages apart on short texts (cp1250,
-        # mac_latin2 and even cp1006 score alike for "Crème"), so an untrusted guess falls back to
-        # windows-1252, which is also what browsers assume for unlabelled pages.
+    if guess not in TRUSTED_DETECTIONS or guess in CJK_DETECTIONS:
+        # No CJK reading is plausible (a lone Latin-1 byte reads as a half-width katakana in cp932), and detection
+        # cannot tell the Latin single-byte code pages apart on short texts (cp1250, mac_latin2 and even cp1006
+        # score alike for "Crème"): windows-1252, which is also what browsers assume for unlabelled pages.
         return "cp1252"
     return guess
 
