@@ -124,6 +124,42 @@ def rules_docx(*, styled: bool) -> bytes:
     return buffer.getvalue()
 
 
+def rules_docx_numbered() -> bytes:
+    """The work rules as a Word template numbers them: chapters and articles in a multilevel list whose labels are
+    `第%1章` and `第%2条` (the paragraph holds `総則`, `（目的）`), no heading styles."""
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    namespace = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    levels = "".join(
+        f'<w:lvl w:ilvl="{level}"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+        f'<w:lvlText w:val="{text}"/>{restart}</w:lvl>'
+        for level, text, restart in ((0, "第%1章", ""), (1, "第%2条", '<w:lvlRestart w:val="0"/>'))
+    )
+    numbering = document.part.numbering_part.element
+    numbering.insert(0, parse_xml(f'<w:abstractNum {namespace} w:abstractNumId="90">{levels}</w:abstractNum>'))
+    numbering.append(parse_xml(f'<w:num {namespace} w:numId="90"><w:abstractNumId w:val="90"/></w:num>'))
+    for block in RULES:
+        if block.rows:
+            table = document.add_table(rows=len(block.rows), cols=len(block.rows[0]))
+            for row, values in zip(table.rows, block.rows, strict=True):
+                for cell, value in zip(row.cells, values, strict=True):
+                    cell.text = value
+        elif block.level in (1, 2):
+            title = block.text.split(" ", 1)[1] if block.level == 1 else block.text[block.text.index("（") :]
+            paragraph = document.add_paragraph(title)
+            properties = paragraph._p.get_or_add_pPr()
+            properties.append(
+                parse_xml(f'<w:numPr {namespace}><w:ilvl w:val="{block.level - 1}"/><w:numId w:val="90"/></w:numPr>')
+            )
+        else:
+            document.add_paragraph(block.text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
 def rules_text() -> str:
     """The work rules as a plain-text file: one line each, a blank line between articles, tables as tab rows."""
     lines = [RULES_TITLE, ""]

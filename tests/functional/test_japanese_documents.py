@@ -3,6 +3,7 @@ Shift_JIS notices, a workbook with Japanese sheet names; parsed, chunked, indexe
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ RULES_VARIANTS: dict[str, Callable[[], bytes]] = {
     "就業規則.txt": lambda: ja.rules_text().encode("utf-8"),
     "就業規則.html": lambda: ja.rules_html(headings=False).encode("utf-8"),
     "就業規則_見出し.html": lambda: ja.rules_html(headings=True).encode("utf-8"),
+    "就業規則_段落番号.docx": ja.rules_docx_numbered,
 }
 UNSTYLED = ["就業規則.docx", "就業規則.txt", "就業規則.html"]
 
@@ -40,6 +42,16 @@ def test_unstyled_rules_have_every_chapter_article_and_dotted_heading_at_its_lev
     assert _headings(_parsed(name)) == ja.RULES_HEADINGS
 
 
+def test_rules_numbered_by_a_word_list_have_their_chapters_and_articles() -> None:
+    """`第%1章` / `第%2条` list labels (the paragraphs hold `総則`, `（目的）`) are headings; `１．１` too."""
+    headings = _headings(_parsed("就業規則_段落番号.docx"))
+    labelled = [  # Word's labels are `第10条` with ASCII digits, and a space before the paragraph's text
+        (unicodedata.normalize("NFKC", text).replace("(", " （").replace(")", "）") if level == 2 else text, level)
+        for text, level in ja.RULES_HEADINGS
+    ]
+    assert headings == labelled
+
+
 def test_styled_rules_keep_the_headings_their_styles_give() -> None:
     assert _headings(_parsed("就業規則_見出し.docx")) == [(ja.RULES_TITLE, 1), *ja.RULES_HEADINGS]
     html = _headings(_parsed("就業規則_見出し.html"))
@@ -53,7 +65,9 @@ def test_no_chunk_of_the_rules_is_without_a_section_path(name: str) -> None:
     assert [chunk.text[:30] for chunk in chunks if not chunk.section_path] == []
     # A heading line never runs into the text under it: each is a line of its own.
     lines = {line for chunk in chunks for line in chunk.text.split("\n")}
-    assert [text for text, _ in ja.RULES_HEADINGS if text not in lines] == []
+    headings = _headings(_parsed(name))
+    assert len(headings) >= len(ja.RULES_HEADINGS)
+    assert [text for text, _ in headings if text not in lines] == []
 
 
 @pytest.mark.parametrize("name", ["就業規則.docx", "就業規則_見出し.docx", "就業規則.html", "就業規則_見出し.html"])

@@ -149,9 +149,17 @@ def test_numbered_lines_nest_below_an_unnumbered_title_heading() -> None:
     assert [(b.text, b.level) for b in result if isinstance(b, Heading)] == [("就業規則", 1), ("第1章 総則", 2)]
 
 
-def test_list_items_and_code_are_never_headings() -> None:
-    blocks = [Paragraph("第1章 総則", 1, list_level=0), Paragraph("1.1 Setup", 1, code=True)]
-    assert numbered_headings(blocks) == blocks
+def test_list_items_and_code_are_no_headings_unless_a_chapter_marker_labels_the_item() -> None:
+    blocks: list[Block] = [
+        Paragraph("1.1 Setup", 1, list_level=0),
+        Paragraph("Run it.", 1),
+        Paragraph("1.1 Setup", 1, code=True),
+        Paragraph("第1章 総則", 1, list_level=0),  # Word's multilevel list labelled 第%1章
+        Paragraph("この規則は…。", 1),
+    ]
+    result = numbered_headings(blocks)
+    assert result[:3] == blocks[:3]
+    assert result[3] == Heading("第1章 総則", 1, 1)
 
 
 def test_a_chinese_notice_in_plain_text_has_its_chapters_sections_and_enumerations() -> None:

@@ -198,7 +198,8 @@ def _heading_title(title: str, limit: int) -> bool:
 def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
     """The blocks with numbered paragraphs as headings (a paragraph's first line, or each marked line of a paragraph
     of lines, a body on the heading's line kept as a paragraph). Kept as paragraphs: list items, code, and a run of
-    two or more marks of one kind with nothing between them (a list or a table of contents).
+    two or more marks of one kind with nothing between them (a list or a table of contents). A list item is a heading
+    only when its label is a chapter marker: Word templates number 第1章 and 第1条 as a multilevel list.
 
     Numbering is weaker evidence than an outline or heading styles: a document whose existing headings are numbered
     themselves keeps them alone (its other numbered lines are a table of contents, a cover, cross-references). Below
@@ -228,8 +229,12 @@ def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
 def _marked_pieces(block: Block) -> Iterator[tuple[Block, NumberingMark | None]]:
     """The block in pieces: one per marked line of a paragraph (with the lines after it up to the next), or
     the block itself unmarked."""
-    if not isinstance(block, Paragraph) or block.code or block.list_level is not None:
+    if not isinstance(block, Paragraph) or block.code:
         yield block, None
+        return
+    if block.list_level is not None:  # a list item, unless its label is a chapter marker (Word's `第%1条` lists)
+        mark = numbering_mark(block.text) if "\n" not in block.text else None
+        yield block, mark if mark is not None and mark.rank < _ENUMERATION_RANK else None
         return
     lines = block.text.split("\n")
     marks = [numbering_mark(line) if line.lstrip()[:1] in _MARK_STARTS else None for line in lines]
