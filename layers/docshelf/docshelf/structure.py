@@ -51,8 +51,7 @@ _PARENTHESISED_RANK = 200
 _CIRCLED_RANK = 210
 # The one-line levels (numbering_heading_level) of the chapter markers: as they were before ranks, 条 at 3.
 _MARKER_LEVELS = {10: 1, 20: 1, 30: 2, 40: 3, 50: 3, 60: 4}
-# Kinds that also number list items: a heading of these kinds must be short, and a run of them with nothing between
-# is a list.
+# Kinds that also number list items: a heading of these kinds must be shorter (MAX_LIST_TITLE_CHARS).
 _LIST_LIKE_RANKS = frozenset({_ENUMERATION_RANK, _CJK_PARENTHESISED_RANK, _PARENTHESISED_RANK, _CIRCLED_RANK})
 # The first characters a mark can have: most lines are passed over on one look-up.
 _MARK_STARTS = frozenset(
@@ -72,10 +71,6 @@ class NumberingMark:
     rank: int
     heading: str
     body: str = ""
-
-    @property
-    def list_like(self) -> bool:
-        return self.rank in _LIST_LIKE_RANKS or self.rank == _DOTTED_RANK + 1
 
 
 def numbering_heading_level(line: str, *, allow_dotted: bool = True) -> int | None:
