@@ -178,3 +178,19 @@ def test_a_chinese_notice_in_plain_text_has_its_chapters_sections_and_enumeratio
         ("（一）正式员工", 4),
         ("（二）实习人员", 4),
     ]
+
+
+def test_a_statute_caption_on_the_line_above_its_article_is_the_article_title() -> None:
+    parts = [
+        "第一章 総則",
+        "（目的）\n第一条　この法律は、健康を守ることを目的とする。",
+        "（定義）\n第二条　この法律で…をいう。",
+    ]
+    blocks = numbered_headings([Paragraph(part, 1) for part in parts])
+    assert [(b.kind, b.text) for b in blocks if isinstance(b, Heading | Paragraph)] == [
+        ("heading", "第一章 総則"),
+        ("heading", "第一条（目的）"),
+        ("paragraph", "この法律は、健康を守ることを目的とする。"),
+        ("heading", "第二条（定義）"),
+        ("paragraph", "この法律で…をいう。"),
+    ]

@@ -32,6 +32,8 @@ _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 _HAN_OR_KATAKANA = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _HAN_OR_KANA = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _SPACE = re.compile(r"\s+")
+_CAPTION = re.compile(r"[（(][^（）()\n]{1,20}[）)]")
+_CAPTION_INSIDE = re.compile(r"[（(]")
 
 # What contains what: a smaller rank contains a larger one. Chapter markers rank by statute order
 # (編 > 章 > 節 > 款 > 条 > 項); the enumerations come after them (Chinese official documents:
@@ -207,11 +209,14 @@ def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
     if not any(marks):
         return list(blocks)
     _drop_runs(marks)
+    captions = _article_captions(split, marks)
     above = max((heading.level for heading in existing), default=0)
     ranks = sorted({mark.rank for mark in marks if mark is not None})
     levels = {rank: min(above + 1 + number, MAX_HEADING_LEVEL) for number, rank in enumerate(ranks)}
     result: list[Block] = []
-    for (block, _), mark in zip(split, marks, strict=True):
+    for index, ((block, _), mark) in enumerate(zip(split, marks, strict=True)):
+        if index in captions:
+            continue
         if mark is None or not isinstance(block, Paragraph):
             result.append(block)
             continue
@@ -219,6 +224,23 @@ def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
         if mark.body:
             result.append(replace(block, text=mark.body))
     return result
+
+
+def _article_captions(
+    split: Sequence[tuple[Block, NumberingMark | None]], marks: list[NumberingMark | None]
+) -> set[int]:
+    """Join each caption set on its own line above an article (`（目的）` / `第一条　この法律は…`, as statutes are set)
+    to the article's heading; the indexes of the captions so joined."""
+    joined: set[int] = set()
+    for index in range(len(split) - 1):
+        block, article = split[index][0], marks[index + 1]
+        if marks[index] is not None or article is None or article.rank != _MARKER_RANKS["条"]:
+            continue
+        caption = block.text.strip() if isinstance(block, Paragraph) and block.list_level is None else ""
+        if _CAPTION.fullmatch(caption) and not _CAPTION_INSIDE.search(article.heading):
+            marks[index + 1] = replace(article, heading=f"{article.heading}{caption}")
+            joined.add(index)
+    return joined
 
 
 def _marked_pieces(block: Block) -> Iterator[tuple[Block, NumberingMark | None]]:
