@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 # Candidates in the order that breaks a tie (ISO-2022-JP is told by its escape sequences, before this).
 CANDIDATES = ("cp932", "euc_jp", "gb18030", "big5", "cp949")
+# How much of a decoding is scored (the whole is decoded strictly): thousands of characters decide it.
+SCORED_CHARS = 20_000
 # The share of a decoding's non-ASCII characters that must be common for it to be trusted.
 MIN_COMMON_SHARE = 0.6
 # Shares this close to the best are a tie; a tie without other evidence goes to the first of TIE_ORDER.
@@ -84,10 +86,13 @@ def common_share(text: str, common: Callable[[str], float]) -> float:
     """The share of the text's non-ASCII characters that are common in a language (punctuation counts as common),
     each weighted by `common`. A half-width katakana standing alone between ASCII characters counts for nothing:
     it is what a Latin-1 letter (é, ©) reads as in Shift_JIS, where half-width katakana words are runs."""
-    wide = [char for char in _LONE_HALF_WIDTH_KANA.sub("\ue000", text) if ord(char) > 0x7F]
+    wide = [char for char in _LONE_HALF_WIDTH_KANA.sub("\ue000", text[:SCORED_CHARS]) if ord(char) > 0x7F]
     if not wide:
         return 0.0
-    return sum(0.0 if char == "\ue000" else 1.0 if _punctuation(char) else common(char) for char in wide) / len(wide)
+    weights: dict[str, float] = {"\ue000": 0.0}
+    for char in set(wide) - weights.keys():
+        weights[char] = 1.0 if _punctuation(char) else common(char)
+    return sum(map(weights.__getitem__, wide)) / len(wide)
 
 
 def _punctuation(char: str) -> bool:
