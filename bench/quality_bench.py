@@ -9,8 +9,10 @@ rank the embedded store's own chunks: rank-bm25 over regex words, and a stemmed,
 for Qwen-Agent's keyword search — the bar to beat. "gain" is embedded docshelf's relative gain over the stemmed
 baseline; the macro average is over the ../shared/ireval sets.
 
-The Japanese row asks bench/ja_questions.jsonl of the whole corpus (its Japanese manuals hold the answers):
-../shared/ireval has no Japanese set.
+The Japanese rows: bench/ja_questions.jsonl asks the whole corpus (its Japanese manuals hold the answers), and
+bench/ja_docs_questions.jsonl asks generated Japanese office documents (tests/ja_documents.py: work rules with and
+without heading styles, Shift_JIS notices and CSV, a workbook with Japanese sheet names): ../shared/ireval has no
+Japanese set.
 
     python bench/quality_bench.py [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
     python bench/quality_bench.py --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
@@ -42,13 +44,15 @@ from docshelf.store import LocalStore  # noqa: E402
 SHARED = REPO.parent / "shared"
 EVALUATE = SHARED / "tools" / "ireval" / "evaluate.py"
 JA_QUESTIONS = REPO / "bench" / "ja_questions.jsonl"
+JA_DOCS_QUESTIONS = REPO / "bench" / "ja_docs_questions.jsonl"
 EXPECTED = REPO / "bench" / "quality_expected.json"
 NAMESPACE = "quality"
 ENGINES = ("embedded", "opensearch")
 OPENSEARCH_URL = "http://127.0.0.1:9200"
 OPENSEARCH_PREFIX = "qbench"
 
-# name: (folder under ../shared/ireval, label, measure); "ja" is the corpus with bench/ja_questions.jsonl.
+# name: (folder under ../shared/ireval, label, measure); "ja" is the corpus with bench/ja_questions.jsonl, "ja_docs"
+# the generated Japanese documents with bench/ja_docs_questions.jsonl.
 SETS = {
     "med": ("med", "MEDLINE", "nDCG@10"),
     "cacm": ("cacm", "CACM", "nDCG@10"),
@@ -58,6 +62,7 @@ SETS = {
     "drcd_zh": ("drcd_zh", "DRCD zh-Hant", "MRR@10"),
     "cmrc2018_zh": ("cmrc2018_zh", "CMRC 2018 zh", "MRR@10"),
     "ja": ("", "Japanese manuals (corpus)", "MRR@10"),
+    "ja_docs": ("", "Japanese office documents (generated)", "MRR@10"),
 }
 # The CI guard: small enough for ~1 minute, one set of each kind and language (`None`: every question).
 GUARD_SETS = {"med": None, "cacm": None, "xquad_en": 200, "cmrc2018_zh": 200}
@@ -79,7 +84,7 @@ class QualitySet:
 
     @property
     def in_macro(self) -> bool:
-        return self.key != "ja"
+        return self.key not in ("ja", "ja_docs")
 
 
 @dataclass(frozen=True)
@@ -93,9 +98,14 @@ def quality_set(key: str, work: Path, limit: int | None = None) -> QualitySet:
     folder, label, measure = SETS[key]
     if key == "ja":
         documents, source = SHARED / "corpus", JA_QUESTIONS
+    elif key == "ja_docs":
+        from tests.ja_documents import write_documents
+
+        documents, source = work / "ja-documents", JA_DOCS_QUESTIONS
+        write_documents(documents)
     else:
         documents, source = SHARED / "ireval" / folder / "docs", SHARED / "ireval" / folder / "queries.jsonl"
-    if limit is None and key != "ja":
+    if limit is None and key not in ("ja", "ja_docs"):
         return QualitySet(key, label, documents, source, measure)
     questions = work / f"{key}-questions" / "queries.jsonl"  # evaluate.py wants the file so named
     questions.parent.mkdir(parents=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from docshelf.chunking import ChunkConfig
-from docshelf.model import Chunk, Document, Table
+from docshelf.model import Block, Chunk, Document, Table
 from docshelf.structure import section_paths
 from docshelf.tables import markdown_cell, markdown_rows, markdown_separator, table_grid
 from docshelf.tokens import count_tokens
@@ -23,6 +23,19 @@ def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
         while path[: len(prefix)] != prefix:
             prefix = prefix[:-1]
     return prefix
+
+
+def _cited_path(covered: list[tuple[Block, tuple[str, ...]]]) -> tuple[str, ...]:
+    """The common prefix of the covered blocks' paths, leaving out headings the next covered block is not under (a
+    title, then chapter 1: they have nothing of their own in the chunk) unless all are such, then blocks before
+    any heading (no path) unless all are such."""
+    own = [
+        path
+        for number, (block, path) in enumerate(covered)
+        if block.kind != "heading" or (number + 1 < len(covered) and covered[number + 1][1][: len(path)] == path)
+    ] or [path for _, path in covered]
+    in_sections = [path for path in own if path]
+    return _common_prefix(in_sections) if in_sections else ()
 
 
 def check_chunks(document: Document, chunks: list[Chunk], config: ChunkConfig) -> None:
@@ -61,7 +74,7 @@ def _check_text_chunks(document: Document, chunks: list[Chunk], config: ChunkCon
                 assert len({blocks[i][0].page for i in owner[position - len(overlap) : position]}) <= 1
         position += len(body)
         assert chunk.pages == tuple(sorted({blocks[i][0].page for i in covered})), chunk.ordinal
-        assert chunk.section_path == _common_prefix([blocks[i][1] for i in covered]), chunk.ordinal
+        assert chunk.section_path == _cited_path([blocks[i] for i in covered]), chunk.ordinal
         previous_last = covered[-1] if covered else previous_last
     assert position == len(text), "text lost at the end"
 

@@ -15,6 +15,7 @@ from docshelf.parsers import parse_bytes
 from tests.conftest import SHARED
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "bench" / "ja_questions.jsonl"
+DOCS_QUESTIONS = QUESTIONS.with_name("ja_docs_questions.jsonl")
 JAPANESE_MANUALS = ["md/jlreq-README-ja.md", "html/jlreq-ja.html", "pdf/jlshort_ja.pdf"]
 
 
@@ -48,6 +49,26 @@ def test_every_japanese_question_has_its_answer_in_a_chunk_of_the_manuals(corpus
     unanswered = []
     for line in QUESTIONS.read_text(encoding="utf-8").splitlines():
         question = json.loads(line)
+        patterns = [p for answer in question["answers"] for p in evaluate.answer_patterns(answer)]
+        if not any(evaluate.contains_any(chunk, patterns) for chunk in chunks):
+            unanswered.append(question["qid"])
+    assert unanswered == []
+
+
+def test_every_question_on_the_generated_japanese_documents_has_its_answer_in_a_chunk(tmp_path: Path) -> None:
+    """bench/ja_docs_questions.jsonl asks the documents of tests/ja_documents.py (the bench's `ja_docs` set)."""
+    from tests.ja_documents import write_documents
+
+    evaluate = _evaluate_module()
+    chunks = [
+        evaluate.joined(evaluate.match_tokens(chunk.text))
+        for path in write_documents(tmp_path)
+        for chunk in chunk_document(parse_bytes(path.read_bytes(), path.name), document_id=path.name, namespace="ja")
+    ]
+    questions = [json.loads(line) for line in DOCS_QUESTIONS.read_text(encoding="utf-8").splitlines()]
+    assert len({q["qid"] for q in questions}) == len(questions) >= 25
+    unanswered = []
+    for question in questions:
         patterns = [p for answer in question["answers"] for p in evaluate.answer_patterns(answer)]
         if not any(evaluate.contains_any(chunk, patterns) for chunk in chunks):
             unanswered.append(question["qid"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from docshelf.index.analyzer import ANALYZER_VERSION, analyze, path_text, raw_terms
+from docshelf.index.analyzer import ANALYZER_VERSION, analyze, path_terms, raw_terms
 
 SAMPLE = (
     "The TX-100 valve (v2.3.1) leaks; mail ops@corp.com or see https://example.com/a_b?x=1. Running runners ran, "
@@ -12,14 +12,17 @@ SAMPLE = (
     "한국어 텍스트 x86_64 C++ C# 3.14159 1,000,000 e-mail foo_bar O'Neil naïve café 2024-01-31 #tag @user"
 )
 # The digest of the analyzer's output on SAMPLE for the ANALYZER_VERSION it belongs to.
-DIGESTS = {1: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6"}
+DIGESTS = {
+    1: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6",
+    2: "f86b562e2ccae3aafde7486d13daf555aa5c9881e43772deb346b5b0c5dc07d5",  # path channel: kana fragments out
+}
 
 
 def _digest() -> str:
     terms = [
         analyze(SAMPLE),
         raw_terms(SAMPLE),
-        analyze(path_text("阀门 Manual-v2.pdf", ("Chapter 1: Valves", "1.2 TX-100 seals"))),
+        path_terms("阀门 Manual-v2.pdf", ("Chapter 1: Valves", "1.2 TX-100 seals", "ワンタイムパスワードの設定")),
     ]
     return hashlib.sha256(repr(terms).encode("utf-8")).hexdigest()
 

@@ -81,3 +81,12 @@ def test_the_evidence_token_count_is_what_the_budget_counted() -> None:
         text, _, tokens = render_counted_evidence(chunks, budget)
         assert count_tokens(text) <= tokens <= budget  # block joins can merge tokens: never under the text's
         assert tokens - count_tokens(text) <= 2 * text.count("\n\n[")
+
+
+def test_half_width_katakana_is_highlighted_on_the_matching_word_only() -> None:
+    """ﾊﾞ and ﾌﾞ fold into one character each (バ, ブ): the paragraph around them is no part of the match."""
+    text = "ｿｹｯﾄを交換してください。ﾊﾞﾙﾌﾞの点検も毎月行います。"
+    assert marked("ソケット", text) == ["ｿｹｯﾄ"]
+    assert marked("バルブ", text) == ["ﾊﾞﾙﾌﾞ"]
+    decomposed = "Cafe\u0301 opens. ＴＸ－１００型の点検"
+    assert marked("café tx-100", decomposed) == ["Cafe\u0301", "ＴＸ－１００"]

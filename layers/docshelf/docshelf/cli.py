@@ -25,6 +25,7 @@ from docshelf.cli_options import (
     store_options,
 )
 from docshelf.cli_reembed import cmd_reembed
+from docshelf.display_width import display_width, pad
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
@@ -256,12 +257,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     if not records:
         print(f"no documents in namespace {args.namespace}")
         return EXIT_OK
-    width = max(len(r.source_key) for r in records)
+    width = max(display_width(r.source_key) for r in records)
     for record in records:
         detail = (
             f"[{record.error_code}] {record.error_message}" if record.error_code else f"{record.chunk_count} chunks"
         )
-        print(f"{record.source_key:<{width}}  {record.status:<9}  {detail}")
+        print(f"{pad(record.source_key, width)}  {record.status:<9}  {detail}")
     counts = Counter(r.status for r in records)
     print("-- " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
     return EXIT_OK

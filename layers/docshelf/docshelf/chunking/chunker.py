@@ -10,7 +10,7 @@ from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
 from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
 from docshelf.chunking.split import split_sentences, split_text
-from docshelf.chunking.tables import table_pieces
+from docshelf.chunking.tables import table_pieces, with_introduction
 from docshelf.citations import citation_line, citation_of
 from docshelf.ids import chunk_ids
 from docshelf.model import Block, Chunk, Document, Heading, Image, Link, Paragraph, Table
@@ -37,7 +37,7 @@ def chunk_document(
     ids = chunk_ids(document_id, texts)
     chunks = []
     for ordinal, ((draft, text), chunk_id) in enumerate(zip(drafts, ids, strict=True)):
-        section_path = _common_prefix([piece.section_path for piece in draft.pieces])
+        section_path = _common_prefix(_cited_paths(draft.pieces))
         pages = tuple(sorted({piece.page for piece in draft.pieces}))
         chunk_citation = citation_of(document.source.filename, section_path, pages, document_id, chunk_id)
         chunks.append(
@@ -105,7 +105,7 @@ def _drafts(document: Document, config: ChunkConfig, images: _ImageReader) -> It
             yield from _then(packer.flush_all(Anchor("table", "related", f"table-{block.order}")), waiting)
             yield from waiting
             waiting.clear()
-            yield from _table_drafts(block, path, config)
+            yield from _table_drafts(with_introduction(block, blocks, index), path, config)
         elif isinstance(block, Image):
             if is_asset_ref(block.asset_ref):
                 packer.add_image(Anchor("image", "embeds", block.asset_ref))
@@ -162,7 +162,9 @@ class _TextPacker:
 
     def add(self, block: Heading | Paragraph, path: tuple[str, ...]) -> Iterator[Draft]:
         limit = self.config.chunk_tokens
-        if block.kind == "heading" and self.used >= limit * self.config.section_break_fill:
+        if block.kind == "heading" and (
+            self.used >= limit * self.config.section_break_fill or self._would_lose_its_section(path)
+        ):
             self._close_images()
             yield from self.flush()
         text = block.text.strip("\n")
@@ -170,6 +172,13 @@ class _TextPacker:
             yield from self._split_paragraph(text, path, block.page)
             return
         yield from self._append(Piece(text, path, block.page, block.tokens, heading=block.kind == "heading"))
+
+    def _would_lose_its_section(self, path: tuple[str, ...]) -> bool:
+        """Whether the draft has text under a section that shares no title with `path` (a chunk over two chapters
+        would have no section path to cite)."""
+        pieces = self.current.pieces
+        current = _common_prefix([piece.section_path for piece in pieces])
+        return bool(current and path and current[0] != path[0] and not all(piece.heading for piece in pieces))
 
     def _split_paragraph(self, text: str, path: tuple[str, ...], page: int) -> Iterator[Draft]:
         """An over-long paragraph in parts of a chunk each, the first with the headings that lead into it."""
@@ -307,7 +316,22 @@ def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> I
         yield Draft("table", [Piece(text, path, table.page, tokens)], [link], tokens)
 
 
+def _cited_paths(pieces: list[Piece]) -> list[tuple[str, ...]]:
+    """The section paths a chunk's text is under; a heading with nothing of its own in the chunk (a title followed by
+    the first chapter) is left out, unless the chunk is headings only."""
+    paths = [
+        piece.section_path
+        for piece, following in zip(pieces, [*pieces[1:], None], strict=True)
+        if not piece.heading
+        or (following is not None and following.section_path[: len(piece.section_path)] == piece.section_path)
+    ]
+    return paths or [piece.section_path for piece in pieces]
+
+
 def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The titles every path starts with; text before the first heading (a title page, a preamble) is in no section
+    and leaves the others' alone."""
+    paths = [path for path in paths if path]
     if not paths:
         return ()
     prefix = paths[0]

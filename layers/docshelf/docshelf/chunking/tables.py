@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
-from docshelf.chunking.split import token_windows
-from docshelf.model import Table
+from docshelf.chunking.split import split_sentences, token_windows
+from docshelf.model import Block, Paragraph, Table
 from docshelf.tables import markdown_cell, markdown_rows, markdown_separator, table_grid
 from docshelf.tokens import count_tokens, count_tokens_batch
+
+# An introducing sentence longer than this is a paragraph that happens to precede the table, not its introduction.
+MAX_INTRODUCTION_TOKENS = 120
+
+
+def with_introduction(table: Table, blocks: Sequence[Block], index: int) -> Table:
+    """The table (at `blocks[index]`) captioned, when it has no caption, by the sentence right before it: the last
+    sentence of the paragraph it follows (`…次の表のとおり付与する。`, `The limits are:`). Each of its chunks then
+    says what the grid is."""
+    if table.caption or index == 0:
+        return table
+    previous = blocks[index - 1]
+    if not isinstance(previous, Paragraph) or previous.code or previous.list_level is not None:
+        return table
+    sentences = split_sentences(previous.text.strip())
+    sentence = " ".join(sentences[-1].split()) if sentences else ""
+    if not sentence or count_tokens(sentence) > MAX_INTRODUCTION_TOKENS:
+        return table
+    return replace(table, caption=sentence)
 
 
 def table_pieces(table: Table, max_tokens: int) -> Iterator[str]:

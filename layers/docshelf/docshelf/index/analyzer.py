@@ -21,7 +21,7 @@ from docshelf.model import Chunk
 # Raised whenever a text's terms change: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the
 # terms of the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does
 # not.
-ANALYZER_VERSION = 1
+ANALYZER_VERSION = 2
 
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -72,6 +72,37 @@ def cjk_grams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [run[i : i + 2] for i in range(len(run) - 1)] + list(run)
+
+
+_HIRAGANA = re.compile("[\u3040-\u309f]")
+_KATAKANA_STRETCH = re.compile("[\u30a0-\u30ff]{2,}")
+
+
+def path_cjk_grams(run: str) -> list[str]:
+    """A CJK run's terms in the path channel: its bigrams and characters, less the kana fragments that make a title
+    seem to match a word it does not hold. No kana characters alone, no hiragana bigrams (particles, inflections), and
+    a katakana stretch (a loanword, written as one: ワンタイム) as its trigrams, the whole stretch when shorter, instead
+    of its bigrams, which are fragments of it (ワンタイム shares ンタ and タイ with キンタイ)."""
+    if len(run) == 1:
+        return [run]
+    grams = [
+        run[i : i + 2]
+        for i in range(len(run) - 1)
+        if not (_HIRAGANA.fullmatch(run[i]) and _HIRAGANA.fullmatch(run[i + 1]))
+        and not (_is_katakana(run[i]) and _is_katakana(run[i + 1]))
+    ]
+    grams.extend(char for char in run if not _is_kana(char))
+    for stretch in _KATAKANA_STRETCH.findall(run):
+        grams.extend([stretch] if len(stretch) <= 3 else (stretch[i : i + 3] for i in range(len(stretch) - 2)))
+    return grams
+
+
+def _is_katakana(char: str) -> bool:
+    return "\u30a0" <= char <= "\u30ff"
+
+
+def _is_kana(char: str) -> bool:
+    return "\u3040" <= char <= "\u30ff"
 
 
 def _word_terms(word: str) -> list[str]:
@@ -210,7 +241,16 @@ def path_text(source_file_name: str, section_path: tuple[str, ...]) -> str:
 @lru_cache(maxsize=65_536)
 def path_terms(source_file_name: str, section_path: tuple[str, ...]) -> tuple[str, ...]:
     """The path channel's terms of a file name and section path (cached: a document's chunks share a few)."""
-    return tuple(analyze(path_text(source_file_name, section_path)))
+    return tuple(analyze_path(path_text(source_file_name, section_path)))
+
+
+def analyze_path(text: str) -> list[str]:
+    """Terms for the `path` channel, of a title or a query: `analyze`'s, CJK runs as `path_cjk_grams`."""
+    terms: list[str] = []
+    for piece in normalize(text).split():
+        for token in _tokens(piece):
+            terms.extend(path_cjk_grams(token) if _CJK_RUN.fullmatch(token) else _CONTENT_TERMS[token])
+    return terms
 
 
 def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:

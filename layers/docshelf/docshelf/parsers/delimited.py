@@ -1,4 +1,4 @@
-"""CSV and TSV: decoded with decode_text, delimiter chosen from the file name and the shape of the data,
+"""CSV and TSV: decoded with decode_report, delimiter chosen from the file name and the shape of the data,
 then laid out like a sheet (a title row above the header becomes a Heading; blank lines separate tables).
 
 The delimiter is the candidate (`,` `;` tab `|`) that splits a sample of records into the most consistent
@@ -20,7 +20,7 @@ from docshelf.parsers.delimited_table import rectangular_table
 from docshelf.parsers.sheet_grid import CellBudget, SheetGrid
 from docshelf.parsers.sheet_tables import sheet_blocks
 from docshelf.parsers.sheet_values import text_cell
-from docshelf.parsers.textcodec import decode_text
+from docshelf.parsers.textcodec import decode_report
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -35,12 +35,15 @@ TITLE_LEVEL = 1
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    text, _encoding = decode_text(data)
+    decoded = decode_report(data)
+    text = decoded.text
     delimiter = choose_delimiter(
         text[:SAMPLE_CHARS], prefer_tab=PurePosixPath(filename).suffix.lower() in {".tsv", ".tab"}
     )
     budget = CellBudget(limits.max_sheet_cells)
-    content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1)
+    content = ParsedContent(
+        blocks=[], title=PurePosixPath(filename).name, page_count=1, warnings=decoded.document_warnings()
+    )
     rectangle = rectangular_table(_file_records(text, delimiter), budget)
     if rectangle is not None:
         table, kept, total = rectangle

@@ -24,6 +24,7 @@ from docshelf.parsers.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_
 from docshelf.parsers.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.docx_text import PictureInfo, count_page_breaks, paragraph_content
 from docshelf.parsers.safe_zip import check_package
+from docshelf.structure import numbered_headings
 
 if TYPE_CHECKING:
     from docshelf.assets.prepare import PreparedImage
@@ -57,7 +58,8 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     if not title:
         title = reader.title_text
     assets = reader.collector.assets
-    return ParsedContent(blocks=reader.blocks, page_count=reader.page, title=title, assets=assets)
+    blocks = numbered_headings(reader.blocks)  # `第1章 総則` typed in the body style
+    return ParsedContent(blocks=blocks, page_count=reader.page, title=title, assets=assets)
 
 
 def _prepared(data: bytes) -> PreparedImage | None:

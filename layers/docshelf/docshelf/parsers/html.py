@@ -11,7 +11,8 @@ from docshelf.errors import CorruptDocumentError, EmptyDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.html_blocks import HtmlBlockWalker, normalise_inline
 from docshelf.parsers.html_depth import DEPTH_ERROR, flatten_nesting
-from docshelf.parsers.textcodec import decode_text
+from docshelf.parsers.textcodec import decode_report
+from docshelf.structure import numbered_headings
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
@@ -29,8 +30,13 @@ def declared_charset(data: bytes) -> str | None:
 
 
 def decode_html(data: bytes) -> str:
-    text, _ = decode_text(data, declared=declared_charset(data))
-    return _CONTROL.sub("", _XML_DECLARATION.sub("", text, count=1))
+    return decode_html_report(data)[0]
+
+
+def decode_html_report(data: bytes) -> tuple[str, list[str]]:
+    """The page's text (its charset read as browsers read the label) and the warnings about its decoding."""
+    decoded = decode_report(data, declared=declared_charset(data))
+    return _CONTROL.sub("", _XML_DECLARATION.sub("", decoded.text, count=1)), decoded.document_warnings()
 
 
 def parse_html_text(text: str) -> etree._Element:
@@ -63,7 +69,9 @@ def html_title(root: etree._Element) -> str:
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    root = parse_html_text(decode_html(data))
+    text, warnings = decode_html_report(data)
+    root = parse_html_text(text)
     images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
-    blocks = HtmlBlockWalker(page=1, images=images).walk(root)
-    return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=images.collector.assets)
+    blocks = numbered_headings(HtmlBlockWalker(page=1, images=images).walk(root))  # `<p>第1条（目的）</p>`
+    assets = images.collector.assets
+    return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=assets, warnings=warnings)

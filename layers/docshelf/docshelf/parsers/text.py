@@ -1,22 +1,20 @@
-"""Plain text: encoding detection, paragraphs separated by blank lines, chapter lines as headings."""
+"""Plain text: encoding detection, paragraphs separated by blank lines, numbered lines as headings."""
 
 from __future__ import annotations
 
 import re
 
-from docshelf.model import Block, Heading, Paragraph
+from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.textcodec import decode_text
-from docshelf.structure import numbering_heading_level
+from docshelf.parsers.textcodec import decode_report
+from docshelf.structure import numbered_headings
 
 _BLANK_LINES = re.compile(r"\n[ \t\f\v]*\n")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    text, encoding = decode_text(data)
-    blocks = list(text_blocks(text))
-    warnings = [] if encoding in ("utf-8", "ascii") else [f"decoded as {encoding}"]
-    return ParsedContent(blocks=blocks, warnings=warnings)
+    decoded = decode_report(data)
+    return ParsedContent(blocks=text_blocks(decoded.text), warnings=decoded.document_warnings())
 
 
 def text_blocks(text: str, *, page: int = 1) -> list[Block]:
@@ -26,9 +24,5 @@ def text_blocks(text: str, *, page: int = 1) -> list[Block]:
         paragraph = raw.strip("\n").rstrip()
         if not paragraph:  # rstrip left nothing of a paragraph of whitespace (no strip() copy of a long one)
             continue
-        level = numbering_heading_level(paragraph, allow_dotted=False) if "\n" not in paragraph else None
-        if level is not None:
-            blocks.append(Heading(text=paragraph.strip(), level=level, page=page))
-        else:
-            blocks.append(Paragraph(text=paragraph, page=page))
-    return blocks
+        blocks.append(Paragraph(text=paragraph, page=page))
+    return numbered_headings(blocks)

@@ -1,10 +1,13 @@
-"""Decoding bytes of text formats: BOMs, strict UTF-8, then statistical detection, never garbage."""
+"""Decoding bytes of text formats: BOMs, strict UTF-8, the declared charset read as browsers read it, then detection
+(CJK by how common the decoded characters are, the rest statistically), never garbage without a warning."""
 
 from __future__ import annotations
 
 import codecs
+from dataclasses import dataclass, field
 
 from docshelf.errors import UnsupportedFormatError
+from docshelf.parsers.cjk_detect import best_cjk_decoding, iso2022_jp
 
 # Detected encodings distinctive enough to trust: CJK, Cyrillic, Greek, Hebrew, Arabic, Thai, EBCDIC.
 TRUSTED_DETECTIONS = frozenset(
@@ -16,6 +19,32 @@ TRUSTED_DETECTIONS = frozenset(
         "cp1256", "iso8859_6", "cp874", "tis_620", "iso8859_11", "cp037", "cp500", "cp1140", "cp273",
     }
 )  # fmt: skip
+# Detections the CJK detector decides between (it also hears them as a hint).
+CJK_DETECTIONS = frozenset(
+    {
+        "cp932", "shift_jis", "shift_jis_2004", "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213",
+        "iso2022_jp", "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "cp949", "euc_kr", "johab",
+    }
+)  # fmt: skip
+
+# Labels as the WHATWG Encoding Standard (what browsers do) reads them: Shift_JIS is windows-31j, GB2312 is GB18030,
+# EUC-KR is windows-949, ISO-8859-1 is windows-1252. Python's own `shift_jis` lacks the NEC and IBM kanji (髙, 﨑) and
+# maps 0x8160 to 〜 where Windows has ～.
+LABELS = {
+    **dict.fromkeys(
+        ["shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "ms932", "windows-31j", "csshiftjis", "x-ms-cp932"],
+        "cp932",
+    ),
+    **dict.fromkeys(["euc-jp", "x-euc-jp", "cseucpkdfmtjapanese"], "euc_jp"),
+    **dict.fromkeys(["iso-2022-jp", "csiso2022jp"], "iso2022_jp_ext"),
+    **dict.fromkeys(
+        ["gb2312", "gbk", "x-gbk", "gb_2312-80", "chinese", "csgb2312", "iso-ir-58", "cp936", "ms936", "windows-936"],
+        "gb18030",
+    ),
+    **dict.fromkeys(["big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5"], "big5hkscs"),
+    **dict.fromkeys(["euc-kr", "ks_c_5601-1987", "ksc5601", "ks_c_5601-1989", "windows-949", "cseuckr"], "cp949"),
+    **dict.fromkeys(["iso-8859-1", "latin-1", "latin1", "ascii", "us-ascii", "iso8859-1", "l1"], "cp1252"),
+}
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -24,6 +53,20 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+DETECTION_SAMPLE = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedText:
+    text: str
+    encoding: str
+    # What a reader should know about the decoding: a declared charset the bytes are not in, replaced bytes.
+    warnings: list[str] = field(default_factory=list)
+    detected: bool = False  # the encoding was guessed: no BOM, not UTF-8, no charset declared that decodes
+
+    def document_warnings(self) -> list[str]:
+        """The warnings, with a detected encoding named first (a reader can check a guess)."""
+        return [f"decoded as {self.encoding}" for _ in range(self.detected)] + self.warnings
 
 
 def decode_text(data: bytes, *, declared: str | None = None) -> tuple[str, str]:
@@ -31,38 +74,81 @@ def decode_text(data: bytes, *, declared: str | None = None) -> tuple[str, str]:
 
     Raises UnsupportedFormatError for binary content that is not text in any encoding.
     """
+    decoded = decode_report(data, declared=declared)
+    return decoded.text, decoded.encoding
+
+
+def decode_report(data: bytes, *, declared: str | None = None) -> DecodedText:
+    """`decode_text` with the warnings a document should carry about it."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data[len(bom) :].decode(encoding, errors="replace"), encoding
+            return _replacing(data[len(bom) :], encoding, [])
+    jis = iso2022_jp(data)  # 7-bit: it would pass for UTF-8, escape sequences and all
+    if jis is not None:
+        return DecodedText(jis, "iso2022_jp_ext", detected=not declared)
     try:
-        return data.decode("utf-8"), "utf-8"
+        return DecodedText(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
         pass
+    warnings: list[str] = []
     if declared:
+        label = charset_codec(declared)
         try:
-            return data.decode(_normalise(declared)), _normalise(declared)
+            return DecodedText(data.decode(label), label)
         except (UnicodeDecodeError, LookupError):
-            pass
+            warnings.append(f"the declared charset {declared!r} does not decode the bytes; the encoding was detected")
     if _looks_binary(data):
         raise UnsupportedFormatError("binary content, not text in any known encoding")
+    encoding = _detected(data[:DETECTION_SAMPLE])
+    return _replacing(data, encoding, warnings, detected=True)
+
+
+def _detected(sample: bytes) -> str:
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data[:200_000]).best()
+    best = from_bytes(sample).best()
     guess = str(best.encoding) if best is not None and best.encoding else ""
-    if guess not in TRUSTED_DETECTIONS:
-        # Detection cannot tell the Latin single-byte code pages apart on short texts (cp1250,
-        # mac_latin2 and even cp1006 score alike for "Crème"), so an untrusted guess falls back to
-        # windows-1252, which is also what browsers assume for unlabelled pages.
-        guess = "cp1252"
+    # UTF-16 without a BOM has NULs (its ASCII's high bytes, its line breaks): a short CJK text is guessed UTF-16.
+    unlikely = guess.startswith("utf_16") and b"\x00" not in sample
+    if guess in TRUSTED_DETECTIONS and guess not in CJK_DETECTIONS and not unlikely:
+        return guess
+    cjk = best_cjk_decoding(_whole_characters(sample), hint=guess)
+    if cjk is not None:
+        return cjk[1]
+    if guess not in TRUSTED_DETECTIONS or guess in CJK_DETECTIONS:
+        # No CJK reading is plausible (a lone Latin-1 byte reads as a half-width katakana in cp932), and detection
+        # cannot tell the Latin single-byte code pages apart on short texts (cp1250, mac_latin2 and even cp1006
+        # score alike for "Crème"): windows-1252, which is also what browsers assume for unlabelled pages.
+        return "cp1252"
+    return guess
+
+
+def _whole_characters(sample: bytes) -> bytes:
+    """The sample without a multibyte character that its cut may have split (at the last line break)."""
+    if len(sample) < DETECTION_SAMPLE:
+        return sample
+    end = sample.rfind(b"\n")
+    return sample[: end + 1] if end > 0 else sample
+
+
+def _replacing(data: bytes, encoding: str, warnings: list[str], *, detected: bool = False) -> DecodedText:
+    """The bytes decoded, undecodable ones replaced by U+FFFD and counted in a warning."""
     try:
-        return data.decode(guess), guess
-    except (UnicodeDecodeError, LookupError):
-        return data.decode("cp1252", errors="replace"), "cp1252"
+        return DecodedText(data.decode(encoding), encoding, warnings, detected)
+    except UnicodeDecodeError:
+        pass
+    except LookupError:
+        encoding = "cp1252"
+    text = data.decode(encoding, errors="replace")
+    replaced = text.count("\ufffd") - data.decode(encoding, errors="ignore").count("\ufffd")
+    replacing = f"{replaced} undecodable byte sequences in {encoding} replaced by U+FFFD"
+    return DecodedText(text, encoding, [*warnings, replacing], detected)
 
 
-def _normalise(name: str) -> str:
-    name = name.strip().strip("\"'").lower()
-    return {"iso-8859-1": "cp1252", "latin-1": "cp1252", "latin1": "cp1252", "ascii": "cp1252"}.get(name, name)
+def charset_codec(label: str) -> str:
+    """The Python codec of a charset label, as browsers read the label."""
+    name = label.strip().strip("\"'").lower()
+    return LABELS.get(name, name)
 
 
 def _looks_binary(data: bytes) -> bool:

@@ -73,14 +73,14 @@ def _piece_spans(terms: QueryTerms, piece: str) -> Iterable[Span]:
         return
     # Text NFKC leaves alone whose case folding keeps its length folds character for character: offsets stay put.
     unmoved = len(normalized) == len(piece) and unicodedata.is_normalized("NFKC", piece)
-    owner = list(range(len(piece))) if unmoved else _owners(piece, normalized)
+    owner = [(index, index + 1) for index in range(len(piece))] if unmoved else _owners(piece, normalized)
     for sub in _NON_SPACE.finditer(normalized):
         for start, end in _normalized_spans(terms, sub.group()):
             start, end = start + sub.start(), end + sub.start()
-            if owner is None:  # normalization merged characters: mark the whole piece
+            if owner is None:  # normalization did not go character by character: mark the whole piece
                 yield 0, len(piece)
                 return
-            yield owner[start], owner[end - 1] + 1
+            yield owner[start][0], owner[end - 1][1]
 
 
 def _may_match(terms: QueryTerms, piece: str) -> bool:
@@ -90,14 +90,26 @@ def _may_match(terms: QueryTerms, piece: str) -> bool:
     )
 
 
-def _owners(piece: str, normalized: str) -> list[int] | None:
-    """For each character of `normalized`, the index of the original character it came from; None when the
-    piece does not normalize character by character (a combining mark composed with its base)."""
-    owner: list[int] = []
-    for index, char in enumerate(piece):
-        owner.extend([index] * len(normalize(char)))
-    joined = "".join(normalize(char) for char in piece)
-    return owner if joined == normalized else None
+def _owners(piece: str, normalized: str) -> list[Span] | None:
+    """For each character of `normalized`, the span of original characters it came from: a base character with the
+    marks that compose with it (ｶﾞ is ガ, e and U+0301 are é); None when the piece does not normalize cluster by
+    cluster."""
+    owner: list[Span] = []
+    joined: list[str] = []
+    start = 0
+    for end in range(1, len(piece) + 1):
+        if end < len(piece) and _composes_with_previous(piece[end]):
+            continue
+        folded = normalize(piece[start:end])
+        owner.extend([(start, end)] * len(folded))
+        joined.append(folded)
+        start = end
+    return owner if "".join(joined) == normalized else None
+
+
+def _composes_with_previous(char: str) -> bool:
+    """A combining mark, a half-width (sem)voiced sound mark, or a hangul jamo vowel or final consonant."""
+    return unicodedata.combining(char) != 0 or char in "\uff9e\uff9f" or "\u1160" <= char <= "\u11ff"
 
 
 def _normalized_spans(terms: QueryTerms, piece: str) -> Iterable[Span]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from docshelf.index.analyzer import analyze, normalize, raw_terms
+from docshelf.index.analyzer import analyze, analyze_path, normalize, raw_terms
 from docshelf.index.plan import Channel, ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, term_weights
 from docshelf.index.stopwords import without_question_words
 from docshelf.search.ranking import RANKING, RankingSettings
@@ -24,9 +24,10 @@ def query_terms(query: str, ranking: RankingSettings = RANKING) -> dict[Channel,
     Chinese question words are left out as the English ones are (index/stopwords.py), unless nothing else
     is left.
     """
-    analyzed = analyze(without_question_words(normalize(query))) or analyze(query)
+    asked = without_question_words(normalize(query))
+    analyzed = analyze(asked) or analyze(query)
     surface = raw_terms(query)
-    queries: dict[Channel, list[str]] = {"content": analyzed, "path": analyzed}
+    queries: dict[Channel, list[str]] = {"content": analyzed, "path": analyze_path(asked) or analyze_path(query)}
     exact = [term for term in surface if not term.isalpha()]
     if exact:
         queries["term"] = surface if ranking.term_words else exact
