@@ -20,7 +20,10 @@ _NUMERAL = "0-9一二三四五六七八九十百千〇零两壱弐参"
 _CJK_MARKER = re.compile(
     rf"^第\s?([{_NUMERAL}]+)\s?([編编部篇章节節款条條項项回])(?:の([{_NUMERAL}]+))*(?P<rest>.*)$", re.DOTALL
 )
-_WESTERN = re.compile(r"^(chapter|part|section|appendix)\s+([0-9]+|[ivxlc]+|[a-z])\b[.:]?(?P<rest>.*)$", re.I | re.S)
+_WESTERN = re.compile(
+    r"^(chapter|part|section|appendix|annex|kapitel|chapitre|capítulo)\s+([0-9]+|[ivxlc]+|[a-z])\b[.:]?(?P<rest>.*)$",
+    re.I | re.S,
+)
 _DOTTED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})(?:\.(?!\d))?(?P<rest>.*)$", re.DOTALL)
 _CJK_ENUMERATION = re.compile(r"^([一二三四五六七八九十]{1,3})[、､](?P<rest>.*)$", re.DOTALL)
 _CJK_PARENTHESISED = re.compile(r"^\(([一二三四五六七八九十]{1,3})\)(?P<rest>.*)$", re.DOTALL)
@@ -40,7 +43,7 @@ _CAPTION_INSIDE = re.compile(r"[（(]")
 # 一、 > （一） > 1. > （1）), dotted numbers by their depth.
 _MARKER_RANKS = {
     "編": 10, "编": 10, "部": 10, "篇": 10, "part": 10,
-    "章": 20, "回": 20, "chapter": 20, "appendix": 20,
+    "章": 20, "回": 20, "chapter": 20, "appendix": 20, "annex": 20, "kapitel": 20, "chapitre": 20, "capítulo": 20,
     "節": 30, "节": 30, "section": 30,
     "款": 40,
     "条": 50, "條": 50,
@@ -85,6 +88,13 @@ def numbering_heading_level(line: str, *, allow_dotted: bool = True) -> int | No
     if mark.rank == _DOTTED_RANK + 1 and not allow_dotted:
         return None
     return _one_line_level(mark.rank)
+
+
+def chapter_marker(line: str) -> bool:
+    """Whether a line starts with a chapter word or a CJK chapter marker (`Chapter 4`, `第1章`, `第3条（目的）`):
+    a heading even when nothing else marks it, as Word exports a 規程 whose 第N章 / 第N条 lines carry no style."""
+    mark = numbering_mark(line)
+    return mark is not None and mark.rank in _MARKER_LEVELS
 
 
 def _one_line_level(rank: int) -> int:
