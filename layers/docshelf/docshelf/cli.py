@@ -156,6 +156,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         _request(args, args.query),
         asset_link=local_asset_link(services.store.root),
         embedder=services.embedding_provider(),
+        hits=services.hits,
     )
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
@@ -171,8 +172,9 @@ def _request(args: argparse.Namespace, query: str) -> SearchRequest:
 
 
 def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+    hits = services.hits
     for qid, query in queries:
-        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
+        response = search(services.index, _request(args, query), embedder=services.embedding_provider(), hits=hits)
         results = [
             {
                 "doc": r.chunk.source_file_name,

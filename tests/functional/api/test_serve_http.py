@@ -86,10 +86,9 @@ def test_hit_counts_are_recorded_per_chunk_and_document(served: Served) -> None:
     body = served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)[1]
     served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)
     first = body["results"][0]
-    cache = served.backend.cache
-    assert cache is not None
-    assert cache.hits("demo", first["document_id"], first["chunk_id"]) == 2
-    assert cache.hits("demo", first["document_id"]) == 2
+    hits = served.backend.hits
+    assert hits.hits("demo", first["document_id"], first["chunk_id"]) == 2
+    assert hits.hits("demo", first["document_id"]) == 2
 
 
 def test_document_status_shows_revision_chunks_and_errors(served: Served) -> None:
