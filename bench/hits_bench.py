@@ -8,10 +8,11 @@ paper's first chunk that does) is counted as a hit, as `docshelf serve` counts a
 second half is then scored with and without the boost, by ../shared/tools/ireval/evaluate.py's own QA rule
 (MRR@10, Hit@1, Ans@1000w), for every setting of the grid. The hostile variant counts one chunk (the corpus' chunk
 holding the most distinct terms, so it matches as many questions as any) `--hostile-hits` times and asks every
-question: how often that chunk enters the top 3 it was not in without the boost, and whether it ever does while
-holding none of the question's terms (never allowed). Embedded engine, defaults otherwise.
+question: how often that chunk enters the top 3 it was not in without the boost, whether it ever does while
+holding none of the question's terms (never allowed), and every question's scores with and without those hits.
+Embedded engine, defaults otherwise.
 
-    python bench/hits_bench.py [--grid '[[0.002, 0.006], ...]'] [--hostile-hits 5000] [--json FILE]
+    python bench/hits_bench.py [--grid '[[hit_weight, hit_cap, hit_floor], ...]'] [--hostile-hits 5000] [--json FILE]
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ SET = SHARED / "ireval" / "covidqa_dev"
 EVALUATE = SHARED / "tools" / "ireval" / "evaluate.py"
 NAMESPACE = "covid"
 TOP_K = 10
-GRID = [[0.0, 0.0], [0.001, 0.003], [0.001, 0.006], [0.002, 0.003], [0.002, 0.006], [0.002, 0.012],
-        [0.004, 0.006], [0.004, 0.012], [0.008, 0.012], [0.008, 0.024]]  # fmt: skip
+GRID = [[0.0, 0.0, 0.0], [0.002, 0.006, 0.0], [0.004, 0.012, 0.0], [0.001, 0.003, 0.6], [0.002, 0.006, 0.4],
+        [0.002, 0.006, 0.6], [0.002, 0.006, 0.8], [0.004, 0.012, 0.6], [0.008, 0.024, 0.6]]  # fmt: skip
 MEASURES = ("MRR@10", "Hit@1", "Ans@1000w")
 
 
@@ -121,7 +122,9 @@ def scored(
     return {measure: statistics.fmean(m[measure] for m in per_query.values()) for measure in MEASURES}
 
 
-def hostile(services: LocalServices, questions: list[dict[str, Any]], store: Path, times: int) -> dict[str, Any]:
+def hostile(
+    services: LocalServices, evaluate: ModuleType, questions: list[dict[str, Any]], store: Path, times: int
+) -> dict[str, Any]:
     chunks = services.index.list_chunks(NAMESPACE, SearchFilters(), 100_000)
     target = max(chunks, key=lambda c: (len(set(analyze(c.text))), c.chunk_id))
     hits = SqliteHits(store / "hostile-hits.sqlite")
@@ -137,15 +140,18 @@ def hostile(services: LocalServices, questions: list[dict[str, Any]], store: Pat
             moved += 1
             if query_terms_of(question["query"]).isdisjoint(analyze(target.text)):
                 without_terms += 1
+    answerable = [q for q in questions if q.get("answers")]
     return {
         "chunk": target.chunk_id, "file": target.source_file_name, "hits": times, "questions": len(questions),
         "in_top3_without_boost": already, "moved_into_top3": moved, "moved_without_query_terms": without_terms,
+        "without_hits": scored(services, evaluate, answerable, RANKING, None),
+        "with_hostile_hits": scored(services, evaluate, answerable, RANKING, hits),
     }  # fmt: skip
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--grid", type=json.loads, default=GRID, help="[[hit_weight, hit_cap], ...]")
+    parser.add_argument("--grid", type=json.loads, default=GRID, help="[[hit_weight, hit_cap, hit_floor], ...]")
     parser.add_argument("--hostile-hits", type=int, default=5000)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -170,17 +176,17 @@ def main() -> int:
         counted = replay(services, evaluate, replayed, hits)
         print(f"replayed: {counted} answer chunks counted as hits")
         rows = []
-        print("| hit_weight | hit_cap | " + " | ".join(f"{m} scored half" for m in MEASURES)
+        print("| hit_weight | hit_cap | hit_floor | " + " | ".join(f"{m} scored half" for m in MEASURES)
               + " | MRR@10 replayed half |")  # fmt: skip
-        print("|---" * (3 + len(MEASURES)) + "|")
-        for weight, cap in args.grid:
-            ranking = replace(RANKING, hit_weight=weight, hit_cap=cap)
+        print("|---" * (4 + len(MEASURES)) + "|")
+        for weight, cap, floor in args.grid:
+            ranking = replace(RANKING, hit_weight=weight, hit_cap=cap, hit_floor=floor)
             half = scored(services, evaluate, scored_half, ranking, hits)
             again = scored(services, evaluate, replayed, ranking, hits)
-            rows.append({"hit_weight": weight, "hit_cap": cap, "scored": half, "replayed": again})
-            print(f"| {weight} | {cap} | " + " | ".join(f"{half[m]:.4f}" for m in MEASURES)
+            rows.append({"hit_weight": weight, "hit_cap": cap, "hit_floor": floor, "scored": half, "replayed": again})
+            print(f"| {weight} | {cap} | {floor} | " + " | ".join(f"{half[m]:.4f}" for m in MEASURES)
                   + f" | {again['MRR@10']:.4f} |")  # fmt: skip
-        attack = hostile(services, queries, Path(work), args.hostile_hits)
+        attack = hostile(services, evaluate, queries, Path(work), args.hostile_hits)
         print(f"hostile: {attack}")
     if args.json:
         args.json.write_text(json.dumps({"grid": rows, "hostile": attack}, indent=2), encoding="utf-8")

@@ -9,7 +9,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docshelf.graph.edges import MAX_EDGES_PER_NODE, MIN_OVERLAP, MIN_SHARED, keyword_edges
-from docshelf.graph.keywords import KEYWORDS_PER_NODE, heaviest_terms, section_weights, top_keywords
+from docshelf.graph.keywords import (
+    KEYWORDS_PER_NODE,
+    heaviest_terms,
+    section_keyword_count,
+    section_weights,
+    top_keywords,
+)
 from docshelf.index.analyzer import analyzed_terms
 from docshelf.model import SCHEMA_VERSION, Chunk
 
@@ -44,6 +50,7 @@ def document_graph(
     for at, chunk in enumerate(chunks):
         if chunk.section_path:
             own[chunk.section_path].append(at)
+    under = _chunks_under(chunks, sections)
     section_terms = _subtree_weights(
         sections, {path: section_weights([weights[at] for at in own[path]]) for path in sections}
     )
@@ -52,7 +59,7 @@ def document_graph(
             "id": section_node_id(path),
             "kind": "section",
             "section_path": list(path),
-            "keywords": top_keywords(section_terms[path]),
+            "keywords": top_keywords(section_terms[path], section_keyword_count(under[path])),
         }
         for path in sections
     ]
@@ -97,6 +104,14 @@ def document_graph(
             for e in edges
         ],
     }
+
+
+def _chunks_under(chunks: Sequence[Chunk], sections: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+    counts = dict.fromkeys(sections, 0)
+    for chunk in chunks:
+        for depth in range(1, len(chunk.section_path) + 1):
+            counts[chunk.section_path[:depth]] += 1
+    return counts
 
 
 def _subtree_weights(

@@ -19,6 +19,7 @@ from operator import mul
 from docshelf.index.bm25_math import okapi_idf
 
 KEYWORDS_PER_NODE = 8
+MAX_SECTION_KEYWORDS = 4 * KEYWORDS_PER_NODE
 CANDIDATES_PER_CHUNK = 2 * KEYWORDS_PER_NODE  # a chunk's terms that count towards its sections' keywords
 
 
@@ -57,6 +58,13 @@ def heaviest_terms(
 def top_keywords(weights: Mapping[str, float], k: int = KEYWORDS_PER_NODE) -> list[str]:
     """The `k` heaviest terms (a tie: the later term in the alphabet first)."""
     return [term for weight, term in heapq.nlargest(k, ((weight, term) for term, weight in weights.items()))]
+
+
+def section_keyword_count(chunks: int) -> int:
+    """A section says more than one chunk: `KEYWORDS_PER_NODE` per chunk under it, up to `MAX_SECTION_KEYWORDS`, so
+    a chunk elsewhere whose keywords lie (nearly) all within a section's is joined to it (the overlap is over the
+    smaller set)."""
+    return min(MAX_SECTION_KEYWORDS, KEYWORDS_PER_NODE * max(1, chunks))
 
 
 def section_weights(terms: Sequence[Sequence[tuple[str, float]]]) -> dict[str, float]:

@@ -6,9 +6,10 @@ and numbers only, per namespace. Each hit also adds to a weight that halves ever
 forward decay (Cormode et al., 2009), n x 2^((t - LANDMARK) / half-life) summed with atomic adds, and read as that
 sum / 2^((now - LANDMARK) / half-life), so neither a writer nor a reader rewrites old counts.
 
-The boost: a chunk the content channel ranked (it holds a term of the query) gets min(cap, weight x ln(1 + h)) added
-to its fused score, h its decayed hits in the namespace searched; a chunk holding none of the query's terms gets
-nothing, however often it was returned before.
+The boost: a chunk the content channel ranked (it holds a term of the query) with at least a share (`hit_floor`) of
+the best content score gets min(cap, weight x ln(1 + h)) added to its fused score, h its decayed hits in the
+namespace searched; a chunk holding none of the query's terms, or far less of them than the best, gets nothing,
+however often it was returned before.
 """
 
 from __future__ import annotations
@@ -56,9 +57,18 @@ def boosted(
     return scored
 
 
-def candidates(fused: Sequence[tuple[str, float, dict[str, int]]], depth: int) -> list[str]:
-    """The chunks whose hits are read: the first `depth` fused ones the content channel ranked."""
-    return [chunk_id for chunk_id, _, ranks in fused[:depth] if BOOSTED_CHANNEL in ranks]
+def candidates(
+    fused: Sequence[tuple[str, float, dict[str, int]]], depth: int, content_scores: Mapping[str, float], floor: float
+) -> list[str]:
+    """The chunks that may be boosted, whose hits are read: among the first `depth` fused ones, those the content
+    channel ranked with at least `floor` of the best content score (BM25), so hits reorder close lexical matches
+    but never lift a chunk over a clearly better one."""
+    best = max(content_scores.values(), default=0.0)
+    return [
+        chunk_id
+        for chunk_id, _, ranks in fused[:depth]
+        if BOOSTED_CHANNEL in ranks and content_scores.get(chunk_id, 0.0) >= floor * best
+    ]
 
 
 def forward_weight(count: int, at: float, half_life_days: float = HALF_LIFE_DAYS) -> float:

@@ -47,11 +47,13 @@ class RankingSettings:
     feedback_chunks: int = 10
     expansion_terms: int = 10
     original_weight: float = 0.5
-    # The hit boost (search/hits.py): a content-ranked chunk's fused score gains min(hit_cap, hit_weight x ln(1 + h)),
-    # h its hits in the namespace's evidence, halving every 30 days; hit_depth fused chunks are looked up. 0 turns it
-    # off. Chosen on the covidqa_dev replay (bench/hits_bench.py, README "Hit boost").
+    # The hit boost (search/hits.py): the fused score of a chunk the content channel ranked with at least hit_floor of
+    # the best content score gains min(hit_cap, hit_weight x ln(1 + h)), h its hits in the namespace's evidence,
+    # halving every 30 days; hit_depth fused chunks are looked up. 0 turns it off. Chosen on the covidqa_dev replay
+    # (bench/hits_bench.py, README "Hit boost").
     hit_weight: float = 0.002
     hit_cap: float = 0.006
+    hit_floor: float = 0.6
     hit_depth: int = 50
 
     def channel_weights(self) -> dict[str, float]:

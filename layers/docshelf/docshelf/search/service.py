@@ -208,9 +208,8 @@ def _ranked(
         weights["semantic"] *= doubt**ranking.semantic_adapt
     fused = fuse_rrf(rankings, weights, ranking.rrf_k)
     if hits is not None and ranking.hit_weight > 0:
-        fused = boosted(
-            fused, hits.chunk_hits(request.namespace, candidates(fused, ranking.hit_depth)), ranking.hit_prior()
-        )
+        eligible = candidates(fused, ranking.hit_depth, dict(rounded.get("content", [])), ranking.hit_floor)
+        fused = boosted(fused, hits.chunk_hits(request.namespace, eligible) if eligible else {}, ranking.hit_prior())
     results = _distinct_results(index, request, fused, chunks)
     return _siblings_by_passage(
         queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
