@@ -57,7 +57,8 @@ def test_counts_per_namespace_chunk_and_document(tmp_path: Path) -> None:
     hits.record("other", [("d9", "c1")])
     assert hits.hits("ns", "d1", "c1") == 2 and hits.hits("ns", "d1") == 3 and hits.hits("other", "d9") == 1
     assert hits.chunk_hits("ns", ["c1", "c2", "c3"]) == pytest.approx({"c1": 2.0, "c2": 1.0})
-    assert hits.top_documents("ns", 5) == [("d1", 3, pytest.approx(3.0))]
+    ((document, count, weight),) = hits.top_documents("ns", 5)
+    assert (document, count) == ("d1", 3) and weight == pytest.approx(3.0)
     assert SqliteHits(tmp_path / "none.sqlite").chunk_hits("ns", ["c1"]) == {}
 
 
@@ -67,17 +68,25 @@ def _record_many(path: str, rounds: int) -> None:
         hits.record("ns", [("d1", "c1"), ("d2", "c2")])
 
 
+def _record_with(hits: SqliteHits, rounds: int) -> None:
+    for _ in range(rounds):
+        hits.record("ns", [("d1", "c1")])
+
+
 def test_concurrent_searches_lose_no_hit(tmp_path: Path) -> None:
     path = str(tmp_path / "hits.sqlite")
     shared = SqliteHits(path)
-    threads = [threading.Thread(target=lambda: [shared.record("ns", [("d1", "c1")]) for _ in range(50)])
-               for _ in range(4)]  # fmt: skip
+    threads = [threading.Thread(target=_record_with, args=(shared, 50)) for _ in range(4)]
     context = multiprocessing.get_context("spawn")
     processes = [context.Process(target=_record_many, args=(path, 50)) for _ in range(2)]
-    for worker in [*threads, *processes]:
-        worker.start()
-    for worker in [*threads, *processes]:
-        worker.join()
+    for process in processes:
+        process.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for process in processes:
+        process.join()
     assert all(process.exitcode == 0 for process in processes)
     assert shared.hits("ns", "d1", "c1") == 4 * 50 + 2 * 50
     assert shared.hits("ns", "d2", "c2") == 2 * 50 and shared.hits("ns", "d1") == 300
