@@ -23,8 +23,9 @@ from docshelf.search.service import DEFAULT_MAX_TOKENS, SearchRequest, search
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12
 MAX_SECTION_CHUNKS = 2_000
-# Whether navigation follows graph.json's edges by default (measured: bench/agentic_bench.py --graph).
-FOLLOW_GRAPH = True
+# Whether navigation follows graph.json's edges by default: off, as it changed 1 of 1,440 composite components at 300
+# tokens a question and none at 600 on six sets (bench/agentic_bench.py --graph; docs/evaluation/graph-and-hits.md).
+FOLLOW_GRAPH = False
 
 
 @dataclass(frozen=True, slots=True)

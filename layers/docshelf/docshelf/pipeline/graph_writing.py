@@ -18,7 +18,7 @@ from docshelf.store.base import ObjectStore
 def write_document_graph(store: ObjectStore, index: SearchBackend, ref: DocumentRef, chunks: Sequence[Chunk]) -> None:
     """The revision's graph, its keywords weighted by the namespace as the index holds it now."""
     frequencies = content_terms(chunks)
-    terms = list(dict.fromkeys(term for counts in frequencies for term in counts))
+    terms = sorted(set().union(*frequencies))
     namespace_chunks, holding = index.document_frequencies(ref.namespace, terms) if terms else (0, {})
     graph = document_graph(
         ref.document_id, ref.revision, chunks, frequencies, namespace_chunks=namespace_chunks, namespace_holding=holding
