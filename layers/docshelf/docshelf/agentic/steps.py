@@ -23,8 +23,9 @@ from docshelf.search.service import DEFAULT_MAX_TOKENS, SearchRequest, search
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12
 MAX_SECTION_CHUNKS = 2_000
-# Whether navigation follows graph.json's edges by default: off, as it changed 1 of 1,440 composite components at 300
-# tokens a question and none at 600 on six sets (bench/agentic_bench.py --graph; docs/evaluation/graph-and-hits.md).
+# Whether navigation follows graph.json's edges by default: off. On six sets it changed one of 1,440 composite
+# components at 300 tokens a question and one at 600, each a loss on CACM, and no single question
+# (bench/agentic_bench.py --graph; docs/evaluation/graph-and-hits.md).
 FOLLOW_GRAPH = False
 
 
