@@ -2,8 +2,9 @@
 
 Per document, `cache_key=hits#<namespace>#<document_id>`: `hits` (count), `hits_weight` (forward-decayed) and
 `chunk#<chunk_id>` counts. Per chunk, for the boost's reads, `cache_key=hitw#<namespace>#<chunk_id>`: `hits`,
-`hits_weight` and `document_id`. Every write is an atomic `ADD`, so concurrent searches never lose a hit; the
-boost reads the candidates' chunk items with one BatchGetItem per 100.
+`hits_weight` and `document_id`. Every write is an atomic `ADD`, so concurrent searches never lose a hit; a
+response's updates are sent together (up to 8 at once), and the boost reads the candidates' chunk items with one
+BatchGetItem per 100.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 HITS_PREFIX = "hits#"
 CHUNK_PREFIX = "hitw#"
 BATCH_KEYS = 100  # BatchGetItem's limit
+MAX_PARALLEL_UPDATES = 8
 _log = logging.getLogger(__name__)
 
 
@@ -45,20 +47,31 @@ class DynamoDBHits:
         by_document: dict[str, list[str]] = {}
         for document_id, chunk_id in hits:
             by_document.setdefault(document_id, []).append(chunk_id)
+        updates: list[tuple[str, str, dict[str, str], dict[str, AttributeValueTypeDef]]] = []
         for document_id, chunks in by_document.items():
             names = {f"#c{n}": f"chunk#{chunk}" for n, chunk in enumerate(chunks)}
             values: dict[str, AttributeValueTypeDef] = {
                 ":n": {"N": str(len(chunks))}, ":w": {"N": _number(len(chunks) * weight)}, ":one": {"N": "1"}
             }  # fmt: skip
             clauses = ["hits :n", "hits_weight :w", *(f"{name} :one" for name in names)]
-            self._add(hits_key(namespace, document_id), "ADD " + ", ".join(clauses), names, values)
-            for chunk_id in chunks:
-                self._add(
+            updates.append((hits_key(namespace, document_id), "ADD " + ", ".join(clauses), names, values))
+            updates += [
+                (
                     chunk_hits_key(namespace, chunk_id),
                     "ADD hits :one, hits_weight :w SET document_id = :d",
                     {},
                     {":one": {"N": "1"}, ":w": {"N": _number(weight)}, ":d": {"S": document_id}},
                 )
+                for chunk_id in chunks
+            ]
+        if len(updates) == 1:
+            self._add(*updates[0])
+            return
+        from concurrent.futures import ThreadPoolExecutor  # not on a cold start
+
+        # one round trip's wait for all of them, not one each: the search's response waits for these
+        with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL_UPDATES, len(updates))) as pool:
+            list(pool.map(lambda update: self._add(*update), updates))
 
     def _add(self, key: str, expression: str, names: dict[str, str], values: dict[str, AttributeValueTypeDef]) -> None:
         try:
