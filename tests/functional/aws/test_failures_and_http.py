@@ -296,6 +296,7 @@ def test_hits_in_dynamodb_count_evidence_and_feed_the_boost(pipeline: Pipeline) 
     hits.record("demo", [("d1", "c1"), ("d1", "c2")])
     hits.record("demo", [("d1", "c1")])
     hits.record("other", [("d9", "c1")])
+    hits.record("demo", [])  # a response whose evidence cites nothing
     assert hits.hits("demo", "d1") == 3 and hits.hits("demo", "d1", "c1") == 2 and hits.hits("other", "d9") == 1
     assert hits.chunk_hits("demo", ["c1", "c2", "c3"]) == pytest.approx({"c1": 2.0, "c2": 1.0})
     many = [f"x{i}" for i in range(150)] + ["c1"]  # more than one BatchGetItem's worth of keys

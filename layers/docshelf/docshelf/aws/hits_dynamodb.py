@@ -64,8 +64,9 @@ class DynamoDBHits:
                 )
                 for chunk_id in chunks
             ]
-        if len(updates) == 1:
-            self._add(*updates[0])
+        if len(updates) <= 1:
+            for update in updates:
+                self._add(*update)
             return
         from concurrent.futures import ThreadPoolExecutor  # not on a cold start
 
