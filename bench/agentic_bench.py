@@ -10,7 +10,10 @@ times the number of questions, and top_k 8; the single questions alone are measu
 over the same requests, both modes run in this process on the embedded engine with the rule-based planner.
 
     python bench/agentic_bench.py [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
-                                  [--singles 100] [--tokens-per-question 300] [--json FILE]
+                                  [--singles 100] [--tokens-per-question 300] [--graph] [--json FILE]
+
+`--graph` runs agentic search twice, without and with following graph.json's edges (agentic/graph_step.py);
+`--sets` may add xquad_zh and covidqa_dev.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +37,20 @@ sys.path.insert(0, str(REPO))
 from docshelf.agentic.navigate import StoreNavSource  # noqa: E402
 from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402
 from docshelf.agentic.steps import StepContext  # noqa: E402
+from docshelf.graph.source import StoreGraphSource  # noqa: E402
 from docshelf.local import LocalServices  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
 
 IREVAL = REPO.parent / "shared" / "ireval"
-SETS = {"xquad_en": "en", "drcd_zh": "zh", "cmrc2018_zh": "zh", "cacm": "requests"}
+SETS = {
+    "xquad_en": "en",
+    "drcd_zh": "zh",
+    "cmrc2018_zh": "zh",
+    "cacm": "requests",
+    "xquad_zh": "zh",
+    "covidqa_dev": "en",
+}
+DEFAULT_SETS = ("xquad_en", "drcd_zh", "cmrc2018_zh", "cacm")
 NAMESPACE = "agentic"
 TOP_K = 8
 JOINERS: dict[str, list[Callable[[str, str], str]]] = {
@@ -109,9 +121,14 @@ def found(question: Question, evidence: str, cited_files: set[str]) -> bool:
 Runner = Callable[[str, int], tuple[str, set[str]]]
 
 
-def runners(services: LocalServices) -> dict[str, Runner]:
+def runners(services: LocalServices, graph: bool = False) -> dict[str, Runner]:
+    """classic and agentic search; with `graph`, agentic without following graph.json (`agentic`) and with it
+    (`agentic_graph`), else agentic as its defaults have it."""
     index = services.index.reader(NAMESPACE, services.registry.namespace_version(NAMESPACE))
-    ctx = StepContext(index, NAMESPACE, TOP_K, nav_source=StoreNavSource(services.store))
+    graphs = StoreGraphSource(services.store)
+    ctx = StepContext(index, NAMESPACE, TOP_K, nav_source=StoreNavSource(services.store), graph_source=graphs)
+    if graph:
+        ctx = replace(ctx, follow_graph=False)
 
     def classic(query: str, budget: int) -> tuple[str, set[str]]:
         response = search(index, SearchRequest(NAMESPACE, query, TOP_K, budget))
@@ -123,7 +140,12 @@ def runners(services: LocalServices) -> dict[str, Runner]:
         text = body["evidence_text"]
         return text, {r["source_file_name"] for r in body["results"] if r["chunk_id"] in text}
 
-    return {"classic": classic, "agentic": agentic}
+    def agentic_graph(query: str, budget: int) -> tuple[str, set[str]]:
+        body = agentic_search(replace(ctx, follow_graph=True), AgenticRun(query, budget))
+        text = body["evidence_text"]
+        return text, {r["source_file_name"] for r in body["results"] if r["chunk_id"] in text}
+
+    return {"classic": classic, "agentic": agentic, **({"agentic_graph": agentic_graph} if graph else {})}
 
 
 def measure_groups(modes: dict[str, Runner], groups: list[list[Question]], language: str, per: int) -> dict[str, Any]:
@@ -155,7 +177,7 @@ def ingest(key: str, store: Path) -> None:
 def measure_set(key: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     store = work / key
     ingest(key, store)
-    modes = runners(LocalServices.open(store))
+    modes = runners(LocalServices.open(store), args.graph)
     language = SETS[key]
     questions = questions_of(key)
     rng = random.Random(24)
@@ -177,11 +199,14 @@ def print_table(results: dict[str, Any], per: int) -> None:
         for kind in ("pairs", "triples", "singles"):
             cell = row[kind]
             classic, agentic = cell["classic"], cell["agentic"]
+            graph = cell.get("agentic_graph")
             print(
                 f"| {key} | {kind} | {classic['components']} | {classic['found']:.1%} | {agentic['found']:.1%} "
                 f"| {100 * (agentic['found'] - classic['found']):+.1f} | {classic['p50_ms']:.1f} ms "
                 f"| {agentic['p50_ms']:.1f} ms | {cell['p50_ratio']:.2f}x |"
-            )
+                + (f" graph: {graph['found']:.1%} ({100 * (graph['found'] - agentic['found']):+.1f}),"
+                   f" {graph['p50_ms']:.1f} ms |" if graph else "")
+            )  # fmt: skip
     for label, kinds in (("composite", ("pairs", "triples")), ("single", ("singles",))):
         cells = [row[kind] for row in results.values() for kind in kinds]
         medians = {}
@@ -190,6 +215,12 @@ def print_table(results: dict[str, Any], per: int) -> None:
             total = sum(cell[mode]["components"] for cell in cells)
             medians[mode] = statistics.median(ms for cell in cells for ms in cell[mode]["latencies_ms"])
             print(f"{label} questions, components found, {mode}: {hits / total:.1%} of {total}")
+        if "agentic_graph" in cells[0]:
+            hits = sum(cell["agentic_graph"]["found"] * cell["agentic_graph"]["components"] for cell in cells)
+            total = sum(cell["agentic_graph"]["components"] for cell in cells)
+            graph_ms = statistics.median(ms for cell in cells for ms in cell["agentic_graph"]["latencies_ms"])
+            print(f"{label} questions, components found, agentic following graph.json: {hits / total:.1%} of {total}"
+                  f" (p50 {graph_ms:.1f} ms)")  # fmt: skip
         ratio = medians["agentic"] / medians["classic"]
         classic, agentic = medians["classic"], medians["agentic"]
         print(f"{label} requests p50: classic {classic:.1f} ms, agentic {agentic:.1f} ms ({ratio:.2f}x)")
@@ -197,7 +228,8 @@ def print_table(results: dict[str, Any], per: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--sets", default=",".join(DEFAULT_SETS), help=f"of {', '.join(SETS)}")
+    parser.add_argument("--graph", action="store_true", help="agentic with and without following graph.json")
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--triples", type=int, default=40)
     parser.add_argument("--singles", type=int, default=100)

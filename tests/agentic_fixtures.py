@@ -7,6 +7,7 @@ from typing import Any
 
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.steps import StepContext
+from docshelf.graph.source import StoreGraphSource
 from docshelf.local import LocalServices
 
 VALVES = b"""# Valves
@@ -68,4 +69,10 @@ def ingest_documents(root: Path, **engine: Any) -> LocalServices:
 
 def context(services: LocalServices, namespace: str = "ns", top_k: int = 4) -> StepContext:
     index = services.index.reader(namespace, services.registry.namespace_version(namespace))
-    return StepContext(index, namespace, top_k, nav_source=StoreNavSource(services.store))
+    return StepContext(
+        index,
+        namespace,
+        top_k,
+        nav_source=StoreNavSource(services.store),
+        graph_source=StoreGraphSource(services.store),
+    )

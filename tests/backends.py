@@ -49,6 +49,9 @@ class Delegating(SearchBackend):
     ) -> dict[str, list[tuple[str, int]]]:
         return self.inner.similar_terms(namespace, terms, rule)
 
+    def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        return self.inner.document_frequencies(namespace, terms)
+
     def commit(self) -> None:
         self.inner.commit()
 

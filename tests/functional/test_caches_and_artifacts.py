@@ -114,6 +114,13 @@ def test_artifacts_match_their_json_schemas(tmp_path: Path) -> None:
         for name in ("chunks", "manifest", "doc_nav"):
             data = json.loads((prefix / f"{name}.json").read_text(encoding="utf-8"))
             _validator(f"{name}.schema.json").validate(data)
+    graph = json.loads((tmp_path / "docs/ns" / ok.document_id / "graph.json").read_text(encoding="utf-8"))
+    _validator("graph.schema.json").validate(graph)
+    assert graph["revision"] == manifest_revision(tmp_path, ok.document_id) and {n["kind"] for n in graph["nodes"]} == {
+        "section",
+        "chunk",
+    }
+    assert not (tmp_path / "docs/ns" / failed.document_id / "graph.json").exists()  # no content, no graph
     manifest = json.loads((tmp_path / "docs/ns" / ok.document_id / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "ok" and manifest["stats"]["chunks"] == ok.chunks
     assert [s["title"] for s in manifest["HIERARCHY"]] == ["Chapter 1 Overview", "Chapter 2 Maintenance"]
@@ -128,3 +135,14 @@ def test_artifacts_match_their_json_schemas(tmp_path: Path) -> None:
 def test_schemas_reject_a_broken_artifact() -> None:
     with pytest.raises(jsonschema.ValidationError):
         _validator("chunks.schema.json").validate({"schema_version": "1.0", "document_id": "d", "chunks": [{}]})
+    rule = {"keywords_per_node": 8, "min_shared": 3, "min_overlap": 0.8, "overlap": "", "max_edges_per_node": 20}
+    edge = {"source": "a", "target": "b", "shared": ["x"], "score": 1.5}
+    with pytest.raises(jsonschema.ValidationError):
+        _validator("graph.schema.json").validate(
+            {"schema_version": "1.0", "document_id": "d", "revision": "r", "rule": rule, "nodes": [], "edges": [edge]}
+        )
+
+
+def manifest_revision(store: Path, document_id: str) -> str:
+    manifest = json.loads((store / "docs/ns" / document_id / "manifest.json").read_text(encoding="utf-8"))
+    return str(manifest["revision"])

@@ -71,7 +71,7 @@ def index(engines: tuple[SearchBackend, SearchBackend]) -> SearchBackend:
 
 
 CONTRACT = ["identity", "write", "delete", "first_pass", "expansion_pass", "count", "fetch", "list_chunks",
-            "similar_terms", "commit", "reader"]  # fmt: skip
+            "similar_terms", "document_frequencies", "commit", "reader"]  # fmt: skip
 
 
 def test_the_contract_is_every_abstract_method() -> None:
@@ -491,6 +491,18 @@ def test_the_first_pass_reads_the_feedback_chunks_terms_and_the_content_idf(inde
     read = {cid: first.content_frequencies[cid] for cid in ("d1-c0", "d1-c1", "d1-c3")}
     assert read == {f"d1-c{i}": dict(Counter(analyze(texts[i]))) for i in (0, 1, 3)}
     assert set(first.content_idf) == set(terms) and first.content_idf["pump"] > 0
+
+
+def test_document_frequencies_count_the_namespaces_chunks_holding_each_term(index: SearchBackend) -> None:
+    index.upsert("ns", "d1", "r1", [make_chunk(i, text) for i, text in enumerate(["pump seal", "pump valve"])])
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "pump gasket", doc="d2")])
+    index.upsert("other", "d3", "r1", [make_chunk(0, "seal seal seal", doc="d3", namespace="other")])
+    index.commit()
+    chunks, holding = index.document_frequencies("ns", ["pump", "seal", "gasket", "absent"])
+    assert chunks == 3 and {term: n for term, n in holding.items() if n} == {"pump": 3, "seal": 1, "gasket": 1}
+    many = [f"term{i}" for i in range(2_500)]  # more than one aggregation's worth of terms
+    assert index.document_frequencies("ns", [*many, "pump"])[1].get("pump") == 3
+    assert index.document_frequencies("never", ["pump"]) == (0, {})
 
 
 class _RequestLog:

@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     status = add("status", "list the documents of a namespace with their status")
     store_options(status)
     status.add_argument("--json", action="store_true")
+    status.add_argument("--graph", action="store_true", help="each document's keyword graph: nodes, edges, degree")
     status.set_defaults(handler=cmd_status)
 
     reembed = add("reembed", "embed every chunk of a namespace with the given embedding model, replacing its vectors")
@@ -157,6 +158,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         _request(args, args.query),
         asset_link=local_asset_link(services.store.root),
         embedder=services.embedding_provider(),
+        hits=services.hits,
     )
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
@@ -172,8 +174,9 @@ def _request(args: argparse.Namespace, query: str) -> SearchRequest:
 
 
 def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+    hits = services.hits
     for qid, query in queries:
-        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
+        response = search(services.index, _request(args, query), embedder=services.embedding_provider(), hits=hits)
         results = [
             {
                 "doc": r.chunk.source_file_name,
@@ -250,9 +253,15 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    records = _existing_store(args).registry.list(validate_namespace(args.namespace))
+    from docshelf.cli_status import document_graphs, hit_lines, print_graphs
+
+    services = _existing_store(args)
+    namespace = validate_namespace(args.namespace)
+    records = services.registry.list(namespace)
+    graphs = document_graphs(services, namespace, records) if args.graph else {}
     if args.json:
-        print(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
+        rows = [{**asdict(r), **({"graph": graphs.get(r.source_key)} if args.graph else {})} for r in records]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
         return EXIT_OK
     if not records:
         print(f"no documents in namespace {args.namespace}")
@@ -265,6 +274,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"{pad(record.source_key, width)}  {record.status:<9}  {detail}")
     counts = Counter(r.status for r in records)
     print("-- " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    for line in hit_lines(services, namespace, records):
+        print(line)
+    print_graphs(graphs, sys.stdout)
     return EXIT_OK
 
 

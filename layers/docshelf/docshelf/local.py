@@ -26,6 +26,7 @@ from docshelf.store import LocalStore
 
 if TYPE_CHECKING:
     from docshelf.fetch.fetcher import Fetcher
+    from docshelf.search.hits_local import SqliteHits
 
 DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
@@ -80,6 +81,14 @@ class LocalServices:
         if not self._embedder:
             self._embedder.append(self._load_embedding_provider())
         return self._embedder[0]
+
+    @property
+    def hits(self) -> SqliteHits:
+        """The store's hit statistics (`hits.sqlite`): `docshelf serve` counts the chunks its evidence returns, and
+        every search of the store is boosted by them (search/hits.py)."""
+        from docshelf.search.hits_local import HITS_FILE, SqliteHits
+
+        return SqliteHits(self.store.root / HITS_FILE)
 
     def vector_cache(self) -> VectorCache | None:
         """Where publishing takes chunk vectors from (None without a provider: chunks are published without)."""

@@ -86,10 +86,18 @@ def test_hit_counts_are_recorded_per_chunk_and_document(served: Served) -> None:
     body = served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)[1]
     served.search(DEMO, namespace="demo", query="flange bolts torque", top_k=1)
     first = body["results"][0]
-    cache = served.backend.cache
-    assert cache is not None
-    assert cache.hits("demo", first["document_id"], first["chunk_id"]) == 2
-    assert cache.hits("demo", first["document_id"]) == 2
+    hits = served.backend.hits
+    assert hits.hits("demo", first["document_id"], first["chunk_id"]) == 2
+    assert hits.hits("demo", first["document_id"]) == 2
+    # only the results the evidence cites count: a budget for one chunk leaves the second out
+    narrow = served.search(DEMO, namespace="demo", query="pump seal valve", top_k=3, max_tokens=40)[1]
+    assert narrow["evidence_chunks"] == 1 and len(narrow["results"]) >= 2
+    cited, left_out = narrow["results"][0], narrow["results"][1]
+    assert hits.hits("demo", cited["document_id"], cited["chunk_id"]) >= 1
+    assert (
+        hits.hits("demo", left_out["document_id"], left_out["chunk_id"]) == 0
+        or left_out["chunk_id"] == first["chunk_id"]
+    )
 
 
 def test_document_status_shows_revision_chunks_and_errors(served: Served) -> None:
@@ -169,3 +177,15 @@ def test_no_auth_serves_everything(tmp_path: object, served: Served) -> None:
         status, body = anonymous.request("POST", "/search", body={"namespace": "secret", "query": "salary"})
         assert status == 200 and body["results"][0]["source_file_name"] == "payroll.md"
     assert SECRET  # the fixture's own server still requires tokens
+
+
+def test_a_documents_graph_is_served_to_its_namespace_only(served: Served) -> None:
+    pump = document_id("demo", "manuals/pump.md")
+    status, graph = served.request("GET", f"/documents/{pump}/graph?namespace=demo", bearer=DEMO)
+    assert status == 200 and graph["document_id"] == pump and graph["rule"]["min_overlap"] == 0.8
+    assert {node["kind"] for node in graph["nodes"]} >= {"chunk"}
+    payroll = document_id("secret", "payroll.md")
+    assert served.request("GET", f"/documents/{payroll}/graph?namespace=secret", bearer=DEMO)[0] == 403
+    assert served.request("GET", f"/documents/{payroll}/graph?namespace=demo", bearer=DEMO)[0] == 404
+    served.services.delete(namespace="demo", source_key="manuals/pump.md")
+    assert served.request("GET", f"/documents/{pump}/graph?namespace=demo", bearer=DEMO)[0] == 404

@@ -6,17 +6,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import pytest
 from botocore.exceptions import ClientError
 
 from docshelf.aws.events import StageMessage, decode_object_event
 from docshelf.ids import document_id
 from tests.functional.aws.harness import Pipeline, sample_event
 from tests.functional.aws.template_resources import load_template
-
-if TYPE_CHECKING:
-    import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = b"# Notes\n\nThe backup generator is tested every Friday at noon.\n"
@@ -285,3 +283,33 @@ def test_the_source_route_presigns_a_short_get_of_the_cited_file(pipeline: Pipel
     event["rawPath"] = event["requestContext"]["http"]["path"] = f"/documents/{payroll}/source"
     event["pathParameters"] = {"document_id": payroll}
     assert call(pipeline, event)[0] == 403
+
+
+def test_hits_in_dynamodb_count_evidence_and_feed_the_boost(pipeline: Pipeline) -> None:
+    from docshelf.aws.hits_dynamodb import DynamoDBHits
+    from docshelf.search.hits import DAY_S, LANDMARK
+
+    two_tenants(pipeline)
+    table, client = pipeline.stack.refs["SearchCacheTable"], pipeline.stack.dynamodb
+    clock = [LANDMARK + 100 * DAY_S]
+    hits = DynamoDBHits(table, client=client, clock=lambda: clock[0])
+    hits.record("demo", [("d1", "c1"), ("d1", "c2")])
+    hits.record("demo", [("d1", "c1")])
+    hits.record("other", [("d9", "c1")])
+    hits.record("demo", [])  # a response whose evidence cites nothing
+    assert hits.hits("demo", "d1") == 3 and hits.hits("demo", "d1", "c1") == 2 and hits.hits("other", "d9") == 1
+    assert hits.chunk_hits("demo", ["c1", "c2", "c3"]) == pytest.approx({"c1": 2.0, "c2": 1.0})
+    many = [f"x{i}" for i in range(150)] + ["c1"]  # more than one BatchGetItem's worth of keys
+    assert hits.chunk_hits("demo", many) == pytest.approx({"c1": 2.0})
+    clock[0] += 30 * DAY_S  # a half-life later
+    assert hits.chunk_hits("demo", ["c1"]) == pytest.approx({"c1": 1.0})
+    # the search function counts the chunks its evidence cites, and only those
+    pipeline.upload("demo/more.md", b"# More\n\nThe backup generator has a new fuel filter and a backup battery.\n")
+    pipeline.drain()
+    body = json.dumps({"namespace": "demo", "query": "backup generator", "top_k": 3, "max_tokens": 60})
+    status, found = call(pipeline, api_event("search_request.json", body=body))
+    assert status == 200 and found["evidence_chunks"] == 1 and len(found["results"]) >= 2
+    served = DynamoDBHits(table, client=client)
+    first, second = found["results"][0], found["results"][1]
+    assert served.hits("demo", first["document_id"], first["chunk_id"]) == 1
+    assert served.hits("demo", second["document_id"], second["chunk_id"]) == 0

@@ -74,8 +74,11 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     assert manifest["document_id"] == pump and manifest["schema_version"]
     assert json.loads(pipeline.artifact(artifact_key("demo", pump, "chunks.json")) or b"{}")["chunks"]
     assert pipeline.artifact(artifact_key("demo", pump, "doc_nav.json")) is not None
+    assert pipeline.artifact(artifact_key("demo", pump, "graph.json")) is None  # the publish stage writes it
 
     assert pipeline.run("publish") == {"batchItemFailures": []}
+    graph = json.loads(pipeline.artifact(artifact_key("demo", pump, "graph.json")) or b"{}")
+    assert graph["revision"] == sha256_hex(PUMP_GUIDE) and graph["nodes"]  # in the artifacts bucket
     record = pipeline.registry().get("demo", pump)
     assert record.status == "ok" and record.chunk_count >= 1 and record.source_file_name == "pump guide.md"
     assert record.pages == 1  # from the manifest the chunk stage wrote
@@ -137,6 +140,7 @@ def test_deleting_the_object_removes_its_chunks(pipeline: Pipeline) -> None:
     pump = doc_id("manuals/pump guide.md")
     assert pipeline.registry().get("demo", pump).status == "deleted"
     assert pipeline.artifact(artifact_key("demo", pump, "chunks.json")) is None
+    assert pipeline.artifact(artifact_key("demo", pump, "graph.json")) is None
     body = pipeline.search("impeller seal kit")
     assert all(r["document_id"] != pump for r in body["results"])
     assert body["cache"] == "miss"  # the delete bumped the namespace version

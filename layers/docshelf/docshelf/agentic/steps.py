@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from docshelf.agentic.graph_step import graph_sections
 from docshelf.agentic.navigate import NavSource, breadth_first, outline_line, sections_of
 from docshelf.agentic.plan import Step
 from docshelf.assets.links import AssetLink
+from docshelf.graph.source import GraphSource
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SearchFilters
@@ -21,6 +23,10 @@ from docshelf.search.service import DEFAULT_MAX_TOKENS, SearchRequest, search
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12
 MAX_SECTION_CHUNKS = 2_000
+# Whether navigation follows graph.json's edges by default: off. On six sets it changed one of 1,440 composite
+# components at 300 tokens a question and one at 600, each a loss on CACM, and no single question
+# (bench/agentic_bench.py --graph; docs/evaluation/graph-and-hits.md).
+FOLLOW_GRAPH = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,8 @@ class StepContext:
     embedder: QueryEmbedder | None = None
     asset_link: AssetLink | None = None
     ranking: RankingSettings = RANKING
+    graph_source: GraphSource | None = None  # graph.json of a document: navigation follows its edges
+    follow_graph: bool = FOLLOW_GRAPH
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +133,26 @@ def _navigate(
     for rank, row in enumerate(found):
         hits[row.chunk.section_path] = hits.get(row.chunk.section_path, 0.0) + 1.0 / (rank + 1)
     outcome = breadth_first(sections, terms, hits)
+    leaves = outcome.leaves + _graph_leaves(ctx, document_id, found, outcome.leaves)
     known = {row.chunk.chunk_id: row for row in found}
-    rows = _hydrate(ctx, step, terms, document_id, outcome.leaves, known)
+    rows = _hydrate(ctx, step, terms, document_id, leaves, known)
     name = found[0].chunk.source_file_name if found else (rows[0].chunk.source_file_name if rows else document_id)
     lines = [
         OutlineLine(step.id, f"outline:{document_id}:{' > '.join(section.path)}", outline_line(name, section))
         for section in outcome.closed
     ]
     return rows, lines
+
+
+def _graph_leaves(
+    ctx: StepContext, document_id: str, found: Sequence[Row], opened: Sequence[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    """Sections the document graph proposes beyond the opened ones (agentic/graph_step.py), when it is followed."""
+    if not ctx.follow_graph or ctx.graph_source is None:
+        return []
+    graph = ctx.graph_source.load(ctx.namespace, document_id)
+    strong = [row.chunk.chunk_id for row in sorted(found, key=lambda row: row.order) if row.agent_score >= 1]
+    return graph_sections(graph, strong, opened) if graph and strong else []
 
 
 def _hydrate(

@@ -14,12 +14,14 @@ from docshelf.api.routes_source import SourceOpener
 from docshelf.api.source_files import first_source_opener, folder_source_opener
 from docshelf.assets.links import AssetLink
 from docshelf.embeddings.base import EmbeddingProvider
+from docshelf.graph.source import StoreGraphSource
 from docshelf.index.base import SearchBackend
 from docshelf.keys import asset_prefix
 from docshelf.local import LocalServices
 from docshelf.registry import Registry
 from docshelf.registry.runs_local import LocalRunLog
 from docshelf.search.cache import SqliteSearchCache
+from docshelf.search.hits_local import SqliteHits
 
 if TYPE_CHECKING:
     from docshelf.api.local_ingress import LocalIngress
@@ -43,9 +45,11 @@ class LocalApiBackend:
         self.planner = planner
         self.run_log = LocalRunLog(services.registry.path)
         self.nav_source = StoreNavSource(services.store)
+        self.graph_source = StoreGraphSource(services.store)
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
+        self._hits = services.hits
 
     @property
     def registry(self) -> Registry:
@@ -54,6 +58,10 @@ class LocalApiBackend:
     @property
     def cache(self) -> SqliteSearchCache | None:
         return self._cache
+
+    @property
+    def hits(self) -> SqliteHits:
+        return self._hits
 
     @property
     def asset_link(self) -> AssetLink:

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from docshelf.api.openapi_ingress import add_ingress_paths
+from docshelf.api.routes_graph import add_graph_path
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
 from docshelf.api.schemas_agentic import RUN_ID
 
@@ -96,6 +97,7 @@ def openapi_document() -> dict[str, Any]:
         "security": [{"bearerAuth": []}],
     }
     add_ingress_paths(document["paths"])
+    add_graph_path(document["paths"])
     return document
 
 

@@ -28,6 +28,7 @@ from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.routes_assets import register_asset_route
 from docshelf.api.routes_documents import register_document_routes
+from docshelf.api.routes_graph import register_graph_route
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
@@ -143,6 +144,7 @@ def build_resolver(
     register_source_route(app, backend, caller, namespace_param, validated)
     register_asset_route(app, backend, caller, namespace_param, validated)
     register_document_routes(app, backend, caller, namespace_param)
+    register_graph_route(app, backend, caller, namespace_param)
     register_agentic_routes(app, backend, caller)
     _register_error_handlers(app)
     return app

@@ -246,6 +246,9 @@ def _add_ingress_schemas() -> None:
     from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
 
     COMPONENTS.update(INGRESS_SCHEMAS)
+    from docshelf.api.schemas_graph import GRAPH_SCHEMAS
+
+    COMPONENTS.update(GRAPH_SCHEMAS)
 
 
 _add_ingress_schemas()

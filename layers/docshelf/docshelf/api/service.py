@@ -17,6 +17,7 @@ from docshelf.assets.links import AssetLink
 from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
+from docshelf.search.hits import HitStore, evidence_hits
 from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import SearchRequest, search
 
@@ -39,13 +40,18 @@ class ApiBackend(Protocol):
     def embedder(self) -> QueryEmbedder | None:
         """The embedding provider of the deployment, for namespaces with vectors (None: lexical channels only)."""
 
+    @property
+    def hits(self) -> HitStore | None:
+        """Where the chunks returned in evidence are counted, and the boost reads them (None: neither)."""
+
 
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
 
     def answer() -> dict[str, Any]:
         index = backend.index_for(request.namespace)
-        return search(index, request, asset_link=backend.asset_link, embedder=backend.embedder).to_dict()
+        found = search(index, request, asset_link=backend.asset_link, embedder=backend.embedder, hits=backend.hits)
+        return found.to_dict()
 
     return cached_search(backend, caller, request, answer)
 
@@ -72,8 +78,8 @@ def cached_search(
         payload = answer()
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
-    if cache is not None:
-        cache.record_hits(request.namespace, payload["results"])
+    if backend.hits is not None:
+        backend.hits.record(request.namespace, evidence_hits(payload["evidence_text"], payload["results"]))
     payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
     return payload, hit
 

@@ -44,7 +44,7 @@ def run_agentic_search(
         ctx = StepContext(
             backend.index_for(request.namespace), request.namespace, request.top_k, request.filters,
             nav_source=parts.nav_source if parts is not None else None, embedder=backend.embedder,
-            asset_link=backend.asset_link,
+            asset_link=backend.asset_link, graph_source=getattr(backend, "graph_source", None),
         )  # fmt: skip
         return agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from docshelf.api.auth import ClaimNames
 from docshelf.api.routes_source import SourceOpener, SourceUrl
 from docshelf.assets.links import AssetLink, presigned_asset_link
+from docshelf.aws.hits_dynamodb import DynamoDBHits
 from docshelf.aws.search_cache import DynamoDBSearchCache
 from docshelf.aws.services import AwsServices
 from docshelf.embeddings.base import EmbeddingProvider
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on a cold start
     from docshelf.agentic.navigate import StoreNavSource
     from docshelf.agentic.plan import PlanMaker
+    from docshelf.graph.source import StoreGraphSource
     from docshelf.registry.runs_dynamodb import DynamoDBRunLog
 
 PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
@@ -36,6 +38,7 @@ class AwsApiBackend:
     def __init__(self, services: AwsServices) -> None:
         self.services = services
         self._cache: DynamoDBSearchCache | None = None
+        self._hits: DynamoDBHits | None = None
         self._planner: PlanMaker | None = None
 
     @property
@@ -52,6 +55,16 @@ class AwsApiBackend:
                 settings.search_cache_table, client=self.services.dynamodb, ttl_s=settings.search_cache_ttl_s
             )
         return self._cache
+
+    @property
+    def hits(self) -> DynamoDBHits | None:
+        """Hit counts beside the cache entries (whether or not entries are kept); none without a cache table."""
+        settings = self.services.settings
+        if not settings.search_cache_table:
+            return None
+        if self._hits is None:
+            self._hits = DynamoDBHits(settings.search_cache_table, client=self.services.dynamodb)
+        return self._hits
 
     @property
     def asset_link(self) -> AssetLink:
@@ -107,6 +120,12 @@ class AwsApiBackend:
         from docshelf.agentic.navigate import StoreNavSource
 
         return StoreNavSource(self.services.store)
+
+    @property
+    def graph_source(self) -> StoreGraphSource:
+        from docshelf.graph.source import StoreGraphSource
+
+        return StoreGraphSource(self.services.store)
 
     @property
     def planner(self) -> PlanMaker:

@@ -4,31 +4,22 @@ Entries: `cache_key=<sha256>` with the namespace version it was computed at, `ex
 attribute; DynamoDB deletes expired items lazily, up to days later, so a read checks it too) and the response,
 as JSON in `payload` or zlib-compressed in `payload_z` when it is large. A response that stays over the item
 limit even compressed is not cached (the search still succeeds).
-Hit counts: `cache_key=hits#<namespace>#<document_id>`, with `hits` for the document and `chunk#<chunk_id>`
-per chunk: one update per document a response returned, ids and numbers only.
+Hit counts live in the same table (aws/hits_dynamodb.py).
 """
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from docshelf.search.cache import cache_key, decode_payload, encode_payload, hit_counts, normalise_query
+from docshelf.search.cache import cache_key, decode_payload, encode_payload, normalise_query
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
 
-__all__ = ["DynamoDBSearchCache", "cache_key", "hits_key", "normalise_query"]
-
-HITS_PREFIX = "hits#"
-_log = logging.getLogger(__name__)
-
-
-def hits_key(namespace: str, document_id: str) -> str:
-    return f"{HITS_PREFIX}{namespace}#{document_id}"
+__all__ = ["DynamoDBSearchCache", "cache_key", "normalise_query"]
 
 
 class DynamoDBSearchCache:
@@ -76,30 +67,3 @@ class DynamoDBSearchCache:
             },
         )
         return True
-
-    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None:
-        """Best effort: a counter that cannot be written is logged, never a failed search."""
-        for document_id, counts in hit_counts(results).items():
-            names = {f"#c{n}": f"chunk#{chunk}" for n, chunk in enumerate(c for c in counts if c)}
-            values: dict[str, AttributeValueTypeDef] = {":doc": {"N": str(counts[""])}}
-            clauses = ["hits :doc"]
-            for name, attribute in names.items():
-                values[f":{name[1:]}"] = {"N": str(counts[attribute.removeprefix("chunk#")])}
-                clauses.append(f"{name} :{name[1:]}")
-            try:
-                self.client.update_item(
-                    TableName=self.table,
-                    Key={"cache_key": {"S": hits_key(namespace, document_id)}},
-                    UpdateExpression="ADD " + ", ".join(clauses),
-                    ExpressionAttributeNames=names,
-                    ExpressionAttributeValues=values,
-                )
-            except Exception:  # the counters are statistics; the search has already succeeded
-                _log.warning("could not record hits", extra={"namespace": namespace, "document_id": document_id})
-
-    def hits(self, namespace: str, document_id: str, chunk_id: str = "") -> int:
-        item = self.client.get_item(
-            TableName=self.table, Key={"cache_key": {"S": hits_key(namespace, document_id)}}
-        ).get("Item")
-        attribute = (item or {}).get(f"chunk#{chunk_id}" if chunk_id else "hits")
-        return int(attribute["N"]) if attribute else 0

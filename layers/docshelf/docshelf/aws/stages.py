@@ -165,6 +165,7 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
         sequencer=message.sequencer,
         published_with=publication,
         vectors=_vector_cache(services),
+        graphs=services.store,
     ):
         return StageResult("stale", "a newer event for this document won while publishing")
     index.commit()
@@ -217,6 +218,7 @@ def _publish_together(
             sequencers=[sequencer for *_, sequencer in items],
             published_with=pipeline.published_with(services.settings.pipeline, index),
             vectors=_vector_cache(services),
+            graphs=services.store,
         )
     except Exception as error:
         return [error] * len(items)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import chain
 from typing import Any
@@ -214,6 +214,11 @@ def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def analyze(text: str) -> list[str]:
     """Terms for the `content` and `path` channels."""
     return list(chain.from_iterable(map(_PIECE_CONTENT_TERMS.__getitem__, normalize(text).split())))
+
+
+def analyzed_terms(text: str) -> Iterator[str]:
+    """`analyze` as an iterator, for counting a text's terms without a list of them."""
+    return chain.from_iterable(map(_PIECE_CONTENT_TERMS.__getitem__, normalize(text).split()))
 
 
 def raw_terms(text: str) -> list[str]:

@@ -137,6 +137,11 @@ class SearchBackend(ABC):
         chunks holding it. Terms without any are left out."""
 
     @abstractmethod
+    def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(the namespace's chunks, how many of them hold each of `terms` in their content); a term no chunk holds
+        is left out. For weighing a document's keywords across the namespace (docshelf/graph/)."""
+
+    @abstractmethod
     def commit(self) -> None:
         """Make what was written durable and searchable by any reader."""
 

@@ -3,8 +3,7 @@
 
 An entry is keyed on the user, namespace, normalised query, top_k, max_tokens and filters. It is served only
 while its namespace version equals the current one (every publish or delete bumps it) and its TTL has not
-passed, and it is written only after a successful search. Hit counts per chunk and per document are kept
-beside the entries, as ids and numbers only.
+passed, and it is written only after a successful search. Hit counts are not the cache's (search/hits.py).
 """
 
 from __future__ import annotations
@@ -16,8 +15,7 @@ import threading
 import time
 import unicodedata
 import zlib
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -68,16 +66,6 @@ def decode_payload(data: bytes, compressed: bool) -> dict[str, Any]:
     return payload
 
 
-def hit_counts(results: Sequence[Mapping[str, Any]]) -> dict[str, Counter[str]]:
-    """Per document: how many of its chunks a response returned, and which (`""` counts the document)."""
-    per_document: dict[str, Counter[str]] = {}
-    for result in results:
-        counts = per_document.setdefault(str(result["document_id"]), Counter())
-        counts[""] += 1
-        counts[str(result["chunk_id"])] += 1
-    return per_document
-
-
 class SearchCache(Protocol):
     def get(self, key: str, namespace_version: int) -> dict[str, Any] | None: ...
 
@@ -85,17 +73,12 @@ class SearchCache(Protocol):
         """Store a response; False when it was not kept (too large). The search has succeeded either way."""
         ...
 
-    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None: ...
-
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     cache_key TEXT PRIMARY KEY, namespace TEXT NOT NULL, namespace_version INTEGER NOT NULL,
     expires_at REAL NOT NULL, compressed INTEGER NOT NULL, payload BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at);
-CREATE TABLE IF NOT EXISTS hits (
-    namespace TEXT NOT NULL, document_id TEXT NOT NULL, chunk_id TEXT NOT NULL, hits INTEGER NOT NULL,
-    PRIMARY KEY (namespace, document_id, chunk_id));
 """
 
 
@@ -153,25 +136,3 @@ class SqliteSearchCache:
                 (key, namespace, namespace_version, now + self.ttl_s, int(compressed), data),
             )
         return True
-
-    def record_hits(self, namespace: str, results: Sequence[Mapping[str, Any]]) -> None:
-        rows = [
-            (namespace, document, chunk, count)
-            for document, counts in hit_counts(results).items()
-            for chunk, count in counts.items()
-        ]
-        with self._connect() as db:
-            db.executemany(
-                "INSERT INTO hits VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (namespace, document_id, chunk_id) DO UPDATE SET hits = hits + excluded.hits",
-                rows,
-            )
-
-    def hits(self, namespace: str, document_id: str, chunk_id: str = "") -> int:
-        """How often a chunk (or, with no chunk id, any chunk of the document) was returned."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT hits FROM hits WHERE namespace = ? AND document_id = ? AND chunk_id = ?",
-                (namespace, document_id, chunk_id),
-            ).fetchone()
-        return int(row[0]) if row else 0

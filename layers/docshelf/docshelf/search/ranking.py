@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docshelf.search.hits import HitPrior
+
 
 @dataclass(frozen=True, slots=True)
 class RankingSettings:
@@ -45,6 +47,14 @@ class RankingSettings:
     feedback_chunks: int = 10
     expansion_terms: int = 10
     original_weight: float = 0.5
+    # The hit boost (search/hits.py): the fused score of a chunk the content channel ranked with at least hit_floor of
+    # the best content score gains min(hit_cap, hit_weight x ln(1 + h)), h its hits in the namespace's evidence,
+    # halving every 30 days; hit_depth fused chunks are looked up. 0 turns it off. Chosen on the covidqa_dev replay
+    # (bench/hits_bench.py, README "Hit boost").
+    hit_weight: float = 0.002
+    hit_cap: float = 0.006
+    hit_floor: float = 0.6
+    hit_depth: int = 50
 
     def channel_weights(self) -> dict[str, float]:
         return {
@@ -54,6 +64,9 @@ class RankingSettings:
             "expansion": self.expansion_weight,
             "semantic": self.semantic_weight,
         }
+
+    def hit_prior(self) -> HitPrior:
+        return HitPrior(self.hit_weight, self.hit_cap)
 
     def repeat_weight(self, count: float) -> float:
         """The weight of a query term written `count` times."""

@@ -20,6 +20,7 @@ from docshelf.search.corrections import SPELLING_RULE, corrections
 from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.highlights import highlight_terms, highlights
+from docshelf.search.hits import HitReader, boosted, candidates
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
@@ -111,11 +112,13 @@ def search(
     *,
     asset_link: AssetLink | None = None,
     embedder: QueryEmbedder | None = None,
+    hits: HitReader | None = None,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
     `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
     `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
-    channel (search/semantic.py)."""
+    channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
+    often held are boosted (search/hits.py)."""
     started = time.perf_counter()
     weights = ranking.channel_weights()
     queries = {
@@ -128,10 +131,10 @@ def search(
     plan = replace(query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking), semantic=semantic)
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
-    ranked = _ranked(index, request, queries, first, limit, ranking) if first.total else []
+    ranked = _ranked(index, request, queries, first, limit, ranking, hits) if first.total else []
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
-        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic)
+        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic, hits)
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
@@ -174,6 +177,7 @@ def _ranked(
     first: FirstPass,
     limit: int,
     ranking: RankingSettings,
+    hits: HitReader | None = None,
 ) -> list[RankedChunk]:
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
@@ -203,6 +207,9 @@ def _ranked(
         doubt = _lexical_doubt(queries.get("content", []), frequencies[0], first.content_idf)
         weights["semantic"] *= doubt**ranking.semantic_adapt
     fused = fuse_rrf(rankings, weights, ranking.rrf_k)
+    if hits is not None and ranking.hit_weight > 0:
+        eligible = candidates(fused, ranking.hit_depth, dict(rounded.get("content", [])), ranking.hit_floor)
+        fused = boosted(fused, hits.chunk_hits(request.namespace, eligible) if eligible else {}, ranking.hit_prior())
     results = _distinct_results(index, request, fused, chunks)
     return _siblings_by_passage(
         queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
@@ -216,6 +223,7 @@ def _with_corrections(
     limit: int,
     ranking: RankingSettings,
     semantic: SemanticQuery | None,
+    hits: HitReader | None = None,
 ) -> tuple[list[RankedChunk], dict[str, str]]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
     and the corrections; nothing when no word has a close indexed term."""
@@ -236,7 +244,7 @@ def _with_corrections(
     first = index.first_pass(request.namespace, replace(plan, semantic=semantic))
     if not any(first.rankings.get(channel) for channel in queries):
         return [], {}
-    ranked = _ranked(index, request, queries, first, limit, ranking)
+    ranked = _ranked(index, request, queries, first, limit, ranking, hits)
     return ranked, corrected if ranked else {}
 
 

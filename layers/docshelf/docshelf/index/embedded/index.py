@@ -396,6 +396,12 @@ class EmbeddedIndex(SearchBackend):
         with self._lock:
             return self._namespace(namespace).similar_terms(terms, rule)
 
+    def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        with self._lock:
+            space = self._namespace(namespace)
+            holding = space.content_document_frequencies(terms)
+            return len(space.row_of), {term: n for term, n in holding.items() if n}
+
     def count(self, namespace: str, filters: SearchFilters) -> int:
         with self._lock:
             return self._namespace(namespace).count(filters)

@@ -55,6 +55,7 @@ from docshelf.index.opensearch.queries import (
     content_frequencies,
     count_query,
     document_chunks_query,
+    document_frequencies,
     document_frequency_query,
     document_id_for,
     error_reason,
@@ -89,6 +90,7 @@ PAGE_SIZE = 5000
 # Feedback frequencies are read for this many chunks past the feedback depth: the caller orders the ranking by
 # rounded scores, which can move a chunk across the depth's edge.
 FEEDBACK_MARGIN = 5
+FREQUENCY_TERMS_PER_SEARCH = 1024  # filters of one aggregation, well within search.max_buckets
 
 
 def _with_vector(
@@ -357,6 +359,20 @@ class OpenSearchIndex(SearchBackend):
             return {}
         query = similar_terms_query(asked, rule.max_edits, rule.prefix, rule.suggestions)
         return suggested_terms(self._msearch(namespace, [query])[0], asked)
+
+    def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """One `_msearch` of `document_frequency_query`s, `FREQUENCY_TERMS_PER_SEARCH` terms each."""
+        asked = [term for term in dict.fromkeys(terms) if indexable(term)]
+        if not asked:
+            return self.count(namespace, SearchFilters()), {}
+        parts = [asked[at : at + FREQUENCY_TERMS_PER_SEARCH] for at in range(0, len(asked), FREQUENCY_TERMS_PER_SEARCH)]
+        responses = self._msearch(namespace, [document_frequency_query(namespace, part) for part in parts])
+        holding: dict[str, int] = {}
+        for part, response in zip(parts, responses, strict=True):
+            holding.update(
+                (term, df) for term, df in zip(part, document_frequencies(response, part), strict=True) if df
+            )
+        return total_hits(responses[0]), holding
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         response = call_with_retries(
