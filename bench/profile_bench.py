@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,9 +100,16 @@ def child_ingest(folder: str) -> None:
 
     root = Path(folder)
     files = [Path(line) for line in sys.stdin.read().splitlines() if line]
+    cpu_before = _cpu_with_children()
     with tempfile.TemporaryDirectory() as tmp:
         seconds, chunks, failed = ingest(root, files, Path(tmp) / "store")
-    print(json.dumps({"seconds": seconds, "chunks": chunks, "failed": failed}))
+    cpu = _cpu_with_children() - cpu_before  # the forked parse workers' too, reaped by now
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "chunks": chunks, "failed": failed}))
+
+
+def _cpu_with_children() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def fresh_ingest(folder: Path, files: list[Path]) -> dict[str, float]:
@@ -168,12 +176,13 @@ def main() -> None:
     size = sum(path.stat().st_size for path in files) / 1e6
     ours_s = statistics.median(run["seconds"] for run in ours)
     rows = [(f"docshelf ingest, {len(files)} files, {size:.1f} MB, OCR on ({args.runs} runs)", f"{ours_s:.2f} s",
-             f"median; runs {_seconds(run['seconds'] for run in ours)}; {int(ours[0]['chunks'])} chunks, "
-             f"{int(ours[0]['failed'])} failed")]  # fmt: skip
+             f"median; runs {_seconds(run['seconds'] for run in ours)}; CPU {_seconds(run['cpu'] for run in ours)} s; "
+             f"{int(ours[0]['chunks'])} chunks, {int(ours[0]['failed'])} failed")]  # fmt: skip
     if theirs:
         peer_s = statistics.median(run.seconds for run in theirs)
         rows.append((f"Qwen-Agent 0.0.34 ({args.runs} runs)", f"{peer_s:.2f} s",
-                     f"median; runs {_seconds(run.seconds for run in theirs)}; {theirs[0].chunks} chunks, "
+                     f"median; runs {_seconds(run.seconds for run in theirs)}; "
+                     f"CPU {_seconds(sum(run.per_file_cpu.values()) for run in theirs)} s; {theirs[0].chunks} chunks, "
                      f"{theirs[0].failed} failed; docshelf {peer_s / ours_s:.1f}x faster (goal >= 8x)"))  # fmt: skip
     rows += stage_rows(cpu, stages)
     rows += file_rows(folder, per_file, theirs[0] if theirs else None, args.top)

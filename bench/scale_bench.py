@@ -85,12 +85,16 @@ def main() -> None:
             size = sum(path.stat().st_size for path in files) / count / 1000
             ours = fresh_ingest(folder, files)
             per_doc = ours["seconds"] / count * 1000
-            detail = f"{ours['seconds']:.2f} s, {int(ours['chunks'])} chunks, {size:.1f} KB a report"
+            cpu_per_doc = ours["cpu"] / count * 1000
+            detail = (f"{ours['seconds']:.2f} s, {cpu_per_doc:.2f} CPU ms/doc, {int(ours['chunks'])} chunks, "
+                      f"{size:.1f} KB a report")  # fmt: skip
             if with_peer:
                 theirs = run_peer(files)
                 peer_per_doc = theirs.seconds / count * 1000
-                detail += (f"; Qwen-Agent {peer_per_doc:.2f} ms/doc ({theirs.seconds:.2f} s, {theirs.chunks} chunks): "
-                           f"docshelf {peer_per_doc / per_doc:.1f}x faster (goal >= 3x)")  # fmt: skip
+                peer_cpu = sum(theirs.per_file_cpu.values()) / count * 1000
+                detail += (f"; Qwen-Agent {peer_per_doc:.2f} ms/doc, {peer_cpu:.2f} CPU ms/doc "
+                           f"({theirs.seconds:.2f} s, {theirs.chunks} chunks): docshelf {peer_per_doc / per_doc:.1f}x "
+                           f"faster (goal >= 3x); peer CPU / docshelf CPU {peer_cpu / cpu_per_doc:.2f}")  # fmt: skip
             rows.append((f"N={count}: docshelf ingest", f"{per_doc:.2f} ms/doc", detail))
             if not args.no_stages:
                 cpu, stages, _ = staged_ingest(folder, files)
