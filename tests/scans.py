@@ -19,8 +19,15 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from docshelf.edit_distance import edit_distance
 from docshelf.parsers.pdf_lines import no_space_script
 
-CJK_FONT = Path(__file__).resolve().parent / "fonts" / "DroidSansFallbackFull.ttf"
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+CJK_FONT = FONT_DIR / "DroidSansFallbackFull.ttf"
 LATIN_FONT = Path(reportlab.__file__).resolve().parent / "fonts" / "Vera.ttf"
+# bench/ocr_bench.py's faces per script (infra/fetch_ocr_data.py --fonts): a serif, a sans and Droid's fallback.
+SCRIPT_FONTS = {
+    "jpn": {"IPA Mincho": FONT_DIR / "ipam.ttf", "IPA Gothic": FONT_DIR / "ipag.ttf", "Droid Sans": CJK_FONT},
+    "chi_sim": {"AR PL UMing": FONT_DIR / "uming.ttc", "WenQuanYi Micro Hei": FONT_DIR / "wqy-microhei.ttc",
+                "Droid Sans": CJK_FONT},
+}  # fmt: skip
 A4_INCHES = (8.27, 11.69)
 
 PARAGRAPHS = {
@@ -50,18 +57,25 @@ def font_path(language: str) -> Path:
 
 
 def render_page(
-    paragraphs: list[str], language: str, *, dpi: int = 300, points: float = 12, title: str = ""
+    paragraphs: list[str],
+    language: str,
+    *,
+    dpi: int = 300,
+    points: float = 12,
+    title: str = "",
+    font_file: Path | None = None,
 ) -> Image.Image:
     """An A4 page in 8-bit grey with the paragraphs typeset at `points` size, wrapped to 1-inch margins, under a
-    `title` at twice that size when one is given."""
+    `title` at twice that size when one is given; in `font_file`, else the script's default face."""
     width, height = round(A4_INCHES[0] * dpi), round(A4_INCHES[1] * dpi)
     page = Image.new("L", (width, height), 255)
     draw = ImageDraw.Draw(page)
-    font = ImageFont.truetype(str(font_path(language)), round(points / 72 * dpi))
+    face = str(font_file or font_path(language))
+    font = ImageFont.truetype(face, round(points / 72 * dpi))
     line_height = round(points * 1.5 / 72 * dpi)
     y = dpi
     if title:
-        draw.text((dpi, y), title, font=ImageFont.truetype(str(font_path(language)), round(points / 36 * dpi)), fill=0)
+        draw.text((dpi, y), title, font=ImageFont.truetype(face, round(points / 36 * dpi)), fill=0)
         y += 3 * line_height
     for paragraph in paragraphs:
         for line in _wrap(paragraph, font, width - 2 * dpi, language):

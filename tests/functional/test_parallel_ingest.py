@@ -74,3 +74,38 @@ def test_parallel_ingest_matches_serial_and_parses_in_workers(tmp_path: Path, mo
     again = [r for r in parallel_services.ingest_files(files, namespace="acme") if r.status == "ok"]
     assert len(again) == 13 and all(r.parse_cache_hit and r.chunk_cache_hit for r in again)
     assert _snapshot(parallel_services) == serial
+
+
+@needs_fork
+def test_parse_workers_chunk_what_they_parse_and_send_back_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer only publishes: each fresh parse is chunked, and its artifacts written, in its parse worker."""
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    chunked_by = tmp_path / "chunked_by"
+    chunk_without_writing = pipeline.chunk_without_writing
+
+    def recording_chunk(*args: object, **kwargs: object) -> pipeline.Chunked:
+        with chunked_by.open("a") as log:
+            log.write(f"{os.getpid()}\n")
+        return chunk_without_writing(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.batched, "chunk_without_writing", recording_chunk)
+    sent_back: list[str] = []
+    add_next = pipeline.BatchedPublishing.add_next
+
+    def recording_add_next(self: pipeline.BatchedPublishing, outcomes: object) -> object:
+        def seen() -> object:
+            for outcome in outcomes:  # type: ignore[attr-defined]
+                sent_back.append(type(outcome).__name__)
+                yield outcome
+
+        return add_next(self, seen())  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.BatchedPublishing, "add_next", recording_add_next)
+    services = _ingest(tmp_path, "parallel", monkeypatch, workers=2)
+    pids = chunked_by.read_text().split()
+    assert len(pids) == 13 and str(os.getpid()) not in pids  # the 13 readable files, none chunked by the writer
+    assert sent_back.count("ChunkedFile") == 13 and sent_back.count("ParseOutcome") == 2  # the two failures
+    nav = services.store.get(f"docs/acme/{pipeline.document_ref('acme', 'notes.md', '').document_id}/doc_nav.json")
+    assert nav is not None and b"Notes" in nav

@@ -74,14 +74,26 @@ def _resource_links(chunks: list[Chunk]) -> list[tuple[Chunk, Link]]:
     return own
 
 
-def doc_nav(document_id: str, document: Document | None, chunks: list[Chunk]) -> dict[str, Any]:
+def section_dicts(document: Document | None, chunks: list[Chunk]) -> list[dict[str, Any]]:
+    """The section tree as doc_nav.json's `sections` and the manifest's `HIERARCHY` hold it (the same list)."""
+    return [section.to_dict() for section in section_tree(document, chunks)]
+
+
+def doc_nav(
+    document_id: str,
+    document: Document | None,
+    chunks: list[Chunk],
+    *,
+    sections: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """`sections`: the document's `section_dicts`, when the caller has them already (their summaries cost)."""
     root_chunks = sum(1 for chunk in chunks if not chunk.section_path)
     return {
         "schema_version": SCHEMA_VERSION,
         "document_id": document_id,
         "title": document.title if document else "",
         "unsectioned_chunk_count": root_chunks,
-        "sections": [section.to_dict() for section in section_tree(document, chunks)],
+        "sections": section_dicts(document, chunks) if sections is None else sections,
     }
 
 
@@ -96,6 +108,7 @@ def manifest(
     chunks: list[Chunk],
     chunker: str,
     errors: list[dict[str, Any]],
+    sections: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     blocks = document.blocks() if document else []
     kinds = Counter(block.kind for block in blocks)
@@ -122,7 +135,7 @@ def manifest(
         },
         "warnings": list(document.warnings) if document else [],
         "errors": errors,
-        "HIERARCHY": [section.to_dict() for section in section_tree(document, chunks)],
+        "HIERARCHY": section_dicts(document, chunks) if sections is None else sections,
     }  # fmt: skip
     if document is not None and document.truncation:
         data["truncation"] = document.truncation  # what a parse limit cut: why the status is `partial`

@@ -138,14 +138,20 @@ class LocalServices:
             else:
                 yield unchanged
 
-        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
+        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome | pipeline.ChunkedFile:
             path, key = file
             try:
                 data = read_source(path)
             except DocumentError as error:
                 return _unread(namespace, key, error)
-            return pipeline.parse_stage(  # the file may have changed since it was hashed: its revision is these bytes'
-                self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
+            # The file may have changed since it was hashed: its revision is these bytes'. Chunked here too (in the
+            # parse worker), which holds the only reference to the document.
+            return pipeline.chunk_where_parsed(
+                self.store,
+                pipeline.parse_stage(
+                    self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
+                ),
+                config=self.config,
             )
 
         publishing = pipeline.BatchedPublishing(

@@ -4,6 +4,7 @@ the document's other sections), the whole bounded in cl100k tokens."""
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -20,6 +21,8 @@ LEAD_CHARS = 240
 # it. Reading whole sections made a 50 MB one-paragraph text peak at 14x its size (bench/memory_bench.py).
 SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
+WORD_TERMS_LIMIT = 100_000
+_WORD_TERMS: dict[str, tuple[str, ...]] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _WORD = re.compile(rf"[^\W\d_{_CJK}]{{3,}}")
@@ -67,17 +70,26 @@ def _lead_sentence(text: str) -> str:
 
 def _distinct_words(text: str, counts: Counter[str], document_frequency: Counter[str], sections: int) -> list[str]:
     """The section's words whose analyzed term weighs most by tf-idf among the document's sections, as written."""
-    surface = {term: term for term in counts if _CJK_PAIR.match(term)}  # a bigram reads as itself
-    for word in _WORD.findall(normalize(text)):
-        for term in analyze(word):
-            surface.setdefault(term, word)
+    words = list(dict.fromkeys(_WORD.findall(normalize(text))))  # each once: a word's terms are always the same
+    surface = {term: word for word in reversed(words) for term in _word_terms(word)}  # the first word wins
+    surface.update((term, term) for term in counts if len(term) == 2 and _CJK_PAIR.match(term))  # as written
     weights = {
         term: count * math.log(1 + sections / document_frequency[term])
         for term, count in counts.items()
         if term in surface
     }
-    best = sorted(weights, key=lambda term: (-weights[term], term))[:DISTINCT_TERMS]
+    best = heapq.nsmallest(DISTINCT_TERMS, weights, key=lambda term: (-weights[term], term))
     return list(dict.fromkeys(surface[term] for term in best))
+
+
+def _word_terms(word: str) -> tuple[str, ...]:
+    """`analyze(word)`, remembered: sections of one language share most of their words."""
+    terms = _WORD_TERMS.get(word)
+    if terms is None:
+        if len(_WORD_TERMS) >= WORD_TERMS_LIMIT:
+            _WORD_TERMS.clear()
+        terms = _WORD_TERMS[word] = tuple(analyze(word))
+    return terms
 
 
 def _bounded(lead: str, words: list[str]) -> str:

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docshelf import artifacts
 from docshelf.model import Document, Heading, Page, Paragraph, Source
 from docshelf.section_summaries import SUMMARY_TOKENS, section_summaries
 from docshelf.tokens import count_tokens
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def document(*blocks: Heading | Paragraph) -> Document:
@@ -57,3 +62,27 @@ def test_a_huge_section_is_summarised_from_its_start() -> None:
     assert len(text) <= SECTION_SAMPLE_CHARS and "Zebra" not in text
     summary = section_summaries(doc)[("Huge",)]
     assert summary.startswith("Gaskets seal the pump.") and count_tokens(summary) <= SUMMARY_TOKENS
+
+
+def test_the_chunk_stage_summarises_a_document_once_for_the_manifest_and_doc_nav(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.config import PipelineConfig
+    from docshelf.pipeline import chunk_stage, parse_stage
+    from docshelf.store import LocalStore
+
+    calls: list[object] = []
+
+    def counted(document: Document | None) -> dict[tuple[str, ...], str]:
+        calls.append(document)
+        return section_summaries(document)
+
+    monkeypatch.setattr(artifacts, "section_summaries", counted)
+    store = LocalStore(tmp_path)
+    text = b"# Guide\n\n## Torque\n\nFlange bolts take 45 Nm.\n\n## Warranty\n\nTwo years.\n"
+    outcome = parse_stage(store, text, namespace="ns", source_key="guide.md", config=PipelineConfig())
+    chunk_stage(store, outcome, config=PipelineConfig())
+    assert len(calls) == 1
+    manifest = json.loads(store.get(f"docs/ns/{outcome.ref.document_id}/manifest.json") or b"")
+    nav = json.loads(store.get(f"docs/ns/{outcome.ref.document_id}/doc_nav.json") or b"")
+    assert manifest["HIERARCHY"] == nav["sections"] and "45 Nm" in nav["sections"][0]["children"][0]["summary"]

@@ -169,3 +169,38 @@ def _paragraph_styles(paragraphs: list[str], headings: dict[int, int]) -> tuple[
         page[4 * (runs + 1) + 13 * index] = position // 2
     page[511] = runs
     return bytes(page), struct.pack("<III", fcs[0], fcs[-1], PAPX_PAGE)
+
+
+WORD6_TEXT_OFFSET = 0x600
+
+
+def word6_document(text: str, *, n_fib: int = 101, lid: int = 0x0409, fast_saved: bool = False) -> bytes:
+    """A Word 6.0 (nFib 101) or Word 95 (104) file: `text` with its CR / BEL / FF marks in the document's code page.
+    Saved normally, it lies at fcMin; fast-saved, it is two pieces stored in reverse order behind a piece table in
+    the WordDocument stream (fcClx at 0x160), as Word 6.0/95 keep it."""
+    encoding = {0x0411: "cp932", 0x0804: "cp936"}.get(lid, "cp1252")
+    encoded = text.encode(encoding)
+    stream = bytearray(WORD6_TEXT_OFFSET + 2 * len(encoded) + 512)
+    struct.pack_into("<HHHH", stream, 0, 0xA5DC, n_fib, 0, lid)
+    struct.pack_into("<H", stream, 0x0A, 0x0004 if fast_saved else 0)
+    struct.pack_into("<II", stream, 0x18, WORD6_TEXT_OFFSET, WORD6_TEXT_OFFSET + len(encoded))  # fcMin, fcMac
+    struct.pack_into("<I", stream, 0x34, len(text))  # ccpText
+    if not fast_saved:
+        stream[WORD6_TEXT_OFFSET : WORD6_TEXT_OFFSET + len(encoded)] = encoded
+        return compound_file({"WordDocument": bytes(stream)})
+    half = len(text) // 2
+    first, second = text[:half].encode(encoding), text[half:].encode(encoding)
+    second_at = WORD6_TEXT_OFFSET
+    first_at = second_at + len(second) + 16
+    stream[second_at : second_at + len(second)] = second
+    stream[first_at : first_at + len(first)] = first
+    plc = (
+        struct.pack("<III", 0, half, len(text))
+        + struct.pack("<HIH", 0, first_at, 0)
+        + struct.pack("<HIH", 0, second_at, 0)
+    )
+    clx = b"\x01" + struct.pack("<H", 2) + b"\x00\x00" + b"\x02" + struct.pack("<I", len(plc)) + plc
+    clx_at = 0x300
+    stream[clx_at : clx_at + len(clx)] = clx
+    struct.pack_into("<II", stream, 0x160, clx_at, len(clx))
+    return compound_file({"WordDocument": bytes(stream)})

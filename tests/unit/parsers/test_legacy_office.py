@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +14,7 @@ from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocume
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.doc import unword_pages
-from tests.unit.parsers.ole_fixtures import compound_file, word97_document
+from tests.unit.parsers.ole_fixtures import compound_file, word6_document, word97_document
 
 PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
 
@@ -120,3 +124,105 @@ def test_damaged_word_files_end_as_a_status_never_an_escaping_error() -> None:
             assert error.message and "Traceback" not in error.message
             codes.add(error.code)
     assert "ok" in codes and "corrupt" in codes
+
+
+WORD6_TEXT = (
+    "Pump maintenance manual\rReplace the seal every 500 hours.\r"
+    "Bolt size\x07Torque (Nm)\x07\x07M10\x0745\x07\x07M12\x0780\x07\x07"
+    "See \x13 PAGEREF torque \x14page 2\x15 for more.\x0cValves are checked weekly.\r"
+)
+
+
+def _kinds(document: object) -> list[tuple[str, str, int]]:
+    from docshelf.parsers import block_text
+
+    return [(block.kind, block_text(block), block.page) for block in document.blocks()]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("n_fib", "version"), [(101, "Word 6.0"), (104, "Word 95")])
+@pytest.mark.parametrize("fast_saved", [False, True])
+def test_a_word6_or_95_file_gives_its_text_tables_and_pages(n_fib: int, version: str, fast_saved: bool) -> None:
+    data = word6_document(WORD6_TEXT, n_fib=n_fib, fast_saved=fast_saved)
+    assert detect_format(data, "old.doc") == "doc"
+    document = parse_bytes(data, "old.doc")
+    assert _kinds(document) == [
+        ("paragraph", "Pump maintenance manual", 1),
+        ("paragraph", "Replace the seal every 500 hours.", 1),
+        ("table", "| Bolt size | Torque (Nm) |\n|---|---|\n| M10 | 45 |\n| M12 | 80 |", 1),
+        ("paragraph", "See page 2 for more.", 1),
+        ("paragraph", "Valves are checked weekly.", 2),
+    ]
+    assert document.warnings == (f"{version} document: read without headings",)
+
+
+def test_a_japanese_word6_file_is_read_in_its_code_page() -> None:
+    document = parse_bytes(word6_document("第1条（目的）\r髙橋の内線は3305です。\r", lid=0x0411), "規程.doc")
+    assert [text for _, text, _ in _kinds(document)] == ["第1条（目的）", "髙橋の内線は3305です。"]
+
+
+def test_a_file_older_than_word6_is_unsupported_naming_its_version_not_corrupt() -> None:
+    data = bytearray(word6_document("Old text\r"))
+    stream_at = data.index(b"\xdc\xa5")
+    data[stream_at : stream_at + 4] = b"\x9b\xa5\x2d\x00"  # Word for Windows 2.0: wIdent 0xA59B, nFib 45
+    with pytest.raises(UnsupportedFormatError) as caught:
+        parse_bytes(bytes(data), "ancient.doc")
+    assert "Word for Windows 1.x/2.0" in caught.value.message
+
+
+SOFFICE = shutil.which("soffice")
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_word97_file_saved_by_libreoffice_keeps_its_headings_and_its_table(tmp_path: Path) -> None:
+    import docx
+
+    source = docx.Document()
+    source.add_heading("Pump maintenance manual", level=1)
+    source.add_paragraph("Replace the seal every 500 hours of operation.")
+    source.add_heading("Torque values", level=2)
+    table = source.add_table(rows=3, cols=2)
+    for r, row in enumerate([("Bolt size", "Torque (Nm)"), ("M10", "45"), ("M12", "80")]):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    source.add_paragraph("Use a calibrated wrench.")
+    source.save(str(tmp_path / "manual.docx"))
+    converted = _soffice(tmp_path, "manual.docx", "doc")
+    document = parse_bytes(converted, "manual.doc")
+    assert _kinds(document) == [
+        ("heading", "Pump maintenance manual", 1),
+        ("paragraph", "Replace the seal every 500 hours of operation.", 1),
+        ("heading", "Torque values", 1),
+        ("table", "| Bolt size | Torque (Nm) |\n|---|---|\n| M10 | 45 |\n| M12 | 80 |", 1),
+        ("paragraph", "Use a calibrated wrench.", 1),
+    ]
+    assert [block.level for block in document.blocks() if block.kind == "heading"] == [1, 2]
+
+
+def _soffice(folder: Path, name: str, fmt: str) -> bytes:
+    env = {**os.environ, "HOME": str(folder)}  # LibreOffice's profile, private to the test
+    subprocess.run(
+        [str(SOFFICE), "--headless", "--convert-to", fmt, "--outdir", str(folder), str(folder / name)],
+        check=True, capture_output=True, env=env, timeout=240,
+    )  # fmt: skip
+    return (folder / f"{Path(name).stem}.{fmt}").read_bytes()
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_powerpoint97_table_saved_by_libreoffice_is_a_table(tmp_path: Path) -> None:
+    import pptx
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Torque table"
+    grid = slide.shapes.add_table(3, 2, Inches(1), Inches(2), Inches(6), Inches(2)).table
+    for r, row in enumerate([("Bolt size", "Torque (Nm)"), ("M10", "45"), ("M12", "80")]):
+        for c, value in enumerate(row):
+            grid.cell(r, c).text = value
+    deck.save(str(tmp_path / "deck.pptx"))
+    document = parse_bytes(_soffice(tmp_path, "deck.pptx", "ppt"), "deck.ppt")
+    tables = [block for block in document.blocks() if block.kind == "table"]
+    assert [_kinds(document)[i] for i, b in enumerate(document.blocks()) if b.kind == "table"] == [
+        ("table", "| Bolt size | Torque (Nm) |\n|---|---|\n| M10 | 45 |\n| M12 | 80 |", 1)
+    ]
+    assert len(tables) == 1

@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docshelf.model import Heading, Image, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
@@ -138,3 +140,31 @@ def test_inline_markup_edge_cases() -> None:
         Paragraph(text="a co*de* b*c *un closed strong gone x\ny &", page=1),
         Image(page=1, alt_text="pic", asset_ref="p.png"),
     ]
+
+
+# Text without any character an enabled inline rule acts on: prose, identifiers, CJK, every other punctuation.
+PLAIN_CHARACTERS = [*"abc XYZ 123 .,;:-+=#$%@^{}|'\"()/?>\t\u00a0\u3000漢字かなｶﾅ\u200b é", "  "]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(PLAIN_CHARACTERS), max_size=40).map("".join))
+def test_plain_inline_text_skips_the_inline_parser_with_the_same_result(text: str) -> None:
+    from docshelf.parsers import markdown_inline
+
+    images: list[Image] = []
+    parts: list[str] = []
+    for token in markdown_inline._PARSER.parseInline(text, {"references": {}}):
+        markdown_inline._render(token.children or [], 1, parts, images)
+    assert markdown_inline.render_inline(text, page=1) == (markdown_inline._plain_lines("".join(parts)), images)
+
+
+def test_plain_inline_text_never_reaches_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docshelf.parsers import markdown_inline
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("markdown-it parsed a plain run")
+
+    monkeypatch.setattr(markdown_inline._PARSER, "parseInline", refuse)
+    assert markdown_inline.render_inline("Seals (TX-100) cost 45 %; see p. 3 - ok?", page=1)[0].startswith("Seals")
+    with pytest.raises(AssertionError):
+        markdown_inline.render_inline("an *emphasis*", page=1)

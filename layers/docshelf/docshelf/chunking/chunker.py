@@ -9,6 +9,7 @@ from docshelf.assets import is_asset_ref
 from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
 from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
+from docshelf.chunking.joined_tokens import joined_count
 from docshelf.chunking.split import split_sentences, split_text
 from docshelf.chunking.tables import table_pieces, with_introduction
 from docshelf.citations import citation_line, citation_of
@@ -171,7 +172,10 @@ class _TextPacker:
         if block.tokens > limit:
             yield from self._split_paragraph(text, path, block.page)
             return
-        yield from self._append(Piece(text, path, block.page, block.tokens, heading=block.kind == "heading"))
+        counted = len(text) == len(block.text)
+        yield from self._append(
+            Piece(text, path, block.page, block.tokens, heading=block.kind == "heading", counted=counted)
+        )
 
     def _would_lose_its_section(self, path: tuple[str, ...]) -> bool:
         """Whether the draft has text under a section that shares no title with `path` (a chunk over two chapters
@@ -268,16 +272,16 @@ class _TextPacker:
         self.tail = None
         if not draft.pieces:
             return
-        draft.tokens = count_tokens(draft.text)
+        draft.tokens = _draft_tokens(draft)
         overflow: list[Piece] = []
         while len(draft.pieces) > 1 + (draft.overlap_chars > 0) and draft.tokens > self.config.chunk_tokens:
             # Summed counts undercounted the joined text: carry trailing pieces into the next chunk.
             overflow.insert(0, draft.pieces.pop())
-            draft.tokens = count_tokens(draft.text)
+            draft.tokens = _draft_tokens(draft)
         if draft.overlap_chars and draft.tokens > self.config.chunk_tokens:
             del draft.pieces[0]
             draft.overlap_chars = 0
-            draft.tokens = count_tokens(draft.text)
+            draft.tokens = _draft_tokens(draft)
         # The tail is taken before the draft goes: chunk_document empties its pieces' texts once it has its text.
         tail = (
             overlap_tail(draft.pieces[-1], self.config.overlap_tokens)
@@ -290,23 +294,39 @@ class _TextPacker:
             yield from self._append(piece)
 
 
+def _draft_tokens(draft: Draft) -> int:
+    """The exact token count of the draft's text: from its pieces' counts where the joins allow, else encoded."""
+    pieces = draft.pieces
+    if all(piece.counted for piece in pieces):
+        joined = joined_count([p.text for p in pieces], [p.tokens for p in pieces], [p.joiner for p in pieces])
+        if joined is not None:
+            return joined
+    return count_tokens(draft.text)
+
+
 def overlap_tail(piece: Piece, max_tokens: int) -> Piece | None:
     """The trailing whole sentences of `piece` within `max_tokens` (else trailing words), or None."""
     sentences = split_sentences(piece.text)
     tail = ""
     for sentence in reversed(sentences):
-        if count_tokens(sentence + tail) > max_tokens:
+        if not _within(sentence + tail, max_tokens):
             break
         tail = sentence + tail
     if not tail.strip():
         words = re.split(r"(?<=\s)(?=\S)", piece.text)
         for word in reversed(words):
-            if count_tokens(word + tail) > max_tokens:
+            if not _within(word + tail, max_tokens):
                 break
             tail = word + tail
     if not tail.strip():
         return None
     return Piece(tail, piece.section_path, piece.page, count_tokens(tail))
+
+
+def _within(text: str, max_tokens: int) -> bool:
+    """count_tokens(text) <= max_tokens; a text of no more UTF-8 bytes than that is, without encoding it (every
+    token is at least one byte)."""
+    return len(text.encode("utf-8")) <= max_tokens or count_tokens(text) <= max_tokens
 
 
 def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[Draft]:

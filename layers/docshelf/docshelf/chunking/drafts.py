@@ -29,6 +29,7 @@ class Piece:
     tokens: int
     joiner: str = SEPARATOR  # what separates it from the piece before it in the source
     heading: bool = False
+    counted: bool = True  # `tokens` is the exact count of `text` (a block's count may be of a longer text)
     before: list[Anchor] = field(default_factory=list)  # assets right before the piece's text
     after: list[Anchor] = field(default_factory=list)  # assets right after it
 

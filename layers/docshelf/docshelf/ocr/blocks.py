@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docshelf.model import Heading, Paragraph, Table, TableCell
+from docshelf.ocr.cjk_text import tidy_line
 from docshelf.ocr.engine import OcrEngine
 from docshelf.ocr.grid import Grid, find_grids
+from docshelf.ocr.large_lines import reread_large_lines
 from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord
 from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
@@ -55,7 +57,8 @@ def recognise_page(
         small = image.reduce(FIRST_PASS_REDUCTION)
         first_pass = engine.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
-    blocks = ocr_blocks(engine.recognise(image, languages, dpi=dpi), find_grids(image), page_number)
+    recognised = reread_large_lines(engine, image, engine.recognise(image, languages, dpi=dpi), languages, dpi=dpi)
+    blocks = ocr_blocks(recognised, find_grids(image), page_number)
     return blocks, low_confidence_warning(blocks, page_number)
 
 
@@ -80,7 +83,7 @@ def ocr_blocks(page: OcrPage, grids: list[Grid], page_number: int) -> list[OcrBl
                 cells[number].setdefault(cell, []).append(word)
             if outside:
                 kept.append(OcrLine(tuple(outside), line.box))
-        result.extend(_paragraph_blocks(kept, body, page_number))
+        result.extend(_paragraph_blocks(_tidy(kept), body, page_number))
     return [_table(grids[item], cells[item], page_number) if isinstance(item, int) else item for item in result]
 
 
@@ -89,8 +92,13 @@ def ocr_paragraphs(page: OcrPage, page_number: int) -> list[Heading | Paragraph]
     short line set clearly larger than the page's text is a heading."""
     body = _body_height(page)
     return [
-        block for paragraph in page.paragraphs for block in _paragraph_blocks(list(paragraph.lines), body, page_number)
+        block for paragraph in page.paragraphs for block in _paragraph_blocks(_tidy(paragraph.lines), body, page_number)
     ]
+
+
+def _tidy(lines: Sequence[OcrLine]) -> list[OcrLine]:
+    """The lines as ocr/cjk_text.py puts them right, lines of noise alone left out."""
+    return [tidied for tidied in map(tidy_line, lines) if tidied is not None]
 
 
 def _body_height(page: OcrPage) -> float:
@@ -125,12 +133,19 @@ def _grid_cell(word: OcrWord, grids: list[Grid]) -> tuple[int, tuple[int, int]] 
 def _table(grid: Grid, cells: dict[tuple[int, int], list[OcrWord]], page_number: int) -> Table:
     n_rows, n_cols = len(grid.rows) - 1, len(grid.cols) - 1
     placed = tuple(
-        TableCell(row, col, _line_text(tuple(cells.get((row, col), ()))))
-        for row in range(n_rows)
-        for col in range(n_cols)
+        TableCell(row, col, _cell_text(cells.get((row, col), []))) for row in range(n_rows) for col in range(n_cols)
     )
     words = [word for found in cells.values() for word in found]
     return Table(cells=placed, n_rows=n_rows, n_cols=n_cols, page=page_number, ocr=True, confidence=_confidence(words))
+
+
+def _cell_text(words: list[OcrWord]) -> str:
+    if not words:
+        return ""
+    box = (min(w.box[0] for w in words), min(w.box[1] for w in words),
+           max(w.box[2] for w in words), max(w.box[3] for w in words))  # fmt: skip
+    tidied = tidy_line(OcrLine(tuple(words), box))
+    return _line_text(tidied.words) if tidied is not None else ""
 
 
 def _heading_level(lines: list[OcrLine], text: str, body: float) -> int | None:

@@ -53,8 +53,15 @@ class TesseractEngine:
             self._api(languages)
 
     def recognise(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        return self._recognise(image, languages, dpi, line=False)
+
+    def recognise_line(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        """The text of an image holding one line of text (page layout analysis left out)."""
+        return self._recognise(image, languages, dpi, line=True)
+
+    def _recognise(self, image: Image, languages: tuple[str, ...], dpi: int | None, *, line: bool) -> OcrPage:
         with self._lock:
-            api = self._api(languages)
+            api = self._api(languages, line=line)
             api.SetImage(image)
             if dpi:
                 api.SetSourceResolution(dpi)
@@ -63,8 +70,9 @@ class TesseractEngine:
             api.Clear()
             return page
 
-    def _api(self, languages: tuple[str, ...]) -> Any:
-        api = self._apis.get(languages)
+    def _api(self, languages: tuple[str, ...], *, line: bool = False) -> Any:
+        key = (*languages, "/line") if line else languages
+        api = self._apis.get(key)
         if api is None:
             tesserocr = self._tesserocr
             # PSM.AUTO lays the page out without orientation detection, so no `osd` model is needed.
@@ -72,12 +80,12 @@ class TesseractEngine:
                 api = tesserocr.PyTessBaseAPI(
                     path=str(self._tessdata),
                     lang="+".join(languages),
-                    psm=tesserocr.PSM.AUTO,
+                    psm=tesserocr.PSM.SINGLE_LINE if line else tesserocr.PSM.AUTO,
                     oem=tesserocr.OEM.LSTM_ONLY,
                 )
             except RuntimeError as exc:  # unreadable language data
                 raise OcrUnavailableError(f"Tesseract could not load {'+'.join(languages)}: {exc}") from exc
-            self._apis[languages] = api
+            self._apis[key] = api
         return api
 
 

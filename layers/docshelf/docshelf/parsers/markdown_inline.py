@@ -26,6 +26,9 @@ _MAX_ASSET_REF = 2048
 # GFM strike-through on top of CommonMark; raw HTML is tokenised (and dropped) rather than kept as text.
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("strikethrough")
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+# The characters at which one of the enabled inline rules (escapes, code, emphasis, strike-through, links, images,
+# autolinks, raw HTML, entities, line breaks) or the input normalisation can act: a run without any is plain text.
+_INLINE_SYNTAX = re.compile(r"[\n\r\0\\`*_\[\]!<&~]")
 
 # normalised label -> {"href", "title"}: the shape markdown-it's reference rule looks labels up in.
 LinkReferences = dict[str, dict[str, str]]
@@ -38,12 +41,18 @@ def link_references(labels: Sequence[str]) -> LinkReferences:
 
 def render_inline(text: str, *, page: int, references: LinkReferences | None = None) -> tuple[str, list[Image]]:
     """Plain text of a Markdown inline run, and the images it contains (in order)."""
+    if not _INLINE_SYNTAX.search(text):  # markdown-it would return it as one text token
+        return _plain_lines(text), []
     images: list[Image] = []
     parts: list[str] = []
     for token in _PARSER.parseInline(text, {"references": references or {}}):
         _render(token.children or [], page, parts, images)
-    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line), images
+    return _plain_lines("".join(parts)), images
+
+
+def _plain_lines(text: str) -> str:
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def _render(tokens: Sequence[Token], page: int, parts: list[str], images: list[Image]) -> None:

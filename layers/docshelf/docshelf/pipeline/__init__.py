@@ -8,7 +8,7 @@ local writer's bulk publishing).
 """
 
 from docshelf.pipeline.artifact_writing import write_failure_artifacts
-from docshelf.pipeline.batched import BatchedPublishing
+from docshelf.pipeline.batched import BatchedPublishing, ChunkedFile, chunk_where_parsed
 from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_parse
 from docshelf.pipeline.chunk import Chunked, chunk_stage, chunk_without_writing
 from docshelf.pipeline.delete import delete_document
@@ -37,6 +37,7 @@ __all__ = [
     "BatchedPublishing",
     "BulkPublished",
     "Chunked",
+    "ChunkedFile",
     "DocumentRef",
     "EventStanding",
     "IngestResult",
@@ -44,6 +45,7 @@ __all__ = [
     "already_published",
     "answer_without_publishing",
     "chunk_stage",
+    "chunk_where_parsed",
     "chunk_without_writing",
     "delete_document",
     "document_record",

@@ -25,6 +25,7 @@ def manifest(
     status: str,
     config: PipelineConfig,
     error: DocumentError | None = None,
+    sections: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     errors: list[dict[str, Any]] = []
     if error is not None:
@@ -39,6 +40,7 @@ def manifest(
         chunks=chunks,
         chunker=config.chunking.cache_key(),
         errors=errors,
+        sections=sections,
     )
     if document is None:
         built["revision"] = ref.revision

@@ -63,8 +63,9 @@ def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: 
             document, document_id=ref.document_id, namespace=ref.namespace, config=config.chunking,
             revision=ref.revision,
         )  # fmt: skip
-    built = manifest(ref, document, chunks, status=indexed_status(ref), config=config)
-    nav = artifacts.doc_nav(ref.document_id, document, chunks)
+    sections = artifacts.section_dicts(document, chunks)  # once: the manifest and doc_nav hold the same tree
+    built = manifest(ref, document, chunks, status=indexed_status(ref), config=config, sections=sections)
+    nav = artifacts.doc_nav(ref.document_id, document, chunks, sections=sections)
     return Chunked(ref, chunks, cached is not None, key, built, nav, document_assets(document))
 
 
