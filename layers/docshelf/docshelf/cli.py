@@ -1,4 +1,4 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete and serve (embedded or OpenSearch)."""
+"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete, serve, mcp."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from docshelf.assets.links import local_asset_link
 from docshelf.cli_agentic import agentic_search_command, planner_from_args
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.cli_mcp import cmd_mcp, mcp_options
 from docshelf.cli_options import (
     chunk_options,
     embedding_options,
@@ -108,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = add("serve", "serve the search API, its docs and a search page over HTTP")
     serve_options(serve)
     serve.set_defaults(handler=cmd_serve)
+
+    mcp = add("mcp", "serve the MCP tools over stdio for an assistant (a local store)")
+    mcp_options(mcp)
+    mcp.set_defaults(handler=lambda args: cmd_mcp(args, _existing_store))
     return parser
 
 

@@ -26,6 +26,7 @@ from docshelf.api.limits import MAX_BODY_BYTES
 from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
 from docshelf.api.uploads_route import UPLOADS_PATH, UploadSink, upload
+from docshelf.mcp.http import MCP_PATH, HttpAnswer, McpRoute
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -81,6 +82,8 @@ def allowed_methods(path: str) -> tuple[str, ...] | None:
         return ("POST", "OPTIONS")
     if path == UPLOADS_PATH:
         return ("PUT", "OPTIONS")
+    if path == MCP_PATH:
+        return ("GET", "POST", "DELETE", "OPTIONS")
     return None
 
 
@@ -91,11 +94,13 @@ class SearchApiApp:
         config: ServeConfig,
         pages: dict[str, Reply],
         uploads: UploadSink | None = None,
+        mcp: McpRoute | None = None,
     ) -> None:
         self.resolver = resolver
         self.config = config
         self.pages = pages
         self.uploads = uploads
+        self.mcp = mcp
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = str(environ.get("REQUEST_METHOD", "GET")).upper()
@@ -129,6 +134,8 @@ class SearchApiApp:
         if path == UPLOADS_PATH:
             return self._upload(query, environ)
         body = _read_body(environ)
+        if path == MCP_PATH:
+            return self._mcp(method, query, environ, body)
         if path in self.pages:
             return self.pages[path]
         return self._resolve(method, raw_path, path, query, environ, body)
@@ -151,6 +158,19 @@ class SearchApiApp:
         claims = self._claims(_request_headers(environ))
         status, body = upload(self.uploads, lambda: caller_from_claims(claims, self.config.claim_names), query, environ)
         return Reply(status, body)
+
+    def _mcp(self, method: str, query: str, environ: dict[str, Any], body: bytes) -> Reply:
+        """The MCP endpoint (docshelf.mcp.http), for the caller the bearer token names, like every route."""
+        if self.mcp is None:
+            return json_reply(501, "this server has no MCP endpoint: install the SDK with pip install 'docshelf[mcp]'")
+        headers = _request_headers(environ)
+        caller = caller_from_claims(self._claims(headers), self.config.claim_names)
+        answer: HttpAnswer = self.mcp(method, MCP_PATH, query, headers, body, caller)
+        if answer.status >= 400 and not answer.content_type.startswith("application/json"):
+            return json_reply(answer.status, answer.body.decode("utf-8", "replace")[:500])  # the SDK's text errors
+        dropped = ("content-type", "content-length")
+        kept = {name: value for name, value in answer.headers if name.lower() not in dropped}
+        return Reply(answer.status, answer.body, answer.content_type or "application/json", kept)
 
     def _claims(self, headers: Headers) -> dict[str, Any]:
         config = self.config
