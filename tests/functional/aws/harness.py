@@ -21,6 +21,7 @@ FUNCTIONS = {
     "chunk": "ChunkFunction",
     "publish": "PublishFunction",
     "search": "SearchFunction",
+    "mcp": "McpFunction",
 }
 MOTO_SEQUENCER = "617f08299329d189"
 QUEUES = {"parse": "ParseQueue", "chunk": "ChunkQueue", "publish": "PublishQueue"}
