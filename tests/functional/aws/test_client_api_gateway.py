@@ -56,6 +56,9 @@ def test_the_authorizers_and_the_functions_refusals_reach_the_client(pipeline: P
 
 
 def test_a_url_is_queued_for_the_parse_function(pipeline: Pipeline) -> None:
-    queued = client(pipeline).ingest_url("demo", "https://docs.example.com/chiller.html")
+    alice = client(pipeline)
+    queued = alice.ingest_url("demo", "https://docs.example.com/chiller.html")
     assert queued.document_key.startswith("demo/") and queued.url == "https://docs.example.com/chiller.html"
+    assert queued.status == "processing"
+    assert alice.document("demo", queued.document_id).status == "processing"  # before any fetch ran
     assert pipeline.receive("parse")  # the fetch waits in the ParseQueue

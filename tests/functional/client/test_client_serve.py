@@ -68,7 +68,7 @@ def test_documents_list_get_by_key_upload_and_delete(served: Served) -> None:
 def test_ingest_url_is_queued(served: Served) -> None:
     client = DocshelfClient(served.url, token=DEMO)
     queued = client.ingest_url("demo", "https://docs.example.com/guide.html")
-    assert queued.namespace == "demo" and queued.document_key.startswith("demo/")
+    assert queued.namespace == "demo" and queued.document_key.startswith("demo/") and queued.document_id
     try:
         client.ingest_url("demo", "http://127.0.0.1/admin")
     except DocshelfApiError as error:

@@ -155,8 +155,9 @@ class SearchApiApp:
     def _upload(self, query: str, environ: dict[str, Any]) -> Reply:
         if self.uploads is None:
             return json_reply(501, "this server does not take uploads")
-        claims = self._claims(_request_headers(environ))
-        status, body = upload(self.uploads, lambda: caller_from_claims(claims, self.config.claim_names), query, environ)
+        headers = _request_headers(environ)
+        caller = lambda: caller_from_claims(self._claims(headers), self.config.claim_names)  # noqa: E731
+        status, body = upload(self.uploads, caller, query, environ)
         return Reply(status, body)
 
     def _mcp(self, method: str, query: str, environ: dict[str, Any], body: bytes) -> Reply:

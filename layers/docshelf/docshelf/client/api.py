@@ -100,8 +100,20 @@ class DocshelfClient:
     # -- documents
 
     def list_documents(self, namespace: str, *, status: str | None = None) -> list[Document]:
-        listed = DocumentList.from_json(self._json("GET", "/documents", query={"namespace": namespace}))
-        return [document for document in listed.documents if status is None or document.status == status]
+        """Every document of the namespace (of one status), in source key order, page after page."""
+        documents: list[Document] = []
+        cursor: str | None = None
+        while True:
+            query = {
+                "namespace": namespace,
+                **({"status": status} if status else {}),
+                **({"cursor": cursor} if cursor else {}),
+            }
+            page = DocumentList.from_json(self._json("GET", "/documents", query=query))
+            documents += page.documents
+            cursor = page.next_cursor
+            if not cursor:
+                return documents
 
     def document(self, namespace: str, document_id: str) -> Document:
         path = f"/documents/{quote(document_id, safe='')}"
@@ -109,7 +121,9 @@ class DocshelfClient:
 
     def document_by_key(self, namespace: str, source_key: str) -> Document | None:
         """The document stored under `source_key` (its path in the namespace), or None."""
-        return next((d for d in self.list_documents(namespace) if d.source_key == source_key), None)
+        query = {"namespace": namespace, "source_key": source_key}
+        listed = DocumentList.from_json(self._json("GET", "/documents", query=query))
+        return listed.documents[0] if listed.documents else None
 
     def upload(
         self,

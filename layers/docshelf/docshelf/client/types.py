@@ -184,6 +184,7 @@ class DocumentList(Record):
     NESTED: ClassVar[Mapping[str, type[Record]]] = {"documents": Document}
     namespace: str = ""
     documents: list[Document] = field(default_factory=list)
+    next_cursor: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
@@ -225,6 +226,8 @@ class Ingested(Record):
     namespace: str = ""
     url: str = ""
     document_key: str = ""
+    document_id: str = ""
+    status: str = ""
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
 

@@ -148,9 +148,8 @@ def list_documents_tool(
 ) -> ToolAnswer:
     """The namespace's documents (GET /documents), optionally only those of one status."""
     chosen = namespace_for(caller, namespace, default)
-    documents = list_documents(backend, caller, chosen)["documents"]
-    if status:
-        documents = [document for document in documents if document["status"] == status]
+    listed = list_documents(backend, caller, chosen, status=status or None)
+    documents = listed["documents"]
     lines = [
         f"- {d['source_key']} (document_id {d['document_id']}): {d['status']}, {d['chunk_count']} chunks"
         + (f", {d['pages']} pages" if d.get("pages") else "")
@@ -159,7 +158,9 @@ def list_documents_tool(
     ]
     empty = f"Namespace {chosen} holds no documents" + (f" of status {status}" if status else "")
     text = "\n".join(lines) if lines else empty
-    return ToolAnswer(text, {"namespace": chosen, "documents": documents})
+    if listed["next_cursor"]:
+        text += f"\n(the first {len(documents)} documents; filter by status to see others)"
+    return ToolAnswer(text, {"namespace": chosen, "documents": documents, "more": bool(listed["next_cursor"])})
 
 
 def document_outline_tool(
