@@ -300,7 +300,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         jwt_leeway_s=args.jwt_leeway,
     )
     backend = LocalApiBackend(
-        _services(args), cache_ttl_s=args.cache_ttl, sources=args.sources, planner=planner_from_args(args)
+        _services(args), cache_ttl_s=args.cache_ttl, sources=_sources(args.sources), planner=planner_from_args(args)
     )
     try:
         run_server(backend, config, host=args.host, port=args.port)
@@ -308,6 +308,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"docshelf serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _sources(given: list[tuple[str, Path]] | None) -> Path | dict[str, Path] | None:
+    """One folder for every namespace (`--sources DIR`, as before), or a folder a namespace (`NS=DIR`)."""
+    if not given:
+        return None
+    if len(given) == 1 and given[0][0] == "*":
+        return given[0][1]
+    return dict(given)
 
 
 def _serve_usage_problem(args: argparse.Namespace) -> str | None:

@@ -3,6 +3,8 @@ presigned S3 upload, the real pipeline, search, documents, runs, delete and URL 
 
 from __future__ import annotations
 
+import requests
+
 from docshelf.client import DocshelfApiError, DocshelfClient
 from tests.functional.aws.api_gateway import API_URL, ApiGatewayTransport
 from tests.functional.aws.harness import Pipeline, announce_delete_marker
@@ -27,6 +29,8 @@ def test_the_client_uploads_searches_and_deletes_on_aws(pipeline: Pipeline) -> N
     document = alice.document_by_key("demo", "notes/boiler.md")
     assert document is not None and document.status == "ok" and document.chunk_count >= 1
     assert [d.source_key for d in alice.list_documents("demo", status="ok")] == ["notes/boiler.md"]
+    link = alice.source_link("demo", document.document_id)
+    assert link.expires_in == 300 and requests.get(link.url, timeout=30).content == NOTE  # a presigned S3 GET
     result = alice.search("descale the boiler heat exchanger", namespace="demo", max_tokens=80)
     assert result.results[0].source_file_name == "boiler.md" and result.evidence_tokens <= 80
     assert result.results[0].section_path == ["Boiler note"] and result.results[0].pages == [1]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import urllib.error
+import urllib.request
+
 from docshelf.client import DocshelfApiError, DocshelfClient, Document, SearchHit, SearchResult
 from tests.functional.api.helpers import Served, token
 
 DEMO = token("alice", ["demo"])
+KETTLE = b"# Kettle\n\nThe kettle element is rated 2.2 kW.\n"
 
 
 def test_search_answers_typed_cited_results_within_the_budget(served: Served) -> None:
@@ -53,11 +57,21 @@ def test_documents_list_get_by_key_upload_and_delete(served: Served) -> None:
     assert client.document("demo", pump.document_id) == pump
     assert client.list_documents("demo", status="failed") == []
 
-    uploaded = client.upload("demo", "notes/kettle.md", b"# Kettle\n\nThe kettle element is rated 2.2 kW.\n")
+    uploaded = client.upload("demo", "notes/kettle.md", KETTLE)
     assert uploaded.document_key == "demo/notes/kettle.md" and uploaded.status == "ok"
     assert uploaded.document_id is not None
     assert "2.2 kW" in client.search("kettle element rating", namespace="demo").evidence_text
     assert client.wait("demo", "notes/kettle.md", timeout_s=5).status == "ok"
+    link = client.source_link("demo", uploaded.document_id)
+    assert link.url.startswith(f"{served.url}/documents/{uploaded.document_id}/source?") and link.expires_in == 3600
+    with urllib.request.urlopen(link.url, timeout=30) as opened:  # no token: a chat UI can open it
+        assert opened.read() == KETTLE
+    try:
+        urllib.request.urlopen(link.url.replace("namespace=demo", "namespace=secret"), timeout=30)
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 403
+    else:
+        raise AssertionError("a link moved to another namespace opened")
 
     deleted = client.delete_document("demo", uploaded.document_id)
     assert deleted.deleted and deleted.document_id == uploaded.document_id

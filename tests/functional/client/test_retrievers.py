@@ -3,6 +3,7 @@ LlamaIndex query engine with a fake LLM, each against a live `docshelf serve`.""
 
 from __future__ import annotations
 
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from docshelf.api.local import LocalApiBackend
 from docshelf.api.server import ServeConfig
 from docshelf.local import LocalServices
-from tests.functional.api.helpers import SECRET, ingest_tenants, serving, token
+from tests.functional.api.helpers import PUMP, SECRET, VALVES, ingest_tenants, serving, token
 from tests.functional.client.conftest import BOILER
 
 pytest.importorskip("langchain_tests", reason="langchain-tests is a dev dependency")
@@ -37,7 +38,11 @@ def live_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     written = ingest_tenants(root)
     written.ingest(BOILER, namespace="demo", source_key="boiler.md")
     written.index.commit()
-    backend = LocalApiBackend(LocalServices.open(root), cache_ttl_s=300)
+    folder = root.parent / "demo-files"  # the demo namespace's source folder: serve --sources demo=DIR
+    for key, data in (("manuals/pump.md", PUMP), ("valves.md", VALVES), ("boiler.md", BOILER)):
+        (folder / key).parent.mkdir(parents=True, exist_ok=True)
+        (folder / key).write_bytes(data)
+    backend = LocalApiBackend(LocalServices.open(root), cache_ttl_s=300, sources={"demo": folder})
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         LIVE["url"] = server.url
         yield server.url
@@ -66,6 +71,11 @@ def test_langchain_documents_carry_citations_and_fit_max_tokens(live_serve: str)
     assert cited["citation"].startswith("[1] pump.md | Pump guide | p. 1 | ")
     assert cited["source"] == f"{live_serve}/documents/{cited['document_id']}/source?namespace=demo"
     assert {"document_id", "chunk_id", "chunk_type", "score", "namespace"} <= set(cited)
+    signed = DocshelfRetriever(base_url=live_serve, token=DEMO, namespace="demo", k=1, signed_links=True)
+    link = signed.invoke("pump seal replacement hours")[0].metadata["source"]
+    assert link.startswith(f"{live_serve}/documents/") and "signature=" in link
+    with urllib.request.urlopen(link, timeout=30) as opened:  # no token: a chat UI opens the cited file
+        assert opened.read() == PUMP
     tight = DocshelfRetriever(base_url=live_serve, token=DEMO, namespace="demo", k=3, max_tokens=40)
     cut = tight.invoke("pump seal replacement hours")
     assert len(cut) == 1 and len(cut[0].page_content) < len(documents[0].page_content)  # the budget holds

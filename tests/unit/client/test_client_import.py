@@ -28,6 +28,16 @@ def test_importing_the_client_loads_nothing_heavy() -> None:
     assert docshelf == {"docshelf", "docshelf.client", "docshelf.client.api", "docshelf.client.auth",
                         "docshelf.client.transport", "docshelf.client.types"}  # fmt: skip
     assert not [m for m in modules if m.split(".")[0] in HEAVY]
+    assert "ssl" not in modules and "http.client" not in modules  # loaded at the first request
+
+
+def test_the_client_still_works_once_http_loads_lazily() -> None:
+    code = "from docshelf.client import DocshelfClient, DocshelfApiError\n" + (
+        "try:\n    DocshelfClient('http://127.0.0.1:9').list_documents('demo')\n"
+        "except DocshelfApiError as error:\n    print(error.status)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd="/")
+    assert out.stdout.strip() == "0"  # nothing listens on port 9: the retries ran and ended in a readable error
 
 
 @pytest.mark.slow

@@ -20,7 +20,8 @@ DEFAULT_PAGE_SIZE = 1000
 MAX_PAGE_SIZE = 1000
 _ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"/documents"), frozenset({"namespace", "status", "source_key", "limit", "cursor"})),
-    (re.compile(r"/documents/[^/]+(?:/source|/assets/[^/]+)?"), frozenset({"namespace"})),
+    (re.compile(r"/documents/[^/]+/(?:source|assets/[^/]+)"), frozenset({"namespace", "expires", "signature"})),
+    (re.compile(r"/documents/[^/]+"), frozenset({"namespace"})),
 )
 
 

@@ -25,6 +25,7 @@ from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.links import absolute_links
 from docshelf.api.query_params import check_query_parameters
 from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.routes_assets import register_asset_route
@@ -129,7 +130,7 @@ def build_resolver(
             payload, hit = run_search(backend(), caller(), request)
         if on_search is not None:
             on_search(payload, hit)
-        return json_response(payload, ref("SearchOut"))
+        return json_response(absolute_links(payload, app.current_event.headers), ref("SearchOut"))
 
     @app.get("/documents")
     def documents_route() -> Response[str]:

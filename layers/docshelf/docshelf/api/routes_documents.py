@@ -9,11 +9,12 @@ The caller's token must allow the namespace, as for /search. The deployment's `I
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from docshelf.api.errors import BadRequestError, NotFoundError
 from docshelf.api.ingress import checked_filename, checked_upload, ingress_of
+from docshelf.api.links import absolute_url
 from docshelf.api.schemas import DOCUMENT_ID, ref
 from docshelf.errors import DocumentError
 from docshelf.registry import DocumentRecord, Registry
@@ -96,13 +97,6 @@ def register_processing(registry: Registry, namespace: str, source_key: str) -> 
     record = DocumentRecord(namespace, document_id(namespace, source_key), source_key, name, "processing")
     registry.put(record)
     return record
-
-
-def absolute_url(url: str, headers: Mapping[str, str] | None) -> str:
-    """A host-relative URL (`docshelf serve`'s PUT /uploads) made absolute with the request's Host, so a client can
-    use what it is handed as it uses a presigned S3 URL."""
-    host = {name.lower(): value for name, value in (headers or {}).items()}.get("host")
-    return f"http://{host}{url}" if url.startswith("/") and host else url
 
 
 def _web_key(url: str) -> str:

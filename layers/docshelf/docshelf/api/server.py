@@ -65,7 +65,8 @@ class SearchApiServer:
         }
         uploads = getattr(backend, "ingress", None)
         resolver = build_resolver(lambda: backend, lambda: config.claim_names)
-        self.app = SearchApiApp(resolver, config, pages, uploads, _mcp_route(backend, address[0]))
+        signer = getattr(backend, "link_signer", None)
+        self.app = SearchApiApp(resolver, config, pages, uploads, _mcp_route(backend, address[0]), signer)
         self._server: TcpWSGIServer = create_server(
             self.app,
             host=address[0],

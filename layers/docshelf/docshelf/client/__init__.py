@@ -17,6 +17,7 @@ from docshelf.client.types import (
     Run,
     SearchHit,
     SearchResult,
+    SourceLink,
     Uploaded,
 )
 
@@ -33,5 +34,6 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "SigV4",
+    "SourceLink",
     "Uploaded",
 ]

@@ -11,7 +11,6 @@ Errors are `DocshelfApiError` with the API's status and message.
 from __future__ import annotations
 
 import json
-import mimetypes
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ from docshelf.client.types import (
     Ingested,
     Run,
     SearchResult,
+    SourceLink,
     Uploaded,
     UploadTarget,
 )
@@ -119,6 +119,11 @@ class DocshelfClient:
         path = f"/documents/{quote(document_id, safe='')}"
         return Document.from_json(self._json("GET", path, query={"namespace": namespace}))
 
+    def source_link(self, namespace: str, document_id: str) -> SourceLink:
+        """A link to the document's file that a browser or chat UI opens without a token, for a while."""
+        path = f"/documents/{quote(document_id, safe='')}/source"
+        return SourceLink.from_json(self._json("GET", path, query={"namespace": namespace}))
+
     def document_by_key(self, namespace: str, source_key: str) -> Document | None:
         """The document stored under `source_key` (its path in the namespace), or None."""
         query = {"namespace": namespace, "source_key": source_key}
@@ -135,6 +140,8 @@ class DocshelfClient:
     ) -> Uploaded:
         """Ask where to upload (`POST /documents`), then PUT the bytes there with the headers it names: a presigned
         S3 URL on AWS (no credentials sent: the URL carries them), `PUT /uploads` under `docshelf serve`."""
+        import mimetypes
+
         payload = data.read_bytes() if isinstance(data, Path) else data
         kind = content_type or mimetypes.guess_type(filename)[0] or "application/octet-stream"
         body = {"namespace": namespace, "filename": filename, "content_type": kind, "size": len(payload)}

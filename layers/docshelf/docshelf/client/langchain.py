@@ -4,7 +4,8 @@
     documents = retriever.invoke("pump seal interval")
 
 Each `Document` is one ranked chunk, its metadata the citation (document_id, chunk_id, source_file_name,
-section_path, pages, source link and a `[n] ...` citation line); together they fit `max_tokens`.
+section_path, pages, source link and a `[n] ...` citation line); together they fit `max_tokens`. With
+`signed_links=True` the source link opens the file without a token (a chat UI can show it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr
 
 from docshelf.client.api import DocshelfClient
-from docshelf.client.cited import budgeted_passages
+from docshelf.client.cited import budgeted_passages, source_links
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
@@ -29,6 +30,7 @@ class DocshelfRetriever(BaseRetriever):
     k: int = 8
     max_tokens: int = 2000
     agentic: bool = False
+    signed_links: bool = False  # cite a link that opens without a token (one more call a cited document)
     documents: list[str] = Field(default_factory=list)
     chunk_types: list[str] = Field(default_factory=list)
     client: DocshelfClient | None = Field(default=None, exclude=True, repr=False)
@@ -50,9 +52,10 @@ class DocshelfRetriever(BaseRetriever):
             documents=self.documents,
             chunk_types=self.chunk_types,
         )
+        links = source_links(self._client, result, self.namespace) if self.signed_links else None
         return [
             Document(page_content=passage.text, metadata=passage.metadata, id=passage.chunk_id)
-            for passage in budgeted_passages(result, self._client.base_url, self.namespace)
+            for passage in budgeted_passages(result, self._client.base_url, self.namespace, links)
         ]
 
     async def _aget_relevant_documents(

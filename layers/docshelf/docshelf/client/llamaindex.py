@@ -16,7 +16,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from docshelf.client.api import DocshelfClient
-from docshelf.client.cited import budgeted_passages
+from docshelf.client.cited import budgeted_passages, source_links
 
 # Metadata the LLM need not read in every node's text (the citation line says it all).
 HIDDEN_FROM_LLM = ("rank", "namespace", "chunk_id", "score", "source", "chunk_type", "source_key", "section_path")
@@ -33,6 +33,7 @@ class DocshelfLlamaRetriever(BaseRetriever):
         top_k: int = 8,
         max_tokens: int = 2000,
         agentic: bool = False,
+        signed_links: bool = False,
         documents: Sequence[str] = (),
         chunk_types: Sequence[str] = (),
         **kwargs: Any,
@@ -44,6 +45,7 @@ class DocshelfLlamaRetriever(BaseRetriever):
         self.top_k = top_k
         self.max_tokens = max_tokens
         self.agentic = agentic
+        self.signed_links = signed_links  # cite a link that opens without a token (one call a cited document)
         self.documents = list(documents)
         self.chunk_types = list(chunk_types)
         super().__init__(**kwargs)
@@ -58,8 +60,9 @@ class DocshelfLlamaRetriever(BaseRetriever):
             documents=self.documents,
             chunk_types=self.chunk_types,
         )
+        links = source_links(self.client, result, self.namespace) if self.signed_links else None
         nodes = []
-        for passage in budgeted_passages(result, self.client.base_url, self.namespace):
+        for passage in budgeted_passages(result, self.client.base_url, self.namespace, links):
             node = TextNode(
                 text=passage.text,
                 id_=passage.chunk_id,

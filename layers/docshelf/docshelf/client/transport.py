@@ -1,17 +1,19 @@
 """HTTP for the client: one keep-alive connection per thread, retries with backoff on 429, 5xx and dropped
-connections, and the API's JSON errors raised as `DocshelfApiError`. Standard library only."""
+connections, and the API's JSON errors raised as `DocshelfApiError`. Standard library only; http.client (which
+loads ssl and OpenSSL) and random are imported at the first request, not with the client."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import random
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    import http.client
 
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 30.0
@@ -44,6 +46,8 @@ class Retry:
                 return min(max(float(retry_after), 0.0), MAX_RETRY_AFTER_S)
             except ValueError:
                 pass
+        import random
+
         return random.uniform(0, min(self.max_backoff_s, self.backoff_s * 2**attempt))
 
 
@@ -82,6 +86,8 @@ class Transport:
         signer: Signer | None = None,
     ) -> Answer:
         """The answer (2xx), after retrying what is retried; DocshelfApiError for any other status."""
+        import http.client
+
         sent = {"User-Agent": self._user_agent, "Accept": "application/json", **(headers or {})}
         if signer is not None:
             sent.update(signer.headers(method, url, body, sent))
@@ -120,6 +126,8 @@ class Transport:
         return answer
 
     def _connection(self, scheme: str, netloc: str) -> http.client.HTTPConnection:
+        import http.client
+
         pool: dict[tuple[str, str], http.client.HTTPConnection] = self._local.__dict__.setdefault("pool", {})
         connection = pool.get((scheme, netloc))
         if connection is None:

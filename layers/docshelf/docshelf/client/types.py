@@ -240,6 +240,17 @@ class Deleted(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class SourceLink(Record):
+    """A short-lived link that opens a document's file without a token: a presigned S3 GET on AWS, a signed link
+    under `docshelf serve`."""
+
+    SCHEMA: ClassVar[str] = "SourceUrlOut"
+    url: str = ""
+    expires_in: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class RunStep(Record):
     SCHEMA: ClassVar[str] = "RunStepOut"
     run_id: str = ""
@@ -279,5 +290,5 @@ class Run(Record):
 
 SCHEMA_TYPES: tuple[type[Record], ...] = (
     Link, TableCells, SearchHit, PlanStep, Plan, StepOutcome, SearchResult, Document, DocumentList, UploadTarget,
-    Ingested, Deleted, RunStep, Run,
+    Ingested, Deleted, SourceLink, RunStep, Run,
 )  # fmt: skip

@@ -9,7 +9,7 @@ whose message says what to do, as the API's JSON errors do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -30,6 +30,7 @@ from docshelf.mcp.tools import (
     list_documents_tool,
     read_section_tool,
     search_tool,
+    with_absolute_links,
 )
 
 SERVER_NAME = "docshelf"
@@ -101,7 +102,7 @@ def build_mcp_server(
 
     def answered(run: Callable[[ApiBackend, Caller], ToolAnswer], ctx: Context[Any]) -> CallToolResult:
         try:
-            answer = run(backend(), caller_of(ctx))
+            answer = with_absolute_links(run(backend(), caller_of(ctx)), request_headers(ctx))
         except RequestValidationError as error:
             raise ToolError(error.message.replace("invalid request", "invalid arguments", 1)) from None
         except DocshelfError as error:
@@ -200,6 +201,12 @@ def build_mcp_server(
         )
 
     return server
+
+
+def request_headers(ctx: Context[Any]) -> Mapping[str, str] | None:
+    """The HTTP request's headers (None over stdio)."""
+    headers = getattr(ctx.request_context.request, "headers", None)
+    return dict(headers) if headers is not None else None
 
 
 def fixed_caller(caller: Caller) -> CallerOf:

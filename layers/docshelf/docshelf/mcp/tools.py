@@ -15,6 +15,7 @@ from typing import Any
 
 from docshelf.api.auth import ALL_NAMESPACES, Caller
 from docshelf.api.errors import BadRequestError, NotFoundError
+from docshelf.api.links import absolute_links
 from docshelf.api.resolver import to_search_request, validated
 from docshelf.api.schemas import DOCUMENT_ID, SEARCH_BODY
 from docshelf.api.service import ApiBackend, list_documents, run_search
@@ -122,6 +123,16 @@ def _search_answer(payload: Mapping[str, Any]) -> ToolAnswer:
         fixed = ", ".join(f"{wrong} -> {right}" for wrong, right in data["corrections"].items())
         text = f"(searched with corrected spelling: {fixed})\n\n{text}"
     return ToolAnswer(text, data)
+
+
+def with_absolute_links(answer: ToolAnswer, headers: Mapping[str, str] | None) -> ToolAnswer:
+    """A search answer whose `docshelf serve` image links are absolute (and so open in a chat UI), when the call
+    came over HTTP; other answers as they are."""
+    if "evidence_text" not in answer.data or not headers:
+        return answer
+    linked = absolute_links({**answer.data, "results": answer.data["results"]}, headers)
+    text = answer.text.replace(answer.data["evidence_text"], linked["evidence_text"])
+    return ToolAnswer(text, linked)
 
 
 def _cited_result(number: int, result: Mapping[str, Any]) -> dict[str, Any]:
