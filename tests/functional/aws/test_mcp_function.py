@@ -18,6 +18,7 @@ from tests.functional.aws.harness import Pipeline
 
 pytest.importorskip("mcp", reason="the MCP SDK is a dev dependency")
 
+from tests.functional.mcp.conftest import threads_left
 from tests.functional.mcp.mcp_calls import check_every_tool, every_tool, over_http, text_of, tool_listing
 
 TOKENS = {"alice-jwt": {"sub": "alice", "cognito:groups": "[demo]"}}
@@ -64,11 +65,15 @@ def mcp_url(pipeline: Pipeline) -> Iterator[str]:
     server = api_gateway(pipeline, TOKENS)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
+    before = set(threading.enumerate())
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
     finally:
         server.shutdown()
         server.server_close()
+        pipeline.modules["mcp"].route.close()  # the warm endpoint a Lambda instance keeps
+        thread.join(timeout=10)
+        assert threads_left(before) == []
 
 
 def test_every_tool_through_the_mcp_function(mcp_url: str) -> None:

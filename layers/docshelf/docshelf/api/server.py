@@ -111,6 +111,8 @@ class SearchApiServer:
 
     def server_close(self) -> None:
         self._server.task_dispatcher.shutdown(timeout=5)
+        if isinstance(self.app.mcp, LazyMcpRoute):
+            self.app.mcp.close()
         for channel in list(self._server._map.values()):
             channel.close()
         self._server.close()

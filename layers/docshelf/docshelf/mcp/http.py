@@ -57,6 +57,8 @@ class McpHttpEndpoint:
         )
         self._manager: StreamableHTTPSessionManager = server.session_manager
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._stop: asyncio.Event | None = None
         self._started = threading.Lock()
 
     def handle(
@@ -120,21 +122,37 @@ class McpHttpEndpoint:
                 ready.wait()
                 if not thread.is_alive():
                     raise RuntimeError("the MCP session manager did not start")
-                self._loop = loop
+                self._loop, self._thread = loop, thread
             return self._loop
+
+    def close(self, timeout_s: float = 10.0) -> None:
+        """Stop the session manager and its loop, and wait for their threads (a server's shutdown; tests, so that no
+        thread outlives them: docshelf.forked forks only a single-threaded process)."""
+        with self._started:
+            loop, thread, stop = self._loop, self._thread, self._stop
+            self._loop = self._thread = None
+        if loop is None or thread is None or stop is None:
+            return
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(timeout_s)
+        for worker in threading.enumerate():  # anyio's workers stop once the loop's root task has ended
+            if worker.name.startswith("AnyIO worker thread") and worker is not threading.current_thread():
+                worker.join(timeout_s)
 
     def _run(self, loop: asyncio.AbstractEventLoop, ready: threading.Event) -> None:
         asyncio.set_event_loop(loop)
 
         async def serve() -> None:
+            self._stop = asyncio.Event()
             async with self._manager.run():
                 ready.set()
-                await asyncio.Event().wait()  # until the process ends: the thread is a daemon
+                await self._stop.wait()  # until close(), or the process ends: the thread is a daemon
 
         try:
             loop.run_until_complete(serve())
         finally:
             ready.set()
+            loop.close()
 
 
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
@@ -170,6 +188,13 @@ class LazyMcpRoute:
             if self._endpoint is None:
                 self._endpoint = http_endpoint(self._backend, loopback=self._loopback)
         return self._endpoint.handle(method, path, query, headers, body, caller)
+
+    def close(self) -> None:
+        """Stop the endpoint, if one was made; the next request makes another."""
+        with self._lock:
+            endpoint, self._endpoint = self._endpoint, None
+        if endpoint is not None:
+            endpoint.close()
 
 
 def mcp_available() -> bool:
