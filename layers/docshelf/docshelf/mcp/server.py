@@ -18,6 +18,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from docshelf.api.auth import Caller
+from docshelf.api.limits import MAX_EVIDENCE_TOKENS, MAX_FILTER_VALUES, MAX_QUERY_CHARS, TOP_K_LIMIT
 from docshelf.api.resolver import RequestValidationError
 from docshelf.api.service import ApiBackend
 from docshelf.errors import DocshelfError
@@ -61,26 +62,32 @@ QueryArg = Annotated[
         description="What to find, in plain words (any language); part numbers and identifiers match exactly. "
         "Never query syntax.",
         min_length=1,
-        max_length=2000,
+        max_length=MAX_QUERY_CHARS,
     ),
 ]
-TopKArg = Annotated[int | None, Field(description="How many ranked chunks to return (1-50, default 8).", ge=1, le=50)]
+TopKArg = Annotated[
+    int | None,
+    Field(description=f"How many ranked chunks to return (1-{TOP_K_LIMIT}, default 8).", ge=1, le=TOP_K_LIMIT),
+]
 MaxTokensArg = Annotated[
     int | None,
     Field(
         description="The evidence budget in cl100k_base tokens (default 2000): evidence_text never exceeds it.",
         ge=1,
-        le=32000,
+        le=MAX_EVIDENCE_TOKENS,
     ),
 ]
 DocumentsArg = Annotated[
-    list[str] | None, Field(description="Only these documents (document ids or file names).", max_length=100)
+    list[str] | None,
+    Field(description="Only these documents (document ids or file names).", max_length=MAX_FILTER_VALUES),
 ]
 ExcludeDocumentsArg = Annotated[
-    list[str] | None, Field(description="Leave out these documents (document ids or file names).", max_length=100)
+    list[str] | None,
+    Field(description="Leave out these documents (document ids or file names).", max_length=MAX_FILTER_VALUES),
 ]
 ExcludeSectionsArg = Annotated[
-    list[str] | None, Field(description="Leave out chunks under a section with one of these titles.", max_length=100)
+    list[str] | None,
+    Field(description="Leave out chunks under a section with one of these titles.", max_length=MAX_FILTER_VALUES),
 ]
 ChunkTypesArg = Annotated[
     list[ChunkType] | None, Field(description="Only chunks of these types: text, table, image.", max_length=3)
