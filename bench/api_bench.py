@@ -7,6 +7,8 @@
    connections at once, and one keep-alive connection's p50 against the server's own `took_ms` median.
    `--server-code DIR` (repeatable) runs the server from another checkout's `layers/docshelf`, so two servers
    are compared in one run.
+3. The same searches through the MCP `search` tool at /mcp of one such server against POST /search,
+   interleaved (`bench/mcp_latency.py`; `--skip-mcp` leaves it out).
 
 Run: `python bench/api_bench.py [--duration 30] [--server-code /other/checkout/layers/docshelf]` (also from
 `make bench`). Loopback only; every loop is bounded by a count or the duration.
@@ -114,6 +116,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of the 16-client load")
     parser.add_argument("--server-code", action="append", type=Path, default=[], help="another layers/docshelf")
     parser.add_argument("--skip-handler", action="store_true", help="only the HTTP part")
+    parser.add_argument("--skip-mcp", action="store_true", help="no MCP-over-serve comparison (bench/mcp_latency.py)")
     args = parser.parse_args()
     if not EXAMPLES.is_dir():
         subprocess.run([sys.executable, str(REPO / "examples" / "make_examples.py"), str(EXAMPLES)], check=True)
@@ -124,6 +127,12 @@ def main() -> None:
     codes = [REPO / "layers" / "docshelf", *args.server_code]
     run_http_bench(codes, EXAMPLES, [q for q in QUERIES.read_text(encoding="utf-8").splitlines() if q.strip()],
                    duration_s=args.duration)  # fmt: skip
+    if not args.skip_mcp:
+        from bench.mcp_latency import print_mcp_table, run_mcp_bench
+
+        print()
+        queries = [q.strip() for q in QUERIES.read_text(encoding="utf-8").splitlines() if q.strip()]
+        print_mcp_table(run_mcp_bench(REPO / "layers" / "docshelf", queries, rounds=20))
 
 
 if __name__ == "__main__":

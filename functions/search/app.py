@@ -20,24 +20,14 @@ from aws_lambda_powertools.metrics import MetricUnit
 from docshelf.api.auth import ClaimNames
 from docshelf.api.resolver import build_resolver, handle
 from docshelf.aws.logs import make_logger
-from docshelf.aws.search_api import AwsApiBackend
-from docshelf.aws.services import AwsServices, get_services
+from docshelf.aws.search_api import current_backend
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = make_logger()
 metrics = Metrics()
-_backends: dict[int, AwsApiBackend] = {}
-
-
-def _backend() -> AwsApiBackend:
-    services: AwsServices = get_services()
-    backend = _backends.get(id(services))
-    if backend is None or backend.services is not services:
-        _backends.clear()
-        backend = _backends[id(services)] = AwsApiBackend(services)
-    return backend
+_backend = current_backend
 
 
 def _claim_names() -> ClaimNames:

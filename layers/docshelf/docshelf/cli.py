@@ -1,4 +1,4 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete and serve (embedded or OpenSearch)."""
+"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete, serve, mcp."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from docshelf.assets.links import local_asset_link
 from docshelf.cli_agentic import agentic_search_command, planner_from_args
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.cli_mcp import cmd_mcp, mcp_options
 from docshelf.cli_options import (
     chunk_options,
     embedding_options,
@@ -110,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = add("serve", "serve the search API, its docs and a search page over HTTP")
     serve_options(serve)
     serve.set_defaults(handler=cmd_serve)
+
+    mcp = add("mcp", "serve the MCP tools over stdio for an assistant (a local store)")
+    mcp_options(mcp)
+    mcp.set_defaults(handler=lambda args: cmd_mcp(args, _existing_store))
     return parser
 
 
@@ -308,7 +313,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         jwt_leeway_s=args.jwt_leeway,
     )
     backend = LocalApiBackend(
-        _services(args), cache_ttl_s=args.cache_ttl, sources=args.sources, planner=planner_from_args(args)
+        _services(args), cache_ttl_s=args.cache_ttl, sources=_sources(args.sources), planner=planner_from_args(args)
     )
     try:
         run_server(backend, config, host=args.host, port=args.port)
@@ -316,6 +321,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"docshelf serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _sources(given: list[tuple[str, Path]] | None) -> Path | dict[str, Path] | None:
+    """One folder for every namespace (`--sources DIR`, as before), or a folder a namespace (`NS=DIR`)."""
+    if not given:
+        return None
+    if len(given) == 1 and given[0][0] == "*":
+        return given[0][1]
+    return dict(given)
 
 
 def _serve_usage_problem(args: argparse.Namespace) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
@@ -48,11 +49,25 @@ def serve_options(parser: argparse.ArgumentParser) -> None:
         "--cors-origin", help="answer cross-origin requests from this origin (or *); off by default (same origin only)"
     )
     parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
-    parser.add_argument("--sources", type=Path, help="the folder the documents were ingested from: citations open them")
+    parser.add_argument(
+        "--sources",
+        action="append",
+        type=sources_folder,
+        metavar="[NS=]DIR",
+        help="the folder the documents were ingested from: citations open them (NS=DIR, repeatable: one a namespace)",
+    )
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
     parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
     parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
     parser.add_argument("--opensearch-index", default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX))
+
+
+def sources_folder(value: str) -> tuple[str, Path]:
+    """`NS=DIR` (that namespace's folder) or `DIR` (every namespace's: `*`)."""
+    namespace, sep, folder = value.partition("=")
+    if sep and re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", namespace):
+        return namespace, Path(folder)
+    return "*", Path(value)
 
 
 def store_options(parser: argparse.ArgumentParser) -> None:

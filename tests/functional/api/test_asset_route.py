@@ -1,9 +1,11 @@
-"""GET /documents/{id}/assets/{name} under `docshelf serve`: an image chunk's `asset` links there, and the route
+"""GET /documents/{id}/assets/{name} under `docshelf serve`: an image chunk's `asset` is an absolute signed link
+there that opens without a token for an hour (as a presigned S3 URL does on AWS); without a signature the route
 answers the picture's bytes to a token allowed the namespace only."""
 
 from __future__ import annotations
 
 import io
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,16 +56,24 @@ def _image_asset(served: Served, bearer: str, namespace: str) -> str:
 def test_an_image_chunk_links_to_its_picture(pictured: Served) -> None:
     bearer = token("alice", ["demo"])
     asset = _image_asset(pictured, bearer, "demo")
-    assert asset.startswith("/documents/") and "/assets/" in asset and asset.endswith("?namespace=demo")
-    status, body, headers = get(pictured, asset, bearer)
+    assert asset.startswith(f"{pictured.url}/documents/") and "/assets/" in asset and "?namespace=demo&" in asset
+    assert "&expires=" in asset and "&signature=" in asset
+    with urllib.request.urlopen(asset, timeout=30) as response:  # no token
+        assert response.status == 200 and response.headers["Content-Type"] == "image/png"
+        assert Image.open(io.BytesIO(response.read())).size == (320, 200)
+    unsigned = asset[len(pictured.url) :].split("&")[0]
+    status, _, headers = get(pictured, unsigned, bearer)
     assert status == 200 and headers["Content-Type"] == "image/png"
-    assert Image.open(io.BytesIO(body)).size == (320, 200)
 
 
 def test_another_namespace_and_unknown_assets_are_refused(pictured: Served) -> None:
-    secret = _image_asset(pictured, token("bob", ["secret"]), "secret")
+    signed = _image_asset(pictured, token("bob", ["secret"]), "secret")
+    secret = signed[len(pictured.url) :].split("&")[0]  # the route without the signature
     status, body, _ = get(pictured, secret, token("alice", ["demo"]))
     assert status == 403 and not body.startswith(b"\x89PNG")
+    moved = signed.replace("namespace=secret", "namespace=demo")[len(pictured.url) :]
+    status, body, _ = get(pictured, moved, token("alice", ["demo"]))
+    assert status == 403 and b"signature" in body  # a signed link opens its own namespace's asset only
     document = secret.split("/")[2]
     status, _, _ = get(pictured, secret.replace("namespace=secret", "namespace=demo"), token("alice", ["demo"]))
     assert status == 404  # that document is not in demo

@@ -97,7 +97,9 @@ def test_responses_carry_only_declared_fields() -> None:
         "status": "ok", "revision": "r1", "chunk_count": 2, "pages": 3, "error_code": "", "error_message": "",
         "sequencer": "01", "updated_at": 1.0, "chunker": "internal detail",
     }  # fmt: skip
-    shown = VALIDATOR.declared({"namespace": "demo", "documents": [record]}, ref("DocumentListOut"))
+    shown = VALIDATOR.declared(
+        {"namespace": "demo", "documents": [record], "next_cursor": None}, ref("DocumentListOut")
+    )
     assert "chunker" not in shown["documents"][0]
     assert VALIDATOR.problems(shown, ref("DocumentListOut")) == []
     assert reference("DocumentListOut").is_valid(shown)

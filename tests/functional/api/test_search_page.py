@@ -208,7 +208,8 @@ def test_agentic_plan_upload_and_delete_through_the_real_routes(real_site: Site,
 def test_an_image_result_shows_its_picture(site: Site, tmp_path: Path) -> None:
     needs_axe()
     dom = page(site, tmp_path / "profile", q="pump cross-section diagram")
-    found = re.search(r'<img class="thumbnail" alt="([^"]*)" src="(blob:[^"]+)"', dom) or re.search(
-        r'<img class="thumbnail" src="(blob:[^"]+)" alt="([^"]*)"', dom
+    signed = rf"{re.escape(site.url)}/documents/[^\"]+/assets/[^\"]+signature=[0-9a-f]{{64}}"
+    found = re.search(rf'<img class="thumbnail" alt="([^"]*)" src="({signed})"', dom) or re.search(
+        rf'<img class="thumbnail" src="({signed})" alt="([^"]*)"', dom
     )
-    assert found, dom[dom.index('<ol id="results">') :][:3000]  # fetched with the token, shown from a blob
+    assert found, dom[dom.index('<ol id="results">') :][:3000]  # a signed link: an <img> opens it without a token

@@ -16,6 +16,7 @@ from docshelf.api.local import LocalApiBackend
 from docshelf.api.local_ingress import LocalIngress
 from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher, FetchLimits
+from docshelf.ids import document_id
 from docshelf.local import LocalServices
 from tests.functional.api.helpers import Served, ingest_tenants, serving, token
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
@@ -75,13 +76,15 @@ def upload(served: Served, bearer: str, namespace: str, filename: str, data: byt
     target = answer["upload"]
     assert isinstance(target, dict) and target["method"] == "PUT"
     assert answer["document_key"] == f"{namespace}/{filename}"
-    return served.request("PUT", str(target["url"]), body=data, bearer=bearer, headers=dict(target["headers"]))
+    assert str(target["url"]).startswith(f"{served.url}/uploads?")  # absolute, as a presigned S3 URL is
+    path = str(target["url"])[len(served.url) :]
+    return served.request("PUT", path, body=data, bearer=bearer, headers=dict(target["headers"]))
 
 
 def test_an_upload_through_the_api_is_stored_ingested_and_searchable(served: Served) -> None:
     bearer = token("ana", ["demo"])
     status, result = upload(served, bearer, "demo", "notes/boiler.md", NOTE)
-    assert status == 201 and result["status"] == "ok" and int(str(result["chunks"])) >= 1
+    assert status == 201 and result["status"] == "ok" and int(str(result["chunk_count"])) >= 1
     stored = Path(served.services.store.root) / "uploads" / "demo" / "notes" / "boiler.md"
     assert stored.read_bytes() == NOTE
     status, found = served.search(bearer, namespace="demo", query="descale boiler heat exchanger")
@@ -160,6 +163,8 @@ def test_ingest_queues_a_fetch_whose_status_tells_the_outcome(served: Served, we
         "namespace": "demo",
         "url": url,
         "document_key": f"demo/web/pages.test_{web.port}/chiller",
+        "document_id": document_id("demo", f"web/pages.test_{web.port}/chiller"),
+        "status": "processing",
     }
     status, refused = served.request(
         "POST", "/ingest", body={"namespace": "demo", "url": "http://169.254.169.254/latest"}, bearer=bearer

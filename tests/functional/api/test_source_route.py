@@ -69,3 +69,37 @@ def test_without_a_sources_folder_the_route_says_so(served: Served) -> None:
     pump = document_id(served, "demo", "pump.md")
     status, body, _ = get(served, f"/documents/{pump}/source?namespace=demo", token("alice", ["demo"]))
     assert status == 404 and b"is not kept by this server" in body
+
+
+def test_each_namespace_can_have_its_own_source_folder(tmp_path: Path) -> None:
+    demo, secret = tmp_path / "demo-files", tmp_path / "secret-files"
+    (demo / "manuals").mkdir(parents=True)
+    (demo / "manuals" / "pump.md").write_bytes(PUMP)
+    secret.mkdir()
+    (secret / "payroll.md").write_bytes(SECRET_DOC)
+    (demo / "payroll.md").write_bytes(b"not the secret namespace's file")
+    services = LocalServices.open(tmp_path / "store")
+    services.ingest(PUMP, namespace="demo", source_key="manuals/pump.md")
+    services.ingest(SECRET_DOC, namespace="secret", source_key="payroll.md")
+    backend = LocalApiBackend(services, cache_ttl_s=0, sources={"demo": demo, "secret": secret})
+    with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
+        both = Served(server.url, services, backend, server)
+        root = token("root", ["demo", "secret"])
+        pump, payroll = document_id(both, "demo", "pump.md"), document_id(both, "secret", "payroll.md")
+        assert get(both, f"/documents/{pump}/source?namespace=demo", root)[1] == PUMP
+        assert get(both, f"/documents/{payroll}/source?namespace=secret", root)[1] == SECRET_DOC
+
+
+def test_a_client_asking_for_json_gets_a_signed_link_as_on_aws(sourced: Served) -> None:
+    import json
+
+    pump = document_id(sourced, "demo", "pump.md")
+    request = urllib.request.Request(
+        f"{sourced.url}/documents/{pump}/source?namespace=demo",
+        headers={"Authorization": f"Bearer {token('alice', ['demo'])}", "Accept": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        link = json.loads(response.read())
+    assert set(link) == {"url", "expires_in"} and link["url"].startswith(f"{sourced.url}/documents/{pump}/source?")
+    with urllib.request.urlopen(link["url"], timeout=30) as response:  # no token
+        assert response.read() == PUMP and response.headers["Content-Security-Policy"].startswith("sandbox")

@@ -21,6 +21,7 @@ FUNCTIONS = {
     "chunk": "ChunkFunction",
     "publish": "PublishFunction",
     "search": "SearchFunction",
+    "mcp": "McpFunction",
 }
 MOTO_SEQUENCER = "617f08299329d189"
 QUEUES = {"parse": "ParseQueue", "chunk": "ChunkQueue", "publish": "PublishQueue"}
@@ -183,3 +184,14 @@ class Pipeline:
 
     def artifact(self, key: str) -> bytes | None:
         return self.services["publish"].store.get(key)
+
+
+def announce_delete_marker(pipeline: Pipeline, key: str) -> None:
+    """The event S3 sends for a delete marker, which moto does not."""
+    versions = pipeline.stack.s3.list_object_versions(Bucket=pipeline.source_bucket, Prefix=key)
+    marker = versions["DeleteMarkers"][0]["VersionId"]
+    detail = json.loads(sample_event("parse_object_deleted.json")["Records"][0]["body"])["detail"]
+    detail["bucket"]["name"] = pipeline.source_bucket
+    detail["object"] = {"key": key, "version-id": marker, "sequencer": MOTO_SEQUENCER}
+    entry = {"Source": "aws.s3", "DetailType": "Object Deleted", "Detail": json.dumps(detail)}
+    pipeline.stack.events.put_events(Entries=[{**entry, "Resources": [f"arn:aws:s3:::{pipeline.source_bucket}"]}])

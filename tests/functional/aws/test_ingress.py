@@ -15,7 +15,7 @@ import requests
 from docshelf.aws import web_fetch
 from docshelf.fetch import Fetcher, FetchLimits
 from docshelf.ids import document_id
-from tests.functional.aws.harness import MOTO_SEQUENCER, Pipeline, sample_event
+from tests.functional.aws.harness import Pipeline, announce_delete_marker
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
 
 NOTE = b"# Boiler note\n\n## Descaling\n\nDescale the boiler heat exchanger every 90 days with citric acid.\n"
@@ -59,7 +59,7 @@ def test_delete_through_the_api_removes_the_document(pipeline: Pipeline) -> None
     doc = document_id("demo", "notes/boiler.md")
     status, answer = pipeline.http("document_delete.json", query={"namespace": "demo"}, path_document=doc)
     assert (status, answer) == (200, {"document_id": doc, "deleted": True})
-    _announce_delete_marker(pipeline, "demo/notes/boiler.md")  # the event S3 sends; moto does not
+    announce_delete_marker(pipeline, "demo/notes/boiler.md")  # the event S3 sends; moto does not
     pipeline.drain()
     record = pipeline.registry().get("demo", doc)
     assert record is not None and record.status == "deleted"
@@ -138,13 +138,3 @@ def test_refused_urls_are_400_or_the_documents_status(pipeline: Pipeline, monkey
     record = pipeline.registry().get("demo", document_id("demo", "web/intranet.test/index"))
     assert record is not None and (record.status, record.error_code) == ("failed", "fetch_refused")
     assert "10.0.0.7" in record.error_message and connector.attempts == []
-
-
-def _announce_delete_marker(pipeline: Pipeline, key: str) -> None:
-    versions = pipeline.stack.s3.list_object_versions(Bucket=pipeline.source_bucket, Prefix=key)
-    marker = versions["DeleteMarkers"][0]["VersionId"]
-    detail = json.loads(sample_event("parse_object_deleted.json")["Records"][0]["body"])["detail"]
-    detail["bucket"]["name"] = pipeline.source_bucket
-    detail["object"] = {"key": key, "version-id": marker, "sequencer": MOTO_SEQUENCER}
-    entry = {"Source": "aws.s3", "DetailType": "Object Deleted", "Detail": json.dumps(detail)}
-    pipeline.stack.events.put_events(Entries=[{**entry, "Resources": [f"arn:aws:s3:::{pipeline.source_bucket}"]}])

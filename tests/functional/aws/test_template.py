@@ -66,13 +66,13 @@ def test_bedrock_is_allowed_only_with_the_bedrock_provider_and_only_its_model() 
                 (statement,) = branches[1]["Statement"]
                 granted[name] = statement
                 assert branches[2] == {"Ref": "AWS::NoValue"}
-    assert sorted(granted) == ["ChunkFunction", "PublishFunction", "SearchFunction"]
+    assert sorted(granted) == ["ChunkFunction", "McpFunction", "PublishFunction", "SearchFunction"]
     for statement in granted.values():
         assert statement["Action"] == ["bedrock:InvokeModel"]
         arn, values = statement["Resource"]["Fn::Sub"]
         assert arn == "arn:${AWS::Partition}:bedrock:${AWS::Region}::foundation-model/${Model}"
         assert values["Model"]["Fn::If"][:2] == ["DefaultEmbeddingModel", "amazon.titan-embed-text-v2:0"]
-    for name in ("ChunkFunction", "PublishFunction", "SearchFunction"):
+    for name in ("ChunkFunction", "PublishFunction", "SearchFunction", "McpFunction"):
         variables = functions()[name]["Environment"]["Variables"]
         assert variables["EMBEDDING_PROVIDER"] == {"Ref": "EmbeddingProvider"}
         assert variables["EMBEDDING_MODEL_ID"] == {"Ref": "EmbeddingModelId"}

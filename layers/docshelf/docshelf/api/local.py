@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.plan import PlanMaker
 from docshelf.agentic.rules import RULES
+from docshelf.api.link_signing import LinkSigner
 from docshelf.api.local_ingress import UPLOADS_FOLDER
 from docshelf.api.routes_assets import served_asset_link
 from docshelf.api.routes_source import SourceOpener
-from docshelf.api.source_files import first_source_opener, folder_source_opener
+from docshelf.api.source_files import first_source_opener, folder_source_opener, namespace_source_opener
 from docshelf.assets.links import AssetLink
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.graph.source import StoreGraphSource
 from docshelf.index.base import SearchBackend
 from docshelf.keys import asset_prefix
 from docshelf.local import LocalServices
+from docshelf.model import Chunk
 from docshelf.registry import Registry
 from docshelf.registry.runs_local import LocalRunLog
 from docshelf.search.cache import SqliteSearchCache
@@ -35,17 +39,19 @@ class LocalApiBackend:
         services: LocalServices,
         *,
         cache_ttl_s: int = 300,
-        sources: Path | None = None,
+        sources: Path | Mapping[str, Path] | None = None,
         ingress: LocalIngress | None = None,
         planner: PlanMaker = RULES,
     ) -> None:
         self.services = services
-        self.sources = sources  # the folder the documents were ingested from: the source route reads it
+        # the folder the documents were ingested from (or one per namespace): the source route reads it
+        self.sources = sources
         self._ingress = ingress
         self.planner = planner
         self.run_log = LocalRunLog(services.registry.path)
         self.nav_source = StoreNavSource(services.store)
         self.graph_source = StoreGraphSource(services.store)
+        self.link_signer = LinkSigner()
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None
         )
@@ -65,19 +71,28 @@ class LocalApiBackend:
 
     @property
     def asset_link(self) -> AssetLink:
-        """Image chunks link to the asset route (routes_assets.py): a browser cannot open a file path."""
-        return served_asset_link
+        """Image chunks link to the asset route (routes_assets.py), signed so an `<img>` or a chat UI opens it
+        without a token (a browser cannot open a file path); the search route makes it absolute."""
+        signer = self.link_signer
+
+        def link(chunk: Chunk, name: str) -> str:
+            path, _, _query = served_asset_link(chunk, name).partition("?")
+            return signer.signed(unquote(path), {"namespace": chunk.namespace})
+
+        return link
 
     def asset_reader(self, namespace: str, document_id: str, name: str) -> bytes | None:
         return self.services.store.get(asset_prefix(namespace, document_id) + name)
 
     @property
     def source_opener(self) -> SourceOpener | None:
-        """Uploads through `PUT /uploads` first, then the `--sources` folder."""
+        """Uploads through `PUT /uploads` first, then the `--sources` folder (the namespace's own, if it has one)."""
         uploads = folder_source_opener(Path(self.services.store.root) / UPLOADS_FOLDER, per_namespace=True)
         if self.sources is None:
             return uploads
-        return first_source_opener(uploads, folder_source_opener(self.sources))
+        if isinstance(self.sources, Path):
+            return first_source_opener(uploads, folder_source_opener(self.sources))
+        return first_source_opener(uploads, namespace_source_opener(self.sources))
 
     @property
     def embedder(self) -> EmbeddingProvider | None:

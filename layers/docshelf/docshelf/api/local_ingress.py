@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import quote
 
 from docshelf.api.ingress import UploadTarget
+from docshelf.api.upload_signing import UPLOAD_URL_SECONDS, SignedUpload, UploadSigner
 from docshelf.fetch.fetcher import Fetcher
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.local import LocalServices
@@ -35,15 +35,17 @@ class LocalIngress:
         self._lock = threading.Lock()
         self._fetcher = fetcher
         self._fetches: list[threading.Thread] = []
+        self.upload_signer = UploadSigner()
 
     @property
     def max_upload_bytes(self) -> int:
         return min(MAX_LOCAL_UPLOAD_BYTES, self._writer.config.limits.max_bytes)
 
     def upload_target(self, namespace: str, filename: str, content_type: str, size: int) -> UploadTarget:
-        """The local PUT route, with the same bearer token; it does not expire on its own."""
-        url = f"/uploads?namespace={quote(namespace)}&filename={quote(filename, safe='')}"
-        return UploadTarget(url, headers={"Content-Type": content_type}, expires_in=0)
+        """The local PUT route, presigned like S3's: this type and size, within `UPLOAD_URL_SECONDS` (the route
+        makes it absolute with the request's host)."""
+        query = self.upload_signer.query(SignedUpload(namespace, filename, content_type, size))
+        return UploadTarget(f"/uploads?{query}", headers={"Content-Type": content_type}, expires_in=UPLOAD_URL_SECONDS)
 
     def store_upload(self, namespace: str, filename: str, data: bytes) -> IngestResult:
         """Keep the file in the store folder and ingest it; the document's status is the result."""

@@ -67,7 +67,7 @@ def openapi_document() -> dict[str, Any]:
                 "get": {
                     "summary": "List a namespace's documents",
                     "operationId": "list_documents",
-                    "parameters": [namespace],
+                    "parameters": [namespace, *_list_parameters()],
                     "responses": _responses("DocumentListOut", *COMMON_ERRORS),
                 }
             },
@@ -99,6 +99,12 @@ def openapi_document() -> dict[str, Any]:
     add_ingress_paths(document["paths"])
     add_graph_path(document["paths"])
     return document
+
+
+def _list_parameters() -> list[dict[str, Any]]:
+    from docshelf.api.schemas import LIST_QUERY
+
+    return [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in LIST_QUERY.items()]
 
 
 def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:

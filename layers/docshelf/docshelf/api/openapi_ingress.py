@@ -11,6 +11,7 @@ _ERRORS = {
     401: "no valid token",
     403: "namespace not allowed",
     404: "not found",
+    411: "no Content-Length",
     413: "over the size limit",
     429: "throttled",
     500: "internal error",
@@ -51,6 +52,7 @@ def add_ingress_paths(paths: dict[str, Any]) -> None:
         ],
         "responses": _responses(200, "OK", "DeleteOut", 404),
     }
+    paths["/uploads"] = {"put": _uploads_operation()}
     paths["/ingest"] = {
         "post": {
             "summary": "Queue a web page (http or https, public addresses only) for ingestion",
@@ -58,4 +60,26 @@ def add_ingress_paths(paths: dict[str, Any]) -> None:
             "requestBody": body("IngestBody"),
             "responses": _responses(202, "Accepted", "IngestOut"),
         }
+    }
+
+
+def _uploads_operation() -> dict[str, Any]:
+    """docshelf serve's PUT /uploads: the URL POST /documents hands out there (on AWS a presigned S3 PUT instead)."""
+    text = {"type": "string", "minLength": 1}
+    parameters = [{"name": "namespace", "in": "query", "required": True, "schema": NAMESPACE}]
+    parameters += [{"name": name, "in": "query", "required": True, "schema": text} for name in ("filename",)]
+    parameters += [
+        {"name": name, "in": "query", "required": False, "schema": text,
+         "description": "signed by POST /documents: the upload needs no token, but exactly this type and size"}
+        for name in ("content_type", "size", "expires", "signature")
+    ]  # fmt: skip
+    return {
+        "summary": "Store and ingest a file (docshelf serve; the URL POST /documents answered)",
+        "operationId": "put_upload",
+        "parameters": parameters,
+        "requestBody": {
+            "required": True,
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+        },
+        "responses": _responses(201, "Created", "UploadedOut", 411, 413),
     }

@@ -25,12 +25,14 @@ from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
 from docshelf.api.json_schema import Location, Problem, Schema, Validator
+from docshelf.api.links import absolute_links
+from docshelf.api.query_params import check_query_parameters
 from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.routes_assets import register_asset_route
 from docshelf.api.routes_documents import register_document_routes
 from docshelf.api.routes_graph import register_graph_route
 from docshelf.api.routes_source import register_source_route
-from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, SEARCH_BODY, ref
+from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, LIST_QUERY, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
@@ -129,11 +131,16 @@ def build_resolver(
             payload, hit = run_search(backend(), caller(), request)
         if on_search is not None:
             on_search(payload, hit)
-        return json_response(payload, ref("SearchOut"))
+        return json_response(absolute_links(payload, app.current_event.headers), ref("SearchOut"))
 
     @app.get("/documents")
     def documents_route() -> Response[str]:
-        return json_response(list_documents(backend(), caller(), namespace_param()), ref("DocumentListOut"))
+        query = app.current_event.query_string_parameters or {}
+        page = {name: validated(query[name], LIST_QUERY[name], ("query", name)) for name in LIST_QUERY if name in query}
+        if "limit" in page:
+            page["limit"] = int(page["limit"])
+        listed = list_documents(backend(), caller(), namespace_param(), **page)
+        return json_response(listed, ref("DocumentListOut"))
 
     @app.get("/documents/<document_id>")
     def document_route(document_id: str) -> Response[str]:
@@ -220,6 +227,7 @@ def handle(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> 
     """Refuse hostile bodies before anything parses them, then resolve the route."""
     try:
         check_event(event)
+        check_query_parameters(event)
     except ApiError as error:
         return _raw(error)
     result: dict[str, Any] = app.resolve(event, context)

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from docshelf.api.errors import BadRequestError, NotFoundError
 from docshelf.api.ingress import checked_filename, checked_upload, ingress_of
+from docshelf.api.links import absolute_url
 from docshelf.api.schemas import DOCUMENT_ID, ref
 from docshelf.errors import DocumentError
+from docshelf.registry import DocumentRecord, Registry
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -42,7 +44,11 @@ def register_document_routes(
         target = ingress.upload_target(namespace, source_key, body["content_type"], body["size"])
         payload = {
             "document_key": f"{namespace}/{source_key}",
-            "upload": {"url": target.url, "method": target.method, "headers": target.headers},
+            "upload": {
+                "url": absolute_url(target.url, app.current_event.headers),
+                "method": target.method,
+                "headers": target.headers,
+            },
             "expires_in": target.expires_in,
         }
         return json_response(payload, ref("UploadOut"), status=201)
@@ -64,13 +70,33 @@ def register_document_routes(
         body = validated(_json_body(app.current_event.decoded_body), ref("IngestBody"), ("body",))
         namespace = caller().authorize(body["namespace"])
         source_key = _web_key(body["url"])
-        ingress_of(backend()).queue_url(namespace, body["url"], source_key)
+        api = backend()
+        ingress = ingress_of(api)
+        queued = register_processing(api.registry, namespace, source_key)
+        ingress.queue_url(namespace, body["url"], source_key)
         payload: dict[str, Any] = {
             "namespace": namespace,
             "url": body["url"],
             "document_key": f"{namespace}/{source_key}",
+            "document_id": queued.document_id,
+            "status": queued.status,
         }
         return json_response(payload, ref("IngestOut"), status=202)
+
+
+def register_processing(registry: Registry, namespace: str, source_key: str) -> DocumentRecord:
+    """The document's record as POST /ingest answers it: a new page is `processing` at once (written before the
+    fetch is queued, and with no sequencer, so whatever the pipeline writes next replaces it); a page already
+    known keeps its record, and its status, until the fetch lands."""
+    from docshelf.ids import document_id
+
+    found = registry.get(namespace, document_id(namespace, source_key))
+    if found is not None:
+        return found
+    name = source_key.rsplit("/", 1)[-1]
+    record = DocumentRecord(namespace, document_id(namespace, source_key), source_key, name, "processing")
+    registry.put(record)
+    return record
 
 
 def _web_key(url: str) -> str:

@@ -4,7 +4,9 @@ Authorised like every route (the caller's token must allow the namespace). The b
 reached: on AWS a short-lived presigned GET of the source object (`{"url", "expires_in"}`), under `docshelf serve`
 the bytes themselves, read from the folder the documents were ingested from and served only while they are the
 indexed revision (their sha256). A served file never runs in the page's origin: anything but a PDF (which
-Chromium's viewer cannot show sandboxed) is answered with a sandboxing Content-Security-Policy.
+Chromium's viewer cannot show sandboxed) is answered with a sandboxing Content-Security-Policy. A client that asks
+for JSON gets, on both hosts, `{"url", "expires_in"}`: under `docshelf serve` a signed link that opens the file
+without a token for an hour (api/link_signing.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, NotFoundError
+from docshelf.api.link_signing import LinkSigner
+from docshelf.api.links import absolute_url, wants_json
 from docshelf.api.schemas import DOCUMENT_ID
 from docshelf.api.service import ApiBackend
 from docshelf.registry import DocumentRecord
@@ -63,7 +67,17 @@ def register_source_route(
         opener: SourceOpener | None = getattr(api, "source_opener", None)
         if opener is None:
             raise NotFoundError("this server does not keep the documents' source files")
-        return source_response(opener(record), record.source_file_name)
+        answer = opener(record)
+        signer: LinkSigner | None = getattr(api, "link_signer", None)
+        event = app.current_event
+        if (
+            signer is not None
+            and wants_json(event.headers)
+            and "signature" not in (event.query_string_parameters or {})
+        ):
+            link = signer.signed(f"/documents/{document_id}/source", {"namespace": record.namespace})
+            answer = SourceUrl(absolute_url(link, event.headers), signer.ttl_s)  # the same answer as on AWS
+        return source_response(answer, record.source_file_name)
 
 
 def served_record(api: ApiBackend, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:

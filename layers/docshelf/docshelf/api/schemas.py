@@ -206,8 +206,23 @@ DOCUMENT_OUT = _closed(
 )
 
 DOCUMENT_LIST_OUT = _closed(
-    {"namespace": {"type": "string"}, "documents": {"type": "array", "items": ref("DocumentOut")}}
+    {
+        "namespace": {"type": "string"},
+        "documents": {"type": "array", "items": ref("DocumentOut")},
+        "next_cursor": {
+            "type": ["string", "null"],
+            "description": "Pass as cursor for the next page; null on the last one",
+        },
+    }
 )
+
+# GET /documents' query parameters besides namespace (query values are strings; limit is checked as digits).
+LIST_QUERY: dict[str, Schema] = {
+    "status": {"type": "string", "enum": DOCUMENT_STATUSES},
+    "source_key": {"type": "string", "minLength": 1, "maxLength": 1024, "description": "one document by its key"},
+    "limit": {"type": "string", "pattern": "^(1000|[1-9][0-9]{0,2})$", "description": "1-1000, default 1000"},
+    "cursor": {"type": "string", "minLength": 1, "maxLength": 2048, "pattern": "^[A-Za-z0-9_-]+$"},
+}
 
 ERROR_OUT = _closed(
     {

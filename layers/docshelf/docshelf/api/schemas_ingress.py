@@ -48,9 +48,35 @@ INGEST_BODY = _closed(
     description="Fetch a web page (http or https, public addresses only) into a namespace, queued.",
 )
 
-INGEST_OUT = _closed({"namespace": {"type": "string"}, "url": {"type": "string"}, "document_key": {"type": "string"}})
+INGEST_OUT = _closed(
+    {
+        "namespace": {"type": "string"},
+        "url": {"type": "string"},
+        "document_key": {"type": "string"},
+        "document_id": {"type": "string", "description": "GET /documents/{document_id} follows the fetch"},
+        "status": {
+            "type": "string",
+            "enum": ["processing", "ok", "partial", "failed", "needs_ocr", "deleted"],
+            "description": "processing for a new page; a page fetched before keeps its status until this fetch lands",
+        },
+    }
+)
 
 DELETE_OUT = _closed({"document_id": {"type": "string"}, "deleted": {"type": "boolean"}})
+
+UPLOADED_OUT = _closed(
+    {
+        "document_key": {"type": "string", "description": "<namespace>/<filename>"},
+        "namespace": {"type": "string"},
+        "document_id": {"type": "string"},
+        "source_key": {"type": "string"},
+        "status": {"type": "string", "enum": ["processing", "ok", "partial", "failed", "needs_ocr", "deleted"]},
+        "chunk_count": {"type": "integer"},
+        "error_code": {"type": "string"},
+        "error_message": {"type": "string"},
+    },
+    description="docshelf serve's answer to PUT /uploads: the file was stored and ingested before it answered",
+)
 
 INGRESS_SCHEMAS: dict[str, Schema] = {
     "UploadBody": UPLOAD_BODY,
@@ -58,4 +84,5 @@ INGRESS_SCHEMAS: dict[str, Schema] = {
     "IngestBody": INGEST_BODY,
     "IngestOut": INGEST_OUT,
     "DeleteOut": DELETE_OUT,
+    "UploadedOut": UPLOADED_OUT,
 }

@@ -22,6 +22,7 @@ from docshelf.api.pages import SEARCH_PAGE_POLICY, search_page_files
 from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
 from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
+from docshelf.mcp.http import LazyMcpRoute, McpRoute, mcp_available
 
 __all__ = ["SearchApiServer", "ServeConfig", "run_server"]
 
@@ -64,7 +65,8 @@ class SearchApiServer:
         }
         uploads = getattr(backend, "ingress", None)
         resolver = build_resolver(lambda: backend, lambda: config.claim_names)
-        self.app = SearchApiApp(resolver, config, pages, uploads)
+        signer = getattr(backend, "link_signer", None)
+        self.app = SearchApiApp(resolver, config, pages, uploads, _mcp_route(backend, address[0]), signer)
         self._server: TcpWSGIServer = create_server(
             self.app,
             host=address[0],
@@ -109,9 +111,19 @@ class SearchApiServer:
 
     def server_close(self) -> None:
         self._server.task_dispatcher.shutdown(timeout=5)
+        if isinstance(self.app.mcp, LazyMcpRoute):
+            self.app.mcp.close()
         for channel in list(self._server._map.values()):
             channel.close()
         self._server.close()
+
+
+def _mcp_route(backend: ApiBackend, host: str) -> McpRoute | None:
+    """MCP at /mcp when the SDK is installed; on a loopback address only loopback Host and Origin headers pass."""
+    if not mcp_available():
+        return None
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    return LazyMcpRoute(lambda: backend, loopback=loopback)
 
 
 def run_server(
@@ -129,6 +141,8 @@ def run_server(
             f"{server.url} can read every namespace !!!"
         )
     announce(f"docshelf serve: {server.url}/ (search page), {server.url}/docs (API docs), {server.url}/openapi.json")
+    if server.app.mcp is not None:
+        announce(f"docshelf serve: {server.url}/mcp (MCP, streamable HTTP, the same bearer token)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

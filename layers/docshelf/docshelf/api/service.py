@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
+from docshelf.api.query_params import DEFAULT_PAGE_SIZE, document_page
 from docshelf.assets.links import AssetLink
 from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
@@ -84,10 +85,23 @@ def cached_search(
     return payload, hit
 
 
-def list_documents(backend: ApiBackend, caller: Caller, namespace: str) -> dict[str, Any]:
+def list_documents(
+    backend: ApiBackend,
+    caller: Caller,
+    namespace: str,
+    *,
+    status: str | None = None,
+    source_key: str | None = None,
+    limit: int = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+) -> dict[str, Any]:
+    """One page of the namespace's documents in source key order (`next_cursor` names the next, or is None)."""
     caller.authorize(namespace)
-    records = backend.registry.list(namespace)
-    return {"namespace": namespace, "documents": [record_to_dict(record) for record in records]}
+    page = document_page(
+        backend.registry.list(namespace), status=status, source_key=source_key, limit=limit, cursor=cursor
+    )
+    documents = [record_to_dict(record) for record in page.documents]
+    return {"namespace": namespace, "documents": documents, "next_cursor": page.next_cursor}
 
 
 def get_document(backend: ApiBackend, caller: Caller, namespace: str, document_id: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ what the citation quotes.
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Mapping
 from pathlib import Path
 
 from docshelf.api.errors import NotFoundError
@@ -42,6 +43,19 @@ def folder_source_opener(root: Path, *, per_namespace: bool = False) -> SourceOp
         if record.revision and sha256_hex(data) != record.revision:
             raise SourceChangedError(f"{record.source_file_name} has changed since it was indexed")
         return SourceBytes(data, media_type(path.name))
+
+    return open_source
+
+
+def namespace_source_opener(folders: Mapping[str, Path]) -> SourceOpener:
+    """Each namespace's files in its own folder (`serve --sources NS=DIR`), a folder for `*` serving the rest."""
+    openers = {namespace: folder_source_opener(folder) for namespace, folder in folders.items()}
+
+    def open_source(record: DocumentRecord) -> SourceBytes | SourceUrl:
+        opener = openers.get(record.namespace) or openers.get("*")
+        if opener is None:
+            raise NotFoundError(f"this server keeps no source folder for namespace {record.namespace}")
+        return opener(record)
 
     return open_source
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any, Protocol
 from urllib.parse import parse_qs
 
@@ -19,6 +18,7 @@ from docshelf.api.errors import ApiError, BadRequestError, PayloadTooLargeError
 from docshelf.api.ingress import checked_filename
 from docshelf.api.schemas import NAMESPACE_REGEX
 from docshelf.api.schemas_ingress import MAX_FILENAME_CHARS
+from docshelf.api.upload_signing import UploadSigner
 from docshelf.pipeline import IngestResult
 
 UPLOADS_PATH = "/uploads"
@@ -36,13 +36,32 @@ class UploadSink(Protocol):
 
 
 def upload(sink: UploadSink, caller: Callable[[], Caller], query: str, environ: dict[str, Any]) -> tuple[int, bytes]:
-    """(status, JSON body): 201 with the ingest result of the stored file."""
+    """(status, JSON body): 201 with the stored file's document (`UploadedOut`). A presigned URL (with a
+    `signature`, api/upload_signing.py) authorizes itself and must get the type and size it was signed for; one
+    without takes the bearer token."""
     namespace, filename = _parameters(query)
-    caller().authorize(namespace)
+    params = {name: values[0] for name, values in parse_qs(query, keep_blank_values=True).items()}
+    signer: UploadSigner | None = getattr(sink, "upload_signer", None)
+    if "signature" in params and signer is not None:
+        signer.verify(params, str(environ.get("CONTENT_TYPE") or ""), _length(environ))
+    else:
+        caller().authorize(namespace)
     data = _body(environ, sink.max_upload_bytes)
-    result = sink.store_upload(namespace, filename, data)
-    payload = {"document_key": f"{namespace}/{filename}", **asdict(result)}
-    return 201, json.dumps(payload, ensure_ascii=False).encode()
+    return 201, json.dumps(uploaded_payload(sink.store_upload(namespace, filename, data)), ensure_ascii=False).encode()
+
+
+def uploaded_payload(result: IngestResult) -> dict[str, Any]:
+    """The stored file's document under the names every response uses (`chunk_count`, `source_key`)."""
+    return {
+        "document_key": f"{result.namespace}/{result.source_key}",
+        "namespace": result.namespace,
+        "document_id": result.document_id,
+        "source_key": result.source_key,
+        "status": result.status,
+        "chunk_count": result.chunks,
+        "error_code": result.error_code,
+        "error_message": result.error_message,
+    }
 
 
 def _parameters(query: str) -> tuple[str, str]:
@@ -58,14 +77,18 @@ def _parameters(query: str) -> tuple[str, str]:
     return namespace[0], checked_filename(name)
 
 
-def _body(environ: dict[str, Any], limit: int) -> bytes:
+def _length(environ: dict[str, Any]) -> int:
     raw = environ.get("CONTENT_LENGTH")
     if not raw:
         raise LengthRequiredError("an upload needs a Content-Length")
     try:
-        length = int(raw)
+        return int(raw)
     except ValueError:
         raise BadRequestError("Content-Length is not a number") from None
+
+
+def _body(environ: dict[str, Any], limit: int) -> bytes:
+    length = _length(environ)
     if length > limit:
         raise PayloadTooLargeError(f"the upload is {length} bytes, over the limit of {limit}")
     data: bytes = environ["wsgi.input"].read(length)

@@ -23,9 +23,11 @@ from urllib.parse import parse_qsl, unquote
 from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, caller_from_claims, verify_hs256
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
+from docshelf.api.link_signing import LinkSigner, is_signed
 from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
 from docshelf.api.uploads_route import UPLOADS_PATH, UploadSink, upload
+from docshelf.mcp.http import MCP_PATH, HttpAnswer, McpRoute
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
@@ -40,6 +42,7 @@ IMPLEMENTED_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"
 PUBLIC_PATHS = frozenset({"/", "/openapi.json", "/docs", *PAGE_FILES})
 _DOCUMENT_PATH = re.compile(r"/documents/[^/]+(?:/source|/graph|/assets/[^/]+)?")
 _RUN_PATH = re.compile(r"/runs/[^/]+")  # GET /runs/{run_id}: an agentic run's record
+_SIGNED_PATH = re.compile(r"/documents/[^/]+/(?:source|assets/[^/]+)")  # what a signed link may open
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 Headers = dict[str, str]
 
@@ -81,6 +84,8 @@ def allowed_methods(path: str) -> tuple[str, ...] | None:
         return ("POST", "OPTIONS")
     if path == UPLOADS_PATH:
         return ("PUT", "OPTIONS")
+    if path == MCP_PATH:
+        return ("GET", "POST", "DELETE", "OPTIONS")
     return None
 
 
@@ -91,11 +96,15 @@ class SearchApiApp:
         config: ServeConfig,
         pages: dict[str, Reply],
         uploads: UploadSink | None = None,
+        mcp: McpRoute | None = None,
+        link_signer: LinkSigner | None = None,
     ) -> None:
         self.resolver = resolver
         self.config = config
         self.pages = pages
         self.uploads = uploads
+        self.mcp = mcp
+        self.link_signer = link_signer
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         method = str(environ.get("REQUEST_METHOD", "GET")).upper()
@@ -129,16 +138,37 @@ class SearchApiApp:
         if path == UPLOADS_PATH:
             return self._upload(query, environ)
         body = _read_body(environ)
+        if path == MCP_PATH:
+            return self._mcp(method, query, environ, body)
         if path in self.pages:
             return self.pages[path]
-        return self._resolve(method, raw_path, path, query, environ, body)
+        return self._resolve(method, raw_path, path, query, environ, body, self._signed_claims(method, path, query))
+
+    def _signed_claims(self, method: str, path: str, query: str) -> dict[str, Any] | None:
+        """For a signed link (api/link_signing.py) to a source file or an asset: claims for its namespace alone."""
+        if self.link_signer is None or method not in ("GET", "HEAD") or not _SIGNED_PATH.fullmatch(path):
+            return None
+        params = dict(parse_qsl(query, keep_blank_values=True))
+        if not is_signed(params):
+            return None
+        self.link_signer.verify(path, params)
+        names = self.config.claim_names
+        return {names.user: "signed-link", names.namespaces: [params.get("namespace", "")]}
 
     def _resolve(
-        self, method: str, raw_path: str, path: str, query: str, environ: dict[str, Any], body: bytes
+        self,
+        method: str,
+        raw_path: str,
+        path: str,
+        query: str,
+        environ: dict[str, Any],
+        body: bytes,
+        claims: dict[str, Any] | None = None,
     ) -> Reply:
         headers = _request_headers(environ)
         event = http_event("GET" if method == "HEAD" else method, raw_path, path, query, headers, body)
-        event["requestContext"]["authorizer"] = {"jwt": {"claims": self._claims(headers), "scopes": None}}
+        verified = claims if claims is not None else self._claims(headers)
+        event["requestContext"]["authorizer"] = {"jwt": {"claims": verified, "scopes": None}}
         result = handle(self.resolver, event, None)
         data = result.get("body") or ""
         raw = base64.b64decode(data) if result.get("isBase64Encoded") else str(data).encode()
@@ -148,9 +178,23 @@ class SearchApiApp:
     def _upload(self, query: str, environ: dict[str, Any]) -> Reply:
         if self.uploads is None:
             return json_reply(501, "this server does not take uploads")
-        claims = self._claims(_request_headers(environ))
-        status, body = upload(self.uploads, lambda: caller_from_claims(claims, self.config.claim_names), query, environ)
+        headers = _request_headers(environ)
+        caller = lambda: caller_from_claims(self._claims(headers), self.config.claim_names)  # noqa: E731
+        status, body = upload(self.uploads, caller, query, environ)
         return Reply(status, body)
+
+    def _mcp(self, method: str, query: str, environ: dict[str, Any], body: bytes) -> Reply:
+        """The MCP endpoint (docshelf.mcp.http), for the caller the bearer token names, like every route."""
+        if self.mcp is None:
+            return json_reply(501, "this server has no MCP endpoint: install the SDK with pip install 'docshelf[mcp]'")
+        headers = _request_headers(environ)
+        caller = caller_from_claims(self._claims(headers), self.config.claim_names)
+        answer: HttpAnswer = self.mcp(method, MCP_PATH, query, headers, body, caller)
+        if answer.status >= 400 and not answer.content_type.startswith("application/json"):
+            return json_reply(answer.status, answer.body.decode("utf-8", "replace")[:500])  # the SDK's text errors
+        dropped = ("content-type", "content-length")
+        kept = {name: value for name, value in answer.headers if name.lower() not in dropped}
+        return Reply(answer.status, answer.body, answer.content_type or "application/json", kept)
 
     def _claims(self, headers: Headers) -> dict[str, Any]:
         config = self.config

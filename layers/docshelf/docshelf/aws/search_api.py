@@ -144,3 +144,18 @@ class AwsApiBackend:
     def claim_names(self) -> ClaimNames:
         settings = self.services.settings
         return ClaimNames(user=settings.user_claim, namespaces=settings.namespaces_claim)
+
+
+_backends: dict[int, AwsApiBackend] = {}
+
+
+def current_backend() -> AwsApiBackend:
+    """The backend over this invocation's services, kept warm while they are the same (SearchFunction, McpFunction)."""
+    from docshelf.aws.services import get_services
+
+    services = get_services()
+    backend = _backends.get(id(services))
+    if backend is None or backend.services is not services:
+        _backends.clear()
+        backend = _backends[id(services)] = AwsApiBackend(services)
+    return backend

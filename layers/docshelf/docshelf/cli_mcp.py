@@ -1,0 +1,53 @@
+"""`docshelf mcp`: the MCP server over stdio for a local store, for an assistant that starts it as a subprocess.
+
+The assistant's client speaks MCP on stdin/stdout; the tools read only the namespaces named with --namespace (the
+first is the default), as a token's namespaces bound them over HTTP. Nothing but the protocol goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from docshelf.cli_agentic import add_planner_option, planner_from_args
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX
+from docshelf.ids import validate_namespace
+from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+
+LOCAL_USER = "local"
+
+
+def mcp_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--namespace",
+        action="append",
+        required=True,
+        help="a namespace the tools may read (repeatable; the first is the default)",
+    )
+    parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
+    parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
+    parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
+    parser.add_argument("--opensearch-index", default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX))
+    parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
+    add_planner_option(parser)
+
+
+def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
+    from docshelf.mcp.http import mcp_available
+
+    if not mcp_available():
+        print("docshelf mcp: the MCP SDK is not installed: pip install 'docshelf[mcp]'", file=sys.stderr)
+        return 2
+    from docshelf.api.auth import Caller
+    from docshelf.api.local import LocalApiBackend
+    from docshelf.mcp.server import build_mcp_server, fixed_caller
+
+    namespaces = [validate_namespace(namespace) for namespace in args.namespace]
+    backend = LocalApiBackend(services(args), cache_ttl_s=args.cache_ttl, planner=planner_from_args(args))
+    caller = Caller(LOCAL_USER, frozenset(namespaces))
+    server = build_mcp_server(lambda: backend, fixed_caller(caller), default_namespace=namespaces[0])
+    server.run("stdio")
+    return 0
