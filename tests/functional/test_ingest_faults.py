@@ -21,7 +21,7 @@ from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
 from docshelf.local import LocalServices
 from docshelf.pipeline import IngestResult
-from docshelf.sources import list_sources, read_source
+from docshelf.sources import hash_source, list_sources
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="file names as arbitrary bytes: Linux")
 
@@ -109,16 +109,14 @@ def test_a_file_removed_after_listing_fails_alone(folder: Path, services: LocalS
 
 def on_second_read(monkeypatch: pytest.MonkeyPatch, name: str, action: Callable[[Path], object]) -> None:
     """After the batch hashes `name` (its first read), `action` changes it before the parse reads it again."""
-    reads: Counter[str] = Counter()
 
-    def reading(path: Path) -> bytes:
-        data = read_source(path)
-        reads[path.name] += 1
-        if path.name == name and reads[name] == 1:
+    def hashing(path: Path, max_bytes: int | None = None) -> str:
+        digest = hash_source(path, max_bytes)
+        if path.name == name:
             action(path)
-        return data
+        return digest
 
-    monkeypatch.setattr(local, "read_source", reading)
+    monkeypatch.setattr(local, "hash_source", hashing)
 
 
 def test_a_file_removed_between_hashing_and_parsing_fails_alone(

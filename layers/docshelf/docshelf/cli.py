@@ -25,6 +25,7 @@ from docshelf.cli_options import (
     store_options,
 )
 from docshelf.cli_reembed import cmd_reembed
+from docshelf.config import ParseLimits
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
@@ -213,7 +214,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from docshelf.serde import document_to_dict
 
     try:
-        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
+        data = read_input_file(args.file, ParseLimits().max_bytes)
+        document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
         print(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
         return EXIT_FAILED
@@ -238,7 +240,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         whole_document_tokens=args.whole_document_tokens,
     )
     try:
-        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
+        data = read_input_file(args.file, ParseLimits().max_bytes)
+        document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
         print(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
         return EXIT_FAILED

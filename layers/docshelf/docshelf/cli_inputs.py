@@ -13,14 +13,14 @@ from docshelf.registry import DocumentRecord
 from docshelf.sources import read_source, shown
 
 
-def read_input_file(path: Path) -> bytes:
-    """The bytes of a file named on the command line."""
+def read_input_file(path: Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a file named on the command line (refused over `max_bytes` before it is read)."""
     if path.is_dir():
         raise DocshelfError(f"{shown(path)} is a folder: give one file (docshelf ingest takes folders)")
     if not path.exists():
         raise DocshelfError(f"no such file: {shown(path)}")
     try:
-        return read_source(path)
+        return read_source(path, max_bytes)
     except DocumentError as error:
         raise DocshelfError(f"{shown(path)}: {error.message}") from None
 

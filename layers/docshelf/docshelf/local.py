@@ -21,7 +21,7 @@ from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
-from docshelf.sources import read_source
+from docshelf.sources import hash_source, read_source
 from docshelf.store import LocalStore
 
 if TYPE_CHECKING:
@@ -115,9 +115,10 @@ class LocalServices:
         or cannot be read, when hashed or when parsed, ends as that document's failure; the others go on."""
         changed: list[tuple[Path, str]] = []
         unreadable: list[pipeline.ParseOutcome] = []
+        max_bytes = self.config.limits.max_bytes
         for path, key in files:
             try:
-                revision = sha256_hex(read_source(path))
+                revision = hash_source(path, max_bytes)
             except DocumentError as error:
                 unreadable.append(_unread(namespace, key, error))
                 continue
@@ -132,7 +133,7 @@ class LocalServices:
         def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
             path, key = file
             try:
-                data = read_source(path)
+                data = read_source(path, max_bytes)
             except DocumentError as error:
                 return _unread(namespace, key, error)
             return pipeline.parse_stage(  # the file may have changed since it was hashed: its revision is these bytes'

@@ -319,7 +319,10 @@ def _read_object(services: AwsServices, event: ObjectEvent, *, max_bytes: int) -
         raise
     if response.get("ContentLength", 0) > max_bytes:
         raise DocumentTooLargeError(f"{response['ContentLength']} bytes is over the limit of {max_bytes}")
-    return response["Body"].read()
+    data: bytes = response["Body"].read(max_bytes + 1)  # bounded even if the length was not told
+    if len(data) > max_bytes:
+        raise DocumentTooLargeError(f"over the limit of {max_bytes} bytes")
+    return data
 
 
 def _object_exists(services: AwsServices, event: ObjectEvent) -> bool:

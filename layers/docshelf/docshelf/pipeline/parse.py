@@ -7,7 +7,14 @@ import time
 
 from docshelf.assets.storage import write_parsed_assets
 from docshelf.config import PipelineConfig
-from docshelf.errors import OCR_SKIPPED_WARNING, DocumentError, document_error, is_cacheable_failure
+from docshelf.errors import (
+    OCR_SKIPPED_WARNING,
+    DocumentError,
+    DocumentTooLargeError,
+    ParserFailedError,
+    document_error,
+    is_cacheable_failure,
+)
 from docshelf.ids import document_id as make_document_id
 from docshelf.ids import sha256_hex, validate_namespace
 from docshelf.keys import parse_cache_key, parse_failure_key
@@ -61,11 +68,20 @@ def parse_stage(
     except DocumentError as error:
         record_parse_failure(store, ref, error)
         return ParseOutcome(ref, error=error, seconds=time.perf_counter() - started)
+    except Exception as error:  # outside a parser (detection, OCR of pictures), MemoryError included: this file's
+        return ParseOutcome(ref, error=unexpected_failure(error, len(data)), seconds=time.perf_counter() - started)
     del data  # the caller's bytes are released, when it holds them no longer, before the JSON is written
     write_parsed_assets(store, ref.revision, assets)  # before the cache: a cache hit finds its assets
     del assets
     store.put(parse_cache_key(ref.revision), document_json(document), content_type="application/json")
     return parsed(ref, document, seconds=time.perf_counter() - started)
+
+
+def unexpected_failure(error: Exception, size: int) -> DocumentError:
+    """The status of a file whose parse raised what no parser raises on purpose (not cached: it may not recur)."""
+    if isinstance(error, MemoryError):
+        return DocumentTooLargeError(f"ran out of memory parsing its {size} bytes")
+    return ParserFailedError(f"parsing failed: {type(error).__name__}: {error}"[:500])
 
 
 def cached_outcome(store: ObjectStore, ref: DocumentRef, *, started: float | None = None) -> ParseOutcome | None:
