@@ -141,7 +141,10 @@ def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageR
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    outcome = pipeline.load_parsed(services.store, _ref(message))
+    from docshelf.aws.web_fetch import recorded_web_source
+
+    uri, fetched_at = recorded_web_source(services, message.namespace, message.source_key, message.revision)
+    outcome = pipeline.load_parsed(services.store, _ref(message), uri=uri, fetched_at=fetched_at)
     if outcome is None:
         raise StorageError(f"the parse cache of revision {message.revision} is missing")
     chunks, hit = pipeline.chunk_stage(services.store, outcome, config=services.settings.pipeline)

@@ -67,6 +67,19 @@ def web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
     return metadata.get(URL_METADATA, ""), metadata.get(FETCHED_AT_METADATA, "")
 
 
+def recorded_web_source(services: AwsServices, namespace: str, source_key: str, revision: str) -> tuple[str, str]:
+    """(URL, fetch time) of the fetch that gave a web page these bytes, from its fetch record (the parse cache holds
+    no URL); empty when the key is not a web page's or another fetch has replaced the record since."""
+    from docshelf.fetch.web_ingest import WEB_PREFIX
+
+    if not source_key.startswith(WEB_PREFIX):
+        return "", ""
+    record = previous_fetch(services.store, namespace, source_key)
+    if record.get("sha256") != revision:
+        return "", ""
+    return record.get("final_url", ""), record.get("fetched_at", "")
+
+
 def _whole(fetcher: Fetcher, url: str) -> FetchedPage:
     page = fetcher.fetch(url)
     if isinstance(page, NotModified):

@@ -27,7 +27,7 @@ from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens, count_tokens_batch
 
-PARSER_VERSION = "5"
+PARSER_VERSION = "6"
 T = TypeVar("T")
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
