@@ -53,11 +53,12 @@ def list_sources(paths: list[Path], *, follow_symlinks: bool = False) -> Listing
             candidates.append(SourceFile(path, shown(path.name)))
         else:
             raise DocshelfError(f"{shown(path)}: {_not_a_source(path)}")
+    candidates = _distinct_keys(candidates)
     by_key: dict[str, list[Path]] = {}
     for source in candidates:
         by_key.setdefault(source.key, []).append(source.path)
     for key, found in by_key.items():
-        if len(found) > 1:  # the same file named twice, or different files
+        if len(found) > 1:  # the same file named twice, or different files no longer path tells apart
             distinct = {os.path.realpath(path): shown(path) for path in found}
             if len(distinct) > 1:
                 listing.collisions[key] = sorted(distinct.values())
@@ -67,6 +68,33 @@ def list_sources(paths: list[Path], *, follow_symlinks: bool = False) -> Listing
             listed.add(source.key)
             listing.files.append(source)
     return listing
+
+
+def _distinct_keys(candidates: list[SourceFile]) -> list[SourceFile]:
+    """Different files that would share a key (`a/readme.txt b/readme.txt`, two folders holding `docs/x.md`) keyed
+    by as many of the folders above them as tell them apart (`a/readme.txt`, `b/readme.txt`); the same file named
+    twice keeps its one key."""
+    by_key: dict[str, list[SourceFile]] = {}
+    for source in candidates:
+        by_key.setdefault(source.key, []).append(source)
+    renamed: dict[int, str] = {}
+    for sharing in by_key.values():
+        if len({os.path.realpath(source.path) for source in sharing}) < 2:
+            continue
+        parents = [Path(os.path.abspath(source.path)).parent.parts for source in sharing]  # noqa: PTH100 (not resolved: symlinks keep their names)
+        for depth in range(1, max(map(len, parents)) + 1):
+            keys = [_with_parents(source.key, folders, depth) for source, folders in zip(sharing, parents, strict=True)]
+            if len(set(keys)) == len({os.path.realpath(source.path) for source in sharing}):
+                renamed.update((id(source), key) for source, key in zip(sharing, keys, strict=True))
+                break
+    return [SourceFile(source.path, renamed.get(id(source), source.key)) for source in candidates]
+
+
+def _with_parents(key: str, folders: tuple[str, ...], depth: int) -> str:
+    """`key` under the last `depth` folders of those above the file that the key does not hold already."""
+    above = folders[: len(folders) - key.count("/")]
+    named = [shown(folder) for folder in above[1:]][-depth:]  # parts[0] is the root
+    return "/".join([*named, key])
 
 
 def _not_a_source(path: Path) -> str:
