@@ -31,6 +31,7 @@ from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
 from docshelf.ocr.settings import OCR_ENV
+from docshelf.search.document_names import check_namespace, resolved_filters
 from docshelf.search.service import SearchRequest, SearchResponse, search
 from docshelf.sources import shown
 
@@ -148,13 +149,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     queries = read_queries(args.queries) if args.queries is not None else None
     services = _existing_store(args)
+    filters = _checked_filters(services, args)
     if args.agentic:
-        return agentic_search_command(services, args, _filters(args), queries)
+        return agentic_search_command(services, args, filters, queries)
     if queries is not None:
-        return _batch_search(services, args, queries)
+        return _batch_search(services, args, queries, filters)
     response = search(
         services.index,
-        _request(args, args.query),
+        _request(args, args.query, filters),
         asset_link=local_asset_link(services.store.root),
         embedder=services.embedding_provider(),
     )
@@ -165,18 +167,33 @@ def cmd_search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _request(args: argparse.Namespace, query: str) -> SearchRequest:
+def _request(args: argparse.Namespace, query: str, filters: SearchFilters) -> SearchRequest:
     return SearchRequest(
-        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=_filters(args)
+        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=filters
     )
 
 
-def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+def _known_namespace(services: LocalServices, namespace: str) -> str:
+    """The namespace, once it is well formed and holds documents (exit 2 naming those that do, otherwise)."""
+    check_namespace(validate_namespace(namespace), services.registry.namespaces())
+    return namespace
+
+
+def _checked_filters(services: LocalServices, args: argparse.Namespace) -> SearchFilters:
+    """The search's filters with each document named by id, once the namespace and every name are known."""
+    namespace = _known_namespace(services, args.namespace)
+    return resolved_filters(_filters(args), services.registry.list(namespace))
+
+
+def _batch_search(
+    services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]], filters: SearchFilters
+) -> int:
     for qid, query in queries:
-        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
+        response = search(services.index, _request(args, query, filters), embedder=services.embedding_provider())
         results = [
             {
                 "doc": r.chunk.source_file_name,
+                "source_key": r.chunk.source_key,
                 "document_id": r.chunk.document_id,
                 "chunk_id": r.chunk.chunk_id,
                 "text": r.chunk.text,
@@ -252,7 +269,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    records = _existing_store(args).registry.list(validate_namespace(args.namespace))
+    services = _existing_store(args)
+    records = services.registry.list(_known_namespace(services, args.namespace))
     if args.json:
         print(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -273,7 +291,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     """Every key is resolved before anything is deleted: an unknown or ambiguous one deletes nothing (exit 2)."""
     services = _existing_store(args)
-    live = [r for r in services.registry.list(validate_namespace(args.namespace)) if r.status != "deleted"]
+    live = [r for r in services.registry.list(_known_namespace(services, args.namespace)) if r.status != "deleted"]
     source_keys = resolve_delete_keys(args.keys, live)
     for source_key in source_keys:
         services.delete(namespace=args.namespace, source_key=source_key)

@@ -146,9 +146,10 @@ def test_a_lone_surrogate_is_a_400_not_a_500(served: Served) -> None:
 def test_tokens_need_exp_and_a_well_formed_namespaces_claim(served: Served) -> None:
     assert served.search(token("alice", ["demo"], exp=None), namespace="demo", query="pump")[0] == 401
     assert served.search(token("alice", "demo other"), namespace="demo", query="pump")[0] == 200
-    assert served.search(token("alice", ["[demo", "x]"]), namespace="demo", query="pump")[0] == 403
-    assert served.search(token("alice", "[demo"), namespace="demo", query="pump")[0] == 403
-    assert served.search(token("alice", {"demo": True}), namespace="demo", query="pump")[0] == 403
+    for malformed in (["[demo", "x]"], "[demo", {"demo": True}, "demo,other"):
+        status, body = served.search(token("alice", malformed), namespace="demo", query="pump")
+        assert status == 401 and "'namespaces' claim is malformed" in body["message"], malformed
+    assert served.search(token("alice", ["other"]), namespace="demo", query="pump")[0] == 403
 
 
 def test_a_burst_of_64_connections_is_answered_in_full(served: Served) -> None:

@@ -115,6 +115,7 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "token_count": {"type": "integer"},
     "ordinal": {"type": "integer"},
     "source_file_name": {"type": "string"},
+    "source_key": {"type": "string", "description": "The document's path inside the namespace, as cited"},
     "revision": {"type": "string"},
     "connect_to": {"type": "array", "items": ref("LinkOut")},
     "overlap_chars": {"type": "integer"},
@@ -205,6 +206,16 @@ DOCUMENT_OUT = _closed(
     }
 )
 
+NAMESPACE_LIST_OUT = _closed(
+    {
+        "namespaces": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "sorted; only those the token may read",
+        }
+    }
+)
+
 DOCUMENT_LIST_OUT = _closed(
     {"namespace": {"type": "string"}, "documents": {"type": "array", "items": ref("DocumentOut")}}
 )
@@ -236,6 +247,7 @@ COMPONENTS: dict[str, Schema] = {
     "SearchOut": SEARCH_OUT,
     "DocumentOut": DOCUMENT_OUT,
     "DocumentListOut": DOCUMENT_LIST_OUT,
+    "NamespaceListOut": NAMESPACE_LIST_OUT,
     "ErrorOut": ERROR_OUT,
     "SourceUrlOut": SOURCE_URL_OUT,
     **AGENTIC_COMPONENTS,

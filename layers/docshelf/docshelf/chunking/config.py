@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 
 from docshelf.errors import InvalidConfigError
 
-CHUNKER_VERSION = "3"
+CHUNKER_VERSION = "4"
 DEFAULT_CHUNK_TOKENS = 500
 DEFAULT_OVERLAP_TOKENS = 40
 
