@@ -34,6 +34,7 @@ from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.document_names import check_namespace, resolved_filters
 from docshelf.search.service import SearchRequest, SearchResponse, search
 from docshelf.sources import shown
+from docshelf.terminal import shown_line, shown_text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -46,12 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except DocshelfError as error:
-        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
+        print(shown_line(f"docshelf {args.command}: {error}".replace("\n", " ")), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
     except OSError as error:  # the store's folder cannot be written, the disk is full: not a bug to trace
-        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
+        print(shown_line(f"docshelf {args.command}: {error}".replace("\n", " ")), file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -215,13 +216,13 @@ def print_response(response: SearchResponse, out: TextIO) -> None:
         return
     if response.corrections:
         fixed = ", ".join(f"{term} -> {used}" for term, used in response.corrections.items())
-        print(f"nothing matched the query as written; searched with corrected terms: {fixed}", file=out)
+        print(shown_line(f"nothing matched the query as written; searched with corrected terms: {fixed}"), file=out)
     for number, ranked in enumerate(response.results, start=1):
         chunk = ranked.chunk
         snippet = " ".join(chunk.text.split())
         snippet = snippet if len(snippet) <= 300 else snippet[:297] + "..."
-        print(f"[{number}] {citation(chunk)}  ({chunk.type}, score {ranked.score:.4f})", file=out)
-        print(f"    {snippet}", file=out)
+        print(f"[{number}] {shown_line(citation(chunk))}  ({chunk.type}, score {ranked.score:.4f})", file=out)
+        print(f"    {shown_line(snippet)}", file=out)
     print(f"-- {len(response.results)} of {response.total_chunks} chunks, {response.took_ms:.1f} ms", file=out)
 
 
@@ -234,14 +235,14 @@ def cmd_parse(args: argparse.Namespace) -> int:
         data = read_input_file(args.file, ParseLimits().max_bytes)
         document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
+        print(shown_line(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}"), file=sys.stderr)
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(document_to_dict(document), ensure_ascii=False, indent=2))
     elif args.format == "html":
-        sys.stdout.write(document_to_html(document))
+        sys.stdout.write(shown_text(document_to_html(document)))
     else:
-        sys.stdout.write(document_to_markdown(document))
+        sys.stdout.write(shown_text(document_to_markdown(document)))
     return EXIT_OK
 
 
@@ -260,7 +261,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         data = read_input_file(args.file, ParseLimits().max_bytes)
         document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
+        print(shown_line(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}"), file=sys.stderr)
         return EXIT_FAILED
     doc_id = document_id(validate_namespace(args.namespace), shown(args.file.name))
     for chunk in chunk_document(document, document_id=doc_id, namespace=args.namespace, config=config):
@@ -277,12 +278,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     if not records:
         print(f"no documents in namespace {args.namespace}")
         return EXIT_OK
-    width = max(len(r.source_key) for r in records)
+    keys = {record.document_id: shown_line(record.source_key) for record in records}
+    width = max(map(len, keys.values()))
     for record in records:
         detail = (
             f"[{record.error_code}] {record.error_message}" if record.error_code else f"{record.chunk_count} chunks"
         )
-        print(f"{record.source_key:<{width}}  {record.status:<9}  {detail}")
+        print(f"{keys[record.document_id]:<{width}}  {record.status:<9}  {shown_line(detail)}")
     counts = Counter(r.status for r in records)
     print("-- " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
     return EXIT_OK
@@ -295,7 +297,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
     source_keys = resolve_delete_keys(args.keys, live)
     for source_key in source_keys:
         services.delete(namespace=args.namespace, source_key=source_key)
-        print(f"deleted {source_key}")
+        print(f"deleted {shown_line(source_key)}")
     make_visible(services)
     return EXIT_OK
 

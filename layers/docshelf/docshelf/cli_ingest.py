@@ -14,6 +14,7 @@ from docshelf.local import LocalServices
 from docshelf.pipeline import IngestResult
 from docshelf.progress import ProgressLines, status_counts
 from docshelf.sources import Listing, list_sources, shown
+from docshelf.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
 KEY_COLLISION = "key_collision"
@@ -31,7 +32,7 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     local_paths = [Path(item) for item in args.paths if not is_url(item)]
     listing = list_sources(local_paths, follow_symlinks=args.follow_symlinks)
     for reason in listing.skipped:
-        print(f"docshelf ingest: skipped {reason}", file=sys.stderr)
+        print(f"docshelf ingest: skipped {shown_line(reason)}", file=sys.stderr)
     opened = services(args)
     started = time.perf_counter()
     refused = sum(len(paths) for paths in listing.collisions.values())
@@ -80,9 +81,10 @@ def _refused(namespace: str, key: str, path: str, others: list[str]) -> IngestRe
 def print_summary(results: Sequence[IngestResult], seconds: float, *, namespace: str, store: Path) -> None:
     statuses = Counter(result.status for result in results)
     chunks = sum(result.chunks for result in results)
-    print(f"{status_counts(statuses)}, {chunks} chunks, {seconds:.2f}s (namespace {namespace}, store {shown(store)})")
+    place = shown_line(f"(namespace {namespace}, store {shown(store)})")
+    print(f"{status_counts(statuses)}, {chunks} chunks, {seconds:.2f}s {place}")
     for result in sorted((r for r in results if r.status != "ok"), key=lambda r: r.source_key):
-        print(f"  {result.source_key}: {result.status} [{result.error_code}] {result.error_message}")
+        print("  " + shown_line(f"{result.source_key}: {result.status} [{result.error_code}] {result.error_message}"))
 
 
 def make_visible(services: LocalServices) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from docshelf.errors import DocshelfError
 from docshelf.local import LocalServices
 from docshelf.pipeline.reembed import reembed_namespace
+from docshelf.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -30,5 +31,5 @@ def cmd_reembed(args: argparse.Namespace, services: Callable[[argparse.Namespace
         f"{model.provider}:{model.model_id} ({model.dimension} dims) in {time.perf_counter() - started:.1f} s"
     )
     for document_id, reason in sorted(done.refused.items()):
-        print(f"docshelf reembed: {document_id}: {reason}", file=sys.stderr)
+        print(shown_line(f"docshelf reembed: {document_id}: {reason}"), file=sys.stderr)
     return EXIT_FAILED if done.refused else EXIT_OK
