@@ -32,6 +32,7 @@ from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
 from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.document_names import check_namespace, resolved_filters
+from docshelf.search.empty import EMPTY_REASONS
 from docshelf.search.service import SearchRequest, SearchResponse, search
 from docshelf.sources import shown
 from docshelf.terminal import shown_line, shown_text
@@ -212,7 +213,7 @@ def print_response(response: SearchResponse, out: TextIO) -> None:
     from docshelf.citations import citation
 
     if not response.results:
-        print("no results", file=out)
+        print(f"no results: {EMPTY_REASONS.get(response.empty_reason, response.empty_reason)}", file=out)
         return
     if response.corrections:
         fixed = ", ".join(f"{term} -> {used}" for term, used in response.corrections.items())

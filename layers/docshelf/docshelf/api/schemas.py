@@ -173,6 +173,11 @@ SEARCH_OUT = _closed(
             "description": "When no chunk matched the query as written: each misspelt query term (as analyzed) "
             "with the indexed term searched instead; empty otherwise",
         },
+        "empty_reason": {
+            "type": "string",
+            "enum": ["only_stop_words", "empty_namespace", "all_filtered", "no_match"],
+            "description": "Only when results is empty: why (search/empty.py)",
+        },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
         **AGENTIC_OUT_FIELDS,

@@ -17,6 +17,7 @@ from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
 from docshelf.search.corrections import SPELLING_RULE, corrections
+from docshelf.search.empty import check_budget, empty_reason
 from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.highlights import highlight_terms, highlights
@@ -75,6 +76,7 @@ class SearchResponse:
     corrections: dict[str, str] = field(default_factory=dict)
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
     query: str = ""  # what the results' highlights mark (with `corrections`)
+    empty_reason: str = ""  # why there are no results (search/empty.py); "" when there are
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
@@ -99,6 +101,7 @@ class SearchResponse:
             "evidence_chunks": self.evidence_chunks,
             "evidence_tokens": self.evidence_tokens,
             "corrections": self.corrections,
+            **({"empty_reason": self.empty_reason} if self.empty_reason else {}),
             "cache": self.cache,
             "took_ms": self.took_ms,
         }
@@ -135,6 +138,14 @@ def search(
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
+    if ranked:
+        check_budget(ranked[0].chunk, request.max_tokens)
+    has_terms = bool(queries) or semantic is not None
+    reason = (
+        ""
+        if ranked
+        else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
+    )
     assets = _asset_links(ranked, asset_link)
     evidence, used, tokens = render_counted_evidence([r.chunk for r in ranked], request.max_tokens, assets)
     return SearchResponse(
@@ -147,6 +158,7 @@ def search(
         evidence_tokens=tokens,
         corrections=corrected,
         query=request.query,
+        empty_reason=reason,
     )
 
 
