@@ -242,9 +242,15 @@ def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corr
     response = search(index, SearchRequest(namespace="ns", query="the parliment", top_k=3))
     assert response.corrections == {"parliment": "parlement"}  # one edit each, as common: alphabetical
     assert response.results[0].chunk.text.startswith("The parlement")
-    response = search(index, SearchRequest(namespace="ns", query="What is septicemia?", top_k=3))
-    assert response.corrections == {"septicemia": "septicem"}
+    response = search(index, SearchRequest(namespace="ns", query="What is septicemik?", top_k=3))
+    assert response.corrections == {"septicemik": "septicem"}
     assert [r.chunk.chunk_id for r in response.results] == ["d1-c1"]
+    # A word of the language is never rewritten, though one edit from an indexed term: "leave" is not "leak".
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "The valve leaks at the stem.", doc="d2")])
+    response = search(index, SearchRequest(namespace="ns", query="annual leave for recent hires", top_k=3))
+    assert response.corrections == {} and response.results == [] and response.empty_reason == "no_match"
+    response = search(index, SearchRequest(namespace="ns", query="annual leaak", top_k=3))
+    assert response.corrections == {"leaak": "leak"}  # the word typed names a correction
     # A query with a term that matches is searched as written.
     response = search(index, SearchRequest(namespace="ns", query="parliment gasket", top_k=3))
     assert response.corrections == {} and response.results[0].chunk.chunk_id == "d1-c3"
