@@ -75,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument(
         "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
     )
+    ingest.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="fetch URLs of this internal host (an intranet wiki) although it resolves to a private address; "
+        "exactly this name, repeatable (other hosts stay public-only)",
+    )
     ingest.set_defaults(handler=lambda args: cmd_ingest(args, _services))
 
     find = add("search", "search a namespace and print cited evidence")

@@ -8,13 +8,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from docshelf.local import LocalServices
 from docshelf.pipeline import IngestResult
 from docshelf.progress import ProgressLines, status_counts
 from docshelf.sources import Listing, list_sources, shown
 from docshelf.terminal import shown_line
+
+if TYPE_CHECKING:
+    from docshelf.fetch.fetcher import Fetcher
 
 EXIT_OK, EXIT_FAILED = 0, 1
 KEY_COLLISION = "key_collision"
@@ -45,8 +48,9 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
         for result in opened.ingest_files(files, namespace=args.namespace):
             results.append(result)
             progress.update(result.status)
+        fetcher = _fetcher(args.allow_host) if urls else None
         for url in urls:
-            result = opened.ingest_url(url, namespace=args.namespace)
+            result = opened.ingest_url(url, namespace=args.namespace, fetcher=fetcher)
             results.append(result)
             progress.update(result.status)
     except BaseException:
@@ -56,6 +60,13 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     make_visible(opened)
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
+
+
+def _fetcher(allow_hosts: Sequence[str]) -> Fetcher:
+    """The SSRF-safe fetcher, letting through the internal hosts `--allow-host` names and no others."""
+    from docshelf.fetch.fetcher import Fetcher, FetchLimits, host_key
+
+    return Fetcher(limits=FetchLimits(allowed_hosts=frozenset(host_key(host) for host in allow_hosts)))
 
 
 def is_url(item: str) -> bool:
