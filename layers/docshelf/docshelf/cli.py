@@ -76,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
     )
     ingest.add_argument(
+        "--prune",
+        action="store_true",
+        help="delete the documents an earlier ingest of the same folder listed whose files are gone",
+    )
+    ingest.add_argument(
         "--allow-host",
         action="append",
         default=[],

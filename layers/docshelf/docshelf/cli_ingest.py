@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from docshelf.folder_records import folder_keys, remember, remembered
 from docshelf.local import LocalServices
 from docshelf.pipeline import IngestResult
 from docshelf.progress import ProgressLines, status_counts
@@ -57,9 +58,39 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
         progress.close(finished=False)
         raise
     progress.close()
+    pruned = _folders(opened, args.namespace, local_paths, listing, prune=args.prune)
     make_visible(opened)
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
+    for key in pruned:
+        print(f"  {shown_line(key)}: deleted (its file is gone; --prune)")
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
+
+
+def _folders(
+    services: LocalServices, namespace: str, paths: Sequence[Path], listing: Listing, *, prune: bool
+) -> list[str]:
+    """Remember each folder argument's keys (folder_records.py: those of every ingest since the last prune); with
+    `prune`, first delete the documents they name whose files are gone. Returns the keys deleted."""
+    live = {r.source_key for r in services.registry.list(namespace) if r.status != "deleted"}
+    pruned: list[str] = []
+    for folder in (path for path in paths if path.is_dir()):
+        keys = folder_keys(folder, listing)
+        if keys is None:
+            if prune:
+                print(
+                    f"docshelf ingest: {shown_line(str(folder))} not pruned: part of it could not be listed",
+                    file=sys.stderr,
+                )
+            continue
+        before = remembered(services.store, namespace, folder)
+        if prune and before is None:
+            reason = "no earlier ingest of it is recorded, so nothing is pruned; its files are recorded now"
+            print(f"docshelf ingest: {shown_line(str(folder))}: {reason}", file=sys.stderr)
+        for key in sorted((before or set()) - keys) if prune else []:
+            if key in live and services.delete(namespace=namespace, source_key=key):
+                pruned.append(key)
+        remember(services.store, namespace, folder, keys if prune else keys | (before or set()))
+    return pruned
 
 
 def _fetcher(allow_hosts: Sequence[str]) -> Fetcher:
