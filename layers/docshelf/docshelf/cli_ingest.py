@@ -25,7 +25,11 @@ KEY_COLLISION = "key_collision"
 
 
 class Progress(Protocol):
-    def update(self, status: str) -> None: ...
+    def parsed(self) -> None:
+        """A file is parsed (or unchanged, or could not be read): it waits to be published."""
+
+    def update(self, status: str) -> None:
+        """A file's result, once it is published (or its failure recorded)."""
 
     def close(self, *, finished: bool = True) -> None: ...
 
@@ -44,15 +48,17 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     try:
         results = _collisions(listing, args.namespace)
         for result in results:
+            progress.parsed()
             progress.update(result.status)
         files = [(source.path, source.key) for source in listing.files]
-        for result in opened.ingest_files(files, namespace=args.namespace):
+        for result in opened.ingest_files(files, namespace=args.namespace, on_parsed=progress.parsed):
             results.append(result)
             progress.update(result.status)
         fetcher = _fetcher(args.allow_host) if urls else None
         for url in urls:
             result = opened.ingest_url(url, namespace=args.namespace, fetcher=fetcher)
             results.append(result)
+            progress.parsed()
             progress.update(result.status)
     except BaseException:
         progress.close(finished=False)
@@ -143,6 +149,9 @@ def _progress(total: int, *, quiet: bool) -> Progress:
 
 
 class _NoProgress:
+    def parsed(self) -> None:
+        pass
+
     def update(self, status: str) -> None:
         pass
 
@@ -151,17 +160,23 @@ class _NoProgress:
 
 
 class _Bar:
+    """The bar advances as files are parsed (so its rate and ETA are the parse's); the files published so far, by
+    status, follow it: a batch is published several files at once."""
+
     def __init__(self, total: int) -> None:
         from tqdm import tqdm
 
         tqdm.monitor_interval = 0  # no monitor thread: ingest forks parse workers, which needs a single thread
-        self._bar: Any = tqdm(total=total, unit="doc", file=sys.stderr, dynamic_ncols=True)
+        self._bar: Any = tqdm(total=total, unit="file", desc="parsed", file=sys.stderr, dynamic_ncols=True)
         self._statuses: Counter[str] = Counter()
+
+    def parsed(self) -> None:
+        self._bar.update(1)
 
     def update(self, status: str) -> None:
         self._statuses[status] += 1
-        self._bar.set_postfix_str(status_counts(self._statuses), refresh=False)
-        self._bar.update(1)
+        published = sum(self._statuses.values())
+        self._bar.set_postfix_str(f"published {published}: {status_counts(self._statuses)}")
 
     def close(self, *, finished: bool = True) -> None:
         self._bar.close()

@@ -106,8 +106,11 @@ class LocalServices:
             vectors=self.vector_cache(),
         )
 
-    def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
-        """Ingest `(path, source key)` pairs; results come in completion order.
+    def ingest_files(
+        self, files: Sequence[tuple[Path, str]], *, namespace: str, on_parsed: Callable[[], None] | None = None
+    ) -> Iterator[pipeline.IngestResult]:
+        """Ingest `(path, source key)` pairs; results come in completion order, each once the file is published, and
+        `on_parsed` is called as each file is parsed (or found unchanged, or unreadable), before it is published.
 
         Files already published as they are need no parse: they are answered first, from the registry. The
         others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
@@ -128,6 +131,7 @@ class LocalServices:
             if unchanged is None:
                 changed.append((path, key))
             else:
+                _called(on_parsed)
                 yield unchanged
 
         def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome:
@@ -144,8 +148,9 @@ class LocalServices:
             self.store, self.registry, self.index, config=self.config, vectors=self.vector_cache()
         )
         for outcome in unreadable:
+            _called(on_parsed)
             yield from publishing.add(outcome)
-        outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])
+        outcomes = _counted(parse_in_workers(parse, changed, path=lambda file: file[0]), on_parsed)
         # `add_next` takes each parsed file itself: no frame here keeps its document once it is chunked.
         while (results := publishing.add_next(outcomes)) is not None:
             yield from results
@@ -175,6 +180,19 @@ def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Calla
     largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
     # itemgetter through `map`: no loop variable keeps the last result alive while the caller uses it.
     yield from map(itemgetter(1), forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each))
+
+
+def _called(callback: Callable[[], None] | None) -> None:
+    if callback is not None:
+        callback()
+
+
+def _counted(items: Iterator[R], callback: Callable[[], None] | None) -> Iterator[R]:
+    """`items`, calling `callback` as each one arrives (the caller's frame alone keeps it)."""
+    for item in items:
+        _called(callback)
+        yield item
+        del item
 
 
 def _size(path: Path) -> int:
