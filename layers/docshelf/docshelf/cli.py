@@ -19,6 +19,8 @@ from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_ke
 from docshelf.cli_options import (
     chunk_options,
     embedding_options,
+    jwt_secret,
+    namespace_option,
     ocr_option,
     search_options,
     serve_options,
@@ -95,21 +97,23 @@ def build_parser() -> argparse.ArgumentParser:
     find.set_defaults(handler=cmd_search)
 
     parse = add("parse", "parse one file and print the typed document")
-    parse.add_argument("file", type=Path)
-    parse.add_argument("--format", choices=["md", "html", "json"], default="md")
+    parse.add_argument("file", type=Path, help="the file to parse")
+    parse.add_argument(
+        "--format", choices=["md", "html", "json"], default="md", help="Markdown (default), HTML or the typed JSON"
+    )
     ocr_option(parse)
     parse.set_defaults(handler=cmd_parse)
 
     chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
-    chunk.add_argument("file", type=Path)
-    chunk.add_argument("--format", choices=["jsonl"], default="jsonl")
-    chunk.add_argument("--namespace", default="default")
+    chunk.add_argument("file", type=Path, help="the file to parse and chunk")
+    chunk.add_argument("--format", choices=["jsonl"], default="jsonl", help="one JSON chunk a line")
+    namespace_option(chunk)
     chunk_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     status = add("status", "list the documents of a namespace with their status")
     store_options(status)
-    status.add_argument("--json", action="store_true")
+    status.add_argument("--json", action="store_true", help="print the records as JSON")
     status.set_defaults(handler=cmd_status)
 
     reembed = add("reembed", "embed every chunk of a namespace with the given embedding model, replacing its vectors")
@@ -118,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     reembed.set_defaults(handler=lambda args: cmd_reembed(args, _existing_store))
 
     delete = add("delete", "remove documents (by source key or file name) from a namespace")
-    delete.add_argument("keys", nargs="+")
+    delete.add_argument("keys", nargs="+", help="documents: an id, a key as status shows it, or a file name")
     store_options(delete)
     delete.set_defaults(handler=cmd_delete)
 
@@ -322,11 +326,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from docshelf.api.server import ServeConfig, run_server
 
     problem = _serve_usage_problem(args)
+    secret = None if args.no_auth or problem else jwt_secret(args.jwt_secret_file)
+    if problem is None and not args.no_auth and (secret is None or len(secret) < 32):
+        problem = (
+            "set DOCSHELF_JWT_SECRET or give --jwt-secret-file FILE (a secret of at least 32 characters), or --no-auth"
+        )
     if problem:
         print(f"docshelf serve: {problem}", file=sys.stderr)
         return EXIT_USAGE
     config = ServeConfig(
-        jwt_secret=None if args.no_auth else args.jwt_secret,
+        jwt_secret=secret,
         claim_names=ClaimNames(user=args.user_claim, namespaces=args.namespaces_claim),
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
@@ -345,8 +354,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve_usage_problem(args: argparse.Namespace) -> str | None:
     if not 0 <= args.port <= 65535:
         return f"--port must be 0..65535, not {args.port}"
-    if args.jwt_secret is not None and len(args.jwt_secret) < 32:
-        return "--jwt-secret must be at least 32 characters"
+    if args.jwt_secret is not None:
+        return (
+            "the JWT secret is not taken on the command line, where ps shows it: set DOCSHELF_JWT_SECRET or give "
+            "--jwt-secret-file FILE"
+        )
     if not 0 <= args.jwt_leeway <= 3600:
         return "--jwt-leeway must be 0..3600 seconds"
     if (
