@@ -12,7 +12,11 @@ SAMPLE = (
     "한국어 텍스트 x86_64 C++ C# 3.14159 1,000,000 e-mail foo_bar O'Neil naïve café 2024-01-31 #tag @user"
 )
 # The digest of the analyzer's output on SAMPLE for the ANALYZER_VERSION it belongs to.
-DIGESTS = {1: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6"}
+# Version 2 indexes at most MAX_CHUNK_TRIGRAMS trigrams a chunk (index side only: the sample's terms are the same).
+DIGESTS = {
+    1: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6",
+    2: "0128571df5cada04a395a33118b80e382a910ee5483d585f534206a53058faf6",
+}
 
 
 def _digest() -> str:
