@@ -188,11 +188,14 @@ def _called(callback: Callable[[], None] | None) -> None:
 
 
 def _counted(items: Iterator[R], callback: Callable[[], None] | None) -> Iterator[R]:
-    """`items`, calling `callback` as each one arrives (the caller's frame alone keeps it)."""
-    for item in items:
+    """`items`, calling `callback` as each one arrives. Through `map`, so no frame here keeps an item while the
+    caller uses it (a generator suspended at its `yield` would hold a 200 MB text's Document until the next one)."""
+
+    def passed(item: R) -> R:
         _called(callback)
-        yield item
-        del item
+        return item
+
+    return map(passed, items)
 
 
 def _size(path: Path) -> int:
