@@ -74,7 +74,7 @@ def test_an_ambiguous_or_unknown_document_is_exit_2_naming_the_candidates(
 
 
 def test_an_unknown_namespace_is_exit_2_naming_those_there_are(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for command in (["search", "report"], ["status"], ["delete", "notes.txt"]):
+    for command in (["search", "report"], ["status"], ["delete", "notes.txt"], ["reembed", "--embeddings", "local"]):
         capsys.readouterr()
         assert main([*command, "--namespace", "corpsu", "--store", str(store)]) == 2
         assert "no namespace 'corpsu' (namespaces: corpus)" in capsys.readouterr().err
