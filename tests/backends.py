@@ -74,7 +74,9 @@ class OneCallAtATime(Delegating):
         if total == 0:
             return FirstPass(total, {})
         rankings: dict[RankedList, list[tuple[str, float]]] = {
-            channel: self.inner.rank(namespace, channel, query.terms, plan.filters, plan.limit, query.min_match)
+            channel: self.inner.rank(
+                namespace, channel, query.terms, plan.filters, plan.limit, query.min_match, query.optional
+            )
             for channel, query in plan.channels.items()
         }
         ids = [chunk_id for chunk_id, _ in rankings.get("content", [])[: max(0, plan.feedback)]]

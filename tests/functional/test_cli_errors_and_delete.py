@@ -163,7 +163,7 @@ def test_ingest_prints_progress_lines_when_stderr_is_not_a_terminal(tmp_path: Pa
 
     result = ingest()
     assert result.returncode == 0, result.stderr
-    assert "docshelf ingest: 3/3 files (100%): 3 ok, 0 failed, done" in result.stderr
+    assert "docshelf ingest: 3/3 files parsed (100%), 3 published: 3 ok, 0 failed, done" in result.stderr
     assert ingest("--quiet").stderr == ""
 
 
@@ -177,14 +177,17 @@ def test_progress_lines_keep_coming_while_no_file_completes(log_file: Path, monk
 
     monkeypatch.setenv(INTERVAL_ENV, "0.02")
     with log_file.open("w") as out:
-        progress = ProgressLines(2, out)
+        progress = ProgressLines(3, out)
+        progress.parsed()
+        progress.parsed()  # two files parsed, waiting for their batch to be published
         progress.update("ok")
         time.sleep(0.5)  # one large file parsing
         progress.close()
     lines = log_file.read_text().splitlines()
-    heartbeats = [line for line in lines[:-1] if line.startswith("docshelf ingest: 1/2 files (50%): 1 ok")]
+    state = "docshelf ingest: 2/3 files parsed (66%), 1 published: 1 ok"
+    heartbeats = [line for line in lines[:-1] if line.startswith(state)]
     assert len(heartbeats) >= 2, lines  # the first line may come before the ticker read the update
-    assert lines[-1].startswith("docshelf ingest: 1/2 files (50%): 1 ok, 0 failed, done")
+    assert lines[-1].startswith(f"{state}, 0 failed, done")
 
 
 def test_the_summary_counts_each_status_apart(capsys: pytest.CaptureFixture[str]) -> None:
@@ -196,3 +199,19 @@ def test_the_summary_counts_each_status_apart(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert out.startswith("2 ok, 1 partial, 1 needs_ocr, 1 failed, 0 chunks")
     assert "  bad.pdf: failed [corrupt] no xref" in out and "partial2.pdf: partial" in out
+
+
+def test_files_are_counted_as_parsed_before_their_batch_is_published(tmp_path: Path) -> None:
+    from docshelf.local import LocalServices
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for number in range(5):
+        (docs / f"note{number}.txt").write_text(f"Note {number}\n\nShipping takes {number} days.\n")
+    services = LocalServices.open(tmp_path / "store")
+    parsed: list[int] = []
+    files = sorted((path, path.name) for path in docs.iterdir())
+    seen_at_first_result = None
+    for _result in services.ingest_files(files, namespace="ns", on_parsed=lambda: parsed.append(1)):
+        seen_at_first_result = len(parsed) if seen_at_first_result is None else seen_at_first_result
+    assert seen_at_first_result == 5 and len(parsed) == 5  # one batch: every file parsed before any is published

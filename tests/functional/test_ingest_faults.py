@@ -21,7 +21,7 @@ from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
 from docshelf.local import LocalServices
 from docshelf.pipeline import IngestResult
-from docshelf.sources import list_sources, read_source
+from docshelf.sources import hash_source, list_sources
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="file names as arbitrary bytes: Linux")
 
@@ -109,16 +109,14 @@ def test_a_file_removed_after_listing_fails_alone(folder: Path, services: LocalS
 
 def on_second_read(monkeypatch: pytest.MonkeyPatch, name: str, action: Callable[[Path], object]) -> None:
     """After the batch hashes `name` (its first read), `action` changes it before the parse reads it again."""
-    reads: Counter[str] = Counter()
 
-    def reading(path: Path) -> bytes:
-        data = read_source(path)
-        reads[path.name] += 1
-        if path.name == name and reads[name] == 1:
+    def hashing(path: Path, max_bytes: int | None = None) -> str:
+        digest = hash_source(path, max_bytes)
+        if path.name == name:
             action(path)
-        return data
+        return digest
 
-    monkeypatch.setattr(local, "read_source", reading)
+    monkeypatch.setattr(local, "hash_source", hashing)
 
 
 def test_a_file_removed_between_hashing_and_parsing_fails_alone(
@@ -176,19 +174,20 @@ def test_a_file_replaced_by_a_fifo_fails_instead_of_hanging(folder: Path, servic
 # -- source keys ---------------------------------------------------------------------------------------------------
 
 
-def test_two_files_with_one_source_key_are_both_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_files_with_one_name_are_both_ingested_under_the_folders_that_tell_them_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for side in ("x", "y"):
         (tmp_path / side / "sub").mkdir(parents=True)
         (tmp_path / side / "readme.txt").write_bytes(text_about(f"{side} readme"))
         (tmp_path / side / "sub" / "same.txt").write_bytes(text_about(f"{side} same"))
     store = str(tmp_path / "store")
     code = main(["ingest", str(tmp_path / "x/readme.txt"), str(tmp_path / "y/readme.txt"), "--store", store, "--quiet"])
-    out = capsys.readouterr().out
-    assert code == 1 and "0 ok, 2 failed" in out and out.count("[key_collision]") == 2
-    assert main(["ingest", str(tmp_path / "x"), str(tmp_path / "y"), "--store", store, "--quiet"]) == 1
-    out = capsys.readouterr().out
-    assert "0 ok, 4 failed" in out and "sub/same.txt: failed [key_collision]" in out
-    assert LocalServices.open(store).registry.list("default") == []  # nothing written for a refused key
+    assert code == 0 and "2 ok, 0 failed" in capsys.readouterr().out
+    assert main(["ingest", str(tmp_path / "x"), str(tmp_path / "y"), "--store", store, "--quiet"]) == 0
+    assert "4 ok, 0 failed" in capsys.readouterr().out
+    keys = {record.source_key for record in LocalServices.open(store).registry.list("default")}
+    assert keys == {"x/readme.txt", "y/readme.txt", "x/sub/same.txt", "y/sub/same.txt"}
 
 
 def test_the_same_file_named_twice_is_ingested_once(

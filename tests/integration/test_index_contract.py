@@ -242,9 +242,15 @@ def test_a_query_that_matches_nothing_is_searched_again_with_misspelt_words_corr
     response = search(index, SearchRequest(namespace="ns", query="the parliment", top_k=3))
     assert response.corrections == {"parliment": "parlement"}  # one edit each, as common: alphabetical
     assert response.results[0].chunk.text.startswith("The parlement")
-    response = search(index, SearchRequest(namespace="ns", query="What is septicemia?", top_k=3))
-    assert response.corrections == {"septicemia": "septicem"}
+    response = search(index, SearchRequest(namespace="ns", query="What is septicemik?", top_k=3))
+    assert response.corrections == {"septicemik": "septicem"}
     assert [r.chunk.chunk_id for r in response.results] == ["d1-c1"]
+    # A word of the language is never rewritten, though one edit from an indexed term: "leave" is not "leak".
+    index.upsert("ns", "d2", "r1", [make_chunk(0, "The valve leaks at the stem.", doc="d2")])
+    response = search(index, SearchRequest(namespace="ns", query="annual leave for recent hires", top_k=3))
+    assert response.corrections == {} and response.results == [] and response.empty_reason == "no_match"
+    response = search(index, SearchRequest(namespace="ns", query="annual leaak", top_k=3))
+    assert response.corrections == {"leaak": "leak"}  # the word typed names a correction
     # A query with a term that matches is searched as written.
     response = search(index, SearchRequest(namespace="ns", query="parliment gasket", top_k=3))
     assert response.corrections == {} and response.results[0].chunk.chunk_id == "d1-c3"
@@ -607,3 +613,42 @@ def test_a_repeated_query_term_weighs_its_saturated_weight(index: SearchBackend)
     assert channel_query("content", analyze("seal seal"), RankingSettings(repeat_saturation=8.0)).terms == {
         "seal": pytest.approx(18 / 10)
     }
+
+
+def test_a_code_in_a_chunk_past_its_trigram_bound_is_still_found_by_the_term_channel(index: SearchBackend) -> None:
+    from docshelf.index.analyzer import MAX_CHUNK_TRIGRAMS
+    from docshelf.search.query import query_terms
+
+    rows = [f"| P{number:05d}-K{number % 97:02d} | {number * 7919 % 100003} |" for number in range(400)]
+    table = "\n".join(["| part | price |", "|---|---|", *rows])
+    others = [make_chunk(i + 1, f"Unrelated note {i} about shipping.") for i in range(10)]
+    index.upsert("ns", "d1", "r1", [make_chunk(0, table, kind="table"), *others])
+    last = "P00399-K11"
+    terms = query_terms(last)
+    assert len({term for term in terms["term"] if term.startswith("#")}) > 0
+    plan = query_plan(terms, SearchFilters(), 10, 0)
+    ranked = index.first_pass("ns", plan).rankings["term"]
+    assert [chunk_id for chunk_id, _ in ranked] == ["d1-c0"], MAX_CHUNK_TRIGRAMS
+
+
+def test_the_trigram_bound_is_the_same_in_both_engines_analysis() -> None:
+    import numpy as np
+
+    from docshelf.index.analyzer import bounded_trigrams, content_and_raw_terms
+    from docshelf.index.embedded.bm25 import Vocabulary
+    from docshelf.index.embedded.term_table import TermTable
+
+    rng = random.Random(5)
+    texts = [
+        " ".join(
+            f"{rng.choice('ABCDEFGH')}{rng.randint(0, 99999)}-{rng.randint(0, 999)}" for _ in range(rng.randint(1, 300))
+        )
+        for _ in range(40)
+    ]
+    table = TermTable(Vocabulary())
+    _content, (term_ids, owners) = table.text_terms(texts)
+    term_ids, owners = table.bounded_trigrams(term_ids, owners)
+    for number, text in enumerate(texts):
+        expected = bounded_trigrams(content_and_raw_terms(text)[1])
+        got = [table.vocabulary.terms[term] for term in term_ids[np.flatnonzero(owners == number)].tolist()]
+        assert got == expected, number

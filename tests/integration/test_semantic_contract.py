@@ -125,3 +125,17 @@ def test_no_semantic_channel_at_weight_zero_or_for_a_script_the_model_lacks(inde
     assert embedder.queries == []
     search(index, SearchRequest("ns", "汽车 car", top_k=2), RankingSettings(semantic_cjk=True), embedder=embedder)
     assert embedder.queries == ["汽车 car"]
+
+
+def test_a_spelling_correction_never_outranks_the_semantic_channel(index: SearchBackend) -> None:  # noqa: F811
+    _corpus(index)
+    for document in range(3, 12):  # more chunks than top_k, so ranking decides
+        index.write("ns", [embedded(f"d{document}", [make_chunk(0, f"filler text {document}", doc=f"d{document}")])])
+    lexical = search(index, SearchRequest("ns", "physician tyrre", top_k=3))
+    assert lexical.corrections == {"tyrre": "tyre"}  # "physician" is a word: never rewritten
+    assert lexical.results[0].chunk.chunk_id == "d1-c1"
+    hybrid = search(index, SearchRequest("ns", "physician tyrre", top_k=3), embedder=ConceptEmbedder())
+    ranked = [result.chunk.chunk_id for result in hybrid.results]
+    assert ranked[0] == "d2-c0" and hybrid.results[0].channel_ranks["semantic"] == 0
+    semantic_order = sorted(hybrid.results, key=lambda result: result.channel_ranks.get("semantic", 10**6))
+    assert [result.chunk.chunk_id for result in semantic_order] == ranked

@@ -112,27 +112,37 @@ def test_the_leeway_allows_for_clock_skew_and_no_more() -> None:
         ("  alpha\tbeta ", {"alpha", "beta"}),
         ("[alpha beta]", {"alpha", "beta"}),  # API Gateway's flattening of a list claim
         ("[*]", {"*"}),
-        (["[alpha", "x]"], {"[alpha", "x]"}),  # taken literally: names no real namespace
-        ("[[alpha x]]", set()),  # that list, flattened
-        ("[alpha", set()),
-        ("alpha]", set()),
-        ("alpha,beta", {"alpha,beta"}),  # not a separator: no namespace is called that
-        (["alpha", 1], set()),
-        (["alpha", None], set()),
-        ([["alpha"]], set()),
-        ({"alpha": True}, set()),
-        (7, set()),
-        (None, set()),
-        (["alpha\ud800"], set()),
+        (None, set()),  # no claim grants nothing
     ],
 )
 def test_namespaces_claim_forms(claim: Any, granted: set[str]) -> None:
     assert namespaces_from_claim(claim) == granted
 
 
-def test_a_stringified_bracketed_list_grants_nothing_it_only_seems_to_name() -> None:
-    caller = caller_from_claims({"sub": "alice", "namespaces": ["[alpha", "x]"]}, ClaimNames())
-    assert not caller.may_read("alpha") and not caller.may_read("x")
+@pytest.mark.parametrize(
+    "claim",
+    [
+        ["[alpha", "x]"],  # names no namespace
+        "[[alpha x]]",  # that list, flattened
+        "[alpha",
+        "alpha]",
+        "corpus,team-b",  # a comma is no separator: a 401 says so rather than granting nothing
+        ["alpha", 1],
+        ["alpha", None],
+        [["alpha"]],
+        {"alpha": True},
+        7,
+        ["alpha\ud800"],
+    ],
+)
+def test_a_malformed_namespaces_claim_is_refused_naming_the_claim(claim: Any) -> None:
+    with pytest.raises(UnauthorizedError, match="'groups' claim is malformed"):
+        namespaces_from_claim(claim, "groups")
+
+
+def test_a_token_with_a_malformed_namespaces_claim_is_a_401_that_names_the_claim() -> None:
+    with pytest.raises(UnauthorizedError, match="'namespaces' claim is malformed"):
+        caller_from_claims({"sub": "alice", "namespaces": "corpus,team-b"}, ClaimNames())
 
 
 def test_a_user_claim_that_is_not_unicode_is_refused() -> None:

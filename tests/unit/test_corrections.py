@@ -69,3 +69,12 @@ def test_the_shortcuts_never_change_a_distance_within_the_limit() -> None:
         limit = rng.randint(1, 3)
         expected = reference_distance(a, b)
         assert edit_distance(a, b, limit) == (expected if expected <= limit else limit + 1), (a, b, limit)
+
+
+def test_words_of_the_language_are_not_misspelt_and_corrections_name_the_words_typed() -> None:
+    from docshelf.search.corrections import misspelt, typed_words
+
+    typed = typed_words("Annual LEAVE for recent hires, parliment gaskets?")
+    assert typed["leav"] == "leave" and typed["hire"] == "hires" and typed["parliment"] == "parliment"
+    terms = ["annual", "leav", "recent", "hire", "parliment", "gasket"]
+    assert misspelt(terms, typed) == ["parliment"]

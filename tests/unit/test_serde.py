@@ -113,7 +113,8 @@ def test_every_chunk_field_survives_the_round_trip() -> None:
     defaults = {field.name: field.default for field in dataclasses.fields(Chunk)}
     chunk = Chunk(
         chunk_id="c1", document_id="d1", namespace="ns", type="text", text="t", section_path=("A",), pages=(1,),
-        token_count=1, ordinal=2, source_file_name="a.md", revision="r", overlap_chars=3, citation_tokens=4,
+        token_count=1, ordinal=2, source_file_name="a.md", source_key="docs/a.md", revision="r", overlap_chars=3,
+        citation_tokens=4,
         connect_to=(Link(target="image", relation="part_of", ref="img-1", position=1),),
     )  # fmt: skip
     unset = [name for name, default in defaults.items() if getattr(chunk, name) == default]

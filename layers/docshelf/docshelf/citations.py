@@ -1,4 +1,7 @@
-"""The citation of a chunk, as evidence headers and the CLI print it: file | section path | pages | ids."""
+"""The citation of a chunk, as evidence headers and the CLI print it: source key | section path | pages | ids.
+
+The source key is the document's path inside its namespace (`groundtruth/MANIFEST.tsv`), the name `status` shows
+and filters take, so two files of one name in different folders are never cited alike."""
 
 from __future__ import annotations
 
@@ -18,9 +21,9 @@ def format_pages(pages: Sequence[int]) -> str:
 
 
 def citation_of(
-    source_file_name: str, section_path: Sequence[str], pages: Sequence[int], document_id: str, chunk_id: str
+    source_key: str, section_path: Sequence[str], pages: Sequence[int], document_id: str, chunk_id: str
 ) -> str:
-    parts = [source_file_name]
+    parts = [source_key]
     if section_path:
         parts.append(" > ".join(section_path))
     if pages:
@@ -30,7 +33,12 @@ def citation_of(
 
 
 def citation(chunk: Chunk) -> str:
-    return citation_of(chunk.source_file_name, chunk.section_path, chunk.pages, chunk.document_id, chunk.chunk_id)
+    return citation_of(cited_name(chunk), chunk.section_path, chunk.pages, chunk.document_id, chunk.chunk_id)
+
+
+def cited_name(chunk: Chunk) -> str:
+    """The name a chunk is cited by: its source key (its file name in chunks made before they had one)."""
+    return chunk.source_key or chunk.source_file_name
 
 
 def citation_line(chunk_citation: str) -> str:

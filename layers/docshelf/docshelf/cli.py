@@ -20,20 +20,26 @@ from docshelf.cli_mcp import cmd_mcp, mcp_options
 from docshelf.cli_options import (
     chunk_options,
     embedding_options,
+    jwt_secret,
+    namespace_option,
     ocr_option,
     search_options,
     serve_options,
     store_options,
 )
 from docshelf.cli_reembed import cmd_reembed
+from docshelf.config import ParseLimits
 from docshelf.display_width import display_width, pad
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.ids import validate_namespace
 from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
 from docshelf.ocr.settings import OCR_ENV
+from docshelf.search.document_names import check_namespace, resolved_filters
+from docshelf.search.empty import EMPTY_REASONS
 from docshelf.search.service import SearchRequest, SearchResponse, search
 from docshelf.sources import shown
+from docshelf.terminal import shown_line, shown_text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -46,12 +52,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except DocshelfError as error:
-        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
+        print(shown_line(f"docshelf {args.command}: {error}".replace("\n", " ")), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
     except OSError as error:  # the store's folder cannot be written, the disk is full: not a bug to trace
-        print(f"docshelf {args.command}: {error}".replace("\n", " "), file=sys.stderr)
+        print(shown_line(f"docshelf {args.command}: {error}".replace("\n", " ")), file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -73,6 +79,19 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument(
         "--follow-symlinks", action="store_true", help="follow symlinks that lead out of a folder argument"
     )
+    ingest.add_argument(
+        "--prune",
+        action="store_true",
+        help="delete the documents an earlier ingest of the same folder listed whose files are gone",
+    )
+    ingest.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="fetch URLs of this internal host (an intranet wiki) although it resolves to a private address; "
+        "exactly this name, repeatable (other hosts stay public-only)",
+    )
     ingest.set_defaults(handler=lambda args: cmd_ingest(args, _services))
 
     find = add("search", "search a namespace and print cited evidence")
@@ -80,21 +99,23 @@ def build_parser() -> argparse.ArgumentParser:
     find.set_defaults(handler=cmd_search)
 
     parse = add("parse", "parse one file and print the typed document")
-    parse.add_argument("file", type=Path)
-    parse.add_argument("--format", choices=["md", "html", "json"], default="md")
+    parse.add_argument("file", type=Path, help="the file to parse")
+    parse.add_argument(
+        "--format", choices=["md", "html", "json"], default="md", help="Markdown (default), HTML or the typed JSON"
+    )
     ocr_option(parse)
     parse.set_defaults(handler=cmd_parse)
 
     chunk = add("chunk", "parse and chunk one file, one JSON chunk per line")
-    chunk.add_argument("file", type=Path)
-    chunk.add_argument("--format", choices=["jsonl"], default="jsonl")
-    chunk.add_argument("--namespace", default="default")
+    chunk.add_argument("file", type=Path, help="the file to parse and chunk")
+    chunk.add_argument("--format", choices=["jsonl"], default="jsonl", help="one JSON chunk a line")
+    namespace_option(chunk)
     chunk_options(chunk)
     chunk.set_defaults(handler=cmd_chunk)
 
     status = add("status", "list the documents of a namespace with their status")
     store_options(status)
-    status.add_argument("--json", action="store_true")
+    status.add_argument("--json", action="store_true", help="print the records as JSON")
     status.add_argument("--graph", action="store_true", help="each document's keyword graph: nodes, edges, degree")
     status.set_defaults(handler=cmd_status)
 
@@ -104,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     reembed.set_defaults(handler=lambda args: cmd_reembed(args, _existing_store))
 
     delete = add("delete", "remove documents (by source key or file name) from a namespace")
-    delete.add_argument("keys", nargs="+")
+    delete.add_argument("keys", nargs="+", help="documents: an id, a key as status shows it, or a file name")
     store_options(delete)
     delete.set_defaults(handler=cmd_delete)
 
@@ -154,13 +175,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     queries = read_queries(args.queries) if args.queries is not None else None
     services = _existing_store(args)
+    filters = _checked_filters(services, args)
     if args.agentic:
-        return agentic_search_command(services, args, _filters(args), queries)
+        return agentic_search_command(services, args, filters, queries)
     if queries is not None:
-        return _batch_search(services, args, queries)
+        return _batch_search(services, args, queries, filters)
     response = search(
         services.index,
-        _request(args, args.query),
+        _request(args, args.query, filters),
         asset_link=local_asset_link(services.store.root),
         embedder=services.embedding_provider(),
         hits=services.hits,
@@ -172,19 +194,36 @@ def cmd_search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _request(args: argparse.Namespace, query: str) -> SearchRequest:
+def _request(args: argparse.Namespace, query: str, filters: SearchFilters) -> SearchRequest:
     return SearchRequest(
-        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=_filters(args)
+        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=filters
     )
 
 
-def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+def _known_namespace(services: LocalServices, namespace: str) -> str:
+    """The namespace, once it is well formed and holds documents (exit 2 naming those that do, otherwise)."""
+    check_namespace(validate_namespace(namespace), services.registry.namespaces())
+    return namespace
+
+
+def _checked_filters(services: LocalServices, args: argparse.Namespace) -> SearchFilters:
+    """The search's filters with each document named by id, once the namespace and every name are known."""
+    namespace = _known_namespace(services, args.namespace)
+    return resolved_filters(_filters(args), services.registry.list(namespace))
+
+
+def _batch_search(
+    services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]], filters: SearchFilters
+) -> int:
     hits = services.hits
     for qid, query in queries:
-        response = search(services.index, _request(args, query), embedder=services.embedding_provider(), hits=hits)
+        response = search(
+            services.index, _request(args, query, filters), embedder=services.embedding_provider(), hits=hits
+        )
         results = [
             {
                 "doc": r.chunk.source_file_name,
+                "source_key": r.chunk.source_key,
                 "document_id": r.chunk.document_id,
                 "chunk_id": r.chunk.chunk_id,
                 "text": r.chunk.text,
@@ -202,17 +241,17 @@ def print_response(response: SearchResponse, out: TextIO) -> None:
     from docshelf.citations import citation
 
     if not response.results:
-        print("no results", file=out)
+        print(f"no results: {EMPTY_REASONS.get(response.empty_reason, response.empty_reason)}", file=out)
         return
     if response.corrections:
         fixed = ", ".join(f"{term} -> {used}" for term, used in response.corrections.items())
-        print(f"nothing matched the query as written; searched with corrected terms: {fixed}", file=out)
+        print(shown_line(f"nothing matched the query as written; searched with corrected terms: {fixed}"), file=out)
     for number, ranked in enumerate(response.results, start=1):
         chunk = ranked.chunk
         snippet = " ".join(chunk.text.split())
         snippet = snippet if len(snippet) <= 300 else snippet[:297] + "..."
-        print(f"[{number}] {citation(chunk)}  ({chunk.type}, score {ranked.score:.4f})", file=out)
-        print(f"    {snippet}", file=out)
+        print(f"[{number}] {shown_line(citation(chunk))}  ({chunk.type}, score {ranked.score:.4f})", file=out)
+        print(f"    {shown_line(snippet)}", file=out)
     print(f"-- {len(response.results)} of {response.total_chunks} chunks, {response.took_ms:.1f} ms", file=out)
 
 
@@ -222,16 +261,17 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from docshelf.serde import document_to_dict
 
     try:
-        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
+        data = read_input_file(args.file, ParseLimits().max_bytes)
+        document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
+        print(shown_line(f"docshelf parse: {shown(args.file)}: {error.code}: {error.message}"), file=sys.stderr)
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(document_to_dict(document), ensure_ascii=False, indent=2))
     elif args.format == "html":
-        sys.stdout.write(document_to_html(document))
+        sys.stdout.write(shown_text(document_to_html(document)))
     else:
-        sys.stdout.write(document_to_markdown(document))
+        sys.stdout.write(shown_text(document_to_markdown(document)))
     return EXIT_OK
 
 
@@ -247,9 +287,10 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         whole_document_tokens=args.whole_document_tokens,
     )
     try:
-        document = parse_bytes(read_input_file(args.file), shown(args.file.name), uri=shown(args.file))
+        data = read_input_file(args.file, ParseLimits().max_bytes)
+        document = parse_bytes(data, shown(args.file.name), uri=shown(args.file))
     except DocumentError as error:
-        print(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}", file=sys.stderr)
+        print(shown_line(f"docshelf chunk: {shown(args.file)}: {error.code}: {error.message}"), file=sys.stderr)
         return EXIT_FAILED
     doc_id = document_id(validate_namespace(args.namespace), shown(args.file.name))
     for chunk in chunk_document(document, document_id=doc_id, namespace=args.namespace, config=config):
@@ -261,7 +302,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     from docshelf.cli_status import document_graphs, hit_lines, print_graphs
 
     services = _existing_store(args)
-    namespace = validate_namespace(args.namespace)
+    namespace = _known_namespace(services, args.namespace)
     records = services.registry.list(namespace)
     graphs = document_graphs(services, namespace, records) if args.graph else {}
     if args.json:
@@ -271,12 +312,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     if not records:
         print(f"no documents in namespace {args.namespace}")
         return EXIT_OK
-    width = max(display_width(r.source_key) for r in records)
+    keys = {record.document_id: shown_line(record.source_key) for record in records}
+    width = max(map(display_width, keys.values()))
     for record in records:
         detail = (
             f"[{record.error_code}] {record.error_message}" if record.error_code else f"{record.chunk_count} chunks"
         )
-        print(f"{pad(record.source_key, width)}  {record.status:<9}  {detail}")
+        print(f"{pad(keys[record.document_id], width)}  {record.status:<9}  {shown_line(detail)}")
     counts = Counter(r.status for r in records)
     print("-- " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
     for line in hit_lines(services, namespace, records):
@@ -288,11 +330,11 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     """Every key is resolved before anything is deleted: an unknown or ambiguous one deletes nothing (exit 2)."""
     services = _existing_store(args)
-    live = [r for r in services.registry.list(validate_namespace(args.namespace)) if r.status != "deleted"]
+    live = [r for r in services.registry.list(_known_namespace(services, args.namespace)) if r.status != "deleted"]
     source_keys = resolve_delete_keys(args.keys, live)
     for source_key in source_keys:
         services.delete(namespace=args.namespace, source_key=source_key)
-        print(f"deleted {source_key}")
+        print(f"deleted {shown_line(source_key)}")
     make_visible(services)
     return EXIT_OK
 
@@ -303,11 +345,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from docshelf.api.server import ServeConfig, run_server
 
     problem = _serve_usage_problem(args)
+    secret = None if args.no_auth or problem else jwt_secret(args.jwt_secret_file)
+    if problem is None and not args.no_auth and (secret is None or len(secret) < 32):
+        problem = (
+            "set DOCSHELF_JWT_SECRET or give --jwt-secret-file FILE (a secret of at least 32 characters), or --no-auth"
+        )
     if problem:
         print(f"docshelf serve: {problem}", file=sys.stderr)
         return EXIT_USAGE
     config = ServeConfig(
-        jwt_secret=None if args.no_auth else args.jwt_secret,
+        jwt_secret=secret,
         claim_names=ClaimNames(user=args.user_claim, namespaces=args.namespaces_claim),
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
@@ -335,8 +382,11 @@ def _sources(given: list[tuple[str, Path]] | None) -> Path | dict[str, Path] | N
 def _serve_usage_problem(args: argparse.Namespace) -> str | None:
     if not 0 <= args.port <= 65535:
         return f"--port must be 0..65535, not {args.port}"
-    if args.jwt_secret is not None and len(args.jwt_secret) < 32:
-        return "--jwt-secret must be at least 32 characters"
+    if args.jwt_secret is not None:
+        return (
+            "the JWT secret is not taken on the command line, where ps shows it: set DOCSHELF_JWT_SECRET or give "
+            "--jwt-secret-file FILE"
+        )
     if not 0 <= args.jwt_leeway <= 3600:
         return "--jwt-leeway must be 0..3600 seconds"
     if (

@@ -19,6 +19,7 @@ from docshelf.graph.source import StoreGraphSource
 from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
 from docshelf.registry.runs_local import LocalRunLog
+from docshelf.terminal import shown_line, shown_text
 
 LOCAL_USER = "local"
 
@@ -91,8 +92,9 @@ def _batch_line(qid: Any, body: dict[str, Any]) -> dict[str, Any]:
 def print_agentic(body: dict[str, Any], out: TextIO) -> None:
     for step in body["steps"]:
         found = len(step["result_ids"])
-        print(f"{step['id']} {step['action']} [{step['status']}] {step['query']}  ({found} found)", file=out)
+        line = shown_line(f"{step['id']} {step['action']} [{step['status']}] {step['query']}")
+        print(f"{line}  ({found} found)", file=out)
     print(file=out)
-    print(body["evidence_text"] or "no evidence", file=out)
+    print(shown_text(body["evidence_text"]) or "no evidence", file=out)
     state = ", truncated" if body["truncated"] else ""
     print(f"-- {body['tokens_used']} of {body['budget_tokens']} tokens{state}, run {body['run_id']}", file=out)

@@ -10,17 +10,18 @@ from typing import Any
 
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.registry import DocumentRecord
+from docshelf.search.document_names import document_ids
 from docshelf.sources import read_source, shown
 
 
-def read_input_file(path: Path) -> bytes:
-    """The bytes of a file named on the command line."""
+def read_input_file(path: Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a file named on the command line (refused over `max_bytes` before it is read)."""
     if path.is_dir():
         raise DocshelfError(f"{shown(path)} is a folder: give one file (docshelf ingest takes folders)")
     if not path.exists():
         raise DocshelfError(f"no such file: {shown(path)}")
     try:
-        return read_source(path)
+        return read_source(path, max_bytes)
     except DocumentError as error:
         raise DocshelfError(f"{shown(path)}: {error.message}") from None
 
@@ -56,20 +57,7 @@ def _query_line(line: str, where: str) -> tuple[Any, str]:
 
 
 def resolve_delete_keys(keys: Sequence[str], live: Sequence[DocumentRecord]) -> list[str]:
-    """The source key each argument names: a source key, or a file name that exactly one live document has."""
-    by_key = {record.source_key for record in live}
-    by_name: dict[str, list[str]] = {}
-    for record in live:
-        by_name.setdefault(record.source_file_name, []).append(record.source_key)
-    resolved: list[str] = []
-    for key in keys:
-        if key in by_key:
-            resolved.append(key)
-        elif len(by_name.get(key, [])) == 1:
-            resolved.append(by_name[key][0])
-        elif key in by_name:
-            candidates = ", ".join(sorted(by_name[key]))
-            raise DocshelfError(f"{key!r} names {len(by_name[key])} documents ({candidates}): give its source key")
-        else:
-            raise DocshelfError(f"no document {key!r} (see docshelf status)")
-    return list(dict.fromkeys(resolved))
+    """The source key each argument names (search/document_names.py: an id, a source key, or a file name exactly one
+    live document has)."""
+    by_id = {record.document_id: record.source_key for record in live}
+    return [by_id[document_id] for document_id in document_ids(keys, live)]

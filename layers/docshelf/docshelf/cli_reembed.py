@@ -8,8 +8,11 @@ import time
 from collections.abc import Callable
 
 from docshelf.errors import DocshelfError
+from docshelf.ids import validate_namespace
 from docshelf.local import LocalServices
 from docshelf.pipeline.reembed import reembed_namespace
+from docshelf.search.document_names import check_namespace
+from docshelf.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -19,6 +22,7 @@ def cmd_reembed(args: argparse.Namespace, services: Callable[[argparse.Namespace
     if args.embeddings == "none":
         raise DocshelfError("reembed needs an embedding provider: --embeddings local|bedrock")
     opened = services(args)
+    check_namespace(validate_namespace(args.namespace), opened.registry.namespaces())
     vectors = opened.vector_cache()
     assert vectors is not None  # a provider other than "none" always gives one
     started = time.perf_counter()
@@ -30,5 +34,5 @@ def cmd_reembed(args: argparse.Namespace, services: Callable[[argparse.Namespace
         f"{model.provider}:{model.model_id} ({model.dimension} dims) in {time.perf_counter() - started:.1f} s"
     )
     for document_id, reason in sorted(done.refused.items()):
-        print(f"docshelf reembed: {document_id}: {reason}", file=sys.stderr)
+        print(shown_line(f"docshelf reembed: {document_id}: {reason}"), file=sys.stderr)
     return EXIT_FAILED if done.refused else EXIT_OK

@@ -106,10 +106,11 @@ class InvalidNameError(DocshelfError):
     """A namespace or key that does not follow the naming rules."""
 
 
-# Failures decided by the bytes alone; too_large and timeout depend on the limits in force, and needs_ocr on
-# whether OCR is on and has its language data here.
+# Failures decided by the bytes alone; too_large and timeout depend on the limits in force, needs_ocr on whether
+# OCR is on and has its language data here, and unsupported_format on the file's name (a text format is told by its
+# extension) or on a parser being installed.
 _BYTES_ONLY_ERRORS: dict[str, type[DocumentError]] = {
-    cls.code: cls for cls in (EncryptedDocumentError, CorruptDocumentError, UnsupportedFormatError, EmptyDocumentError)
+    cls.code: cls for cls in (EncryptedDocumentError, CorruptDocumentError, EmptyDocumentError)
 }
 
 
@@ -119,5 +120,9 @@ def is_cacheable_failure(error: DocumentError) -> bool:
 
 def document_error(code: str, message: str, page: int | None = None) -> DocumentError:
     """Rebuild a cached failure as the error it was."""
-    known: dict[str, type[DocumentError]] = {**_BYTES_ONLY_ERRORS, NeedsOcrError.code: NeedsOcrError}
+    known: dict[str, type[DocumentError]] = {
+        **_BYTES_ONLY_ERRORS,
+        NeedsOcrError.code: NeedsOcrError,
+        UnsupportedFormatError.code: UnsupportedFormatError,
+    }
     return known.get(code, CorruptDocumentError)(message, page=page)

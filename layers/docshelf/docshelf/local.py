@@ -21,7 +21,7 @@ from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.registry import LocalRegistry
-from docshelf.sources import read_source
+from docshelf.sources import hash_source, read_source
 from docshelf.store import LocalStore
 
 if TYPE_CHECKING:
@@ -115,8 +115,11 @@ class LocalServices:
             vectors=self.vector_cache(),
         )
 
-    def ingest_files(self, files: Sequence[tuple[Path, str]], *, namespace: str) -> Iterator[pipeline.IngestResult]:
-        """Ingest `(path, source key)` pairs; results come in completion order.
+    def ingest_files(
+        self, files: Sequence[tuple[Path, str]], *, namespace: str, on_parsed: Callable[[], None] | None = None
+    ) -> Iterator[pipeline.IngestResult]:
+        """Ingest `(path, source key)` pairs; results come in completion order, each once the file is published, and
+        `on_parsed` is called as each file is parsed (or found unchanged, or unreadable), before it is published.
 
         Files already published as they are need no parse: they are answered first, from the registry. The
         others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
@@ -124,9 +127,10 @@ class LocalServices:
         or cannot be read, when hashed or when parsed, ends as that document's failure; the others go on."""
         changed: list[tuple[Path, str]] = []
         unreadable: list[pipeline.ParseOutcome] = []
+        max_bytes = self.config.limits.max_bytes
         for path, key in files:
             try:
-                revision = sha256_hex(read_source(path))
+                revision = hash_source(path, max_bytes)
             except DocumentError as error:
                 unreadable.append(_unread(namespace, key, error))
                 continue
@@ -136,12 +140,13 @@ class LocalServices:
             if unchanged is None:
                 changed.append((path, key))
             else:
+                _called(on_parsed)
                 yield unchanged
 
         def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome | pipeline.ChunkedFile:
             path, key = file
             try:
-                data = read_source(path)
+                data = read_source(path, max_bytes)
             except DocumentError as error:
                 return _unread(namespace, key, error)
             # The file may have changed since it was hashed: its revision is these bytes'. Chunked here too (in the
@@ -158,8 +163,9 @@ class LocalServices:
             self.store, self.registry, self.index, config=self.config, vectors=self.vector_cache()
         )
         for outcome in unreadable:
+            _called(on_parsed)
             yield from publishing.add(outcome)
-        outcomes = parse_in_workers(parse, changed, path=lambda file: file[0])
+        outcomes = _counted(parse_in_workers(parse, changed, path=lambda file: file[0]), on_parsed)
         # `add_next` takes each parsed file itself: no frame here keeps its document once it is chunked.
         while (results := publishing.add_next(outcomes)) is not None:
             yield from results
@@ -189,6 +195,22 @@ def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Calla
     largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
     # itemgetter through `map`: no loop variable keeps the last result alive while the caller uses it.
     yield from map(itemgetter(1), forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each))
+
+
+def _called(callback: Callable[[], None] | None) -> None:
+    if callback is not None:
+        callback()
+
+
+def _counted(items: Iterator[R], callback: Callable[[], None] | None) -> Iterator[R]:
+    """`items`, calling `callback` as each one arrives. Through `map`, so no frame here keeps an item while the
+    caller uses it (a generator suspended at its `yield` would hold a 200 MB text's Document until the next one)."""
+
+    def passed(item: R) -> R:
+        _called(callback)
+        return item
+
+    return map(passed, items)
 
 
 def _size(path: Path) -> int:

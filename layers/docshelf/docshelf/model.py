@@ -143,6 +143,8 @@ class Chunk:
     token_count: int
     ordinal: int
     source_file_name: str
+    # The document's path inside its namespace (the name citations and filters use); "" in chunks made before it.
+    source_key: str = ""
     revision: str = ""
     connect_to: tuple[Link, ...] = field(default=())
     # Leading characters of `text` repeated from the previous chunk (the overlap), for stitching.

@@ -41,14 +41,22 @@ class ProgressLines:
     def __init__(self, total: int, out: TextIO, *, label: str = "docshelf ingest") -> None:
         self.total, self.out, self.label = total, out, label
         self.statuses: Counter[str] = Counter()
+        self.parsed_files = 0
         self.interval = interval_seconds()
         self._started = self._last_line = time.monotonic()
         self._pipe = -1
         self._child = 0
         self._start_ticker()
 
+    def parsed(self) -> None:
+        self.parsed_files += 1
+        self._send()
+
     def update(self, status: str) -> None:
         self.statuses[status] += 1
+        self._send()
+
+    def _send(self) -> None:
         if self._pipe >= 0:
             with contextlib.suppress(BlockingIOError, BrokenPipeError):  # the next update says it again
                 os.write(self._pipe, (self._state() + "\n").encode())
@@ -66,9 +74,10 @@ class ProgressLines:
         self._print(self._state() + (", done" if finished else ", stopped"))
 
     def _state(self) -> str:
-        done = sum(self.statuses.values())
-        percent = f" ({100 * done // self.total}%)" if self.total else ""
-        return f"{done}/{self.total} files{percent}: {status_counts(self.statuses)}"
+        parsed = max(self.parsed_files, sum(self.statuses.values()))
+        percent = f" ({100 * parsed // self.total}%)" if self.total else ""
+        published = sum(self.statuses.values())
+        return f"{parsed}/{self.total} files parsed{percent}, {published} published: {status_counts(self.statuses)}"
 
     def _print(self, state: str) -> None:
         self._last_line = time.monotonic()

@@ -117,6 +117,7 @@ def chunk_from_dict(data: JsonObject) -> Chunk:
         token_count=data["token_count"],
         ordinal=data["ordinal"],
         source_file_name=data["source_file_name"],
+        source_key=data.get("source_key", ""),
         revision=data.get("revision", ""),
         connect_to=tuple(Link(**link) for link in links) if links else (),
         overlap_chars=data.get("overlap_chars", 0),

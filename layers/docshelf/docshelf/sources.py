@@ -10,12 +10,17 @@ unless `follow_symlinks`; each folder is walked once, so a symlink loop ends.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
-from docshelf.errors import DocshelfError, UnreadableSourceError, VanishedSourceError
+from docshelf.errors import DocshelfError, DocumentTooLargeError, UnreadableSourceError, VanishedSourceError
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +52,13 @@ def list_sources(paths: list[Path], *, follow_symlinks: bool = False) -> Listing
         elif path.is_file():
             candidates.append(SourceFile(path, shown(path.name)))
         else:
-            raise DocshelfError(f"no such file or folder: {shown(path)}")
+            raise DocshelfError(f"{shown(path)}: {_not_a_source(path)}")
+    candidates = _distinct_keys(candidates)
     by_key: dict[str, list[Path]] = {}
     for source in candidates:
         by_key.setdefault(source.key, []).append(source.path)
     for key, found in by_key.items():
-        if len(found) > 1:  # the same file named twice, or different files
+        if len(found) > 1:  # the same file named twice, or different files no longer path tells apart
             distinct = {os.path.realpath(path): shown(path) for path in found}
             if len(distinct) > 1:
                 listing.collisions[key] = sorted(distinct.values())
@@ -62,6 +68,46 @@ def list_sources(paths: list[Path], *, follow_symlinks: bool = False) -> Listing
             listed.add(source.key)
             listing.files.append(source)
     return listing
+
+
+def _distinct_keys(candidates: list[SourceFile]) -> list[SourceFile]:
+    """Different files that would share a key (`a/readme.txt b/readme.txt`, two folders holding `docs/x.md`) keyed
+    by as many of the folders above them as tell them apart (`a/readme.txt`, `b/readme.txt`); the same file named
+    twice keeps its one key."""
+    by_key: dict[str, list[SourceFile]] = {}
+    for source in candidates:
+        by_key.setdefault(source.key, []).append(source)
+    renamed: dict[int, str] = {}
+    for sharing in by_key.values():
+        if len({os.path.realpath(source.path) for source in sharing}) < 2:
+            continue
+        parents = [Path(os.path.abspath(source.path)).parent.parts for source in sharing]  # noqa: PTH100 (not resolved: symlinks keep their names)
+        for depth in range(1, max(map(len, parents)) + 1):
+            keys = [_with_parents(source.key, folders, depth) for source, folders in zip(sharing, parents, strict=True)]
+            if len(set(keys)) == len({os.path.realpath(source.path) for source in sharing}):
+                renamed.update((id(source), key) for source, key in zip(sharing, keys, strict=True))
+                break
+    return [SourceFile(source.path, renamed.get(id(source), source.key)) for source in candidates]
+
+
+def _with_parents(key: str, folders: tuple[str, ...], depth: int) -> str:
+    """`key` under the last `depth` folders of those above the file that the key does not hold already."""
+    above = folders[: len(folders) - key.count("/")]
+    named = [shown(folder) for folder in above[1:]][-depth:]  # parts[0] is the root
+    return "/".join([*named, key])
+
+
+def _not_a_source(path: Path) -> str:
+    """Why an argument is neither a file nor a folder."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a symlink whose target does not exist" if path.is_symlink() else "no such file or folder"
+    except OSError as error:  # EACCES: a folder on the way cannot be searched
+        return "a symlink loop" if error.errno == errno.ELOOP else f"cannot be read ({error.strerror})"
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device", stat.S_ISBLK: "a device"}
+    kind = next((name for test, name in kinds.items() if test(mode)), "not a regular file")
+    return f"{kind}, not a file or folder"
 
 
 def _walk(root: Path, follow_symlinks: bool, skipped: list[str]) -> list[SourceFile]:
@@ -104,9 +150,38 @@ def _inside(real: str, root_real: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def read_source(path: Path) -> bytes:
-    """A regular file's bytes, or a DocumentError saying why not (it vanished, is no longer a file, or cannot be
-    read). Opened without blocking, so a file replaced by a FIFO fails instead of hanging the batch."""
+READ_BLOCK_BYTES = 1 << 20
+
+
+def read_source(path: Path, max_bytes: int | None = None) -> bytes:
+    """A regular file's bytes, or a DocumentError saying why not (it vanished, is no longer a file, cannot be read,
+    or is over `max_bytes`: told by the file system before a byte is read, and the read stops one byte past it).
+    Opened without blocking, so a file replaced by a FIFO fails instead of hanging the batch."""
+    with _opened(path, max_bytes) as (file, size):
+        try:
+            data = file.read() if max_bytes is None else file.read(max_bytes + 1)
+        except MemoryError:
+            raise DocumentTooLargeError(f"not enough memory to read its {size} bytes") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise DocumentTooLargeError(f"over the limit of {max_bytes} bytes (it grew while being read)")
+    return data
+
+
+def hash_source(path: Path, max_bytes: int | None = None) -> str:
+    """The sha256 of a regular file's bytes, read in blocks (the same checks and errors as `read_source`)."""
+    digest = hashlib.sha256()
+    read = 0
+    with _opened(path, max_bytes) as (file, _size):
+        while block := file.read(READ_BLOCK_BYTES):
+            read += len(block)
+            if max_bytes is not None and read > max_bytes:
+                raise DocumentTooLargeError(f"over the limit of {max_bytes} bytes (it grew while being read)")
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@contextmanager
+def _opened(path: Path, max_bytes: int | None) -> Iterator[tuple[BinaryIO, int]]:
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
@@ -114,10 +189,13 @@ def read_source(path: Path) -> bytes:
     except OSError as error:
         raise UnreadableSourceError(f"cannot open the file: {error.strerror}") from None
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
             raise UnreadableSourceError("no longer a regular file")
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise DocumentTooLargeError(f"{info.st_size} bytes is over the limit of {max_bytes}")
         with os.fdopen(descriptor, "rb", closefd=False) as file:
-            return file.read()
+            yield file, info.st_size
     except OSError as error:
         raise UnreadableSourceError(f"cannot read the file: {error.strerror}") from None
     finally:

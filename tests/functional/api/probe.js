@@ -34,6 +34,14 @@
     }
     report("keys", seen);
   }
+  if (actions.includes("layout")) {
+    const table = document.getElementById("documents");
+    report("layout", { page: document.documentElement.scrollWidth, window: innerWidth,
+      table: Math.ceil(table.getBoundingClientRect().right),
+      deletable: Array.from(table.tBodies[0].rows).filter((row) => row.querySelector("button.delete"))
+        .map((row) => row.cells[1].textContent) });
+  }
+  report("location", location.search);
   report("status", document.getElementById("status").textContent);
   const texts = [document.body.innerText];
   for (const node of document.querySelectorAll("body *")) {

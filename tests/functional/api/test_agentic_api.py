@@ -26,9 +26,18 @@ def test_agentic_search_answers_each_part_within_its_budget(served: Served) -> N
 
 
 def test_the_budget_defaults_to_max_tokens_and_a_tight_one_truncates(served: Served) -> None:
-    status, body = served.search(ALICE, namespace="demo", query=QUERY, mode="agentic", max_tokens=30)
+    status, body = served.search(ALICE, namespace="demo", query=QUERY, mode="agentic", max_tokens=60)
     assert status == 200, body
-    assert body["budget_tokens"] == 30 and body["tokens_used"] <= 30 and body["truncated"] is True
+    assert body["budget_tokens"] == 60 and body["tokens_used"] <= 60 and body["truncated"] is True
+
+
+def test_a_budget_below_one_citation_header_is_refused_with_the_minimum(served: Served) -> None:
+    for mode in ("agentic", "classic"):
+        status, body = served.search(ALICE, namespace="demo", query=QUERY, mode=mode, max_tokens=10)
+        assert status == 400 and "cannot hold one citation header and its text: give at least" in body["message"]
+        minimum = int(body["message"].rsplit(" ", 1)[1])
+        status, body = served.search(ALICE, namespace="demo", query=QUERY, mode=mode, max_tokens=minimum)
+        assert status == 200 and 0 < body["evidence_tokens"] <= minimum and body["evidence_text"].startswith("[1] ")
 
 
 def test_the_cache_key_holds_the_mode_and_the_budget(served: Served) -> None:

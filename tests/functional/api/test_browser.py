@@ -36,9 +36,9 @@ def chromium() -> str:
     pytest.skip("chromium is not installed: run infra/install-browser.sh")
 
 
-def dump_dom(url: str, profile: Path) -> str:
+def dump_dom(url: str, profile: Path, *flags: str) -> str:
     done = subprocess.run(
-        [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
+        [chromium(), *CHROMIUM_FLAGS, *flags, f"--user-data-dir={profile}", "--dump-dom", url],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
@@ -49,7 +49,7 @@ def test_the_search_page_shows_results_with_citations(served: Served, tmp_path: 
     bearer = token("alice", ["demo"])
     dom = dump_dom(f"{served.url}/?namespace=demo&q={quote('pump seal')}#token={bearer}", tmp_path / "profile")
     assert 'data-state="done"' in dom, dom[-3000:]
-    assert ">pump.md</a>" in dom
+    assert ">manuals/pump.md</a>" in dom  # cited by its source key
     assert '<span class="section">Pump guide</span>' in dom
     assert '<span class="page">p. 1</span>' in dom
     assert "2000 operating hours" in dom

@@ -75,9 +75,9 @@ def _site(tmp_path_factory: pytest.TempPathFactory, *, recorded: bool) -> Iterat
         yield Site(server.url, docs, probe, token("alice", ["demo"]))
 
 
-def page(site: Site, profile: Path, **params: str) -> str:
+def page(site: Site, profile: Path, *flags: str, **params: str) -> str:
     query = "&".join(f"{name}={quote(value)}" for name, value in {"namespace": "demo", **params}.items())
-    return dump_dom(f"{site.url}/__probe/?{query}#token={site.bearer}", profile)
+    return dump_dom(f"{site.url}/__probe/?{query}#token={site.bearer}", profile, *flags)
 
 
 def probed(dom: str, name: str) -> object:
@@ -194,13 +194,14 @@ def test_agentic_plan_upload_and_delete_through_the_real_routes(real_site: Site,
     dom = page(real_site, tmp_path / "profile2", view="documents", probe="upload delete")
     assert probed(dom, "status").startswith("deleted ")  # type: ignore[attr-defined]
     calls = [(method, path.split("?")[0]) for method, path, _ in real_site.probe.requests]
-    assert ("POST", "/documents") in calls and ("PUT", "/uploads") in calls and calls[-2][0] == "DELETE"
+    deletes = [path for method, path in calls if method == "DELETE"]  # a refresh may come before or after it
+    assert ("POST", "/documents") in calls and ("PUT", "/uploads") in calls and len(deletes) == 1, calls
     listed = urllib.request.Request(
         f"{real_site.url}/documents?namespace=demo", headers={"Authorization": f"Bearer {real_site.bearer}"}
     )
     with urllib.request.urlopen(listed) as reply:
         documents = {d["source_key"]: d for d in json.loads(reply.read())["documents"]}
-    deleted = calls[-2][1].rsplit("/", 1)[-1]
+    deleted = deletes[0].rsplit("/", 1)[-1]
     assert documents["dropped.txt"]["status"] == "ok"  # uploaded, stored and ingested by the server
     assert [d["status"] for d in documents.values() if d["document_id"] == deleted] in ([], ["deleted"])
 
@@ -213,3 +214,31 @@ def test_an_image_result_shows_its_picture(site: Site, tmp_path: Path) -> None:
         rf'<img class="thumbnail" src="({signed})" alt="([^"]*)"', dom
     )
     assert found, dom[dom.index('<ol id="results">') :][:3000]  # a signed link: an <img> opens it without a token
+
+
+def test_the_documents_view_fits_1280_px_and_a_deleted_row_offers_no_delete(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    services = LocalServices.open(site.docs.parent / "store")
+    key = "very/long/folder/names/" * 8 + "a-file-name-without-any-place-to-break-" * 4 + ".md"
+    services.ingest(b"# Long\n\nA document with a long key.\n", namespace="demo", source_key=key)
+    services.ingest(b"\x00\x01" + b"x" * 50, namespace="demo", source_key="no-format-" + "y" * 150 + ".bin")
+    services.ingest(b"# Gone\n\nSoon deleted.\n", namespace="demo", source_key="gone.md")
+    services.delete(namespace="demo", source_key="gone.md")
+    services.index.commit()
+    try:
+        dom = page(site, tmp_path / "profile", "--window-size=1280,900", view="documents", probe="layout")
+        layout = probed(dom, "layout")
+        assert isinstance(layout, dict) and layout["page"] <= layout["window"] == 1280, layout
+        assert layout["table"] <= 1280 and "deleted" not in layout["deletable"] and "ok" in layout["deletable"]
+        assert probed(dom, "location") == "?namespace=demo&view=documents&probe=layout"
+    finally:
+        for gone in (key, "no-format-" + "y" * 150 + ".bin", "gone.md"):
+            services.delete(namespace="demo", source_key=gone)
+        services.index.commit()
+
+
+def test_the_address_bar_follows_a_search(site: Site, tmp_path: Path) -> None:
+    needs_axe()
+    dom = page(site, tmp_path / "profile", q="stem seal", top_k="3")
+    assert 'data-state="done"' in dom
+    assert probed(dom, "location") == "?namespace=demo&q=stem+seal&top_k=3&max_tokens=2000"

@@ -49,9 +49,9 @@ def test_missing_bad_and_foreign_tokens_are_refused(served: Served) -> None:
 
 def test_no_route_reaches_another_namespace(served: Served) -> None:
     payroll = document_id("secret", "payroll.md")
-    # search: a filter naming the other tenant's document finds nothing in one's own namespace
+    # search: a filter naming the other tenant's document is unknown in one's own namespace
     status, body = served.search(DEMO, namespace="demo", query="salary", filters={"documents": [payroll]})
-    assert status == 200 and body["results"] == [] and body["total_chunks"] == 0
+    assert status == 400 and body["message"].startswith(f"no document {payroll!r}") and "payroll.md" not in str(body)
     status, body = served.search(DEMO, namespace="demo", query="salary chief engineer confidential")
     assert status == 200 and all(r["namespace"] == "demo" for r in body["results"])
     assert "confidential" not in body["evidence_text"]
@@ -189,3 +189,35 @@ def test_a_documents_graph_is_served_to_its_namespace_only(served: Served) -> No
     assert served.request("GET", f"/documents/{payroll}/graph?namespace=demo", bearer=DEMO)[0] == 404
     served.services.delete(namespace="demo", source_key="manuals/pump.md")
     assert served.request("GET", f"/documents/{pump}/graph?namespace=demo", bearer=DEMO)[0] == 404
+
+
+def test_results_and_evidence_cite_the_source_key(served: Served) -> None:
+    status, body = served.search(DEMO, namespace="demo", query="pump seal replacement", top_k=1)
+    assert status == 200 and body["results"][0]["source_key"] == "manuals/pump.md"
+    assert body["evidence_text"].startswith("[1] manuals/pump.md | ")
+
+
+def test_an_unknown_namespace_is_a_404_naming_the_readable_ones(served: Served) -> None:
+    status, body = served.search(DEMO, namespace="dmeo", query="pump")  # the token's own list, before any look-up
+    assert status == 403 and body["message"] == "the token does not allow namespace 'dmeo' (it allows: demo)"
+    status, body = served.search(token("root", ["*"]), namespace="dmeo", query="pump")
+    assert status == 404 and body["message"] == "no namespace 'dmeo' (namespaces: demo, secret)"
+    status, body = served.search(token("ana", ["demo", "dmeo"]), namespace="dmeo", query="pump")
+    assert status == 404 and body["message"] == "no namespace 'dmeo' (namespaces: demo)"  # not `secret`
+
+
+def test_get_namespaces_lists_those_the_token_may_read(served: Served) -> None:
+    assert served.request("GET", "/namespaces", bearer=DEMO) == (200, {"namespaces": ["demo"]})
+    assert served.request("GET", "/namespaces", bearer=BOTH) == (200, {"namespaces": ["demo", "secret"]})
+    assert served.request("GET", "/namespaces", bearer=token("eve", ["nothing"])) == (200, {"namespaces": []})
+    assert served.request("GET", "/namespaces")[0] == 401
+
+
+def test_unknown_filter_values_are_a_400_naming_them(served: Served) -> None:
+    filters = {"documents": ["pump.md", "nope.md"], "exclude_documents": ["gone.md"]}
+    status, body = served.search(DEMO, namespace="demo", query="pump", filters=filters)
+    assert status == 400 and body["message"].startswith("no document 'nope.md'"), body
+    status, body = served.search(DEMO, namespace="demo", query="pump", filters={"exclude_documents": ["gone.md"]})
+    assert status == 400 and "no document to exclude 'gone.md'" in body["message"]
+    status, body = served.search(DEMO, namespace="demo", query="seal", filters={"documents": ["manuals/pump.md"]})
+    assert status == 200 and {r["source_key"] for r in body["results"]} == {"manuals/pump.md"}

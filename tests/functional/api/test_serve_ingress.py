@@ -193,3 +193,35 @@ def test_a_queued_fetch_to_a_refused_address_ends_failed(served: Served) -> None
     _, listing = served.request("GET", "/documents?namespace=demo", bearer=bearer)
     page = {d["source_key"]: d for d in listing["documents"]}["web/intranet.test/index"]
     assert (page["status"], page["error_code"]) == ("failed", "fetch_refused")
+
+
+def test_the_same_bytes_uploaded_under_two_names_are_reported_under_each_its_own(served: Served) -> None:
+    """The parse and failure caches hold content only: a demo-only token learns nothing of the first upload."""
+    bytes_of_no_format = b"\x00\x01\x02\x03 acquisition terms"
+    assert upload(served, token("ana", ["*"]), "secret", "acme-acquisition-DRAFT.bin", bytes_of_no_format)[0] == 201
+    demo = token("bob", ["demo"])
+    status, result = upload(served, demo, "demo", "harmless.bin", bytes_of_no_format)
+    assert status == 201 and result["status"] == "failed"
+    assert "harmless.bin" in str(result["error_message"]) and "acme" not in str(result["error_message"])
+    status, listing = served.request("GET", "/documents?namespace=demo", bearer=demo)
+    messages = [d["error_message"] for d in listing["documents"] if d["source_key"] == "harmless.bin"]
+    assert messages and "acme" not in messages[0] and "harmless.bin" in messages[0]
+
+    assert upload(served, demo, "demo", "first/alpha-notes.md", NOTE)[0] == 201
+    assert upload(served, demo, "demo", "second/beta-notes.md", NOTE)[0] == 201
+    status, found = served.search(
+        demo, namespace="demo", query="descale boiler", filters={"documents": ["beta-notes.md"]}
+    )
+    assert status == 200 and [r["source_file_name"] for r in found["results"]] == ["beta-notes.md"]
+
+
+@pytest.mark.parametrize("filename", ["a\nb.md", "a\rb.md", "tab\there.md", "c1\x85.md", "esc\x1b[31m.md"])
+def test_a_file_name_with_control_characters_is_refused_at_both_steps(served: Served, filename: str) -> None:
+    from urllib.parse import quote
+
+    bearer = token("ana", ["demo"])
+    body = {"namespace": "demo", "filename": filename, "content_type": "text/markdown", "size": len(NOTE)}
+    assert served.request("POST", "/documents", body=body, bearer=bearer)[0] == 400
+    put = f"/uploads?namespace=demo&filename={quote(filename, safe='')}"
+    status, answer = served.request("PUT", put, body=NOTE, bearer=bearer, headers={"Content-Type": "text/markdown"})
+    assert status == 400 and "control characters" in str(answer["message"])

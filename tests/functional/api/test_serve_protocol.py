@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -146,9 +147,10 @@ def test_a_lone_surrogate_is_a_400_not_a_500(served: Served) -> None:
 def test_tokens_need_exp_and_a_well_formed_namespaces_claim(served: Served) -> None:
     assert served.search(token("alice", ["demo"], exp=None), namespace="demo", query="pump")[0] == 401
     assert served.search(token("alice", "demo other"), namespace="demo", query="pump")[0] == 200
-    assert served.search(token("alice", ["[demo", "x]"]), namespace="demo", query="pump")[0] == 403
-    assert served.search(token("alice", "[demo"), namespace="demo", query="pump")[0] == 403
-    assert served.search(token("alice", {"demo": True}), namespace="demo", query="pump")[0] == 403
+    for malformed in (["[demo", "x]"], "[demo", {"demo": True}, "demo,other"):
+        status, body = served.search(token("alice", malformed), namespace="demo", query="pump")
+        assert status == 401 and "'namespaces' claim is malformed" in body["message"], malformed
+    assert served.search(token("alice", ["other"]), namespace="demo", query="pump")[0] == 403
 
 
 def test_a_burst_of_64_connections_is_answered_in_full(served: Served) -> None:
@@ -206,3 +208,29 @@ def test_a_port_out_of_range_is_a_one_line_usage_error(capsys: pytest.CaptureFix
     assert main(["serve", "--no-auth", "--port", "99999"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--port" in err
+
+
+def test_the_jwt_secret_comes_from_the_environment_or_a_file_never_argv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DOCSHELF_JWT_SECRET", raising=False)
+    assert main(["serve", "--jwt-secret", "x" * 40, "--port", "1"]) == 2
+    assert "not taken on the command line" in capsys.readouterr().err
+    assert main(["serve", "--port", "1"]) == 2
+    assert "set DOCSHELF_JWT_SECRET or give --jwt-secret-file FILE" in capsys.readouterr().err
+    short = tmp_path / "short"
+    short.write_text("too-short\n")
+    assert main(["serve", "--jwt-secret-file", str(short), "--port", "1"]) == 2
+    assert "at least 32 characters" in capsys.readouterr().err
+
+
+def test_a_secret_file_or_the_environment_is_what_tokens_are_verified_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.cli_options import jwt_secret
+
+    secret_file = tmp_path / "secret"
+    secret_file.write_text(SECRET + "\n")
+    assert jwt_secret(secret_file) == SECRET
+    monkeypatch.setenv("DOCSHELF_JWT_SECRET", "from-the-environment-" * 2)
+    assert jwt_secret(None) == "from-the-environment-" * 2

@@ -90,7 +90,8 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     assert top["section_path"][0] == "Pump guide" and top["pages"] == [1]
     assert "500 operating hours" in top["text"]
     section = " > ".join(top["section_path"])
-    assert f"[1] pump guide.md | {section} | p. 1 | {pump}#{top['chunk_id']}" in body["evidence_text"]
+    assert top["source_key"] == "manuals/pump guide.md"  # the key in the namespace, as cited
+    assert f"[1] manuals/pump guide.md | {section} | p. 1 | {pump}#{top['chunk_id']}" in body["evidence_text"]
     assert body["cache"] == "miss" and body["total_chunks"] >= 3
 
     again = pipeline.search("How often is the  IMPELLER inspected?", top_k=2)

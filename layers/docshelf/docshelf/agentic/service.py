@@ -14,6 +14,7 @@ from docshelf.agentic.render import render, result_dicts, step_dict
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.steps import StepContext
 from docshelf.errors import InvalidQueryError
+from docshelf.search.empty import check_budget
 
 MIN_STEP_TOP_K = 4
 
@@ -36,6 +37,8 @@ def agentic_search(
     started = time.perf_counter()
     plan = planner(run.query, ctx.namespace)
     execution = execute(plan, replace(ctx, top_k=step_top_k(ctx.top_k, plan)), run.budget_tokens)
+    if execution.results:
+        check_budget(execution.results[0].chunk, run.budget_tokens, field="budget_tokens")
     evidence, tokens, chunks = render(execution, run.budget_tokens)
     run_id = new_run_id()
     took_ms = round((time.perf_counter() - started) * 1000, 3)

@@ -12,7 +12,7 @@ from typing import Any
 
 from docshelf.api.errors import ForbiddenError, UnauthorizedError
 from docshelf.api.guard import is_unicode_text
-from docshelf.ids import validate_namespace
+from docshelf.ids import NAMESPACE_PATTERN, validate_namespace
 
 ALL_NAMESPACES = "*"
 DEFAULT_USER_CLAIM = "sub"
@@ -37,7 +37,8 @@ class Caller:
         """The namespace, once it is well formed and this caller may read it (400 / 403 otherwise)."""
         validate_namespace(namespace)
         if not self.may_read(namespace):
-            raise ForbiddenError(f"the token does not allow namespace {namespace!r}")
+            allowed = ", ".join(sorted(self.namespaces)[:8]) or "none"
+            raise ForbiddenError(f"the token does not allow namespace {namespace!r} (it allows: {allowed})")
         return namespace
 
 
@@ -51,27 +52,43 @@ def caller_from_claims(claims: Mapping[str, Any] | None, names: ClaimNames) -> C
         raise UnauthorizedError(f"the token has no {names.user!r} claim")
     if not is_unicode_text(user):
         raise UnauthorizedError(f"the token's {names.user!r} claim is not valid Unicode text")
-    return Caller(user, namespaces_from_claim(claims.get(names.namespaces)))
+    return Caller(user, namespaces_from_claim(claims.get(names.namespaces), names.namespaces))
 
 
-def namespaces_from_claim(raw: Any) -> frozenset[str]:
-    """A JSON list of strings, a space-separated string, or API Gateway's flattening of a list, `[a b]`.
+def namespaces_from_claim(raw: Any, claim: str = "namespaces") -> frozenset[str]:
+    """A JSON list of strings, a space-separated string, or API Gateway's flattening of a list, `[a b]`, each a
+    namespace or `*`; no claim grants nothing.
 
-    Anything else grants nothing: a list holding a non-string, or a string with a bracket anywhere but around
-    the whole value (`["[alpha", "x]"]` flattened is `[[alpha x]]`, which must not grant `alpha`).
+    Anything else is a 401 naming the claim, never a token that silently grants nothing: a list holding a
+    non-string, a string with a bracket anywhere but around the whole value (`["[alpha", "x]"]` flattened is
+    `[[alpha x]]`, which must not grant `alpha`), or a name that is no namespace (`corpus,team-b`).
     """
+    if raw is None:
+        return frozenset()
     if isinstance(raw, list):
         if not all(isinstance(value, str) and is_unicode_text(value) for value in raw):
-            return frozenset()
-        return frozenset(value for value in raw if value)
-    if not isinstance(raw, str) or not is_unicode_text(raw):
-        return frozenset()
-    text = raw.strip()
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
-    if "[" in text or "]" in text:
-        return frozenset()
-    return frozenset(text.split())
+            raise _malformed(claim, "a list holding something other than text")
+        names = [value for value in raw if value]
+    elif isinstance(raw, str) and is_unicode_text(raw):
+        text = raw.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        if "[" in text or "]" in text:
+            raise _malformed(claim, f"{raw[:80]!r} has brackets inside")
+        names = text.split()
+    else:
+        raise _malformed(claim, f"a JSON {type(raw).__name__}" if is_unicode_text(str(raw)) else "not Unicode text")
+    wrong = [name for name in names if name != ALL_NAMESPACES and not NAMESPACE_PATTERN.fullmatch(name)]
+    if wrong:
+        raise _malformed(claim, f"{wrong[0][:80]!r} is not a namespace")
+    return frozenset(names)
+
+
+def _malformed(claim: str, why: str) -> UnauthorizedError:
+    return UnauthorizedError(
+        f"the token's {claim!r} claim is malformed ({why}): give a JSON list of namespaces, or them separated by "
+        "spaces, or *"
+    )
 
 
 def verify_hs256(authorization: str | None, secret: str, *, leeway_s: int = DEFAULT_LEEWAY_S) -> dict[str, Any]:

@@ -42,11 +42,21 @@ def ingress_of(backend: Any) -> Ingress:
 
 
 def checked_filename(filename: str) -> str:
-    """The source key a filename names: a relative path without empty, `.` or `..` segments or backslashes."""
+    """The source key a filename names, the same check at every step of an upload (POST /documents, the PUT): a
+    relative path of 1-MAX_FILENAME_CHARS characters without control characters (C0, DEL, C1: a CR or LF would
+    break every listing it is printed in), empty, `.` or `..` segments, or backslashes."""
+    from docshelf.api.schemas_ingress import MAX_FILENAME_CHARS
+
+    if not filename or len(filename) > MAX_FILENAME_CHARS or any(_is_control(char) for char in filename):
+        raise BadRequestError(f"filename must be 1-{MAX_FILENAME_CHARS} characters without control characters")
     segments = filename.split("/")
     if filename.startswith("/") or any(segment in ("", ".", "..") for segment in segments) or "\\" in filename:
         raise BadRequestError(f"filename {filename!r} must be a relative path without empty, '.' or '..' parts")
     return filename
+
+
+def _is_control(char: str) -> bool:
+    return ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F
 
 
 def upload_media_types() -> frozenset[str]:

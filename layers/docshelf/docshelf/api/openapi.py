@@ -60,7 +60,7 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "Search a namespace",
                     "operationId": "search",
                     "requestBody": {"required": True, "content": _json_content(ref("SearchBody"))},
-                    "responses": _responses("SearchOut", *COMMON_ERRORS),
+                    "responses": _responses("SearchOut", 404, *COMMON_ERRORS),
                 }
             },
             "/documents": {
@@ -81,6 +81,13 @@ def openapi_document() -> dict[str, Any]:
             },
             "/documents/{document_id}/source": _source_path(namespace),
             "/documents/{document_id}/assets/{name}": _asset_path(namespace),
+            "/namespaces": {
+                "get": {
+                    "summary": "The namespaces the token may read that hold documents",
+                    "operationId": "list_namespaces",
+                    "responses": _responses("NamespaceListOut", 401, 429, 500),
+                }
+            },
             "/runs/{run_id}": {
                 "get": {
                     "summary": "An agentic search's run record (its own user only)",

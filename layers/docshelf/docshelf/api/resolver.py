@@ -5,6 +5,7 @@ GET  /documents?namespace=NS                   every document of a namespace: st
 GET  /documents/{document_id}?namespace=NS     one document
 GET  /documents/{document_id}/source?namespace=NS  its source file (api/routes_source.py)
 GET  /runs/{run_id}                            an agentic search's run record (api/routes_agentic.py)
+GET  /namespaces                               the namespaces the token may read that hold documents
 
 Requests and responses are validated against the JSON Schemas of `docshelf.api.schemas` (the OpenAPI document's
 components); every error is JSON `{"message"}` with 400/401/403/404/413/429/500, and nothing about the server's
@@ -31,11 +32,13 @@ from docshelf.api.routes_agentic import register_agentic_routes
 from docshelf.api.routes_assets import register_asset_route
 from docshelf.api.routes_documents import register_document_routes
 from docshelf.api.routes_graph import register_graph_route
+from docshelf.api.routes_namespaces import register_namespace_route
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, LIST_QUERY, NAMESPACE, SEARCH_BODY, ref
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
+from docshelf.search.document_names import UnknownNamespaceError
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 
 THROTTLING_CODES = frozenset(
@@ -153,6 +156,7 @@ def build_resolver(
     register_document_routes(app, backend, caller, namespace_param)
     register_graph_route(app, backend, caller, namespace_param)
     register_agentic_routes(app, backend, caller)
+    register_namespace_route(app, backend, caller)
     _register_error_handlers(app)
     return app
 
@@ -189,6 +193,7 @@ def _non_unicode_text(value: Any, loc: Location) -> Iterator[Problem]:
 def _register_error_handlers(app: APIGatewayHttpResolver) -> None:
     app.exception_handler(RequestValidationError)(_invalid_request)
     app.exception_handler(ApiError)(_api_error)
+    app.exception_handler(UnknownNamespaceError)(_unknown_namespace)
     app.exception_handler([InvalidQueryError, InvalidNameError])(_invalid_query)
     app.exception_handler(RouteNotFoundError)(_no_route)
     app.exception_handler(Exception)(_internal)
@@ -200,6 +205,10 @@ def _invalid_request(error: RequestValidationError) -> Response[str]:
 
 def _api_error(error: ApiError) -> Response[str]:
     return error_response(error.status, error.message)
+
+
+def _unknown_namespace(error: UnknownNamespaceError) -> Response[str]:
+    return error_response(404, str(error))
 
 
 def _invalid_query(error: Exception) -> Response[str]:

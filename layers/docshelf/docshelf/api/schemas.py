@@ -115,6 +115,7 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "token_count": {"type": "integer"},
     "ordinal": {"type": "integer"},
     "source_file_name": {"type": "string"},
+    "source_key": {"type": "string", "description": "The document's path inside the namespace, as cited"},
     "revision": {"type": "string"},
     "connect_to": {"type": "array", "items": ref("LinkOut")},
     "overlap_chars": {"type": "integer"},
@@ -172,6 +173,11 @@ SEARCH_OUT = _closed(
             "description": "When no chunk matched the query as written: each misspelt query term (as analyzed) "
             "with the indexed term searched instead; empty otherwise",
         },
+        "empty_reason": {
+            "type": "string",
+            "enum": ["only_stop_words", "empty_namespace", "all_filtered", "no_match"],
+            "description": "Only when results is empty: why (search/empty.py)",
+        },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
         **AGENTIC_OUT_FIELDS,
@@ -202,6 +208,16 @@ DOCUMENT_OUT = _closed(
         "error_message": {"type": "string"},
         "sequencer": {"type": "string"},
         "updated_at": {"type": "number"},
+    }
+)
+
+NAMESPACE_LIST_OUT = _closed(
+    {
+        "namespaces": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "sorted; only those the token may read",
+        }
     }
 )
 
@@ -251,6 +267,7 @@ COMPONENTS: dict[str, Schema] = {
     "SearchOut": SEARCH_OUT,
     "DocumentOut": DOCUMENT_OUT,
     "DocumentListOut": DOCUMENT_LIST_OUT,
+    "NamespaceListOut": NAMESPACE_LIST_OUT,
     "ErrorOut": ERROR_OUT,
     "SourceUrlOut": SOURCE_URL_OUT,
     **AGENTIC_COMPONENTS,

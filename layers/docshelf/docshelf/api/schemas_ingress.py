@@ -7,6 +7,8 @@ from docshelf.api.schemas import NAMESPACE, NO_CONTROL_CHARACTERS_REGEX, Schema,
 
 MAX_FILENAME_CHARS = 512
 MAX_URL_CHARS = 2_048
+# No control character at all (C0 with tab, CR and LF, DEL, C1): a file name is printed in listings and headers.
+FILENAME_REGEX = r"^[^\x00-\x1f\x7f-\x9f]*$"
 # type/subtype, as a browser's File.type gives it (parameters such as `; charset=` are not signed)
 MEDIA_TYPE_REGEX = r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$"
 
@@ -17,8 +19,9 @@ UPLOAD_BODY = _closed(
             "type": "string",
             "minLength": 1,
             "maxLength": MAX_FILENAME_CHARS,
-            "pattern": NO_CONTROL_CHARACTERS_REGEX,
-            "description": "The document's path in the namespace (`a/b.pdf`); no `..` or empty segments",
+            "pattern": FILENAME_REGEX,
+            "description": "The document's path in the namespace (`a/b.pdf`); no control characters, `..` or "
+            "empty segments",
         },
         "content_type": {"type": "string", "maxLength": 255, "pattern": MEDIA_TYPE_REGEX},
         "size": {"type": "integer", "minimum": 1, "description": "bytes; at most the deployment's MaxFileBytes"},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, Protocol
 
 from docshelf.api.auth import Caller
@@ -18,6 +18,7 @@ from docshelf.assets.links import AssetLink
 from docshelf.index.base import SearchBackend
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
+from docshelf.search.document_names import known_namespace, resolved_filters
 from docshelf.search.hits import HitStore, evidence_hits
 from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import SearchRequest, search
@@ -46,8 +47,20 @@ class ApiBackend(Protocol):
         """Where the chunks returned in evidence are counted, and the boost reads them (None: neither)."""
 
 
+def checked_request(backend: ApiBackend, caller: Caller, request: SearchRequest) -> SearchRequest:
+    """The request once the caller may read its namespace (403), the namespace exists (404, naming those the caller
+    may read) and its filters name documents there (400 naming the unknown ones), with those named by id."""
+    caller.authorize(request.namespace)
+    known_namespace(backend.registry, request.namespace, caller.may_read)
+    filters = request.filters
+    if filters.documents or filters.exclude_documents:
+        filters = resolved_filters(filters, backend.registry.list(request.namespace))
+    return replace(request, filters=filters)
+
+
 def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
+    request = checked_request(backend, caller, request)
 
     def answer() -> dict[str, Any]:
         index = backend.index_for(request.namespace)

@@ -16,7 +16,7 @@ from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.api.service import ApiBackend, cached_search
+from docshelf.api.service import ApiBackend, cached_search, checked_request
 from docshelf.search.service import SearchRequest
 
 
@@ -36,6 +36,7 @@ def run_agentic_search(
     backend: ApiBackend, caller: Caller, request: SearchRequest, budget_tokens: int | None
 ) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache). The budget defaults to the request's max_tokens."""
+    request = checked_request(backend, caller, request)
     parts = backend if isinstance(backend, AgenticParts) else None
     planner = parts.planner if parts is not None else RULES
     run = AgenticRun(request.query, budget_tokens or request.max_tokens, caller.user)

@@ -17,7 +17,6 @@ from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, BadRequestError, PayloadTooLargeError
 from docshelf.api.ingress import checked_filename
 from docshelf.api.schemas import NAMESPACE_REGEX
-from docshelf.api.schemas_ingress import MAX_FILENAME_CHARS
 from docshelf.api.upload_signing import UploadSigner
 from docshelf.pipeline import IngestResult
 
@@ -71,10 +70,7 @@ def _parameters(query: str) -> tuple[str, str]:
         raise BadRequestError("give namespace and filename once each")
     if not re.fullmatch(NAMESPACE_REGEX, namespace[0]):
         raise BadRequestError(f"namespace {namespace[0]!r} must match {NAMESPACE_REGEX}")
-    name = filename[0]
-    if not name or len(name) > MAX_FILENAME_CHARS or any(ord(char) < 0x20 or ord(char) == 0x7F for char in name):
-        raise BadRequestError(f"filename must be 1-{MAX_FILENAME_CHARS} characters without control characters")
-    return namespace[0], checked_filename(name)
+    return namespace[0], checked_filename(filename[0])
 
 
 def _length(environ: dict[str, Any]) -> int:

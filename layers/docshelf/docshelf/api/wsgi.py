@@ -74,7 +74,7 @@ def json_reply(status: int, message: str, headers: Headers | None = None) -> Rep
 
 def allowed_methods(path: str) -> tuple[str, ...] | None:
     """The methods a route answers (HEAD wherever GET is), or None for no such route."""
-    if path in PUBLIC_PATHS or _RUN_PATH.fullmatch(path):
+    if path in PUBLIC_PATHS or _RUN_PATH.fullmatch(path) or path == "/namespaces":
         return ("GET", "HEAD", "OPTIONS")
     if path == "/documents":
         return ("GET", "HEAD", "POST", "OPTIONS")

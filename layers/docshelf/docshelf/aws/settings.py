@@ -35,6 +35,7 @@ ENV_USER_CLAIM = "USER_CLAIM"
 ENV_AWS_REGION = "AWS_REGION"
 ENV_EMBEDDING_PROVIDER = "EMBEDDING_PROVIDER"
 ENV_EMBEDDING_MODEL_ID = "EMBEDDING_MODEL_ID"
+ENV_FETCH_ALLOWED_HOSTS = "FETCH_ALLOWED_HOSTS"
 
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
 DEFAULT_USER_CLAIM = "sub"
@@ -64,6 +65,8 @@ class Settings:
     namespaces_claim: str = DEFAULT_NAMESPACES_CLAIM
     user_claim: str = DEFAULT_USER_CLAIM
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
+    # Internal hosts a namespace's queued web pages may be fetched from (FETCH_ALLOWED_HOSTS), by namespace.
+    fetch_allowed_hosts: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -106,6 +109,7 @@ class Settings:
             source_bucket=env.get(ENV_SOURCE_BUCKET, "").strip(),
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
             user_claim=env.get(ENV_USER_CLAIM, "") or DEFAULT_USER_CLAIM,
+            fetch_allowed_hosts=allowed_hosts(env.get(ENV_FETCH_ALLOWED_HOSTS, "")),
             pipeline=PipelineConfig(
                 chunking=chunking,
                 limits=limits,
@@ -113,6 +117,21 @@ class Settings:
                 embedding_model_id=env.get(ENV_EMBEDDING_MODEL_ID, "").strip(),
             ),
         )
+
+
+def allowed_hosts(raw: str) -> dict[str, frozenset[str]]:
+    """`namespace=host,host;namespace=host` as {namespace: hosts}; hosts as the fetcher compares them."""
+    from docshelf.fetch.fetcher import host_key
+    from docshelf.ids import NAMESPACE_PATTERN
+
+    found: dict[str, frozenset[str]] = {}
+    for entry in filter(None, (part.strip() for part in raw.split(";"))):
+        namespace, separator, hosts = entry.partition("=")
+        names = frozenset(host_key(host) for host in hosts.split(",") if host.strip())
+        if not separator or not NAMESPACE_PATTERN.fullmatch(namespace.strip()) or not names:
+            raise SettingsError(f"{ENV_FETCH_ALLOWED_HOSTS} entries are namespace=host,host, not {entry!r}")
+        found[namespace.strip()] = found.get(namespace.strip(), frozenset()) | names
+    return found
 
 
 def _required(env: Mapping[str, str], name: str) -> str:

@@ -141,7 +141,10 @@ def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageR
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    outcome = pipeline.load_parsed(services.store, _ref(message))
+    from docshelf.aws.web_fetch import recorded_web_source
+
+    uri, fetched_at = recorded_web_source(services, message.namespace, message.source_key, message.revision)
+    outcome = pipeline.load_parsed(services.store, _ref(message), uri=uri, fetched_at=fetched_at)
     if outcome is None:
         raise StorageError(f"the parse cache of revision {message.revision} is missing")
     chunks, hit = pipeline.chunk_stage(services.store, outcome, config=services.settings.pipeline)
@@ -321,7 +324,10 @@ def _read_object(services: AwsServices, event: ObjectEvent, *, max_bytes: int) -
         raise
     if response.get("ContentLength", 0) > max_bytes:
         raise DocumentTooLargeError(f"{response['ContentLength']} bytes is over the limit of {max_bytes}")
-    return response["Body"].read()
+    data: bytes = response["Body"].read(max_bytes + 1)  # bounded even if the length was not told
+    if len(data) > max_bytes:
+        raise DocumentTooLargeError(f"over the limit of {max_bytes} bytes")
+    return data
 
 
 def _object_exists(services: AwsServices, event: ObjectEvent) -> bool:

@@ -11,6 +11,7 @@ unless an upload of the page already holds a newer S3 sequencer: then the publis
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
@@ -37,8 +38,8 @@ def handle_fetch_message(
 ) -> StageResult:
     from docshelf.aws.stages import StageResult, settle_parse_failure
 
-    fetcher = fetcher or make_fetcher()
     namespace, key = message.namespace, message.source_key
+    fetcher = fetcher or _fetcher_for(services, namespace)
     previous = previous_fetch(services.store, namespace, key)
     try:
         page = fetcher.fetch(message.url, validators_of(previous))
@@ -65,6 +66,28 @@ def web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
         head = services.s3.head_object(Bucket=event.bucket, Key=event.key)
     metadata = {str(name).lower(): str(value) for name, value in (head.get("Metadata") or {}).items()}
     return metadata.get(URL_METADATA, ""), metadata.get(FETCHED_AT_METADATA, "")
+
+
+def _fetcher_for(services: AwsServices, namespace: str) -> Fetcher:
+    """The fetcher of a namespace's pages: public addresses, and the internal hosts FETCH_ALLOWED_HOSTS names for it."""
+    fetcher = make_fetcher()
+    allowed = services.settings.fetch_allowed_hosts.get(namespace, frozenset())
+    if allowed:
+        fetcher.limits = replace(fetcher.limits, allowed_hosts=fetcher.limits.allowed_hosts | allowed)
+    return fetcher
+
+
+def recorded_web_source(services: AwsServices, namespace: str, source_key: str, revision: str) -> tuple[str, str]:
+    """(URL, fetch time) of the fetch that gave a web page these bytes, from its fetch record (the parse cache holds
+    no URL); empty when the key is not a web page's or another fetch has replaced the record since."""
+    from docshelf.fetch.web_ingest import WEB_PREFIX
+
+    if not source_key.startswith(WEB_PREFIX):
+        return "", ""
+    record = previous_fetch(services.store, namespace, source_key)
+    if record.get("sha256") != revision:
+        return "", ""
+    return record.get("final_url", ""), record.get("fetched_at", "")
 
 
 def _whole(fetcher: Fetcher, url: str) -> FetchedPage:

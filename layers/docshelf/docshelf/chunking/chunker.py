@@ -29,8 +29,10 @@ def chunk_document(
     namespace: str,
     config: ChunkConfig | None = None,
     revision: str = "",
+    source_key: str = "",
 ) -> list[Chunk]:
-    """The document's chunks."""
+    """The document's chunks; `source_key` is the document's path in its namespace (default its file name)."""
+    source_key = source_key or document.source.filename
     config = config or ChunkConfig()
     images = _ImageReader()
     drafts = [_with_text(draft) for draft in _drafts(document, config, images)]
@@ -40,7 +42,7 @@ def chunk_document(
     for ordinal, ((draft, text), chunk_id) in enumerate(zip(drafts, ids, strict=True)):
         section_path = _common_prefix(_cited_paths(draft.pieces))
         pages = tuple(sorted({piece.page for piece in draft.pieces}))
-        chunk_citation = citation_of(document.source.filename, section_path, pages, document_id, chunk_id)
+        chunk_citation = citation_of(source_key, section_path, pages, document_id, chunk_id)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id,
@@ -53,6 +55,7 @@ def chunk_document(
                 token_count=draft.tokens if draft.tokens >= 0 else count_tokens(text),
                 ordinal=ordinal,
                 source_file_name=document.source.filename,
+                source_key=source_key,
                 revision=revision or document.source.sha256,
                 connect_to=tuple(draft.links),
                 overlap_chars=draft.overlap_chars,

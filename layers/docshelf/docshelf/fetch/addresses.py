@@ -30,6 +30,21 @@ def address_refusal(address: IPAddress) -> str | None:
     return _category(address)
 
 
+def internal_refusal(address: IPAddress) -> str | None:
+    """Why `address` may not be fetched from even for a host the operator allowed: an instance metadata address
+    (IPv4 or IPv6, or carried in an IPv6 form), the unspecified address, or multicast; None otherwise."""
+    embedded = (
+        [address, *(inner for _, inner in _embedded_ipv4(address))]
+        if isinstance(address, ipaddress.IPv6Address)
+        else [address]
+    )
+    if any(candidate in _METADATA for candidate in embedded):
+        return "a cloud instance metadata address"
+    if address.is_unspecified or address.is_multicast:
+        return "an unspecified address" if address.is_unspecified else "a multicast address"
+    return None
+
+
 def _category(address: IPAddress) -> str | None:
     checks = (
         ("unspecified", address.is_unspecified),

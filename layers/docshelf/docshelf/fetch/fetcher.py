@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from urllib.parse import urljoin, urlsplit
 
 from docshelf.errors import FetchFailedError, FetchRefusedError
-from docshelf.fetch.addresses import IPAddress, address_refusal
+from docshelf.fetch.addresses import IPAddress, address_refusal, internal_refusal
 
 Resolver = Callable[[str, int], list[str]]
 Connector = Callable[[str, int, float], socket.socket]
@@ -38,6 +38,10 @@ class FetchLimits:
     timeout_seconds: float = 20.0  # the whole fetch, every hop included
     # Test-only: loopback addresses allowed, for a local test server. Never set from configuration or the CLI.
     allow_loopback_for_tests: bool = False
+    # Host names (or IP literals) named by the operator (`--allow-host`, FETCH_ALLOWED_HOSTS on AWS) whose internal
+    # addresses may be fetched from: an intranet wiki. Only those exact hosts, each hop checked again (a redirect
+    # elsewhere is refused as usual), and never an instance metadata, unspecified or multicast address.
+    allowed_hosts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +118,11 @@ class Fetcher:
         addresses = [literal] if literal is not None else [_parse_answer(host, a) for a in self._resolve(host, port)]
         if not addresses:
             raise FetchRefusedError(f"{host!r} resolved to no address")
+        allowed = host_key(host) in self.limits.allowed_hosts
         for address in addresses:
-            reason = None if self._allowed_for_tests(address) else address_refusal(address)
+            if self._allowed_for_tests(address):
+                continue
+            reason = internal_refusal(address) if allowed else address_refusal(address)
             if reason is not None:
                 raise FetchRefusedError(f"refused {url}: {host} is {address}, {reason}")
         return _Target(scheme, host, port, path, tuple(str(address) for address in addresses))
@@ -176,6 +183,11 @@ class _Target:
     port: int
     path: str
     addresses: tuple[str, ...]
+
+
+def host_key(host: str) -> str:
+    """A host as `allowed_hosts` holds it: lower case, without a trailing dot or IPv6 brackets."""
+    return host.strip().strip("[]").rstrip(".").lower()
 
 
 def split_url(url: str) -> tuple[str, str, int, str]:

@@ -21,7 +21,13 @@ from docshelf.model import Chunk
 # Raised whenever a text's terms change: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the
 # terms of the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does
 # not.
-ANALYZER_VERSION = 2
+ANALYZER_VERSION = 3
+# The most distinct character trigrams (`#abc` terms) a chunk's term channel indexes: the first in text order. A
+# table chunk of numbers and codes holds hundreds, which cost a large CSV most of its index memory; a query's own
+# trigrams are optional terms (search/query.py), so a chunk whose trigrams were cut still matches by its surface
+# forms. With 64 a 102 MB CSV's ingest peaks at 512 MB instead of 738 (bench/memory_bench.py; 128: 576).
+MAX_CHUNK_TRIGRAMS = 64
+TRIGRAM_PREFIX = "#"
 
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -133,7 +139,7 @@ def _raw_terms_of_token(token: str) -> tuple[str, ...]:
     collapsed = "".join(_PARTS.findall(token))
     if collapsed != token:
         terms.append(collapsed)
-    terms.extend(f"#{collapsed[i : i + 3]}" for i in range(len(collapsed) - 2))
+    terms.extend(f"{TRIGRAM_PREFIX}{collapsed[i : i + 3]}" for i in range(len(collapsed) - 2))
     return tuple(terms)
 
 
@@ -165,7 +171,9 @@ def _kind(token: str) -> str | None:
 class _TokenTerms(dict[str, tuple[str, ...]]):
     """Terms per distinct token, computed on first sight: a text's terms are then dictionary look-ups."""
 
-    LIMIT = 500_000
+    # A table of unique numbers makes every token new: 500,000 entries in each of the four caches held 100+ MB of
+    # a large CSV's ingest for nothing (the embedded index keeps each piece's term ids itself).
+    LIMIT = 100_000
 
     def __init__(self, compute: Callable[[str], tuple[str, ...]]) -> None:
         super().__init__()
@@ -258,7 +266,25 @@ def analyze_path(text: str) -> list[str]:
     return terms
 
 
+def is_trigram(term: str) -> bool:
+    return term.startswith(TRIGRAM_PREFIX)
+
+
+def bounded_trigrams(raw: list[str], limit: int = MAX_CHUNK_TRIGRAMS) -> list[str]:
+    """A chunk's raw terms with only its first `limit` distinct trigrams (every occurrence of those kept)."""
+    kept: set[str] = set()
+    bounded = []
+    for term in raw:
+        if is_trigram(term) and term not in kept:
+            if len(kept) >= limit:
+                continue
+            kept.add(term)
+        bounded.append(term)
+    return bounded
+
+
 def channel_terms(chunk: Chunk) -> dict[Channel, list[str]]:
-    """A chunk's terms per channel (the embedded index gets the same terms as ids from its TermTable)."""
+    """A chunk's terms per channel, as indexed (the embedded index gets the same terms as ids from its TermTable)."""
     content, raw = content_and_raw_terms(chunk.text)
-    return {"content": content, "path": list(path_terms(chunk.source_file_name, chunk.section_path)), "term": raw}
+    path = list(path_terms(chunk.source_file_name, chunk.section_path))
+    return {"content": content, "path": path, "term": bounded_trigrams(raw)}

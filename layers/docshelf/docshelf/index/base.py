@@ -172,8 +172,9 @@ class SearchBackend(ABC):
         filters: SearchFilters,
         limit: int,
         min_match: int = 1,
+        optional: frozenset[str] = frozenset(),
     ) -> list[tuple[str, float]]:
         """Chunk ids with their BM25 scores (each term's weighted by the query's), best first, among chunks the
-        filters allow: one channel's first pass."""
-        plan = QueryPlan({channel: ChannelQuery(term_weights(terms), min_match)}, filters, limit)
+        filters allow: one channel's first pass (`optional` terms score without counting toward `min_match`)."""
+        plan = QueryPlan({channel: ChannelQuery(term_weights(terms), min_match, optional)}, filters, limit)
         return self.first_pass(namespace, plan).rankings.get(channel, [])

@@ -63,6 +63,8 @@ class ChannelQuery:
 
     terms: Mapping[str, float]
     min_match: int = 1
+    # Terms that score but do not count toward min_match (the term channel's trigrams).
+    optional: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,6 +133,8 @@ def run_parser(fmt: str, limits: ParseLimits, call: Callable[[], T]) -> T:
             return call()
         except DocumentError:
             raise
+        except MemoryError:
+            raise DocumentTooLargeError(f"the {fmt} parser ran out of memory") from None
         except Exception as error:  # a parser defect: this document's status, not the end of the batch
             raise ParserFailedError(f"the {fmt} parser failed: {type(error).__name__}: {error}"[:500]) from error
 

@@ -8,6 +8,7 @@ tie-breaker: on its own it is easily fooled by punctuation inside quoted text.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections import Counter
@@ -23,7 +24,7 @@ from docshelf.parsers.sheet_values import text_cell
 from docshelf.parsers.textcodec import decode_report
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from docshelf.model import Block
 
@@ -31,27 +32,24 @@ CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 SAMPLE_CHARS = 64 * 1024
 SAMPLE_RECORDS = 200
 MAX_FIELD_CHARS = 16 * 1024 * 1024
+_BLOCK = 1 << 20
 TITLE_LEVEL = 1
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    decoded = decode_report(data)
-    text = decoded.text
-    delimiter = choose_delimiter(
-        text[:SAMPLE_CHARS], prefer_tab=PurePosixPath(filename).suffix.lower() in {".tsv", ".tab"}
-    )
+    lines, sample, warnings = line_source(data)
+    delimiter = choose_delimiter(sample, prefer_tab=PurePosixPath(filename).suffix.lower() in {".tsv", ".tab"})
+    del sample
     budget = CellBudget(limits.max_sheet_cells)
-    content = ParsedContent(
-        blocks=[], title=PurePosixPath(filename).name, page_count=1, warnings=decoded.document_warnings()
-    )
-    rectangle = rectangular_table(_file_records(text, delimiter), budget)
+    content = ParsedContent(blocks=[], title=PurePosixPath(filename).name, page_count=1, warnings=warnings)
+    rectangle = rectangular_table(_file_records(lines(), delimiter), budget)
     if rectangle is not None:
         table, kept, total = rectangle
         if kept < total:
             _truncated(content, kept, total, budget)
         content.blocks.append(table)
         return content
-    grid = _read_grid(text, delimiter, budget, content)
+    grid = _read_grid(lines(), delimiter, budget, content)
     blocks: list[Block] = sheet_blocks(grid, page=1, budget=budget, title_level=TITLE_LEVEL)
     content.blocks.extend(blocks)
     return content
@@ -100,12 +98,54 @@ def _records(lines: Iterator[str], delimiter: str, limit: int | None = None) -> 
         yield record
 
 
-def _file_records(text: str, delimiter: str) -> Iterator[list[str]]:
+def line_source(data: bytes) -> tuple[Callable[[], Iterator[str]], str, list[str]]:
+    """(a function giving the file's lines with their endings, one at a time, each call from the start; a sample of
+    its first SAMPLE_CHARS characters; the document's warnings about its encoding). UTF-8 (the common case, BOM or
+    not) is decoded line by line from the bytes, so a 100 MB file is never held as 100 MB of text beside its bytes;
+    other encodings (ISO-2022-JP, 7-bit with escapes, among them), and lines ending in a lone CR, are decoded whole by
+    decode_report."""
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if b"\x1b" not in data and _is_utf8(data, start) and not _lone_cr(data):
+        sample = data[start : start + 4 * SAMPLE_CHARS].decode("utf-8", "ignore")[:SAMPLE_CHARS]
+        return (lambda: _utf8_lines(data, start)), sample, []
+    decoded = decode_report(data)
+    text = decoded.text
+    return (lambda: _lines(text)), text[:SAMPLE_CHARS], decoded.document_warnings()
+
+
+def _is_utf8(data: bytes, start: int) -> bool:
+    """Whether the bytes from `start` are UTF-8, checked a block at a time (no text of the whole file is made)."""
+    if any(data.startswith(bom) for bom in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for at in range(start, len(data), _BLOCK):
+            decoder.decode(view[at : at + _BLOCK])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _lone_cr(data: bytes) -> bool:
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+
+
+def _utf8_lines(data: bytes, start: int) -> Iterator[str]:
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end].decode("utf-8")
+        start = end
+
+
+def _file_records(lines: Iterator[str], delimiter: str) -> Iterator[list[str]]:
     """Every record of the file, fields of up to MAX_FIELD_CHARS; malformed text is a CorruptDocumentError."""
     if csv.field_size_limit() < MAX_FIELD_CHARS:
         csv.field_size_limit(MAX_FIELD_CHARS)
     try:
-        yield from _records(_lines(text), delimiter)
+        yield from _records(lines, delimiter)
     except csv.Error as exc:
         raise CorruptDocumentError(f"malformed delimited text: {exc}") from exc
 
@@ -132,11 +172,11 @@ def _truncated(content: ParsedContent, kept: int, total: int, budget: CellBudget
     content.warnings.append(f"truncated: {content.truncation}")
 
 
-def _read_grid(text: str, delimiter: str, budget: CellBudget, content: ParsedContent) -> SheetGrid:
+def _read_grid(lines: Iterator[str], delimiter: str, budget: CellBudget, content: ParsedContent) -> SheetGrid:
     """The records as a grid. Records past the cell budget are counted, not kept, so that the document says how
     much of the file it holds (`content.truncation`); a record the budget cut in the middle is left out whole."""
     grid = SheetGrid()
-    records = enumerate(_file_records(text, delimiter))
+    records = enumerate(_file_records(lines, delimiter))
     for row, record in records:
         cells = [(col, cell) for col, cell in enumerate(map(text_cell, record)) if cell is not None]
         if not budget.take(len(cells)):

@@ -6,18 +6,21 @@ from __future__ import annotations
 from docshelf.config import PipelineConfig
 from docshelf.keys import artifact_key, chunk_cache_key, parse_cache_key
 from docshelf.model import Chunk
+from docshelf.pipeline.content_only import named_document
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
 from docshelf.pipeline.parse import parsed
 from docshelf.serde import chunks_from_dict, document_from_dict, loads
 from docshelf.store.base import ObjectStore
 
 
-def load_parsed(store: ObjectStore, ref: DocumentRef) -> ParseOutcome | None:
-    """The parse stage's result for a revision, from the `_ori` cache; None when it is not there."""
+def load_parsed(store: ObjectStore, ref: DocumentRef, *, uri: str = "", fetched_at: str = "") -> ParseOutcome | None:
+    """The parse stage's result for a revision, from the `_ori` cache, named for `ref`'s document (its uri `uri`,
+    default its key, and a web page's `fetched_at`); None when it is not there."""
     cached = store.get(parse_cache_key(ref.revision))
     if cached is None:
         return None
-    return parsed(ref, document_from_dict(loads(cached)), cache_hit=True)
+    document = named_document(document_from_dict(loads(cached)), ref.source_key, uri=uri, fetched_at=fetched_at)
+    return parsed(ref, document, cache_hit=True)
 
 
 def recorded_parse(store: ObjectStore, *, namespace: str, document_id: str, revision: str) -> tuple[str, int]:

@@ -61,7 +61,7 @@ def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: 
     else:
         chunks = chunk_document(
             document, document_id=ref.document_id, namespace=ref.namespace, config=config.chunking,
-            revision=ref.revision,
+            revision=ref.revision, source_key=ref.source_key,
         )  # fmt: skip
     sections = artifacts.section_dicts(document, chunks)  # once: the manifest and doc_nav hold the same tree
     built = manifest(ref, document, chunks, status=indexed_status(ref), config=config, sections=sections)

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from docshelf.assets.storage import write_parsed_assets
 from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError, StorageError
-from docshelf.keys import parse_cache_key, shard_plan_key, shard_prefix, shard_range_key
+from docshelf.keys import shard_plan_key, shard_prefix, shard_range_key
+from docshelf.pipeline.content_only import anonymous_document, named_document
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
-from docshelf.pipeline.parse import cached_outcome, parsed, record_parse_failure
-from docshelf.serde import document_json, dumps, loads
+from docshelf.pipeline.parse import cached_outcome, parsed, record_parse_failure, write_parse_cache
+from docshelf.serde import dumps, loads
 from docshelf.store.base import ObjectStore
 
 PageSpan = tuple[int, int]
@@ -93,9 +94,10 @@ def merge_when_complete(store: ObjectStore, ref: DocumentRef, *, config: Pipelin
         _drop_shards(store, ref.revision)
         return ParseOutcome(ref, error=error)
     write_parsed_assets(store, ref.revision, assets)  # before the cache: a cache hit finds its assets
-    store.put(parse_cache_key(ref.revision), document_json(document), content_type=JSON)
+    cached = anonymous_document(document, plan.filename)  # the plan is the first upload's: it names that one
+    write_parse_cache(store, ref.revision, cached)
     _drop_shards(store, ref.revision)
-    return parsed(ref, document)
+    return parsed(ref, named_document(cached, ref.source_key))
 
 
 def _drop_shards(store: ObjectStore, revision: str) -> None:

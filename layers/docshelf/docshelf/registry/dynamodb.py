@@ -106,6 +106,20 @@ class DynamoDBRegistry:
         item = response.get("Item")
         return int(item["version"]["N"]) if item and "version" in item else 0
 
+    def namespaces(self) -> tuple[str, ...]:
+        """The namespaces with a version item (every publish, failure and delete writes one): a filtered scan, for
+        `GET /namespaces` and the answer to an unknown namespace, not for every search."""
+        paginator = self.client.get_paginator("scan")
+        found: set[str] = set()
+        for page in paginator.paginate(
+            TableName=self.table,
+            FilterExpression="sk = :version",
+            ExpressionAttributeValues={":version": {"S": VERSION_SORT_KEY}},
+            ProjectionExpression="pk",
+        ):
+            found.update(item["pk"]["S"] for item in page.get("Items", []))
+        return tuple(sorted(found))
+
     def bump_namespace_version(self, namespace: str) -> int:
         response = self.client.update_item(
             TableName=self.table,

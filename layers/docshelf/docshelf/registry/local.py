@@ -89,6 +89,11 @@ class LocalRegistry:
             row = db.execute("SELECT version FROM namespaces WHERE namespace = ?", (namespace,)).fetchone()
         return int(row[0]) if row else 0
 
+    def namespaces(self) -> tuple[str, ...]:
+        with self._connect() as db:
+            rows = db.execute("SELECT namespace FROM namespaces UNION SELECT namespace FROM documents").fetchall()
+        return tuple(sorted(str(row[0]) for row in rows))
+
     def bump_namespace_version(self, namespace: str) -> int:
         with self._connect() as db:
             db.execute(

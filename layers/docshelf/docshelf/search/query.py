@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from docshelf.index.analyzer import analyze, analyze_path, normalize, raw_terms
+from docshelf.index.analyzer import analyze, analyze_path, is_trigram, normalize, raw_terms
 from docshelf.index.plan import Channel, ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, term_weights
 from docshelf.index.stopwords import without_question_words
 from docshelf.search.ranking import RANKING, RankingSettings
@@ -44,8 +44,11 @@ def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSett
 def channel_query(
     channel: Channel, terms: Sequence[str] | Mapping[str, float], ranking: RankingSettings = RANKING
 ) -> ChannelQuery:
+    """A channel's query; in the term channel the query's character trigrams score but are not required (a chunk
+    indexes only its first MAX_CHUNK_TRIGRAMS), its surface forms are."""
     weights = term_weights(terms if isinstance(terms, Mapping) else ranking.query_weights(terms))
-    return ChannelQuery(weights, required_matches(channel, len(weights), ranking))
+    optional = frozenset(term for term in weights if is_trigram(term)) if channel == "term" else frozenset()
+    return ChannelQuery(weights, required_matches(channel, len(weights) - len(optional), ranking), optional)
 
 
 def query_plan(

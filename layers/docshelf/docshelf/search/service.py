@@ -16,7 +16,8 @@ from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
-from docshelf.search.corrections import SPELLING_RULE, corrections
+from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
+from docshelf.search.empty import check_budget, empty_reason
 from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.highlights import highlight_terms, highlights
@@ -36,6 +37,9 @@ DEFAULT_MAX_TOKENS = 2000
 MIN_CANDIDATES = 50
 # Chunks fetched along with the expansion pass beyond top_k, in case expansion reorders the first pass.
 LIKELY_RESULTS_MARGIN = 4
+# The word channels' weights in a corrected search beside the semantic channel: small enough that no fusion of
+# them reaches the semantic channel's last rank (2 / (60 + limit)), so they only order what it did not rank.
+CORRECTED_UNDER_SEMANTIC = 1e-4
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,7 @@ class SearchResponse:
     corrections: dict[str, str] = field(default_factory=dict)
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
     query: str = ""  # what the results' highlights mark (with `corrections`)
+    empty_reason: str = ""  # why there are no results (search/empty.py); "" when there are
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
@@ -100,6 +105,7 @@ class SearchResponse:
             "evidence_chunks": self.evidence_chunks,
             "evidence_tokens": self.evidence_tokens,
             "corrections": self.corrections,
+            **({"empty_reason": self.empty_reason} if self.empty_reason else {}),
             "cache": self.cache,
             "took_ms": self.took_ms,
         }
@@ -138,6 +144,14 @@ def search(
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
+    if ranked:
+        check_budget(ranked[0].chunk, request.max_tokens)
+    has_terms = bool(queries) or semantic is not None
+    reason = (
+        ""
+        if ranked
+        else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
+    )
     assets = _asset_links(ranked, asset_link)
     evidence, used, tokens = render_counted_evidence([r.chunk for r in ranked], request.max_tokens, assets)
     return SearchResponse(
@@ -150,6 +164,7 @@ def search(
         evidence_tokens=tokens,
         corrections=corrected,
         query=request.query,
+        empty_reason=reason,
     )
 
 
@@ -178,7 +193,11 @@ def _ranked(
     limit: int,
     ranking: RankingSettings,
     hits: HitReader | None = None,
+    *,
+    lexical_scale: float = 1.0,
 ) -> list[RankedChunk]:
+    """The fused, distinct, passage-ordered results of a first pass; `lexical_scale` multiplies the word channels'
+    weights (below 1: the semantic channel's order leads, with its weight as is)."""
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     if "semantic" in first.rankings:
@@ -203,9 +222,12 @@ def _ranked(
         chunks.update(second.chunks)
         rankings["expansion"] = [cid for cid, _ in _rounded_scores(second.ranking)]
     weights = ranking.channel_weights()
-    if "semantic" in rankings and feedback:
+    if "semantic" in rankings and feedback and lexical_scale == 1.0:
         doubt = _lexical_doubt(queries.get("content", []), frequencies[0], first.content_idf)
         weights["semantic"] *= doubt**ranking.semantic_adapt
+    weights = {
+        channel: weight * (1.0 if channel == "semantic" else lexical_scale) for channel, weight in weights.items()
+    }
     fused = fuse_rrf(rankings, weights, ranking.rrf_k)
     if hits is not None and ranking.hit_weight > 0:
         eligible = candidates(fused, ranking.hit_depth, dict(rounded.get("content", [])), ranking.hit_floor)
@@ -228,14 +250,16 @@ def _with_corrections(
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
     and the corrections; nothing when no word has a close indexed term."""
     content = list(queries.get("content", []))
-    if not content:
+    typed = typed_words(request.query)
+    wrong = misspelt(content, typed)
+    if not wrong:
         return [], {}
     try:
-        candidates = index.similar_terms(request.namespace, content, SPELLING_RULE)
+        candidates = index.similar_terms(request.namespace, wrong, SPELLING_RULE)
     except IndexBackendError as error:  # the answer without corrections stays "no results", not an error
         _log.warning("no spelling corrections: %s", error)
         return [], {}
-    corrected = corrections(content, candidates)
+    corrected = corrections(wrong, candidates)
     if not corrected:
         return [], {}
     fixed = [corrected.get(term, term) for term in content]
@@ -244,8 +268,12 @@ def _with_corrections(
     first = index.first_pass(request.namespace, replace(plan, semantic=semantic))
     if not any(first.rankings.get(channel) for channel in queries):
         return [], {}
-    ranked = _ranked(index, request, queries, first, limit, ranking, hits)
-    return ranked, corrected if ranked else {}
+    # Beside the semantic channel a guess at the words only breaks its ties and follows its chunks: it never
+    # outranks what the vectors found for the query as typed.
+    scale = CORRECTED_UNDER_SEMANTIC if semantic is not None else 1.0
+    ranked = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale)
+    shown = {typed.get(term, term): used for term, used in corrected.items()}
+    return ranked, shown if ranked else {}
 
 
 def _text_key(text: str) -> str:

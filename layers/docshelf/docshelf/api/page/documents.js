@@ -25,15 +25,18 @@ function documentRow(doc) {
     : doc.source_key;
   if (file.addEventListener) file.addEventListener("click", openSource);
   const error = doc.error_code ? [el("code", { textContent: doc.error_code }), " " + doc.error_message] : [];
-  const remove = el("button", { type: "button", className: "delete", textContent: "Delete" });
-  remove.setAttribute("aria-label", "Delete " + doc.source_key);
-  remove.addEventListener("click", () => deleteDocument(doc, remove));
+  let remove = "";  // a deleted document offers nothing to delete
+  if (doc.status !== "deleted") {
+    remove = el("button", { type: "button", className: "delete", textContent: "Delete" });
+    remove.setAttribute("aria-label", "Delete " + doc.source_key);
+    remove.addEventListener("click", () => deleteDocument(doc, remove));
+  }
   const updated = doc.updated_at ? new Date(doc.updated_at * 1000).toLocaleString() : "";
   return el("tr", { className: "document" }, el("td", {}, file),
     el("td", { className: "status-" + doc.status, textContent: doc.status }),
     el("td", { textContent: String(doc.chunk_count) }), el("td", { textContent: doc.pages ? String(doc.pages) : "" }),
     el("td", { className: "error" }, ...error),
-    el("td", { textContent: updated }), el("td", {}, remove));
+    el("td", { textContent: updated }), el("td", { className: "actions" }, remove));
 }
 
 async function loadDocuments() {

@@ -66,12 +66,12 @@ async function openSource(event) {
 
 function citation(result) {
   const line = el("div", { className: "citation" });
-  const link = el("a", { className: "source", href: sourceHref(result), textContent: result.source_file_name });
+  const link = el("a", { className: "source", href: sourceHref(result), textContent: citedName(result) });
   link.addEventListener("click", openSource);
   line.append(link);
   if (result.section_path.length) {
     const crumbs = el("nav", { className: "breadcrumb" });
-    crumbs.setAttribute("aria-label", "Section of " + result.source_file_name);
+    crumbs.setAttribute("aria-label", "Section of " + citedName(result));
     for (const title of result.section_path) crumbs.append(el("span", { className: "section", textContent: title }));
     line.append(crumbs);
   }
@@ -209,7 +209,7 @@ function renderPlan(data) {
       if (place === undefined) continue;
       const r = data.results[place];
       evidence.append(el("li", {}, el("a", { href: "#result-" + (place + 1),
-        textContent: "[" + (place + 1) + "] " + r.source_file_name + (r.section_path.length ? " > " +
+        textContent: "[" + (place + 1) + "] " + citedName(r) + (r.section_path.length ? " > " +
           r.section_path.join(" > ") : "") }), el("span", { className: "meta", textContent: " " + pagesLabel(r.pages) })));
     }
     if (evidence.children.length) item.append(evidence);
@@ -227,7 +227,26 @@ function renderEvidence(data, maxTokens) {
 
 function selectedMode() { return document.querySelector("input[name=mode]:checked").value; }
 
-async function runSearch() {
+// The document's key in its namespace (what status shows and filters take); chunks made before it: the file name.
+function citedName(result) {
+  return result.source_key || result.source_file_name;
+}
+
+// The address bar says what is shown, so a reload or a shared link opens the same view: the search's own fields
+// (pushed, so Back returns to the previous search), the namespace and the tab (replaced).
+function followInAddressBar(fields, push) {
+  const params = new URLSearchParams(location.search);
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined || value === "") params.delete(name); else params.set(name, value);
+  }
+  const target = location.pathname + "?" + params.toString();
+  if (target === location.pathname + location.search) return;
+  if (push) history.pushState(null, "", target); else history.replaceState(null, "", target);
+}
+
+async function runSearch(push = true) {
+  followInAddressBar({ namespace: namespace(), q: $("query").value, top_k: $("top-k").value,
+    max_tokens: $("max-tokens").value, mode: selectedMode() === "agentic" ? "agentic" : undefined }, push);
   const list = $("results");
   if (token()) sessionStorage.setItem(TOKEN_KEY, token());
   delete document.body.dataset.state;
@@ -270,6 +289,8 @@ function selectTab(tab) {
     other.tabIndex = selected ? 0 : -1;
     $(other.getAttribute("aria-controls")).hidden = !selected;
   }
+  const views = { "tab-documents": "documents", "tab-evidence": "evidence" };
+  followInAddressBar({ view: views[tab.id], namespace: namespace() }, false);
   if (tab.id === "tab-documents") loadDocuments();
 }
 
@@ -301,14 +322,22 @@ function start() {
     sessionStorage.setItem(TOKEN_KEY, fragment.get("token"));
     history.replaceState(null, "", location.pathname + location.search);
   }
+  window.addEventListener("popstate", () => fromAddressBar(true));
+  fromAddressBar(false);
+}
+
+// The fields and the view the address bar names; a query there is searched (again, after Back or Forward).
+function fromAddressBar(again) {
   const params = new URLSearchParams(location.search);
   if (params.get("namespace")) $("namespace").value = params.get("namespace");
   if (params.get("top_k")) $("top-k").value = params.get("top_k");
   if (params.get("max_tokens")) $("max-tokens").value = params.get("max_tokens");
-  if (params.get("mode") === "agentic") document.querySelector("input[value=agentic]").checked = true;
+  document.querySelector(params.get("mode") === "agentic" ? "input[value=agentic]" : "input[value=classic]").checked =
+    true;
   if (params.get("view") === "documents") selectTab($("tab-documents"));
   else if (params.get("view") === "evidence") selectTab($("tab-evidence"));
-  if (params.get("q")) { $("query").value = params.get("q"); runSearch(); }
+  else if (again) selectTab($("tab-results"));
+  if (params.get("q")) { $("query").value = params.get("q"); runSearch(false); }
 }
 
 start();

@@ -9,7 +9,7 @@ a few tiers of segments of geometrically growing size, dropping the postings of 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -276,21 +276,27 @@ class BM25Channel:
             self._contributions[term_id] = cached
         return cached
 
-    def scores(self, weights: Mapping[int, float], size: int, required: int = 1) -> tuple[FloatArray, BoolArray]:
-        """(score per row, whether the row matched at least `required` distinct query terms) for rows 0..size-1;
-        each term's BM25 score counts `weights[term id]` times (rank-bm25 counts a repeated query term again)."""
-        rows_parts, weighted = [], []
+    def scores(
+        self, weights: Mapping[int, float], size: int, required: int = 1, optional: Collection[int] = ()
+    ) -> tuple[FloatArray, BoolArray]:
+        """(score per row, whether the row matched at least `required` distinct query terms other than `optional`
+        ones) for rows 0..size-1; each term's BM25 score counts `weights[term id]` times (rank-bm25 counts a
+        repeated query term again), an optional term's too."""
+        rows_parts, weighted, counted = [], [], []
         for term_id, weight in weights.items():
             if self._live_rows and self.document_frequency(term_id) > 0:
                 rows, contributions = self._term_postings(term_id)
                 rows_parts.append(rows)
                 weighted.append(contributions * (self.idf(term_id) * weight))
+                if term_id not in optional:
+                    counted.append(rows)
         if not rows_parts:
             return np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.bool_)
         rows = np.concatenate(rows_parts)
         scores = np.asarray(np.bincount(rows, weights=np.concatenate(weighted), minlength=size), dtype=np.float64)
+        matching = np.concatenate(counted) if counted else np.zeros(0, dtype=rows.dtype)
         if required > 1:
-            return scores, np.bincount(rows, minlength=size) >= required
+            return scores, np.bincount(matching, minlength=size) >= required
         matched = np.zeros(size, dtype=np.bool_)
-        matched[rows] = True
+        matched[matching] = True
         return scores, matched

@@ -260,6 +260,7 @@ class EmbeddedIndex(SearchBackend):
         for first, end in _slices([len(chunk.text) for chunk in chunks], ANALYSIS_CHARS):
             part = chunks[first:end]
             content, raw = self._terms.text_terms([chunk.text for chunk in part])
+            raw = self._terms.bounded_trigrams(*raw)
             paths = _flattened([self._path_ids(chunk.source_file_name, chunk.section_path) for chunk in part])
             analyzed = analyzed_batch([], {"content": content, "path": paths, "term": raw})
             for channel, postings in analyzed.channels.items():

@@ -237,7 +237,8 @@ class Namespace:
         self, channel: Channel, query: ChannelQuery, filters: SearchFilters, limit: int
     ) -> list[tuple[str, float]]:
         known = {self.vocabulary[term]: weight for term, weight in query.terms.items() if term in self.vocabulary}
-        scores, selected = self.channels[channel].scores(known, len(self.rows), query.min_match)
+        optional = {self.vocabulary[term] for term in query.optional if term in self.vocabulary}
+        scores, selected = self.channels[channel].scores(known, len(self.rows), query.min_match, optional)
         if not filters.is_empty():
             selected &= self.allowed(filters)
         candidates = np.flatnonzero(selected)

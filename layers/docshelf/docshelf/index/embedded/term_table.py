@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from itertools import chain
 
 import numpy as np
+import numpy.typing as npt
 
-from docshelf.index.analyzer import normalize, piece_terms
+from docshelf.index.analyzer import MAX_CHUNK_TRIGRAMS, is_trigram, normalize, piece_terms
 from docshelf.index.embedded.bm25 import IntArray, Vocabulary, number_unseen
 from docshelf.index.embedded.piece_keys import PieceKeys, piece_ids
 
@@ -64,6 +65,7 @@ class TermTable:
 
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
+        self._trigram_flags = np.zeros(0, dtype=np.bool_)  # per vocabulary id: a `#abc` term
         self._reset()
 
     def _reset(self) -> None:
@@ -82,6 +84,35 @@ class TermTable:
                 lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
                 table.extend(lengths, self.vocabulary.ids(list(chain.from_iterable(terms))))
         return np.fromiter(map(self._pieces.__getitem__, pieces), dtype=np.int64, count=len(pieces))
+
+    def bounded_trigrams(self, term_ids: IntArray, owners: IntArray) -> tuple[IntArray, IntArray]:
+        """Raw term ids (text order, owners nondecreasing) with only each owner's first MAX_CHUNK_TRIGRAMS distinct
+        trigrams, every occurrence of those kept: `analyzer.bounded_trigrams` of each text, at numpy speed."""
+        trigram = self._trigrams(term_ids)
+        at = np.flatnonzero(trigram)
+        if not len(at):
+            return term_ids, owners
+        key = owners[at] * (int(term_ids.max()) + 1) + term_ids[at]
+        distinct, first = np.unique(key, return_index=True)
+        owner_of = owners[at][first]
+        order = np.lexsort((first, owner_of))  # each owner's distinct trigrams in the order they first appear
+        grouped = owner_of[order]
+        starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
+        rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+        dropped = distinct[order[rank >= MAX_CHUNK_TRIGRAMS]]
+        if not len(dropped):
+            return term_ids, owners
+        keep = np.ones(len(term_ids), dtype=np.bool_)
+        keep[at[np.isin(key, dropped)]] = False
+        return term_ids[keep], owners[keep]
+
+    def _trigrams(self, term_ids: IntArray) -> npt.NDArray[np.bool_]:
+        terms = self.vocabulary.terms
+        if len(self._trigram_flags) < len(terms):
+            new = terms[len(self._trigram_flags) :]
+            flags = np.fromiter(map(is_trigram, new), dtype=np.bool_, count=len(new))
+            self._trigram_flags = np.concatenate((self._trigram_flags, flags))
+        return self._trigram_flags[term_ids]
 
     def text_terms(self, texts: Sequence[str]) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
         """For the content and the raw channel: (term ids, position of their text in `texts`)."""

@@ -141,8 +141,12 @@ def channel_query(
     out as unindexable."""
     field = CHANNEL_FIELDS[channel]
     weighted = weighted_terms(query.terms)
-    min_match = min(query.min_match, max(1, len(weighted)))
-    should = [{"term": {field: {"value": term, "boost": weight}}} for term, weight in weighted]
+    counted = [(term, weight) for term, weight in weighted if term not in query.optional]
+    min_match = min(query.min_match, max(1, len(counted)))
+    should = [{"term": {field: {"value": term, "boost": weight}}} for term, weight in counted]
+    scoring = [
+        {"term": {field: {"value": term, "boost": weight}}} for term, weight in weighted if term in query.optional
+    ]
     return {
         "size": limit,
         "_source": False,
@@ -152,6 +156,7 @@ def channel_query(
             "bool": {
                 "filter": [filter_clause(namespace, filters)],
                 "must": [{"bool": {"should": should, "minimum_should_match": min_match}}],
+                **({"should": scoring} if scoring else {}),
             }
         },
         # Ties broken by chunk id, as in the embedded index.
