@@ -6,6 +6,8 @@ from __future__ import annotations
 import http.client
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
+
 from docshelf.api.upload_signing import SignedUpload, UploadSigner
 from tests.functional.api.helpers import Served, token
 
@@ -68,3 +70,15 @@ def test_a_signature_expires() -> None:
         assert "expired" in str(error)
     else:
         raise AssertionError("an expired URL was accepted")
+
+
+def test_a_signature_of_any_text_is_refused_not_a_server_error() -> None:
+    from docshelf.api.errors import ForbiddenError
+    from docshelf.api.link_signing import LinkSigner
+
+    signer = LinkSigner()
+    link = signer.signed("/documents/d1/source", {"namespace": "demo"})
+    params = dict(pair.split("=") for pair in link.split("?")[1].split("&"))
+    signer.verify("/documents/d1/source", params)
+    with pytest.raises(ForbiddenError):
+        signer.verify("/documents/d1/source", {**params, "signature": "é" + params["signature"][1:]})

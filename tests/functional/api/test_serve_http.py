@@ -90,7 +90,7 @@ def test_hit_counts_are_recorded_per_chunk_and_document(served: Served) -> None:
     assert hits.hits("demo", first["document_id"], first["chunk_id"]) == 2
     assert hits.hits("demo", first["document_id"]) == 2
     # only the results the evidence cites count: a budget for one chunk leaves the second out
-    narrow = served.search(DEMO, namespace="demo", query="pump seal valve", top_k=3, max_tokens=40)[1]
+    narrow = served.search(DEMO, namespace="demo", query="pump seal valve", top_k=3, max_tokens=70)[1]
     assert narrow["evidence_chunks"] == 1 and len(narrow["results"]) >= 2
     cited, left_out = narrow["results"][0], narrow["results"][1]
     assert hits.hits("demo", cited["document_id"], cited["chunk_id"]) >= 1

@@ -38,14 +38,24 @@ class LinkSigner:
         """ForbiddenError unless `params` carry this path's signature and it has not expired."""
         expires = params.get("expires", "")
         given = {name: value for name, value in params.items() if name not in SIGNATURE_PARAMETERS}
-        if not hmac.compare_digest(self._signature(path, given, expires), params.get("signature", "")):
+        if not same_signature(self._signature(path, given, expires), params.get("signature", "")):
             raise ForbiddenError("the link's signature does not match")
         if not expires.isdigit() or self.clock() > int(expires):
             raise ForbiddenError("the link has expired: search again for a fresh one")
 
     def _signature(self, path: str, params: Mapping[str, str], expires: str) -> str:
-        text = "\n".join([path, urlencode(sorted(params.items())), expires])
-        return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()
+        return hmac_signature(self.key, path, urlencode(sorted(params.items())), expires)
+
+
+def hmac_signature(key: bytes, *fields: str) -> str:
+    """HMAC-SHA256 of the fields, one a line, as hex."""
+    return hmac.new(key, "\n".join(fields).encode(), hashlib.sha256).hexdigest()
+
+
+def same_signature(expected: str, given: str) -> bool:
+    """Whether a request carried the expected signature, in constant time; `given` may be any text (a request's
+    non-ASCII value compares as bytes instead of raising)."""
+    return hmac.compare_digest(expected.encode(), given.encode("utf-8", "surrogatepass"))
 
 
 def is_signed(params: Mapping[str, str]) -> bool:

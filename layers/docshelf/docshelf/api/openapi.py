@@ -114,6 +114,14 @@ def _list_parameters() -> list[dict[str, Any]]:
     return [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in LIST_QUERY.items()]
 
 
+def _signed_link_parameters() -> list[dict[str, Any]]:
+    """The query of a signed source or image link (docshelf serve): it opens without a token until it expires."""
+    return [
+        {"name": "expires", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"}},
+        {"name": "signature", "in": "query", "required": False, "schema": {"type": "string", "maxLength": 128}},
+    ]
+
+
 def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:
     responses = _responses("SourceUrlOut", 404, 409, *COMMON_ERRORS)
     responses["200"]["description"] = "the file itself (docshelf serve) or a presigned GET URL of it (AWS)"
@@ -122,7 +130,7 @@ def _source_path(namespace: dict[str, Any]) -> dict[str, Any]:
         "get": {
             "summary": "A document's source file, for citation links",
             "operationId": "get_document_source",
-            "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace],
+            "parameters": [_parameter("document_id", "path", DOCUMENT_ID), namespace, *_signed_link_parameters()],
             "responses": responses,
         }
     }
@@ -139,7 +147,12 @@ def _asset_path(namespace: dict[str, Any]) -> dict[str, Any]:
         "get": {
             "summary": "An image asset of a document (an image chunk's `asset` under docshelf serve)",
             "operationId": "get_document_asset",
-            "parameters": [_parameter("document_id", "path", DOCUMENT_ID), _parameter("name", "path", name), namespace],
+            "parameters": [
+                _parameter("document_id", "path", DOCUMENT_ID),
+                _parameter("name", "path", name),
+                namespace,
+                *_signed_link_parameters(),
+            ],
             "responses": responses,
         }
     }

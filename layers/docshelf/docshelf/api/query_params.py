@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,20 +19,37 @@ from docshelf.registry import DocumentRecord
 
 DEFAULT_PAGE_SIZE = 1000
 MAX_PAGE_SIZE = 1000
-_ROUTES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"/documents"), frozenset({"namespace", "status", "source_key", "limit", "cursor"})),
-    (re.compile(r"/documents/[^/]+/(?:source|assets/[^/]+)"), frozenset({"namespace", "expires", "signature"})),
-    (re.compile(r"/documents/[^/]+"), frozenset({"namespace"})),
-)
+
+
+@functools.cache
+def _route_parameters() -> tuple[tuple[re.Pattern[str], str, frozenset[str]], ...]:
+    """(path pattern, method, the query parameters it takes) of every operation, from the OpenAPI document: the
+    routes' one description, so a route and the parameters it takes cannot drift apart."""
+    from docshelf.api.openapi import openapi_document
+
+    routes = []
+    for path, operations in openapi_document()["paths"].items():
+        pattern = re.compile(re.sub(r"\{[^}/]+\}", "[^/]+", path))
+        for method, operation in operations.items():
+            names = frozenset(p["name"] for p in operation.get("parameters", []) if p["in"] == "query")
+            routes.append((pattern, method.upper(), names))
+    return tuple(routes)
 
 
 def check_query_parameters(event: Mapping[str, Any]) -> None:
-    """400 for a query parameter the route does not take (a route not listed takes none)."""
+    """400 for a query parameter the route does not take (a route the OpenAPI document does not list takes none;
+    HEAD takes what GET takes)."""
     given = set((event.get("queryStringParameters") or {}).keys())
     if not given:
         return
-    path = str(((event.get("requestContext") or {}).get("http") or {}).get("path") or event.get("rawPath") or "")
-    allowed = next((names for pattern, names in _ROUTES if pattern.fullmatch(path)), frozenset())
+    http = (event.get("requestContext") or {}).get("http") or {}
+    path = str(http.get("path") or event.get("rawPath") or "")
+    method = str(http.get("method") or "GET").upper()
+    method = "GET" if method == "HEAD" else method
+    allowed = next(
+        (names for pattern, verb, names in _route_parameters() if verb == method and pattern.fullmatch(path)),
+        frozenset(),
+    )
     unknown = sorted(given - allowed)
     if unknown:
         takes = ", ".join(sorted(allowed)) if allowed else "no query parameters"

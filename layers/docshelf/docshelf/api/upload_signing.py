@@ -8,8 +8,6 @@ cover. A URL without a signature still takes the bearer token (the route's older
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -17,6 +15,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from docshelf.api.errors import ForbiddenError
+from docshelf.api.link_signing import hmac_signature, same_signature
 
 UPLOAD_URL_SECONDS = 900  # as long as the presigned S3 PUT on AWS
 
@@ -53,7 +52,7 @@ class UploadSigner:
             expires = int(params["expires"])
         except (KeyError, ValueError):
             raise ForbiddenError("the upload URL is incomplete: ask POST /documents for another") from None
-        if not hmac.compare_digest(self._signature(upload, expires), params.get("signature", "")):
+        if not same_signature(self._signature(upload, expires), params.get("signature", "")):
             raise ForbiddenError("the upload URL's signature does not match")
         if self.clock() > expires:
             raise ForbiddenError("the upload URL has expired: ask POST /documents for another")
@@ -64,5 +63,5 @@ class UploadSigner:
         return upload
 
     def _signature(self, upload: SignedUpload, expires: int) -> str:
-        text = "\n".join([upload.namespace, upload.filename, upload.content_type, str(upload.size), str(expires)])
-        return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()
+        fields = (upload.namespace, upload.filename, upload.content_type, str(upload.size), str(expires))
+        return hmac_signature(self.key, *fields)
