@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
 from docshelf.cli_agentic import agentic_search_command, planner_from_args
+from docshelf.cli_batch import batch_line
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.cli_options import (
@@ -166,26 +167,23 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _request(args: argparse.Namespace, query: str) -> SearchRequest:
     return SearchRequest(
-        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=_filters(args)
+        namespace=args.namespace,
+        query=query,
+        top_k=args.top_k,
+        max_tokens=args.max_tokens,
+        filters=_filters(args),
+        min_score=args.min_score,
     )
 
 
 def _batch_search(services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]]) -> int:
+    """One JSON line per question: the fields of a single search's `--json`, under the same budget."""
+    asset_link = local_asset_link(services.store.root)
     for qid, query in queries:
-        response = search(services.index, _request(args, query), embedder=services.embedding_provider())
-        results = [
-            {
-                "doc": r.chunk.source_file_name,
-                "document_id": r.chunk.document_id,
-                "chunk_id": r.chunk.chunk_id,
-                "text": r.chunk.text,
-                "score": r.score,
-                "pages": list(r.chunk.pages),
-                "section_path": list(r.chunk.section_path),
-            }
-            for r in response.results
-        ]
-        print(json.dumps({"qid": qid, "results": results}, ensure_ascii=False))
+        response = search(
+            services.index, _request(args, query), asset_link=asset_link, embedder=services.embedding_provider()
+        )
+        print(json.dumps(batch_line(qid, response.to_dict()), ensure_ascii=False))
     return EXIT_OK
 
 

@@ -21,7 +21,10 @@ def search_options(find: argparse.ArgumentParser) -> None:
     store_options(find)
     embedding_options(find)
     find.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
-    find.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
+    find.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS, help="the evidence budget (both modes)")
+    find.add_argument(
+        "--min-score", type=float, default=0.0, help="leave out results whose confidence (0..1) is below this"
+    )
     find.add_argument("--document", action="append", default=[], help="only these documents (id or file name)")
     find.add_argument("--exclude-document", action="append", default=[])
     find.add_argument("--exclude-section", action="append", default=[])

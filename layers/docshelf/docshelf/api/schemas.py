@@ -88,6 +88,13 @@ SEARCH_BODY = _closed(
         "top_k": {"type": "integer", "minimum": 1, "maximum": TOP_K_LIMIT, "default": DEFAULT_TOP_K},
         "max_tokens": {"type": "integer", "minimum": 1, "maximum": MAX_EVIDENCE_TOKENS, "default": DEFAULT_MAX_TOKENS},
         "filters": {**ref("SearchFiltersBody"), "default": {}},
+        "min_score": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "default": 0,
+            "description": "Leave out results (and their evidence) whose confidence is below this",
+        },
         **AGENTIC_BODY_FIELDS,
     },
     required=["namespace", "query"],
@@ -120,6 +127,21 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "overlap_chars": {"type": "integer"},
     "citation_tokens": {"type": "integer"},
     "score": {"type": "number"},
+    "lexical_score": {"type": "number", "description": "The content channel's BM25 score (0: no word matched)"},
+    "confidence": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "description": "The chance that the chunk holds the answer, from the share of the query's words it holds",
+    },
+    "evidence_ref": {
+        "type": ["integer", "null"],
+        "description": "The [n] of the chunk's block in evidence_text (null: not in the evidence)",
+    },
+    "evidence_excerpt": {
+        "type": ["string", "null"],
+        "description": "The part of text that went into evidence_text (the whole text when it all fit)",
+    },
     "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
     "asset": {
         "type": "string",
@@ -151,7 +173,8 @@ SEARCH_OUT = _closed(
     {
         "evidence_text": {
             "type": "string",
-            "description": "The ranked chunks with citation headers, as many as fit max_tokens",
+            "description": "The passages of the ranked chunks that answer, under compact [n] citation headers, "
+            "within max_tokens",
         },
         "answer_text": {"type": "string", "description": "Always empty: docshelf returns evidence, not answers"},
         "results": {
@@ -171,6 +194,10 @@ SEARCH_OUT = _closed(
             "additionalProperties": {"type": "string"},
             "description": "When no chunk matched the query as written: each misspelt query term (as analyzed) "
             "with the indexed term searched instead; empty otherwise",
+        },
+        "good_match": {
+            "type": "boolean",
+            "description": "Some result's confidence reaches 0.5; false: nothing matched well (weak or no answer)",
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
