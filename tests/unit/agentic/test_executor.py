@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import json
 import threading
+import time
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,9 +20,12 @@ from docshelf.agentic.render import render
 from docshelf.agentic.rules import rule_plan
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
+from docshelf.index.base import FirstPass, SearchBackend
+from docshelf.index.plan import QueryPlan
 from docshelf.local import LocalServices
 from docshelf.tokens import count_tokens
 from tests.agentic_fixtures import context, ingest_documents
+from tests.backends import Delegating
 
 QUERIES = ["TX-100 warranty", "pump seal hours", "tickets fixed in 2.3.1", "torque of flange bolts", "shipping pallets"]
 
@@ -169,3 +175,35 @@ def test_independent_steps_leave_no_thread_behind(ctx: StepContext) -> None:
     execution = execute(rule_plan("TX-100 warranty? pump seal hours? tickets of 2.3.1?", "ns"), ctx, 3000)
     assert len(execution.runs) == 3 and all(run.status == "done" for run in execution.runs)
     assert threading.active_count() == before  # a process with threads left could no longer fork (forked.py)
+
+
+class _SlowThread(Delegating):
+    """The index answering the search of one thread late, so another step of its wave finishes first."""
+
+    def __init__(self, inner: SearchBackend, slow_thread: str) -> None:
+        super().__init__(inner)
+        self.slow_thread = slow_thread
+
+    def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
+        if threading.current_thread().name == self.slow_thread:
+            time.sleep(0.05)
+        return super().first_pass(namespace, plan)
+
+
+def test_the_evidence_does_not_depend_on_which_step_finishes_first(ctx: StepContext) -> None:
+    query = "pump seal hours? pump seal replaced? seal of the pump?"  # three steps finding the same chunks
+    bodies = [
+        agentic_search(replace(ctx, index=_SlowThread(ctx.index, slow)), AgenticRun(query, 200))
+        for slow in ("MainThread", "agentic-step-1", "agentic-step-2", "none")
+    ]
+    claims = {(body["evidence_text"], tuple(step["tokens"] for step in body["steps"])) for body in bodies}
+    assert len(claims) == 1  # the same text, each part paid by the same step
+
+
+def test_identical_requests_give_one_evidence_text_and_top_k_results(ctx: StepContext) -> None:
+    # Steps on four threads that find the same chunks: the first in plan order claims each, never the fastest.
+    query = "pump seal hours? pump seal replaced? seal of the pump? TX-100 warranty?"
+    bodies = [agentic_search(ctx, AgenticRun(query, 300)) for _ in range(40)]
+    assert len({body["evidence_text"] for body in bodies}) == 1
+    assert len({json.dumps(body["results"], sort_keys=True) for body in bodies}) == 1
+    assert all(len(body["results"]) <= ctx.top_k for body in bodies)

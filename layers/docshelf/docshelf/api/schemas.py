@@ -197,7 +197,8 @@ SEARCH_OUT = _closed(
         },
         "good_match": {
             "type": "boolean",
-            "description": "Some result's confidence reaches 0.5; false: nothing matched well (weak or no answer)",
+            "description": "Some result holds 60% of the query's idf-weighted words (its confidence reaches that "
+            "share's); false: nothing matched well (a weak answer or none)",
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},

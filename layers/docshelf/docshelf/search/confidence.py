@@ -6,7 +6,8 @@ weighs as the query's rarest found term, since it is the words a user asked abou
 ("what is the capital of Mongolia" over papers on viruses holds "capital" at most). The share is mapped by a
 logistic fitted on every QA set in ../shared/ireval pooled (a result is positive when its text holds an answer;
 docs/evaluation/evidence.md has the fit and the reliability per set), so 0.5 means "about one in two such
-results holds the answer".
+results holds the answer". Pooled, it is calibrated; per set it is not (long papers hold fewer answers per matching
+chunk than short articles), which the table in docs/evaluation/evidence.md shows.
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ from collections.abc import Collection, Mapping
 from math import exp
 
 # The logistic's slope and offset over the share (docs/evaluation/evidence.md, "confidence").
-SLOPE = 6.0
-OFFSET = -3.6
-# Below this confidence for every result, the response says that nothing matched well.
-GOOD_MATCH = 0.5
+SLOPE = 5.18
+OFFSET = -4.28
 
 
 def query_weights(terms: Collection[str], idf: Mapping[str, float]) -> dict[str, float]:
@@ -36,3 +35,10 @@ def term_share(held: Collection[str], weights: Mapping[str, float]) -> float:
 
 def confidence(share: float) -> float:
     return round(1.0 / (1.0 + exp(-(SLOPE * share + OFFSET))), 4)
+
+
+# A good match holds at least this share of the query's weight: first results that do hold the answer 62-99% of the
+# time per set, those that do not 30-89% (docs/evaluation/evidence.md). Below it for every result, the response
+# says that nothing matched well.
+GOOD_SHARE = 0.6
+GOOD_MATCH = confidence(GOOD_SHARE)

@@ -24,6 +24,7 @@ from docshelf.search.packing import PACKING, PackingSettings, pack_evidence
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
+from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
 from docshelf.search.table_cells import table_cells
@@ -125,12 +126,17 @@ def search(
     asset_link: AssetLink | None = None,
     embedder: QueryEmbedder | None = None,
     packing: PackingSettings = PACKING,
+    reranker: Reranker | None = None,
+    rerank_depth: int = DEFAULT_DEPTH,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
     `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
     `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
     channel (search/semantic.py)."""
     started = time.perf_counter()
+    wanted = request.top_k
+    if reranker is not None:  # the first stage ranks as many as the reranker reads
+        request = replace(request, top_k=min(MAX_TOP_K, max(request.top_k, rerank_depth)))
     weights = ranking.channel_weights()
     queries = {
         channel: terms
@@ -149,6 +155,9 @@ def search(
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
+    if reranker is not None and ranked:
+        order = reranked(request.query, ranked, [r.chunk.text for r in ranked], reranker, rerank_depth)
+        ranked = with_rerank_scores(order, ranked)[:wanted]
     content = [corrected.get(term, term) for term in queries.get("content", [])]
     weights = query_weights(dict.fromkeys(content), first.content_idf)
     ranked = [r for r in _with_confidence(ranked, weights) if r.confidence >= request.min_score]
