@@ -36,7 +36,7 @@ def test_evidence_links_image_chunks_and_counts_the_line() -> None:
     full = pack_evidence([TEXT, IMAGE], {}, 1000, assets={"c1": link})
     assert len(full.blocks) == 2
     assert full.text.endswith(IMAGE.text + image_line(link))
-    assert full.tokens == count_tokens(full.text) <= 1000
+    assert count_tokens(full.text) <= full.tokens <= 1000
     for budget in range(full.tokens - 30, full.tokens + 3):
         text = pack_evidence([TEXT, IMAGE], {}, budget, assets={"c1": link}).text
         assert count_tokens(text) <= budget  # the link line's tokens are counted

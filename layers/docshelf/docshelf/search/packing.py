@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
@@ -27,6 +26,7 @@ from docshelf.search.sentences import matched_terms, sentence_spans
 from docshelf.tokens import count_tokens
 
 JOINER = " … "
+JOINER_TOKENS = 2
 SEPARATOR = "\n\n"
 SEPARATOR_TOKENS = 2
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")
@@ -58,7 +58,7 @@ class EvidenceBlock:
 @dataclass(frozen=True, slots=True)
 class PackedEvidence:
     text: str
-    tokens: int
+    tokens: int  # the tokens the budget counted: the text's own count, or a few more where joins merge tokens
     blocks: tuple[EvidenceBlock, ...]
 
     @property
@@ -80,6 +80,40 @@ class _Candidate:
     deferred: bool = False
     claimed: list[tuple[int, int]] = field(default_factory=list)
     whole: bool = False
+    header_costs: dict[str | None, int] = field(default_factory=dict)  # by the previous block's chunk id
+    excerpt_costs: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = field(default_factory=dict)
+    sentence_costs: dict[int, int] = field(default_factory=dict)
+
+    def header_cost(self, previous: Chunk | None) -> int:
+        """The header's tokens after `previous` (its `[n]` is three tokens for any n up to 999)."""
+        key = previous.chunk_id if previous is not None else None
+        if key not in self.header_costs:
+            self.header_costs[key] = count_tokens(evidence_header(1, self.chunk, previous))
+        return self.header_costs[key]
+
+    def excerpt_cost(self) -> int:
+        """The excerpt's tokens, at least its text's: a whole chunk's as the chunker counted them; passages as the
+        sum of their sentences' counts, one more for each break between them (a word's leading space, or the
+        joiner's two tokens, goes to the next token)."""
+        key = (self.whole, tuple(self.claimed))
+        if key not in self.excerpt_costs:
+            self.excerpt_costs[key] = self._whole_cost() if self.whole else self._passages_cost()
+        return self.excerpt_costs[key]
+
+    def _whole_cost(self) -> int:
+        text = self.chunk.token_count if self.chunk.token_count > 0 else count_tokens(self.chunk.text)
+        return text + (count_tokens(image_line(self.asset)) + 1 if self.asset else 0)
+
+    def _passages_cost(self) -> int:
+        ranges = _merged([*([self.pinned] if self.pinned and self.claimed else []), *self.claimed])
+        sentences = [at for start, end in ranges for at in range(start, end)]
+        return sum(self._sentence_cost(at) for at in sentences) + len(sentences) - 1 + JOINER_TOKENS * (len(ranges) - 1)
+
+    def _sentence_cost(self, at: int) -> int:
+        if at not in self.sentence_costs:
+            start, end = self.spans[at]
+            self.sentence_costs[at] = count_tokens(self.chunk.text[start:end])
+        return self.sentence_costs[at]
 
     def excerpt(self) -> str:
         if self.whole:
@@ -145,7 +179,7 @@ def pack_evidence(
     for candidate in candidates:  # what no word matched, whole, best first
         if candidate not in order and not candidate.windows:
             candidate.whole = True
-            if _cost(_blocks([*order, candidate], settings)) <= max_tokens:
+            if _cost([*order, candidate], settings) <= max_tokens:
                 order.append(candidate)
             else:
                 candidate.whole = False
@@ -201,7 +235,7 @@ def _fits(
     """Whether the evidence stays within `max_tokens` with `candidate` claiming `ranges` (nothing is changed)."""
     kept, was_whole = candidate.claimed, candidate.whole
     candidate.claimed, candidate.whole = _merged(ranges), candidate.is_all(ranges)
-    cost = _cost(_blocks(order if candidate in order else [*order, candidate], settings))
+    cost = _cost(order if candidate in order else [*order, candidate], settings)
     candidate.claimed, candidate.whole = kept, was_whole
     return cost <= max_tokens
 
@@ -223,47 +257,48 @@ def _widen(order: list[_Candidate], max_tokens: int, settings: PackingSettings) 
             candidate.claimed = grown
 
 
+def _reading_order(order: Sequence[_Candidate], settings: PackingSettings) -> Sequence[_Candidate]:
+    """Documents by their first claimed passage, a document's chunks by their place in it (or claim order without
+    `group_documents`)."""
+    if not settings.group_documents:
+        return order
+    first: dict[str, int] = {}
+    for at, candidate in enumerate(order):
+        first.setdefault(candidate.chunk.document_id, at)
+    return sorted(order, key=lambda c: (first[c.chunk.document_id], c.chunk.ordinal, c.rank))
+
+
 def _blocks(order: Sequence[_Candidate], settings: PackingSettings) -> list[tuple[_Candidate, str, str]]:
-    """(candidate, header, excerpt) in reading order: documents by their first claimed passage, a document's
-    chunks by their place in it (or in claim order without `group_documents`)."""
-    if settings.group_documents:
-        first: dict[str, int] = {}
-        for at, candidate in enumerate(order):
-            first.setdefault(candidate.chunk.document_id, at)
-        order = sorted(order, key=lambda c: (first[c.chunk.document_id], c.chunk.ordinal, c.rank))
+    """(candidate, header, excerpt) in reading order."""
     blocks = []
     previous: Chunk | None = None
-    for number, candidate in enumerate(order, start=1):
+    for number, candidate in enumerate(_reading_order(order, settings), start=1):
         header = evidence_header(number, candidate.chunk, previous)
         blocks.append((candidate, header, candidate.excerpt()))
         previous = candidate.chunk
     return blocks
 
 
-def _cost(blocks: Sequence[tuple[_Candidate, str, str]]) -> int:
-    """Tokens of the rendered blocks, header and excerpt counted apart (the header's final line break ends a
-    pre-token, and so does the separator), each text once per search: the final text is counted whole."""
-    if not blocks:
-        return 0
-    return sum(_tokens(header) + _tokens(excerpt) for _, header, excerpt in blocks) + SEPARATOR_TOKENS * (
-        len(blocks) - 1
-    )
-
-
-@lru_cache(maxsize=4096)
-def _tokens(text: str) -> int:
-    return count_tokens(text)
+def _cost(order: Sequence[_Candidate], settings: PackingSettings) -> int:
+    """Tokens of the blocks rendered in reading order, header and excerpt counted apart (the header's final line
+    break ends a pre-token, and so does the separator), each counted once per state: the final text is counted
+    whole."""
+    total = SEPARATOR_TOKENS * max(0, len(order) - 1)
+    previous: Chunk | None = None
+    for candidate in _reading_order(order, settings):
+        total += candidate.header_cost(previous) + candidate.excerpt_cost()
+        previous = candidate.chunk
+    return total
 
 
 def _render(order: list[_Candidate], max_tokens: int, settings: PackingSettings) -> PackedEvidence:
+    """The blocks as text, with the tokens the budget counted for them (`_cost`): the text is not counted again,
+    since a header's final line break and a separator start pre-tokens of their own, so the parts' counts add up
+    to the whole's or a little more (a separator after punctuation merges with it)."""
+    while (tokens := _cost(order, settings)) > max_tokens and order:
+        order.pop()
     blocks = _blocks(order, settings)
     text = SEPARATOR.join(header + excerpt for _, header, excerpt in blocks)
-    tokens = count_tokens(text)
-    while tokens > max_tokens and blocks:  # a join that merged tokens the block counts did not see
-        order.remove(blocks[-1][0])
-        blocks = _blocks(order, settings)
-        text = SEPARATOR.join(header + excerpt for _, header, excerpt in blocks)
-        tokens = count_tokens(text)
     return PackedEvidence(
         text,
         tokens,
