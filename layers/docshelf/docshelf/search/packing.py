@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
 from docshelf.model import Chunk
-from docshelf.search.sentences import matched_terms, sentence_spans
+from docshelf.search.sentences import analyzed_sentences, matched_terms
 from docshelf.tokens import count_tokens
 
 JOINER = " … "
@@ -191,11 +191,11 @@ def pack_evidence(
 def _candidate(
     rank: int, chunk: Chunk, weights: Mapping[str, float], settings: PackingSettings, asset: str | None, later: bool
 ) -> _Candidate:
-    spans = sentence_spans(chunk.text)
+    spans = list(analyzed_sentences(chunk.text)[0])
     total = sum(weights.values())
     if chunk.type == "image" or total <= 0:
         return _Candidate(rank, chunk, spans, [], [], asset=asset, deferred=later)
-    terms = matched_terms(chunk.text, spans, weights.keys())
+    terms = matched_terms(chunk.text, weights.keys())
     pinned = _table_head(chunk, spans) if chunk.type == "table" else None
     starts = [at for at, held in enumerate(terms) if held and not (pinned and at < pinned[1])]
     windows = [(max(0, at - settings.window), min(len(spans), at + settings.window + 1)) for at in starts]

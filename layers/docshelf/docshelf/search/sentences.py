@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from functools import lru_cache
 
 from docshelf.index.analyzer import analyze
 
@@ -32,7 +33,21 @@ def _trim(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return start, end
 
 
-def matched_terms(text: str, spans: list[tuple[int, int]], wanted: Collection[str]) -> list[frozenset[str]]:
-    """Per sentence, the terms of `wanted` it holds (analyzed as the index analyzes content)."""
+@lru_cache(maxsize=1024)
+def analyzed_sentences(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
+    """The sentence spans of `text` and each sentence's content terms (as the index analyzes content), kept for
+    the texts searched last: confidence and packing read the same results, and popular chunks come back."""
+    spans = tuple(sentence_spans(text))
+    return spans, tuple(frozenset(analyze(text[start:end])) for start, end in spans)
+
+
+def matched_terms(text: str, wanted: Collection[str]) -> list[frozenset[str]]:
+    """Per sentence of `text`, the terms of `wanted` it holds."""
     wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
-    return [frozenset(wanted_set.intersection(analyze(text[start:end]))) for start, end in spans]
+    return [terms & wanted_set for terms in analyzed_sentences(text)[1]]
+
+
+def held_terms(text: str, wanted: Collection[str]) -> set[str]:
+    """The terms of `wanted` that `text` holds anywhere."""
+    wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
+    return {term for terms in analyzed_sentences(text)[1] for term in terms & wanted_set}

@@ -27,6 +27,7 @@ from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
+from docshelf.search.sentences import held_terms
 from docshelf.search.table_cells import table_cells
 
 _log = logging.getLogger(__name__)
@@ -194,8 +195,7 @@ def cited_fields(cited: tuple[int, str] | None) -> dict[str, Any]:
 
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
     return [
-        replace(r, confidence=confidence(term_share(set(analyze(r.chunk.text)) & weights.keys(), weights)))
-        for r in ranked
+        replace(r, confidence=confidence(term_share(held_terms(r.chunk.text, weights.keys()), weights))) for r in ranked
     ]
 
 
