@@ -103,6 +103,13 @@ def test_a_heading_only_chunk_is_never_evidence() -> None:
     nested = chunk(2, "# 1.2 Tables\n\n1.2.2 Table with nested table", path=("1.2 Tables",))
     body = chunk(3, "The Stanley Cups were won five times in a row.", path=("Hockey", "Stanley Cups"))
     assert is_heading_only(heading) and is_heading_only(nested) and not is_heading_only(body)
+    cut_paragraph = chunk(
+        5,
+        "大莱龙铁路\n\n大莱龙铁路位于山东省北部环渤海地区，西起潍坊大家洼车站，全长175公里。铁路西与德大",
+        path=("大莱龙铁路",),
+    )
+    assert not is_heading_only(cut_paragraph)  # a Chinese paragraph cut at the chunk's end is text, not a heading
+    assert is_heading_only(chunk(6, "大莱龙铁路\n\n历史", path=("大莱龙铁路",)))
     assert not is_heading_only(replace(chunk(4, "Seals", path=("Seals",)), type="table"))
     packed = pack_evidence([heading, nested, body], {"stanley": 1.0, "cup": 1.0, "tabl": 1.0}, 500)
     assert [block.chunk.chunk_id for block in packed.blocks] == ["c3"]

@@ -31,9 +31,11 @@ SEPARATOR = "\n\n"
 SEPARATOR_TOKENS = 2
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")
 _HEADING_MARKS = re.compile(r"^[#\s]+")
-_SENTENCE_MARK = re.compile(r"[.!?;:,。！？；：，]$|[.!?;。！？；]\s")
+# Sentence punctuation: . ! ? ; , at a line's end or before a space, and the CJK marks anywhere (no spaces there).
+_SENTENCE_MARK = re.compile(r"[.!?;:,]$|[.!?;]\s|[。！？；：，、]")
 HEADING_LINES = 3
 HEADING_WORDS = 10
+HEADING_CHARS = 80  # a Chinese or Japanese line is one "word": its length bounds it
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,8 @@ def is_heading_only(chunk: Chunk) -> bool:
     if all(line in titles for line in lines):
         return True
     short = len(lines) <= HEADING_LINES and all(
-        len(line.split()) <= HEADING_WORDS and not _SENTENCE_MARK.search(line) for line in lines
+        len(line.split()) <= HEADING_WORDS and len(line) <= HEADING_CHARS and not _SENTENCE_MARK.search(line)
+        for line in lines
     )
     return short and any(line in titles for line in lines)
 
