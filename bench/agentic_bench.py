@@ -43,19 +43,27 @@ from docshelf.search.service import SearchRequest, search  # noqa: E402
 
 IREVAL = REPO.parent / "shared" / "ireval"
 SETS = {
-    "xquad_en": "en",
-    "drcd_zh": "zh",
-    "cmrc2018_zh": "zh",
-    "cacm": "requests",
-    "xquad_zh": "zh",
-    "covidqa_dev": "en",
-}
-DEFAULT_SETS = ("xquad_en", "drcd_zh", "cmrc2018_zh", "cacm")
+    "covidqa_dev": "en", "xquad_en": "en", "xquad_zh": "zh", "drcd_zh": "zh", "cmrc2018_zh": "zh", "cacm": "requests",
+}  # fmt: skip
 NAMESPACE = "agentic"
+ENUMERATE = 4  # every fourth request is a numbered list
 TOP_K = 8
 JOINERS: dict[str, list[Callable[[str, str], str]]] = {
-    "en": [lambda a, b: f"{a} {b}", lambda a, b: f"{_bare(a)} and {_lower_first(b)}", lambda a, b: f"{_bare(a)}; {b}"],
-    "zh": [lambda a, b: f"{a}{b}", lambda a, b: f"{_bare(a)}，{b}", lambda a, b: f"{_bare(a)}以及{b}"],
+    "en": [
+        lambda a, b: f"{a} {b}",
+        lambda a, b: f"{_bare(a)} and {_lower_first(b)}",
+        lambda a, b: f"{_bare(a)}; {b}",
+        lambda a, b: f"{_bare(a)}, and also {_lower_first(b)}",
+        lambda a, b: f"Compare {_lower_first(_bare(a))} and {_lower_first(b)}",
+        lambda a, b: f"{a}\n{b}",
+    ],
+    "zh": [
+        lambda a, b: f"{a}{b}",
+        lambda a, b: f"{_bare(a)}，{b}",
+        lambda a, b: f"{_bare(a)}以及{b}",
+        lambda a, b: f"{_bare(a)}，另外{b}",
+        lambda a, b: f"{a}\n{b}",
+    ],
     # CACM's requests are statements of several sentences: joined as a list or by semicolons
     "requests": [lambda a, b: f"{a}; {b}"],
 }
@@ -102,13 +110,23 @@ def composites(questions: list[Question], size: int, count: int, language: str, 
 
 
 def joined(group: list[Question], language: str, number: int) -> str:
-    if language == "requests" and number % 2:
-        return " ".join(f"{at}) {question.text}" for at, question in enumerate(group, start=1))
+    """The group as one request: every `ENUMERATE`-th as a numbered list ("1) … 2) …", "1. … 2. …"), else by
+    the language's joiners in turn (CACM's requests: a list every other time)."""
+    if (language == "requests" and number % 2) or (language != "requests" and number % ENUMERATE == ENUMERATE - 1):
+        mark = "{}." if number % 2 else "{})"
+        return " ".join(f"{mark.format(at)} {question.text}" for at, question in enumerate(group, start=1))
     join = JOINERS[language][number % len(JOINERS[language])]
     text = group[0].text
     for question in group[1:]:
         text = join(text, question.text)
     return text
+
+
+def form_of(language: str, number: int) -> str:
+    """Which way of joining `joined` used for request `number`."""
+    if (language == "requests" and number % 2) or (language != "requests" and number % ENUMERATE == ENUMERATE - 1):
+        return "numbered list"
+    return f"{language} joiner {number % len(JOINERS[language]) + 1}"
 
 
 def found(question: Question, evidence: str, cited_files: set[str]) -> bool:
@@ -132,13 +150,12 @@ def runners(services: LocalServices, graph: bool = False) -> dict[str, Runner]:
 
     def classic(query: str, budget: int) -> tuple[str, set[str]]:
         response = search(index, SearchRequest(NAMESPACE, query, TOP_K, budget))
-        cited = {r.chunk.source_file_name for r in response.results[: response.evidence_chunks]}
+        cited = {r.chunk.source_file_name for r in response.results if r.chunk.chunk_id in response.cited}
         return response.evidence_text, cited
 
     def agentic(query: str, budget: int) -> tuple[str, set[str]]:
         body = agentic_search(ctx, AgenticRun(query, budget))
-        text = body["evidence_text"]
-        return text, {r["source_file_name"] for r in body["results"] if r["chunk_id"] in text}
+        return body["evidence_text"], {r["source_file_name"] for r in body["results"] if r["evidence_ref"]}
 
     def agentic_graph(query: str, budget: int) -> tuple[str, set[str]]:
         body = agentic_search(replace(ctx, follow_graph=True), AgenticRun(query, budget))
@@ -152,13 +169,18 @@ def measure_groups(modes: dict[str, Runner], groups: list[list[Question]], langu
     """Each request in both modes one after the other, so the machine's load falls on both alike."""
     hits = dict.fromkeys(modes, 0)
     latencies: dict[str, list[float]] = {mode: [] for mode in modes}
+    by_form: dict[str, dict[str, int]] = {}
     for number, group in enumerate(groups):
         query = joined(group, language, number) if len(group) > 1 else group[0].text
+        form = by_form.setdefault(form_of(language, number) if len(group) > 1 else "single", {"components": 0})
+        form["components"] += len(group)
         for mode, run in modes.items():
             started = time.perf_counter()
             evidence, cited = run(query, per * len(group))
             latencies[mode].append((time.perf_counter() - started) * 1000)
-            hits[mode] += sum(found(question, evidence, cited) for question in group)
+            count = sum(found(question, evidence, cited) for question in group)
+            hits[mode] += count
+            form[mode] = form.get(mode, 0) + count
     total = sum(len(group) for group in groups)
     row: dict[str, Any] = {
         mode: {"found": hits[mode] / total, "components": total, "p50_ms": statistics.median(latencies[mode]),
@@ -166,6 +188,7 @@ def measure_groups(modes: dict[str, Runner], groups: list[list[Question]], langu
         for mode in modes
     }  # fmt: skip
     row["p50_ratio"] = row["agentic"]["p50_ms"] / row["classic"]["p50_ms"]
+    row["by_form"] = by_form
     return row
 
 
@@ -228,7 +251,7 @@ def print_table(results: dict[str, Any], per: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default=",".join(DEFAULT_SETS), help=f"of {', '.join(SETS)}")
+    parser.add_argument("--sets", default=",".join(SETS), help=f"of {', '.join(SETS)}")
     parser.add_argument("--graph", action="store_true", help="agentic with and without following graph.json")
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--triples", type=int, default=40)

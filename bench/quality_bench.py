@@ -29,12 +29,14 @@ import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.quality_answers import RESULT_MEASURES, evidence_level, qwen_agent_run, result_level  # noqa: E402
 from bench.quality_baselines import TOP_K, baseline_run, regex_tokens, stemmed_tokens  # noqa: E402
 from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
@@ -61,6 +63,7 @@ SETS = {
     "xquad_zh": ("xquad_zh", "XQuAD zh", "MRR@10"),
     "drcd_zh": ("drcd_zh", "DRCD zh-Hant", "MRR@10"),
     "cmrc2018_zh": ("cmrc2018_zh", "CMRC 2018 zh", "MRR@10"),
+    "covidqa_dev": ("covidqa_dev", "COVID-QA dev (long papers)", "MRR@10"),
     "ja": ("", "Japanese manuals (corpus)", "MRR@10"),
     "ja_docs": ("", "Japanese office documents (generated)", "MRR@10"),
 }
@@ -128,8 +131,17 @@ def docshelf_run(
     )  # fmt: skip
     if ingested.returncode not in (EXIT_OK, EXIT_FAILED):  # the corpus holds files meant to fail
         raise RuntimeError(f"docshelf ingest {documents} failed: {ingested.stderr}")
+    return docshelf_search(questions, store, options, namespace)
+
+
+def docshelf_search(
+    questions: Path, store: Path, options: tuple[str, ...], namespace: str, max_tokens: int | None = None
+) -> list[dict[str, Any]]:
+    """`docshelf search --queries … --json --top-k 10` over an ingested store (at `--max-tokens` when given)."""
+    budget = ("--max-tokens", str(max_tokens)) if max_tokens is not None else ()
     searched = subprocess.run(
-        [*docshelf, "search", "--queries", str(questions), "--json", "--top-k", str(TOP_K), *where],
+        [sys.executable, "-m", "docshelf.cli", "search", "--queries", str(questions), "--json", "--top-k", str(TOP_K),
+         "--namespace", namespace, "--store", str(store), *options, *budget],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     return [json.loads(line) for line in searched.stdout.splitlines()]
@@ -145,17 +157,24 @@ def score(run: list[dict[str, Any]], scorer_dir: Path, work: Path, measure: str)
     return value
 
 
-def measure_set(quality: QualitySet, engines: list[Engine], work: Path) -> dict[str, Any]:
+def measure_set(quality: QualitySet, engines: list[Engine], work: Path, answers_too: bool = True) -> dict[str, Any]:
     """Scores of `quality` for every engine and both baselines (over the embedded store's chunks), with the
     seconds each step took (an engine's: its ingest, search and scoring)."""
     questions = [json.loads(line) for line in quality.questions.read_text(encoding="utf-8").splitlines()]
     row: dict[str, Any] = {"label": quality.label, "measure": quality.measure, "questions": len(questions)}
     steps: dict[str, float] = {}
     namespace = f"{NAMESPACE}-{quality.key}"  # a namespace per set: one OpenSearch index each
+    answers: dict[str, Any] = {}
+    with_answers = answers_too and quality.key != "ja" and any("answers" in question for question in questions)
     for engine in engines:
         started = time.perf_counter()
-        run = docshelf_run(quality.documents, quality.questions, work / engine.name, engine.options, namespace)
+        store = work / engine.name
+        run = docshelf_run(quality.documents, quality.questions, store, engine.options, namespace)
         row[engine.name] = score(run, quality.scorer_dir, work, quality.measure)
+        if with_answers:
+            answers[f"{engine.name} results"] = result_level(run, quality.scorer_dir, work)
+            budgeted = partial(_budgeted_search, store=store, options=engine.options, namespace=namespace)
+            answers[f"{engine.name} evidence"] = evidence_level(budgeted, quality.questions, quality.scorer_dir, work)
         steps[engine.name] = time.perf_counter() - started
     started = time.perf_counter()
     if "embedded" not in row:  # the baselines rank the embedded store's chunks
@@ -163,8 +182,18 @@ def measure_set(quality: QualitySet, engines: list[Engine], work: Path) -> dict[
     chunks = EmbeddedIndex(LocalStore(work / "embedded")).list_chunks(namespace, SearchFilters(), 10**9)
     row["chunks"] = len(chunks)
     for name, tokens in (("regex_bm25", regex_tokens), ("stemmed_bm25", stemmed_tokens)):
-        row[name] = score(baseline_run(chunks, questions, tokens), quality.scorer_dir, work, quality.measure)
+        baseline = baseline_run(chunks, questions, tokens)
+        row[name] = score(baseline, quality.scorer_dir, work, quality.measure)
+        if with_answers and name == "regex_bm25":
+            answers["rank-bm25"] = result_level(baseline, quality.scorer_dir, work)
     steps["baselines"] = time.perf_counter() - started
+    if with_answers:
+        started = time.perf_counter()
+        peer = qwen_agent_run(quality.documents, quality.questions, work)
+        if peer is not None:
+            answers["Qwen-Agent 0.0.34"] = result_level(peer, quality.scorer_dir, work)
+            steps["qwen"] = time.perf_counter() - started
+        row["answers"] = answers
     if "embedded" in row:
         row["gain"] = row["embedded"] / row["stemmed_bm25"] - 1
     if "embedded" in row and "opensearch" in row:
@@ -174,7 +203,7 @@ def measure_set(quality: QualitySet, engines: list[Engine], work: Path) -> dict[
     return row
 
 
-def measure(sets: dict[str, int | None], engines: list[Engine]) -> dict[str, Any]:
+def measure(sets: dict[str, int | None], engines: list[Engine], answers_too: bool = True) -> dict[str, Any]:
     """Every set's row, the macro average gain and the largest gap between the engines."""
     started = time.perf_counter()
     rows: dict[str, Any] = {}
@@ -186,7 +215,7 @@ def measure(sets: dict[str, int | None], engines: list[Engine]) -> dict[str, Any
             if not quality.documents.is_dir():
                 rows[key] = {"label": quality.label, "skipped": f"{quality.documents} is absent"}
                 continue
-            rows[key] = measure_set(quality, engines, work)
+            rows[key] = measure_set(quality, engines, work, answers_too)
             shutil.rmtree(work)  # a store holds ~8 files a document: NPL's two stores are ~180k files
             print(f"  {key}: {rows[key]['seconds']} s", file=sys.stderr, flush=True)
     gains = [row["gain"] for key, row in rows.items() if "gain" in row and SETS[key][0]]
@@ -200,6 +229,32 @@ def measure(sets: dict[str, int | None], engines: list[Engine]) -> dict[str, Any
     }
 
 
+def _budgeted_search(
+    questions: Path, max_tokens: int, *, store: Path, options: tuple[str, ...], namespace: str
+) -> list[dict[str, Any]]:
+    return docshelf_search(questions, store, options, namespace, max_tokens)
+
+
+def print_answers(result: dict[str, Any]) -> None:
+    """Where the answer lies in what an LLM reads, per QA set and system (bench/quality_answers.py)."""
+    rows = [(row["label"], row["answers"]) for row in result["sets"].values() if row.get("answers")]
+    if not rows:
+        return
+    measures = list(RESULT_MEASURES)
+    print("\n| set | system | " + " | ".join(measures) + " |\n|---|---|" + "---|" * len(measures))
+    for label, answers in rows:
+        for system, values in answers.items():
+            cells = [f"{values[m]:.4f}" if m in values else "" for m in measures]
+            print(f"| {label} | {system} | " + " | ".join(cells) + " |")
+    systems = {system for _, answers in rows for system in answers}
+    for system in sorted(systems):
+        having = [answers[system] for _, answers in rows if system in answers]
+        if len(having) == len(rows):
+            macro = {m: sum(values[m] for values in having) / len(having) for m in having[0]}
+            cells = [f"{macro[m]:.4f}" if m in macro else "" for m in measures]
+            print(f"| macro ({len(rows)} sets) | {system} | " + " | ".join(cells) + " |")
+
+
 def _cell(row: dict[str, Any], name: str, percent: bool = False) -> str:
     if name not in row:
         return "–"
@@ -207,7 +262,7 @@ def _cell(row: dict[str, Any], name: str, percent: bool = False) -> str:
 
 
 def _seconds(row: dict[str, Any]) -> str:
-    short = {"embedded": "emb", "opensearch": "OS", "baselines": "bm25"}
+    short = {"embedded": "emb", "opensearch": "OS", "baselines": "bm25", "qwen": "qwen"}
     return f"{row['seconds']} (" + ", ".join(f"{short[k]} {v:.0f}" for k, v in row["steps"].items()) + ")"
 
 
@@ -268,7 +323,7 @@ def write_expected(result: dict[str, Any]) -> None:
 
 def guard() -> dict[str, Any]:
     """The CI subset on the embedded engine (tests/functional/test_quality_guard.py)."""
-    return measure(GUARD_SETS, [Engine("embedded")])
+    return measure(GUARD_SETS, [Engine("embedded")], answers_too=False)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -308,6 +363,7 @@ def main(argv: list[str] | None = None) -> None:
             if opensearch is not None and opensearch in engines:
                 drop_indices(arguments.opensearch_url, arguments.opensearch_index)
     print_table(result)
+    print_answers(result)
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if arguments.guard and arguments.write_expected:

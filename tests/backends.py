@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
 from docshelf.index.analyzer import analyze
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
+from docshelf.index.bm25_math import okapi_idf
 from docshelf.index.plan import ExpansionPlan, QueryPlan, RankedList, SearchFilters, SpellingRule
 from docshelf.model import Chunk
 
@@ -97,11 +97,10 @@ class OneCallAtATime(Delegating):
         return {term for term in terms if plan.is_common(self._document_frequency(namespace, term, total), total)}
 
     def content_idf(self, namespace: str, terms: Collection[str]) -> dict[str, float]:
-        """BM25Okapi's idf, floored at 0 (OpenSearch's one-round-trip answer)."""
+        """BM25Okapi's idf as both engines answer it (`okapi_idf`: floored at MIN_IDF, 0 for a term no chunk
+        holds), so evidence weighed by it is the engines' own."""
         total = self.count(namespace, ALL)
-        frequencies = {term: self._document_frequency(namespace, term, total) for term in terms}
-        return {term: max(0.0, math.log(total - df + 0.5) - math.log(df + 0.5)) if df else 0.0
-                for term, df in frequencies.items()}  # fmt: skip
+        return {term: okapi_idf(total, self._document_frequency(namespace, term, total)) for term in terms}
 
     def _document_frequency(self, namespace: str, term: str, total: int) -> int:
         return len(self.inner.rank(namespace, "content", [term], ALL, total + 1))

@@ -279,8 +279,8 @@ def test_search_service_with_budget_and_citations(index: SearchBackend) -> None:
     assert response.results[0].chunk.chunk_id == "d1-c0"
     assert response.results[0].channel_ranks["content"] == 0
     assert response.total_chunks == 22
-    assert response.evidence_text.startswith("[1] manual.pdf | Maintenance | p. 1 | d1#d1-c0\n")
-    assert response.evidence_chunks == 1 and count_tokens(response.evidence_text) <= 40
+    assert response.evidence_text.startswith("[1] manual.pdf › Maintenance, p. 1\nReplace the stem seal")
+    assert response.evidence_chunks >= 1 and count_tokens(response.evidence_text) <= 40
     by_part = search(index, SearchRequest("ns", "tx100", top_k=1))
     assert [r.chunk.chunk_id for r in by_part.results] == ["d1-c1"]
     excluded = search(index, SearchRequest("ns", "seal", filters=SearchFilters(exclude_sections=("Maintenance",))))

@@ -66,9 +66,9 @@ def test_text_that_is_not_a_whole_table_gives_no_cells() -> None:
     assert table_cells("plain words") is None
 
 
-def test_the_evidence_token_count_is_what_the_budget_counted() -> None:
+def test_the_evidence_token_count_is_the_texts() -> None:
     from docshelf.model import Chunk
-    from docshelf.search.evidence import render_counted_evidence
+    from docshelf.search.packing import pack_evidence
     from docshelf.tokens import count_tokens
 
     chunks = [
@@ -77,10 +77,9 @@ def test_the_evidence_token_count_is_what_the_budget_counted() -> None:
               ordinal=i, source_file_name="manual.pdf")
         for i in range(1, 6)
     ]  # fmt: skip
-    for budget in (40, 300, 5000):  # the first chunk cut to fit, some chunks, every chunk
-        text, _, tokens = render_counted_evidence(chunks, budget)
-        assert count_tokens(text) <= tokens <= budget  # block joins can merge tokens: never under the text's
-        assert tokens - count_tokens(text) <= 2 * text.count("\n\n[")
+    for budget in (40, 300, 5000):  # passages of the first chunk, some chunks, every chunk
+        packed = pack_evidence(chunks, {"seal": 1.0}, budget)
+        assert packed.blocks and count_tokens(packed.text) <= packed.tokens <= budget
 
 
 def test_half_width_katakana_is_highlighted_on_the_matching_word_only() -> None:

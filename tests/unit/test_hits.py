@@ -33,10 +33,10 @@ def test_hits_halve_every_thirty_days() -> None:
 
 
 def test_only_chunks_the_evidence_cites_are_hits() -> None:
-    results = [{"document_id": "d1", "chunk_id": "c1"}, {"document_id": "d1", "chunk_id": "c2"},
-               {"document_id": "d2", "chunk_id": "c3"}]  # fmt: skip
-    evidence = "[1] a.md | d1#c1\ntext\n\n[2] b.md | d2#c3\nmore"
-    assert evidence_hits(evidence, results) == [("d1", "c1"), ("d2", "c3")]
+    results: list[dict[str, object]] = [{"document_id": "d1", "chunk_id": "c1", "evidence_ref": 1},
+               {"document_id": "d1", "chunk_id": "c2", "evidence_ref": None},
+               {"document_id": "d2", "chunk_id": "c3", "evidence_ref": 2}]  # fmt: skip
+    assert evidence_hits(results) == [("d1", "c1"), ("d2", "c3")]
 
 
 def test_only_content_ranked_chunks_are_boosted() -> None:

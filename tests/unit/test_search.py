@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import tokens
-from docshelf.citations import citation, citation_line, format_pages
+from docshelf.citations import format_pages
 from docshelf.errors import IndexBackendError, InvalidNameError, InvalidQueryError
 from docshelf.index.base import ExpansionPass, FirstPass
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.plan import ExpansionPlan, QueryPlan, SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.evidence import RANK_TOKENS, render_evidence
 from docshelf.search.expansion import FEEDBACK_CHUNKS
+from docshelf.search.packing import pack_evidence
 from docshelf.search.query import query_terms
 from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
 from docshelf.search.service import SearchRequest, search
@@ -42,10 +41,10 @@ def test_rrf_uses_weights_and_zero_based_ranks() -> None:
 
 def test_evidence_fits_the_budget_with_citations() -> None:
     chunks = [chunk(i, f"Seal replacement step {i}. " * 20, pages=(i, i + 1)) for i in range(1, 6)]
-    text, used = render_evidence(chunks, max_tokens=300)
-    assert 1 <= used < 5
-    assert count_tokens(text) <= 300
-    assert text.startswith("[1] manual.pdf | Maintenance | pp. 1-2 | d1#c1\n")
+    packed = pack_evidence(chunks, {"seal": 1.0}, max_tokens=300)
+    assert 1 <= len(packed.blocks) <= 5
+    assert count_tokens(packed.text) <= packed.tokens <= 300
+    assert packed.text.startswith("[1] manual.pdf › Maintenance, pp. 1-2\n")
     assert format_pages([3]) == "p. 3" and format_pages([1, 4]) == "pp. 1, 4"
 
 
@@ -60,7 +59,7 @@ def test_search_ranks_and_cites(tmp_path: Path) -> None:
     assert response.results[0].channel_ranks["content"] == 0
     assert response.total_chunks == 22
     assert response.answer_text == ""
-    assert "[1] manual.pdf | Maintenance | p. 1" in response.evidence_text
+    assert response.evidence_text.startswith("[1] manual.pdf › Maintenance, p. 1\nReplace the stem seal")
     filtered = search(index, SearchRequest("ns", "seal", filters=SearchFilters(exclude_sections=("Maintenance",))))
     assert filtered.results == [] and filtered.total_chunks == 0
 
@@ -174,54 +173,6 @@ def test_requests_are_validated() -> None:
         SearchRequest("ns", "   ")
     with pytest.raises(InvalidQueryError):
         SearchRequest("ns", "q", top_k=51)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Seal replacement, step 4.",
-        "  indented code\n    return x",
-        "密封圈每六个月更换一次。",
-        "\nstarts on a new line",
-        "x",
-    ],
-)
-@pytest.mark.parametrize("number", [1, 2, 10, 999, 1000])
-@pytest.mark.parametrize(
-    ("name", "section_path", "pages"),
-    [
-        ("manual.pdf", ("Maintenance", "Seals"), (1,)),
-        ("2024 Wartung – Dichtungen.docx", ("密封", "第 3 章"), (2, 3, 4)),
-        ("notes", (), ()),
-    ],
-)
-def test_evidence_block_cost_equals_the_exact_token_count(
-    text: str, number: int, name: str, section_path: tuple[str, ...], pages: tuple[int, ...]
-) -> None:
-    from docshelf.search.evidence import _block_tokens
-
-    item = replace(chunk(7, text, name=name, pages=pages), section_path=section_path)
-    line = citation_line(citation(item))
-    header = f"[{number}]{line}"
-    for counted in (item, replace(item, citation_tokens=count_tokens(line))):  # counted by the chunker or not
-        assert _block_tokens(number, header, counted) == count_tokens(header + text)
-
-
-def test_an_evidence_rank_is_rank_tokens_for_every_rank_up_to_999() -> None:
-    assert {count_tokens(f"[{number}]") for number in range(1, 1000)} == {RANK_TOKENS}
-
-
-def test_evidence_of_counted_chunks_needs_no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    items = [chunk(i, f"Seal replacement, step {i}.") for i in range(3)]
-    items = [replace(item, citation_tokens=count_tokens(citation_line(citation(item)))) for item in items]
-    expected = render_evidence(items, 60)
-
-    def no_encoder() -> None:
-        raise AssertionError("the tokenizer was loaded")
-
-    monkeypatch.setattr(tokens, "encoding", no_encoder)
-    assert render_evidence(items, 60) == expected
-    assert expected[1] == 2  # the budget cuts the third
 
 
 class _FetchingAlong(Delegating):

@@ -5,7 +5,9 @@ and filters take, so two files of one name in different folders are never cited 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from docshelf.model import Chunk
 
@@ -44,3 +46,44 @@ def cited_name(chunk: Chunk) -> str:
 def citation_line(chunk_citation: str) -> str:
     """What follows `[n]` in an evidence header: the text whose tokens a chunk's `citation_tokens` counts."""
     return f" {chunk_citation}\n"
+
+
+SECTION_TITLE_CHARS = 48  # a header names the innermost section, cut at a word to about this many characters
+
+
+def evidence_header(number: int, chunk: Chunk, previous: Chunk | None = None) -> str:
+    """The compact header line of an evidence block, `[n] source key › section, p. 3`: the innermost section title only,
+    the file only when the block before (`previous`) is of another file, and the section only when it differs
+    from that block's. The ids live in `results`, which name each block's `[n]`. The one place the header's
+    format is decided."""
+    same_file = previous is not None and previous.document_id == chunk.document_id
+    header = f"[{number}]" if same_file else f"[{number}] {cited_name(chunk)}"
+    if chunk.section_path and not _says_nothing_new(chunk, previous if same_file else None):
+        header += f" › {short_title(chunk.section_path[-1])}"
+    if chunk.pages:
+        header += f"{',' if ' ' in header else ''} {format_pages(chunk.pages)}"
+    return header + "\n"
+
+
+def _says_nothing_new(chunk: Chunk, previous: Chunk | None) -> bool:
+    """The section title repeats the block before's, or the file's own name (a paper's title as its first
+    heading, saved under that title)."""
+    if previous is not None and previous.section_path == chunk.section_path:
+        return True
+    title = _words(chunk.section_path[-1])
+    return bool(title) and title[:24] in _words(PurePosixPath(cited_name(chunk)).stem)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
+
+
+def short_title(title: str) -> str:
+    if len(title) <= SECTION_TITLE_CHARS:
+        return title
+    cut = (
+        title[: SECTION_TITLE_CHARS + 1].rsplit(" ", 1)[0]
+        if " " in title[:SECTION_TITLE_CHARS]
+        else title[:SECTION_TITLE_CHARS]
+    )
+    return cut.rstrip(" ,;:-") + "…"

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
 from docshelf.cli_agentic import agentic_search_command, planner_from_args
+from docshelf.cli_batch import batch_line
 from docshelf.cli_ingest import cmd_ingest, make_visible
 from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
 from docshelf.cli_mcp import cmd_mcp, mcp_options
@@ -196,7 +197,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _request(args: argparse.Namespace, query: str, filters: SearchFilters) -> SearchRequest:
     return SearchRequest(
-        namespace=args.namespace, query=query, top_k=args.top_k, max_tokens=args.max_tokens, filters=filters
+        namespace=args.namespace,
+        query=query,
+        top_k=args.top_k,
+        max_tokens=args.max_tokens,
+        filters=filters,
+        min_score=args.min_score,
     )
 
 
@@ -215,25 +221,15 @@ def _checked_filters(services: LocalServices, args: argparse.Namespace) -> Searc
 def _batch_search(
     services: LocalServices, args: argparse.Namespace, queries: list[tuple[Any, str]], filters: SearchFilters
 ) -> int:
+    """One JSON line per question: the fields of a single search's `--json`, under the same budget."""
+    asset_link = local_asset_link(services.store.root)
     hits = services.hits
     for qid, query in queries:
+        request = _request(args, query, filters)
         response = search(
-            services.index, _request(args, query, filters), embedder=services.embedding_provider(), hits=hits
+            services.index, request, asset_link=asset_link, embedder=services.embedding_provider(), hits=hits
         )
-        results = [
-            {
-                "doc": r.chunk.source_file_name,
-                "source_key": r.chunk.source_key,
-                "document_id": r.chunk.document_id,
-                "chunk_id": r.chunk.chunk_id,
-                "text": r.chunk.text,
-                "score": r.score,
-                "pages": list(r.chunk.pages),
-                "section_path": list(r.chunk.section_path),
-            }
-            for r in response.results
-        ]
-        print(json.dumps({"qid": qid, "results": results}, ensure_ascii=False))
+        print(json.dumps(batch_line(qid, response.to_dict()), ensure_ascii=False))
     return EXIT_OK
 
 

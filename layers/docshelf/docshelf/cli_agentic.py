@@ -15,6 +15,7 @@ from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.assets.links import local_asset_link
+from docshelf.cli_batch import batch_line
 from docshelf.graph.source import StoreGraphSource
 from docshelf.index.plan import SearchFilters
 from docshelf.local import LocalServices
@@ -66,27 +67,16 @@ def agentic_search_command(
     run_log = LocalRunLog(services.registry.path)
     planner = planner_from_args(args)
     for qid, query in queries if queries is not None else [(None, args.query)]:
-        body = agentic_search(ctx, AgenticRun(query, args.max_tokens, LOCAL_USER), planner=planner, run_log=run_log)
+        body = agentic_search(
+            ctx, AgenticRun(query, args.max_tokens, LOCAL_USER, args.min_score), planner=planner, run_log=run_log
+        )
         if queries is not None:
-            print(json.dumps(_batch_line(qid, body), ensure_ascii=False))
+            print(json.dumps(batch_line(qid, body), ensure_ascii=False))
         elif args.json:
             print(json.dumps(body, ensure_ascii=False, indent=2))
         else:
             print_agentic(body, sys.stdout)
     return 0
-
-
-def _batch_line(qid: Any, body: dict[str, Any]) -> dict[str, Any]:
-    results = [
-        {
-            "doc": r["source_file_name"], "document_id": r["document_id"], "chunk_id": r["chunk_id"],
-            "text": r["text"], "score": r["score"], "pages": r["pages"], "section_path": r["section_path"],
-            "step_id": r["step_id"], "agent_score": r["agent_score"], "discovery_score": r["discovery_score"],
-        }
-        for r in body["results"]
-    ]  # fmt: skip
-    keep = ("evidence_text", "truncated", "tokens_used", "budget_tokens", "run_id", "plan")
-    return {"qid": qid, "results": results, **{name: body[name] for name in keep}}
 
 
 def print_agentic(body: dict[str, Any], out: TextIO) -> None:

@@ -31,7 +31,10 @@ def search_options(find: argparse.ArgumentParser) -> None:
         "--max-tokens",
         type=int,
         default=DEFAULT_MAX_TOKENS,
-        help=f"token budget of the cited evidence (cl100k_base; default {DEFAULT_MAX_TOKENS})",
+        help=f"token budget of the cited evidence in both modes (cl100k_base; default {DEFAULT_MAX_TOKENS})",
+    )
+    find.add_argument(
+        "--min-score", type=float, default=0.0, help="leave out results whose confidence (0..1) is below this"
     )
     find.add_argument(
         "--document",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from docshelf.tokens import count_tokens
 from tests.functional.api.helpers import Served, token
 
@@ -74,3 +76,16 @@ def test_bad_agentic_fields_are_refused(served: Served) -> None:
     assert served.search(ALICE, namespace="demo", query="pump", mode="clever")[0] == 400
     assert served.search(ALICE, namespace="demo", query="pump", mode="agentic", budget_tokens=0)[0] == 400
     assert served.search(ALICE, namespace="demo", query="pump", mode="agentic", budget_tokens=10**6)[0] == 400
+
+
+def test_one_budget_serves_both_modes_and_agentic_results_honour_top_k(served: Served) -> None:
+    status, body = served.search(ALICE, namespace="demo", query=QUERY, mode="agentic", max_tokens=100, top_k=2)
+    assert status == 200, body
+    assert body["budget_tokens"] == 100 and body["evidence_tokens"] <= 100 and len(body["results"]) <= 2
+    status, refused = served.search(
+        ALICE, namespace="demo", query=QUERY, mode="agentic", max_tokens=100, budget_tokens=4000
+    )
+    assert status == 400 and "max_tokens" in json.dumps(refused)
+    for result in body["results"]:
+        assert 0 <= result["confidence"] <= 1 and result["lexical_score"] >= 0
+        assert result["evidence_ref"] is None or f"[{result['evidence_ref']}]" in body["evidence_text"]

@@ -140,7 +140,7 @@ def test_the_views_are_reached_by_keyboard_and_the_evidence_tab_counts_tokens(si
     meta = re.search(r'<p id="evidence-meta">(\d+) of 300 tokens, (\d+) of (\d+) results</p>', dom)
     assert meta is not None and 0 < int(meta.group(1)) <= 300 and int(meta.group(2)) <= int(meta.group(3))
     evidence = html.unescape(re.search(r'<pre id="evidence-text">(.*?)</pre>', dom, re.S).group(1))  # type: ignore[union-attr]
-    assert evidence.startswith("[1] tx-100-manual.pdf | 3 Maintenance | p. 3 |")
+    assert evidence.startswith("[1] tx-100-manual.pdf › 3 Maintenance, p. 3\n")
 
 
 def test_the_escape_check_would_have_caught_the_old_separator() -> None:

@@ -126,3 +126,18 @@ def test_invalid_plans_are_refused(steps: list[Step], message: str) -> None:
 def test_malformed_plan_json_is_refused(data: dict[str, object]) -> None:
     with pytest.raises(PlanError):
         plan_from_dict(data, "bedrock", "ns")
+
+
+@pytest.mark.parametrize(
+    ("query", "steps"),
+    [
+        ("What is X, and also how many genes does Y have?", ["What is X", "how many genes does Y have"]),
+        ("Compare what is X and how many genes does Y have?", ["what is X", "how many genes does Y have"]),
+        ("What is the mortality of SARS versus MERS in Asia? How big is the genome?",
+         ["What is the mortality of SARS versus MERS in Asia", "How big is the genome"]),
+        ("李白是谁，另外杜甫生于哪一年？", ["李白是谁", "杜甫生于哪一年"]),
+        ("1. What is A? 2. Who made B?", ["What is A?", "Who made B?"]),
+    ],
+)  # fmt: skip
+def test_composites_joined_in_more_ways_become_one_search_each(query: str, steps: list[str]) -> None:
+    assert [step.query for step in rule_plan(query, "ns").steps] == steps

@@ -1,9 +1,11 @@
 """Runs a plan: waves of independent steps run together on threads, in dependency order, under one token budget.
 
 Each step is given its share of the budget before it starts (so the split does not depend on which thread is
-faster), claims its rows best first while they fit, and hands back what it did not use. Rows whose
-`agent_score` is 0 wait in a fallback pool, claimed from what is left once every step ran. When the budget is
-spent, the steps not started are skipped and the evidence gathered so far is what the run returns.
+faster). The steps of a wave gather on threads (discovery and navigation), then claim in plan order, so the same
+request always claims the same evidence: each packs its rows into passages within its share (search/packing.py,
+as classic evidence is packed) and hands back what it did not use. Rows whose `agent_score` is 0 wait in a
+fallback pool, claimed from what is left once every step ran. When the budget is spent, the steps not started
+are skipped and the evidence gathered so far is what the run returns.
 """
 
 from __future__ import annotations
@@ -16,18 +18,17 @@ from functools import partial
 from typing import Literal, TypeAlias
 
 from docshelf.agentic.budget import Allowance, TokenBudget
-from docshelf.agentic.excerpt import best_excerpt
 from docshelf.agentic.plan import Plan, Step, topological_levels
-from docshelf.agentic.steps import OutlineLine, Row, StepContext, discover, query_terms_of, walk
+from docshelf.agentic.steps import Found, OutlineLine, Row, StepContext, discover, query_terms_of, walk
 from docshelf.assets.links import image_asset
-from docshelf.citations import citation, citation_line
-from docshelf.search.evidence import evidence_block
+from docshelf.citations import evidence_header
+from docshelf.model import Chunk
+from docshelf.search.packing import image_line, pack_evidence
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
 SEPARATOR_TOKENS = 2  # "\n\n" between evidence blocks
 MIN_NAVIGATION_TOKENS = 24  # below this an outline line hardly fits: not worth reading doc_nav.json
-EXCERPT_SLACK_TOKENS = 2  # the header and the excerpt may tokenize apart differently than joined
 
 
 @dataclass
@@ -65,9 +66,9 @@ def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
     waves = topological_levels(plan)
     for wave in waves:
         allowances = [(step, budget.reserve_share()) for step in wave]
-        jobs = [partial(_run, ctx, step, _earlier(step, runs), allowance, assets) for step, allowance in allowances]
-        for (step, _), run in zip(allowances, _together(jobs), strict=True):
-            runs[step.id] = run
+        jobs = [partial(_gather, ctx, step, _earlier(step, runs), allowance) for step, allowance in allowances]
+        for (step, allowance), gathered in zip(allowances, _together(jobs), strict=True):
+            runs[step.id] = _claim_step(ctx, step, gathered, allowance, assets)
     ordered = [runs[step.id] for step in plan.steps]
     leftovers, fallback = _claim_what_is_left(ordered, budget, ctx, assets)
     claimed = sorted([*(row for run in ordered for row in run.claimed), *leftovers], key=lambda row: row.order)
@@ -93,13 +94,13 @@ def _settle_statuses(runs: Sequence[StepRun], in_evidence: set[str]) -> None:
             run.status = "truncated" if missing or any(row.excerpt for row in run.claimed) else "done"
 
 
-def _together(jobs: Sequence[Callable[[], StepRun]]) -> list[StepRun]:
+def _together(jobs: Sequence[Callable[[], Gathered | None]]) -> list[Gathered | None]:
     """Every job's result, the first run by the caller and the others by threads of their own (a search spends
     much of its time in numpy or waiting on OpenSearch, outside the GIL). The threads are joined before this
     returns: a process left with threads could no longer fork (`forked.py`), and `docshelf serve` ingests too."""
     if len(jobs) == 1:
         return [jobs[0]()]
-    results: list[StepRun | None] = [None] * len(jobs)
+    results: list[Gathered | None] = [None] * len(jobs)
     errors: list[BaseException] = []
 
     def work(at: int) -> None:
@@ -116,80 +117,105 @@ def _together(jobs: Sequence[Callable[[], StepRun]]) -> list[StepRun]:
         thread.join()
     if errors:
         raise errors[0]
-    return [result for result in results if result is not None]
+    return results
 
 
 def _earlier(step: Step, runs: dict[str, StepRun]) -> list[Row]:
     return [row for dep in step.depends_on for row in runs[dep].offered]
 
 
-def _run(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowance, assets: dict[str, str]) -> StepRun:
-    started = time.perf_counter()
-    run = StepRun(step)
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What a step found before claiming anything: its discovered rows, and what navigation would add."""
+
+    terms: set[str]
+    weights: dict[str, float]
+    discovered: list[Row]
+    walked: Found
+    latency_ms: float
+
+
+def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowance) -> Gathered | None:
+    """The step's discovery and navigation (None: skipped, for want of tokens or of documents to navigate)."""
     if allowance.left <= 0 or (step.depends_on and not earlier and step.action == "navigate"):
+        return None
+    started = time.perf_counter()
+    terms = query_terms_of(step.query)
+    discovery = discover(ctx, step, terms)
+    basis = discovery.rows if step.action == "search" else earlier
+    walked = walk(ctx, step, terms, basis) if allowance.left >= MIN_NAVIGATION_TOKENS else Found([], [])
+    weights = discovery.weights or dict.fromkeys(terms, 1.0)
+    return Gathered(terms, weights, discovery.rows, walked, round((time.perf_counter() - started) * 1000, 3))
+
+
+def _claim_step(
+    ctx: StepContext, step: Step, gathered: Gathered | None, allowance: Allowance, assets: dict[str, str]
+) -> StepRun:
+    """The step's claims from its share, in plan order: its discovered rows' passages, then, when the share still
+    holds an outline line, what navigation found."""
+    run = StepRun(step)
+    if gathered is None:
         allowance.release()
         run.status = "skipped"
         return run
-    terms = query_terms_of(step.query)
-    run.offered = discover(ctx, step, terms)
-    _claim_rows(run, run.offered, terms, allowance, ctx, assets)
+    run.offered = list(gathered.discovered)
+    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, assets)
     if allowance.left >= MIN_NAVIGATION_TOKENS:  # navigation only spends what discovery left of the share
-        walked = walk(ctx, step, terms, run.offered if step.action == "search" else earlier)
         known = {row.chunk.chunk_id for row in run.offered}
-        fresh = [row for row in walked.rows if row.chunk.chunk_id not in known]
+        fresh = [row for row in gathered.walked.rows if row.chunk.chunk_id not in known]
         run.offered.extend(fresh)
-        _claim_rows(run, fresh, terms, allowance, ctx, assets)
-        for line in walked.outlines:
+        _claim_rows(run, fresh, gathered.weights, allowance, ctx, assets)
+        for line in gathered.walked.outlines:
             if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
                 run.outlines.append(line)
     run.tokens = allowance.used
     allowance.release()
-    run.latency_ms = round((time.perf_counter() - started) * 1000, 3)
+    run.latency_ms = gathered.latency_ms
     return run
 
 
 def _claim_rows(
-    run: StepRun, rows: Sequence[Row], terms: set[str], allowance: Allowance, ctx: StepContext, assets: dict[str, str]
+    run: StepRun,
+    rows: Sequence[Row],
+    weights: dict[str, float],
+    allowance: Allowance,
+    ctx: StepContext,
+    assets: dict[str, str],
 ) -> None:
-    """`rows` best first while they fit the step's share; when even the step's best does not, the best sentences
-    of it. Rows with agent_score 0 go to the pool."""
-    for row in rows:
-        if row.agent_score <= 0:
-            run.pool.append(row)
-        elif allowance.budget.is_claimed(row.chunk.chunk_id):
-            continue
-        elif allowance.claim(row.chunk.chunk_id, _row_cost(row, ctx, assets)):
-            run.claimed.append(row)
-        elif not run.claimed and (cut := _excerpt_row(row, terms, allowance.left)) is not None:
-            cost = row_block(1, cut, None)[1] + SEPARATOR_TOKENS
-            if allowance.claim(row.chunk.chunk_id, cost):
-                run.claimed.append(cut)
+    """The passages of `rows` (search/packing.py) that fit the step's share, each claimed with its chunk; rows
+    with agent_score 0 go to the pool."""
+    run.pool.extend(row for row in rows if row.agent_score <= 0)
+    open_rows = [row for row in rows if row.agent_score > 0 and not allowance.budget.is_claimed(row.chunk.chunk_id)]
+    if not open_rows or allowance.left <= 0:
+        return
+    for row in open_rows:
+        _asset_of(row, ctx, assets)
+    by_id = {row.chunk.chunk_id: row for row in open_rows}
+    packed = pack_evidence([row.chunk for row in open_rows], weights, allowance.left - SEPARATOR_TOKENS, assets=assets)
+    for block in packed.blocks:
+        row = by_id[block.chunk.chunk_id]
+        cut = row if block.whole else replace(row, excerpt=block.excerpt)
+        if allowance.claim(row.chunk.chunk_id, _row_cost(cut, assets)):
+            run.claimed.append(cut)
 
 
-def _row_cost(row: Row, ctx: StepContext, assets: dict[str, str]) -> int:
+def _asset_of(row: Row, ctx: StepContext, assets: dict[str, str]) -> None:
     name = image_asset(row.chunk)
     if name is not None and ctx.asset_link is not None:
         assets[row.chunk.chunk_id] = ctx.asset_link(row.chunk, name)
-    return row_block(1, row, assets.get(row.chunk.chunk_id))[1] + SEPARATOR_TOKENS
 
 
-def row_block(number: int, row: Row, asset: str | None) -> tuple[str, int]:
-    """A row's evidence block and its tokens: the chunk's, or for an excerpt the header and the excerpt."""
-    if not row.excerpt:
-        return evidence_block(number, row.chunk, asset)
-    block = f"[{number}]{citation_line(citation(row.chunk))}{row.excerpt}"
-    return block, count_tokens(block)
+def _row_cost(row: Row, assets: dict[str, str]) -> int:
+    """A row's tokens with its file named in the header (the most a header costs) and the separator."""
+    return count_tokens(row_block(1, row, assets.get(row.chunk.chunk_id))) + SEPARATOR_TOKENS
 
 
-def _excerpt_row(row: Row, terms: set[str], left: int) -> Row | None:
-    """The row cut to its best sentences when its whole chunk does not fit the step's share (an image keeps
-    its whole text or nothing: its asset line is not cut)."""
-    if row.chunk.type == "image":
-        return None
-    header = f"[1]{citation_line(citation(row.chunk))}"
-    room = left - count_tokens(header) - SEPARATOR_TOKENS - EXCERPT_SLACK_TOKENS
-    excerpt = best_excerpt(row.chunk.text, terms, room)
-    return replace(row, excerpt=excerpt) if excerpt else None
+def row_block(number: int, row: Row, asset: str | None, previous: Chunk | None = None) -> str:
+    """A row's evidence block: its compact header, then its excerpt or its whole chunk (and an image's link)."""
+    header = evidence_header(number, row.chunk, previous)
+    if row.excerpt:
+        return header + row.excerpt
+    return header + row.chunk.text + (image_line(asset) if asset is not None else "")
 
 
 def _claim_what_is_left(
@@ -203,8 +229,10 @@ def _claim_what_is_left(
         key=lambda row: row.order,
     )
     pool = sorted((row for run in runs for row in run.pool), key=lambda row: -row.discovery_score)
+    for row in pending + pool:
+        _asset_of(row, ctx, assets)
     picked = [
-        [row for row in rows if allowance.left > 0 and allowance.claim(row.chunk.chunk_id, _row_cost(row, ctx, assets))]
+        [row for row in rows if allowance.left > 0 and allowance.claim(row.chunk.chunk_id, _row_cost(row, assets))]
         for rows in (pending, pool)
     ]
     allowance.release()

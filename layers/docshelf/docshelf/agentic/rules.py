@@ -25,7 +25,12 @@ _ZH_QUESTION = re.compile(
 )
 _PREPOSITIONS = r"in|on|at|for|from|by|to|of|with|during|since|after|before|under|between"
 _PART_END = re.compile(
-    r"[?？;；]+|\s+and\s+(?=(?:(?:" + _PREPOSITIONS + r")\s+)?(?:" + _QUESTION_WORDS + r")\b)", re.IGNORECASE
+    r"[?？;；]+|,?\s+and\s+also\s+|[,，]\s*另外|\s+and\s+(?=(?:(?:"
+    + _PREPOSITIONS
+    + r")\s+)?(?:"
+    + _QUESTION_WORDS
+    + r")\b)",
+    re.IGNORECASE,
 )
 _NUMBERED = re.compile(r"(?:^|\s)\(?\d{1,2}[.)]\s+")
 _ZH_CLAUSE = re.compile(r"(，|,|以及)")
@@ -36,6 +41,13 @@ _BACK_REFERENCE = re.compile(
     r"|^(它|其|这|那|该)",
     re.IGNORECASE,
 )
+_COMPARE_QUESTIONS = re.compile(  # "compare what X is and how Y works": two questions, split before the second
+    r"^(?:please\s+)?(?:compare|contrast)\s+(.+?)\s+(?:and|with)\s+(?=(?:" + _QUESTION_WORDS + r")\b)(.+)$",
+    re.IGNORECASE,
+)
+_STARTS_A_QUESTION = re.compile(r"^(?:" + _QUESTION_WORDS + r")\b", re.IGNORECASE)
+_COMPARE_LEAD = re.compile(r"^(?:please\s+)?(?:compare|contrast)\s+(?=(?:" + _QUESTION_WORDS + r")\b)", re.IGNORECASE)
+_VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.IGNORECASE)
 _COMPARE_EN = re.compile(
     r"^(?:please\s+)?(?:compare|contrast)\s+(.+?)\s+(?:and|with|to|against)\s+(.+)$"
     r"|^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)\s+and\s+(.+)$"
@@ -97,7 +109,7 @@ def split_parts(query: str) -> list[str]:
     numbered = [_clean(item) for item in _NUMBERED.split(query)]
     if sum(1 for _ in _NUMBERED.finditer(query)) >= 2:  # "1) ... 2) ...": the items are the parts
         return [item for item in numbered if _HAS_WORD.search(item)] or [_clean(query)]
-    parts = [_clean(part) for part in _PART_END.split(query) if part]
+    parts = [_clean(_COMPARE_LEAD.sub("", part)) for part in _PART_END.split(query) if part]
     split = []
     for part in parts:
         if _HAS_WORD.search(part):  # a lone quote or bracket after a question mark is no question
@@ -132,7 +144,11 @@ def _chinese_questions(part: str) -> list[str]:
 
 def split_items(part: str) -> list[str]:
     """One query per compared or enumerated item of a part, else the part itself."""
+    if (questions := _COMPARE_QUESTIONS.match(part)) is not None:
+        return [_clean(group) for group in questions.groups()]
     match = _COMPARE_EN.match(part) or _COMPARE_ZH.match(part)
+    if match and match.re is _COMPARE_EN and _STARTS_A_QUESTION.match(part) and _VERSUS.search(part):
+        match = None  # "what is the ratio of X versus Y": one question about a comparison, not two searches
     if match:
         groups = [group for group in match.groups() if group]
         if len(groups) == 2 and match.re is _COMPARE_ZH:

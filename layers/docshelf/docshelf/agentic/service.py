@@ -14,6 +14,7 @@ from docshelf.agentic.render import render, result_dicts, step_dict
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.steps import StepContext
 from docshelf.errors import InvalidQueryError
+from docshelf.search.confidence import GOOD_MATCH
 from docshelf.search.empty import check_budget
 
 MIN_STEP_TOP_K = 4
@@ -22,8 +23,9 @@ MIN_STEP_TOP_K = 4
 @dataclass(frozen=True, slots=True)
 class AgenticRun:
     query: str
-    budget_tokens: int
+    budget_tokens: int  # the request's max_tokens: one budget for both modes
     user: str = "local"
+    min_score: float = 0.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.budget_tokens <= MAX_BUDGET_TOKENS:
@@ -36,10 +38,12 @@ def agentic_search(
     """The response body of an agentic search (contracts: every classic field plus mode, run_id, plan, steps)."""
     started = time.perf_counter()
     plan = planner(run.query, ctx.namespace)
-    execution = execute(plan, replace(ctx, top_k=step_top_k(ctx.top_k, plan)), run.budget_tokens)
+    step_ctx = replace(ctx, top_k=step_top_k(ctx.top_k, plan), min_score=run.min_score)
+    execution = execute(plan, step_ctx, run.budget_tokens)
     if execution.results:
-        check_budget(execution.results[0].chunk, run.budget_tokens, field="budget_tokens")
-    evidence, tokens, chunks = render(execution, run.budget_tokens)
+        check_budget(execution.results[0].chunk, run.budget_tokens)
+    evidence, tokens, cited = render(execution, run.budget_tokens)
+    results = result_dicts(execution, run.query, cited)[: ctx.top_k]
     run_id = new_run_id()
     took_ms = round((time.perf_counter() - started) * 1000, 3)
     if run_log is not None:
@@ -49,10 +53,11 @@ def agentic_search(
         "run_id": run_id,
         "evidence_text": evidence,
         "answer_text": "",
-        "results": result_dicts(execution, run.query),
+        "results": results,
         "total_chunks": len(execution.results),
-        "evidence_chunks": chunks,
+        "evidence_chunks": len(cited),
         "evidence_tokens": tokens,
+        "good_match": any(row.confidence >= GOOD_MATCH for row in execution.results),
         "corrections": {},
         "cache": "miss",
         "took_ms": took_ms,

@@ -43,6 +43,7 @@ class StepContext:
     ranking: RankingSettings = RANKING
     graph_source: GraphSource | None = None  # graph.json of a document: navigation follows its edges
     follow_graph: bool = FOLLOW_GRAPH
+    min_score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,9 @@ class Row:
     agent_score: float
     discovery_score: float
     channel_ranks: dict[str, int] = field(default_factory=dict)
-    excerpt: str = ""  # set when only this part of the chunk fit (agentic/excerpt.py)
+    excerpt: str = ""  # set when only these passages of the chunk went into the evidence
+    lexical_score: float = 0.0
+    confidence: float = 0.0
 
     @property
     def order(self) -> tuple[float, float]:
@@ -88,9 +91,17 @@ def agent_score(terms: set[str], chunk: Chunk, *, discovered: bool) -> float:
     return 1.0 if discovered else 0.5
 
 
-def discover(ctx: StepContext, step: Step, terms: set[str]) -> list[Row]:
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """A search step's rows, best first, and its query's content terms with their weights (for packing)."""
+
+    rows: list[Row]
+    weights: dict[str, float]
+
+
+def discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
     """A search step's first phase: the classic search of its query, best first."""
-    return _discover(ctx, step, terms) if step.action == "search" else []
+    return _discover(ctx, step, terms) if step.action == "search" else Discovery([], {})
 
 
 def walk(ctx: StepContext, step: Step, terms: set[str], basis: Sequence[Row]) -> Found:
@@ -110,16 +121,23 @@ def walk(ctx: StepContext, step: Step, terms: set[str], basis: Sequence[Row]) ->
     return Found(_distinct(rows), outlines)
 
 
-def _discover(ctx: StepContext, step: Step, terms: set[str]) -> list[Row]:
-    request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters)
+def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
+    request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters, ctx.min_score)
     response = search(ctx.index, request, ctx.ranking, embedder=ctx.embedder)
-    return [
+    rows = [
         Row(
-            ranked.chunk, step.id, agent_score(terms, ranked.chunk, discovered=True), ranked.score, ranked.channel_ranks
+            ranked.chunk,
+            step.id,
+            agent_score(terms, ranked.chunk, discovered=True),
+            ranked.score,
+            ranked.channel_ranks,
+            lexical_score=ranked.lexical_score,
+            confidence=ranked.confidence,
         )
         for ranked in response.results
         if ranked.chunk.namespace == ctx.namespace
     ]
+    return Discovery(rows, response.term_weights)
 
 
 def _navigate(

@@ -86,13 +86,19 @@ def error_response(status: int, message: str, errors: list[dict[str, str]] | Non
 
 
 def to_search_request(body: Mapping[str, Any]) -> SearchRequest:
-    """A request body that passed `SEARCH_BODY`, with the schema's defaults filled in."""
+    """A request body that passed `SEARCH_BODY`, with the schema's defaults filled in. `budget_tokens` is the
+    agentic budget's old name: one budget, `max_tokens`, serves both modes, so giving both differently is refused."""
+    if "budget_tokens" in body and body.get("max_tokens", body["budget_tokens"]) != body["budget_tokens"]:
+        raise RequestValidationError(
+            [Problem(("body", "budget_tokens"), "max_tokens is the one budget of both modes: leave out budget_tokens")]
+        )
     filters = body.get("filters", {})
     return SearchRequest(
         namespace=body["namespace"],
         query=body["query"],
         top_k=body.get("top_k", DEFAULT_TOP_K),
-        max_tokens=body.get("max_tokens", DEFAULT_MAX_TOKENS),
+        max_tokens=body.get("max_tokens", body.get("budget_tokens", DEFAULT_MAX_TOKENS)),
+        min_score=body.get("min_score", 0.0),
         filters=SearchFilters(
             documents=tuple(filters.get("documents", ())),
             exclude_documents=tuple(filters.get("exclude_documents", ())),
@@ -129,7 +135,7 @@ def build_resolver(
         if body.get("mode") == "agentic":
             from docshelf.api.service_agentic import run_agentic_search  # not on a classic cold start
 
-            payload, hit = run_agentic_search(backend(), caller(), request, body.get("budget_tokens"))
+            payload, hit = run_agentic_search(backend(), caller(), request)
         else:
             payload, hit = run_search(backend(), caller(), request)
         if on_search is not None:

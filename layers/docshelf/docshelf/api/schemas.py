@@ -88,6 +88,13 @@ SEARCH_BODY = _closed(
         "top_k": {"type": "integer", "minimum": 1, "maximum": TOP_K_LIMIT, "default": DEFAULT_TOP_K},
         "max_tokens": {"type": "integer", "minimum": 1, "maximum": MAX_EVIDENCE_TOKENS, "default": DEFAULT_MAX_TOKENS},
         "filters": {**ref("SearchFiltersBody"), "default": {}},
+        "min_score": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "default": 0,
+            "description": "Leave out results (and their evidence) whose confidence is below this",
+        },
         **AGENTIC_BODY_FIELDS,
     },
     required=["namespace", "query"],
@@ -121,6 +128,21 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "overlap_chars": {"type": "integer"},
     "citation_tokens": {"type": "integer"},
     "score": {"type": "number"},
+    "lexical_score": {"type": "number", "description": "The content channel's BM25 score (0: no word matched)"},
+    "confidence": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "description": "The chance that the chunk holds the answer, from the share of the query's words it holds",
+    },
+    "evidence_ref": {
+        "type": ["integer", "null"],
+        "description": "The [n] of the chunk's block in evidence_text (null: not in the evidence)",
+    },
+    "evidence_excerpt": {
+        "type": ["string", "null"],
+        "description": "The part of text that went into evidence_text (the whole text when it all fit)",
+    },
     "channel_ranks": {"type": "object", "additionalProperties": {"type": "integer"}},
     "asset": {
         "type": "string",
@@ -152,7 +174,8 @@ SEARCH_OUT = _closed(
     {
         "evidence_text": {
             "type": "string",
-            "description": "The ranked chunks with citation headers, as many as fit max_tokens",
+            "description": "The passages of the ranked chunks that answer, under compact [n] citation headers, "
+            "within max_tokens",
         },
         "answer_text": {"type": "string", "description": "Always empty: docshelf returns evidence, not answers"},
         "results": {
@@ -175,8 +198,13 @@ SEARCH_OUT = _closed(
         },
         "empty_reason": {
             "type": "string",
-            "enum": ["only_stop_words", "empty_namespace", "all_filtered", "no_match"],
+            "enum": ["only_stop_words", "empty_namespace", "all_filtered", "no_match", "below_min_score"],
             "description": "Only when results is empty: why (search/empty.py)",
+        },
+        "good_match": {
+            "type": "boolean",
+            "description": "Some result holds 60% of the query's idf-weighted words (its confidence reaches that "
+            "share's); false: nothing matched well (a weak answer or none)",
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},

@@ -93,7 +93,7 @@ def cached_search(
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
     if backend.hits is not None:
-        backend.hits.record(request.namespace, evidence_hits(payload["evidence_text"], payload["results"]))
+        backend.hits.record(request.namespace, evidence_hits(payload["results"]))
     payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
     return payload, hit
 

@@ -32,14 +32,12 @@ class AgenticParts(Protocol):
     def planner(self) -> PlanMaker: ...
 
 
-def run_agentic_search(
-    backend: ApiBackend, caller: Caller, request: SearchRequest, budget_tokens: int | None
-) -> tuple[dict[str, Any], bool]:
-    """(response body, served from the cache). The budget defaults to the request's max_tokens."""
+def run_agentic_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
+    """(response body, served from the cache). The budget is the request's max_tokens, as in classic mode."""
     request = checked_request(backend, caller, request)
     parts = backend if isinstance(backend, AgenticParts) else None
     planner = parts.planner if parts is not None else RULES
-    run = AgenticRun(request.query, budget_tokens or request.max_tokens, caller.user)
+    run = AgenticRun(request.query, request.max_tokens, caller.user, request.min_score)
 
     def answer() -> dict[str, Any]:
         ctx = StepContext(

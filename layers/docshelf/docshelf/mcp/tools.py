@@ -22,7 +22,7 @@ from docshelf.api.service import ApiBackend, list_documents, run_search
 from docshelf.citations import citation
 from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.evidence import render_counted_evidence
+from docshelf.search.packing import is_heading_only, pack_evidence
 from docshelf.search.service import DEFAULT_MAX_TOKENS
 
 MAX_SECTION_CHUNKS = 2_000  # one document's chunks read for an outline's section (a whole book is fewer)
@@ -96,7 +96,7 @@ def agentic_search_tool(
 
     namespace = namespace_for(caller, args.namespace, default)
     body = validated(args.body(namespace, "agentic"), SEARCH_BODY, ("arguments",))
-    payload, _hit = run_agentic_search(backend, caller, to_search_request(body), None)
+    payload, _hit = run_agentic_search(backend, caller, to_search_request(body))
     answer = _search_answer(payload)
     plan = payload.get("plan")
     if plan is not None:
@@ -244,19 +244,22 @@ def read_section_tool(
             f"document {document_id} has no section {' > '.join(path) or '(top)'}; "
             "document_outline lists its section titles"
         )
-    text, included, used = render_counted_evidence(inside, budget)
+    packed = pack_evidence(inside, {}, budget)  # no query: whole chunks in document order, as many as fit
+    shown = {block.chunk.chunk_id for block in packed.blocks}
+    left_out = sum(1 for chunk in inside if chunk.chunk_id not in shown and not is_heading_only(chunk))
     data = {
         "namespace": chosen,
         "document_id": document_id,
         "section_path": list(path),
         "read_section_path": list(read_path),
-        "chunks": [_section_chunk(chunk) for chunk in inside[:included]],
+        "chunks": [_section_chunk(chunk) for chunk in inside if chunk.chunk_id in shown],
         "chunk_count": len(inside),
-        "truncated": included < len(inside),
-        "evidence_tokens": used,
+        "truncated": left_out > 0,
+        "evidence_tokens": packed.tokens,
     }
-    if included < len(inside):
-        text += f"\n\n({len(inside) - included} more chunks of this section did not fit max_tokens {budget})"
+    text = packed.text
+    if left_out:
+        text += f"\n\n({left_out} more chunks of this section did not fit max_tokens {budget})"
     return ToolAnswer(text, data)
 
 

@@ -21,10 +21,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Protocol
 
+from docshelf.search.packing import PACKING
 from docshelf.search.ranking import RANKING
 from docshelf.search.service import SearchRequest
 
-CACHE_FORMAT = 2  # raised whenever the response's shape changes, so no entry lacks a field
+CACHE_FORMAT = 3  # raised whenever the response's shape changes, so no entry lacks a field
 COMPRESS_ABOVE_BYTES = 8_192
 MAX_ENTRY_BYTES = 350_000  # the DynamoDB item limit is 400 KB; the same bound keeps the SQLite file small
 
@@ -44,8 +45,10 @@ def cache_key(user: str, request: SearchRequest, mode: Mapping[str, Any] | None 
         "query": normalise_query(request.query),
         "top_k": request.top_k,
         "max_tokens": request.max_tokens,
+        "min_score": request.min_score,
         "filters": request.filters.cache_fields(),
         "ranking": asdict(RANKING),  # new ranking defaults never serve results ranked by the old ones
+        "packing": asdict(PACKING),
     }
     text = json.dumps(material, sort_keys=True, ensure_ascii=False)
     # The API refuses text that is not Unicode; surrogatepass keeps a lone surrogate from any other caller hashable.

@@ -6,20 +6,18 @@ for the first result's citation header and one token of its text, naming that mi
 
 from __future__ import annotations
 
-from docshelf.citations import citation, citation_line
+from docshelf.citations import evidence_header
 from docshelf.errors import InvalidQueryError
 from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
-
-# cl100k_base tokens of `[n]` for n up to 999 (search/evidence.py's RANK_TOKENS).
-_RANK_TOKENS = 3
 
 EMPTY_REASONS: dict[str, str] = {
     "only_stop_words": "the query holds only common words (stop words and question words), which are not indexed",
     "empty_namespace": "the namespace holds no chunks",
     "all_filtered": "the filters allow none of the namespace's chunks",
     "no_match": "no chunk holds any word of the query, and no close spelling of one",
+    "below_min_score": "chunks matched, but none with a confidence of at least min_score",
 }
 
 
@@ -34,12 +32,10 @@ def empty_reason(index: SearchBackend, namespace: str, filters: SearchFilters, *
 
 
 def header_tokens(chunk: Chunk) -> int:
-    """Tokens of the chunk's `[1] <citation>` header, from the chunker's count when it made one."""
-    if chunk.citation_tokens > 0:
-        return _RANK_TOKENS + chunk.citation_tokens
-    from docshelf.tokens import count_tokens  # only for chunks stored without the count
+    """Tokens of the chunk's header as the first block of an evidence text."""
+    from docshelf.tokens import count_tokens
 
-    return count_tokens(f"[1]{citation_line(citation(chunk))}")
+    return count_tokens(evidence_header(1, chunk))
 
 
 def check_budget(first: Chunk, max_tokens: int, *, field: str = "max_tokens") -> None:

@@ -83,12 +83,12 @@ def decayed(stored: float, now: float, half_life_days: float = HALF_LIFE_DAYS) -
     return float(stored / 2.0**exponent)
 
 
-def evidence_hits(evidence_text: str, results: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(document id, chunk id) of each result the evidence cites (its header names the chunk), once each."""
+def evidence_hits(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(document id, chunk id) of each result the evidence cites (a result naming its `[n]`), once each."""
     seen: dict[tuple[str, str], None] = {}
     for result in results:
         chunk_id = str(result.get("chunk_id", ""))
-        if chunk_id and chunk_id in evidence_text:
+        if chunk_id and result.get("evidence_ref") is not None:
             seen.setdefault((str(result["document_id"]), chunk_id), None)
     return list(seen)
 

@@ -16,17 +16,20 @@ from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
 from docshelf.model import Chunk
+from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
 from docshelf.search.empty import check_budget, empty_reason
-from docshelf.search.evidence import render_counted_evidence
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.highlights import highlight_terms, highlights
 from docshelf.search.hits import HitReader, boosted, candidates
+from docshelf.search.packing import PACKING, PackingSettings, pack_evidence
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
+from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
+from docshelf.search.sentences import held_terms
 from docshelf.search.table_cells import table_cells
 
 _log = logging.getLogger(__name__)
@@ -49,6 +52,7 @@ class SearchRequest:
     top_k: int = DEFAULT_TOP_K
     max_tokens: int = DEFAULT_MAX_TOKENS
     filters: SearchFilters = field(default_factory=SearchFilters)
+    min_score: float = 0.0  # results whose confidence is lower are left out (and so is their evidence)
 
     def __post_init__(self) -> None:
         validate_namespace(self.namespace)
@@ -58,6 +62,8 @@ class SearchRequest:
             raise InvalidQueryError(f"top_k must be between 1 and {MAX_TOP_K}")
         if self.max_tokens < 1:
             raise InvalidQueryError("max_tokens must be positive")
+        if not 0.0 <= self.min_score <= 1.0:
+            raise InvalidQueryError("min_score must be between 0 and 1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class RankedChunk:
     chunk: Chunk
     score: float
     channel_ranks: dict[str, int]
+    lexical_score: float = 0.0  # the content channel's BM25 score (0 when it did not match)
+    confidence: float = 0.0  # search/confidence.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +89,9 @@ class SearchResponse:
     assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
     query: str = ""  # what the results' highlights mark (with `corrections`)
     empty_reason: str = ""  # why there are no results (search/empty.py); "" when there are
+    cited: dict[str, tuple[int, str]] = field(default_factory=dict)  # chunk id -> its [n] and excerpt in evidence
+    good_match: bool = False  # some result's confidence reaches GOOD_MATCH
+    term_weights: dict[str, float] = field(default_factory=dict)  # the query's content terms, as packing weighed them
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
@@ -94,7 +105,10 @@ class SearchResponse:
                     **asdict(r.chunk),
                     "chunk_type": r.chunk.type,
                     "score": r.score,
+                    "lexical_score": r.lexical_score,
+                    "confidence": r.confidence,
                     "channel_ranks": r.channel_ranks,
+                    **cited_fields(self.cited.get(r.chunk.chunk_id)),
                     **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
                     "highlights": highlights(terms, r.chunk.text),
                     **table_fields(r.chunk),
@@ -104,6 +118,7 @@ class SearchResponse:
             "total_chunks": self.total_chunks,
             "evidence_chunks": self.evidence_chunks,
             "evidence_tokens": self.evidence_tokens,
+            "good_match": self.good_match,
             "corrections": self.corrections,
             **({"empty_reason": self.empty_reason} if self.empty_reason else {}),
             "cache": self.cache,
@@ -119,6 +134,9 @@ def search(
     asset_link: AssetLink | None = None,
     embedder: QueryEmbedder | None = None,
     hits: HitReader | None = None,
+    packing: PackingSettings = PACKING,
+    reranker: Reranker | None = None,
+    rerank_depth: int = DEFAULT_DEPTH,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
     `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
@@ -126,6 +144,9 @@ def search(
     channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
     often held are boosted (search/hits.py)."""
     started = time.perf_counter()
+    wanted = request.top_k
+    if reranker is not None:  # the first stage ranks as many as the reranker reads
+        request = replace(request, top_k=min(MAX_TOP_K, max(request.top_k, rerank_depth)))
     weights = ranking.channel_weights()
     queries = {
         channel: terms
@@ -144,28 +165,64 @@ def search(
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
+    if reranker is not None and ranked:
+        order = reranked(request.query, ranked, [r.chunk.text for r in ranked], reranker, rerank_depth)
+        ranked = with_rerank_scores(order, ranked)[:wanted]
     if ranked:
         check_budget(ranked[0].chunk, request.max_tokens)
+    content = [corrected.get(term, term) for term in queries.get("content", [])]
+    weights = query_weights(dict.fromkeys(content), first.content_idf)
+    matched = bool(ranked)
+    ranked = [r for r in _with_confidence(ranked, weights) if r.confidence >= request.min_score]
     has_terms = bool(queries) or semantic is not None
     reason = (
         ""
         if ranked
+        else "below_min_score"
+        if matched
         else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
     )
     assets = _asset_links(ranked, asset_link)
-    evidence, used, tokens = render_counted_evidence([r.chunk for r in ranked], request.max_tokens, assets)
+    packed = pack_evidence(
+        [r.chunk for r in ranked],
+        weights,
+        request.max_tokens,
+        assets=assets,
+        deferred=_expansion_only(ranked),
+        settings=packing,
+    )
     return SearchResponse(
-        evidence_text=evidence,
+        evidence_text=packed.text,
         assets=assets,
         results=ranked,
         total_chunks=first.total,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
-        evidence_chunks=used,
-        evidence_tokens=tokens,
+        evidence_chunks=len(packed.blocks),
+        evidence_tokens=packed.tokens,
         corrections=corrected,
         query=request.query,
         empty_reason=reason,
+        cited={block.chunk.chunk_id: (block.number, block.excerpt) for block in packed.blocks},
+        good_match=any(r.confidence >= GOOD_MATCH for r in ranked),
+        term_weights=weights,
     )
+
+
+def cited_fields(cited: tuple[int, str] | None) -> dict[str, Any]:
+    """A result's place in the evidence: its `[n]` and the excerpt of its text that went in (None: not in it)."""
+    number, excerpt = cited if cited is not None else (None, None)
+    return {"evidence_ref": number, "evidence_excerpt": excerpt}
+
+
+def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
+    return [
+        replace(r, confidence=confidence(term_share(held_terms(r.chunk.text, weights.keys()), weights))) for r in ranked
+    ]
+
+
+def _expansion_only(ranked: Sequence[RankedChunk]) -> set[str]:
+    """Chunks that only the expanded query matched (no word the user wrote, no vector): evidence last."""
+    return {r.chunk.chunk_id for r in ranked if r.channel_ranks and set(r.channel_ranks) <= {"expansion"}}
 
 
 def table_fields(chunk: Chunk) -> dict[str, Any]:
@@ -233,9 +290,9 @@ def _ranked(
         eligible = candidates(fused, ranking.hit_depth, dict(rounded.get("content", [])), ranking.hit_floor)
         fused = boosted(fused, hits.chunk_hits(request.namespace, eligible) if eligible else {}, ranking.hit_prior())
     results = _distinct_results(index, request, fused, chunks)
-    return _siblings_by_passage(
-        queries.get("content", []), dict(rounded.get("content", [])), first.content_idf, results
-    )
+    content_scores = dict(rounded.get("content", []))
+    ordered = _siblings_by_passage(queries.get("content", []), content_scores, first.content_idf, results)
+    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered]
 
 
 def _with_corrections(

@@ -1,0 +1,349 @@
+"""Evidence packed by passages: the sentences that answer first, the rest of their chunks only with tokens to spare.
+
+A long document's chunk holds its answer in a sentence or two; whole chunks spend a budget on the other twenty.
+So the ranked chunks are cut into passages, each sentence holding a query term with `window` neighbours each
+side, and the passages are claimed best first: by the idf-weighted share of the query's terms they hold, less
+`rank_penalty` per rank of their chunk (the ranking knows more than one window's words). A chunk's claimed
+passages form one block under its citation header, in reading order, overlapping and adjacent ones merged and
+the others joined by " … "; the blocks of one document stand together in reading order, the documents in the
+order of their best passage. Tokens left once no passage fits widen the blocks (to the whole chunk when it
+fits, else a sentence each side at a time), then pay for chunks that no query word matched (a semantic match).
+
+A chunk that is only headings is never evidence; chunks the caller defers (matched only through query expansion)
+are claimed after every other chunk's passages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from docshelf.citations import evidence_header
+from docshelf.index.analyzer import normalize
+from docshelf.model import Chunk
+from docshelf.search.sentences import analyzed_sentences, matched_terms
+from docshelf.tokens import count_tokens
+
+JOINER = " … "
+JOINER_TOKENS = 2
+SEPARATOR = "\n\n"
+SEPARATOR_TOKENS = 2
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")
+_HEADING_MARKS = re.compile(r"^[#\s]+")
+# Sentence punctuation: . ! ? ; , at a line's end or before a space, and the CJK marks anywhere (no spaces there).
+_SENTENCE_MARK = re.compile(r"[.!?;:,]$|[.!?;]\s|[。！？；：，、]")
+HEADING_LINES = 3
+HEADING_WORDS = 10
+HEADING_CHARS = 80  # a Chinese or Japanese line is one "word": its length bounds it
+
+
+@dataclass(frozen=True, slots=True)
+class PackingSettings:
+    window: int = 1  # neighbour sentences each side of a matching one
+    rank_penalty: float = 0.03  # taken from a passage's query-term share per rank of its chunk
+    group_documents: bool = True  # a document's blocks together, in reading order
+
+
+PACKING = PackingSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceBlock:
+    number: int
+    chunk: Chunk
+    excerpt: str  # the chunk's text that went in: all of it when `whole`
+    whole: bool
+    header: str
+
+
+@dataclass(frozen=True, slots=True)
+class PackedEvidence:
+    text: str
+    tokens: int  # the tokens the budget counted: the text's own count, or a few more where joins merge tokens
+    blocks: tuple[EvidenceBlock, ...]
+
+    @property
+    def header_tokens(self) -> int:
+        return sum(count_tokens(block.header) for block in self.blocks)
+
+
+@dataclass(slots=True)
+class _Candidate:
+    rank: int
+    chunk: Chunk
+    spans: list[tuple[int, int]]
+    windows: list[tuple[int, int]]  # sentence ranges [start, end) around each matching sentence
+    scores: list[float]  # each window's share of the query's term weight
+    centers: list[int] = field(default_factory=list)  # each window's matching sentence
+    own: list[float] = field(default_factory=list)  # the matching sentence's own share (ties go to the fuller)
+    pinned: tuple[int, int] | None = None  # a table's header rows, kept with any of its rows
+    asset: str | None = None
+    deferred: bool = False
+    claimed: list[tuple[int, int]] = field(default_factory=list)
+    whole: bool = False
+    header_costs: dict[str | None, int] = field(default_factory=dict)  # by the previous block's chunk id
+    excerpt_costs: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = field(default_factory=dict)
+    sentence_costs: dict[int, int] = field(default_factory=dict)
+
+    def header_cost(self, previous: Chunk | None) -> int:
+        """The header's tokens after `previous` (its `[n]` is three tokens for any n up to 999)."""
+        key = previous.chunk_id if previous is not None else None
+        if key not in self.header_costs:
+            self.header_costs[key] = count_tokens(evidence_header(1, self.chunk, previous))
+        return self.header_costs[key]
+
+    def excerpt_cost(self) -> int:
+        """The excerpt's tokens, at least its text's: a whole chunk's as the chunker counted them; passages as the
+        sum of their sentences' counts, one more for each break between them (a word's leading space, or the
+        joiner's two tokens, goes to the next token)."""
+        key = (self.whole, tuple(self.claimed))
+        if key not in self.excerpt_costs:
+            self.excerpt_costs[key] = self._whole_cost() if self.whole else self._passages_cost()
+        return self.excerpt_costs[key]
+
+    def _whole_cost(self) -> int:
+        text = self.chunk.token_count if self.chunk.token_count > 0 else count_tokens(self.chunk.text)
+        return text + (count_tokens(image_line(self.asset)) + 1 if self.asset else 0)
+
+    def _passages_cost(self) -> int:
+        ranges = _merged([*([self.pinned] if self.pinned and self.claimed else []), *self.claimed])
+        sentences = [at for start, end in ranges for at in range(start, end)]
+        return sum(self._sentence_cost(at) for at in sentences) + len(sentences) - 1 + JOINER_TOKENS * (len(ranges) - 1)
+
+    def _sentence_cost(self, at: int) -> int:
+        if at not in self.sentence_costs:
+            start, end = self.spans[at]
+            self.sentence_costs[at] = count_tokens(self.chunk.text[start:end])
+        return self.sentence_costs[at]
+
+    def excerpt(self) -> str:
+        if self.whole:
+            return self.chunk.text + (image_line(self.asset) if self.asset else "")
+        ranges = _merged([*([self.pinned] if self.pinned and self.claimed else []), *self.claimed])
+        text = self.chunk.text
+        return JOINER.join(text[self.spans[start][0] : self.spans[end - 1][1]] for start, end in ranges)
+
+    def is_all(self, ranges: list[tuple[int, int]]) -> bool:
+        return _merged(ranges) == [(0, len(self.spans))]
+
+
+def is_heading_only(chunk: Chunk) -> bool:
+    """A text chunk of headings only, which says where but never what: every line a title on its section path,
+    or a few short lines without a sentence's punctuation, one of them such a title (the heading of a section
+    whose text the next chunk holds, which the path does not name yet)."""
+    if chunk.type != "text" or not chunk.section_path:
+        return False
+    titles = {_title_key(title) for title in chunk.section_path}
+    lines = [_title_key(line) for line in chunk.text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    if all(line in titles for line in lines):
+        return True
+    short = len(lines) <= HEADING_LINES and all(
+        len(line.split()) <= HEADING_WORDS and len(line) <= HEADING_CHARS and not _SENTENCE_MARK.search(line)
+        for line in lines
+    )
+    return short and any(line in titles for line in lines)
+
+
+def _title_key(text: str) -> str:
+    return " ".join(normalize(_HEADING_MARKS.sub("", text)).split())
+
+
+def pack_evidence(
+    chunks: Sequence[Chunk],
+    weights: Mapping[str, float],
+    max_tokens: int,
+    *,
+    assets: Mapping[str, str] | None = None,
+    deferred: Collection[str] = (),
+    settings: PackingSettings = PACKING,
+) -> PackedEvidence:
+    """The evidence of `chunks` (best first) for a query whose content terms weigh `weights`, within
+    `max_tokens` (cl100k tokens of the whole text)."""
+    if max_tokens <= 0:
+        return PackedEvidence("", 0, ())
+    candidates = [
+        _candidate(rank, chunk, weights, settings, (assets or {}).get(chunk.chunk_id), chunk.chunk_id in deferred)
+        for rank, chunk in enumerate(chunks)
+        if not is_heading_only(chunk)
+    ]
+    order: list[_Candidate] = []  # in the order each first got a passage
+    for candidate, window in _passages_best_first(candidates, settings):
+        trial = [*candidate.claimed, window]
+        if _fits(order, candidate, trial, max_tokens, settings):
+            candidate.claimed = _merged(trial)
+            if candidate not in order:
+                order.append(candidate)
+        elif not order:  # the best passage alone is over the budget: its sentence, cut if need be
+            return _best_sentence(candidates, max_tokens, settings)
+    _widen(order, max_tokens, settings)
+    for candidate in candidates:  # what no word matched, whole, best first
+        if candidate not in order and not candidate.windows:
+            candidate.whole = True
+            if _cost([*order, candidate], settings) <= max_tokens:
+                order.append(candidate)
+            else:
+                candidate.whole = False
+    if not order and candidates:
+        return _best_sentence(candidates, max_tokens, settings)
+    return _render(order, max_tokens, settings)
+
+
+def _candidate(
+    rank: int, chunk: Chunk, weights: Mapping[str, float], settings: PackingSettings, asset: str | None, later: bool
+) -> _Candidate:
+    spans = list(analyzed_sentences(chunk.text)[0])
+    total = sum(weights.values())
+    if chunk.type == "image" or total <= 0:
+        return _Candidate(rank, chunk, spans, [], [], asset=asset, deferred=later)
+    terms = matched_terms(chunk.text, weights.keys())
+    pinned = _table_head(chunk, spans) if chunk.type == "table" else None
+    starts = [at for at, held in enumerate(terms) if held and not (pinned and at < pinned[1])]
+    windows = [(max(0, at - settings.window), min(len(spans), at + settings.window + 1)) for at in starts]
+    scores = [sum(weights[t] for t in frozenset().union(*terms[start:end])) / total for start, end in windows]
+    own = [sum(weights[t] for t in terms[at]) / total for at in starts]
+    return _Candidate(rank, chunk, spans, windows, scores, starts, own, pinned, asset, later)
+
+
+def _table_head(chunk: Chunk, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The sentence range of a Markdown table's caption and header rows, through its `|---|` rule."""
+    for at, (start, end) in enumerate(spans):
+        if _TABLE_RULE.match(chunk.text[start:end]):
+            return (0, at + 1)
+    return None
+
+
+def _passages_best_first(
+    candidates: Sequence[_Candidate], settings: PackingSettings
+) -> list[tuple[_Candidate, tuple[int, int]]]:
+    keyed = [
+        ((candidate.deferred, -round(score - settings.rank_penalty * candidate.rank, 9), -own, candidate.rank,
+          window[0]), candidate, window)
+        for candidate in candidates
+        for window, score, own in zip(candidate.windows, candidate.scores, candidate.own, strict=True)
+    ]  # fmt: skip
+    keyed.sort(key=lambda item: item[0])
+    return [(candidate, window) for _, candidate, window in keyed]
+
+
+def _fits(
+    order: list[_Candidate],
+    candidate: _Candidate,
+    ranges: list[tuple[int, int]],
+    max_tokens: int,
+    settings: PackingSettings,
+) -> bool:
+    """Whether the evidence stays within `max_tokens` with `candidate` claiming `ranges` (nothing is changed)."""
+    kept, was_whole = candidate.claimed, candidate.whole
+    candidate.claimed, candidate.whole = _merged(ranges), candidate.is_all(ranges)
+    cost = _cost(order if candidate in order else [*order, candidate], settings)
+    candidate.claimed, candidate.whole = kept, was_whole
+    return cost <= max_tokens
+
+
+def _widen(order: list[_Candidate], max_tokens: int, settings: PackingSettings) -> None:
+    """Tokens left widen each block in turn: to its whole chunk when that fits, else a sentence each side at a
+    time while that fits."""
+    for candidate in order:
+        everything = [(0, len(candidate.spans))]
+        if _fits(order, candidate, everything, max_tokens, settings):
+            candidate.claimed, candidate.whole = everything, True
+            continue
+        while True:
+            grown = _merged(
+                [(max(0, start - 1), min(len(candidate.spans), end + 1)) for start, end in candidate.claimed]
+            )
+            if grown == candidate.claimed or not _fits(order, candidate, grown, max_tokens, settings):
+                break
+            candidate.claimed = grown
+
+
+def _reading_order(order: Sequence[_Candidate], settings: PackingSettings) -> Sequence[_Candidate]:
+    """Documents by their first claimed passage, a document's chunks by their place in it (or claim order without
+    `group_documents`)."""
+    if not settings.group_documents:
+        return order
+    first: dict[str, int] = {}
+    for at, candidate in enumerate(order):
+        first.setdefault(candidate.chunk.document_id, at)
+    return sorted(order, key=lambda c: (first[c.chunk.document_id], c.chunk.ordinal, c.rank))
+
+
+def _blocks(order: Sequence[_Candidate], settings: PackingSettings) -> list[tuple[_Candidate, str, str]]:
+    """(candidate, header, excerpt) in reading order."""
+    blocks = []
+    previous: Chunk | None = None
+    for number, candidate in enumerate(_reading_order(order, settings), start=1):
+        header = evidence_header(number, candidate.chunk, previous)
+        blocks.append((candidate, header, candidate.excerpt()))
+        previous = candidate.chunk
+    return blocks
+
+
+def _cost(order: Sequence[_Candidate], settings: PackingSettings) -> int:
+    """Tokens of the blocks rendered in reading order, header and excerpt counted apart (the header's final line
+    break ends a pre-token, and so does the separator), each counted once per state: the final text is counted
+    whole."""
+    total = SEPARATOR_TOKENS * max(0, len(order) - 1)
+    previous: Chunk | None = None
+    for candidate in _reading_order(order, settings):
+        total += candidate.header_cost(previous) + candidate.excerpt_cost()
+        previous = candidate.chunk
+    return total
+
+
+def _render(order: list[_Candidate], max_tokens: int, settings: PackingSettings) -> PackedEvidence:
+    """The blocks as text, with the tokens the budget counted for them (`_cost`): the text is not counted again,
+    since a header's final line break and a separator start pre-tokens of their own, so the parts' counts add up
+    to the whole's or a little more (a separator after punctuation merges with it)."""
+    while (tokens := _cost(order, settings)) > max_tokens and order:
+        order.pop()
+    blocks = _blocks(order, settings)
+    text = SEPARATOR.join(header + excerpt for _, header, excerpt in blocks)
+    return PackedEvidence(
+        text,
+        tokens,
+        tuple(
+            EvidenceBlock(number, c.chunk, excerpt, c.whole, header)
+            for number, (c, header, excerpt) in enumerate(blocks, start=1)
+        ),
+    )
+
+
+def _best_sentence(candidates: Sequence[_Candidate], max_tokens: int, settings: PackingSettings) -> PackedEvidence:
+    """Not even one passage fits: the best passage's matching sentence alone, cut to the budget when it is still
+    too long (the best chunk's head when no word matched)."""
+    from docshelf.chunking.split import token_windows  # rare: the search path needs no chunker
+
+    best = _passages_best_first(candidates, settings)
+    candidate, window = best[0] if best else (candidates[0], (0, len(candidates[0].spans)))
+    middle = candidate.centers[candidate.windows.index(window)] if best else 0
+    if best:
+        candidate.claimed = [(middle, middle + 1)]
+        packed = _render([candidate], max_tokens, settings)
+        if packed.blocks:
+            return packed
+    header = evidence_header(1, candidate.chunk)
+    text = candidate.chunk.text[candidate.spans[middle][0] :] if candidate.spans else candidate.chunk.text
+    cut = next(iter(token_windows(header + text, max_tokens)), "")
+    if not cut.startswith(header) or cut == header:
+        return PackedEvidence("", 0, ())
+    block = EvidenceBlock(1, candidate.chunk, cut[len(header) :], False, header)
+    return PackedEvidence(cut, count_tokens(cut), (block,))
+
+
+def _merged(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentence ranges with overlapping and adjacent ones joined, in reading order."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def image_line(link: str) -> str:
+    return f"\n[image: {link}]"
