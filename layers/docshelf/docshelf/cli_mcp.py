@@ -7,15 +7,14 @@ first is the default), as a token's namespaces bound them over HTTP. Nothing but
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from docshelf.cli_agentic import add_planner_option, planner_from_args
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX
+from docshelf.cli_options import engine_options
 from docshelf.ids import validate_namespace
-from docshelf.local import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, LocalServices
+from docshelf.local import DEFAULT_STORE, LocalServices
 
 LOCAL_USER = "local"
 
@@ -28,9 +27,7 @@ def mcp_options(parser: argparse.ArgumentParser) -> None:
         help="a namespace the tools may read (repeatable; the first is the default)",
     )
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
-    parser.add_argument("--backend", choices=BACKENDS, default=os.environ.get("DOCSHELF_BACKEND", "embedded"))
-    parser.add_argument("--opensearch-url", default=os.environ.get("OPENSEARCH_URL", DEFAULT_OPENSEARCH_URL))
-    parser.add_argument("--opensearch-index", default=os.environ.get("OPENSEARCH_INDEX", DEFAULT_OPENSEARCH_INDEX))
+    engine_options(parser)
     parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
     add_planner_option(parser)
 

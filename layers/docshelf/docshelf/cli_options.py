@@ -89,7 +89,7 @@ def serve_options(parser: argparse.ArgumentParser) -> None:
         help="the folder the documents were ingested from: citations open them (NS=DIR, repeatable: one a namespace)",
     )
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
-    _engine_options(parser)
+    engine_options(parser)
 
 
 def jwt_secret(secret_file: Path | None) -> str | None:
@@ -120,10 +120,10 @@ def sources_folder(value: str) -> tuple[str, Path]:
 def store_options(parser: argparse.ArgumentParser) -> None:
     namespace_option(parser)
     parser.add_argument("--store", type=Path, default=Path(DEFAULT_STORE), help="local store folder")
-    _engine_options(parser)
+    engine_options(parser)
 
 
-def _engine_options(parser: argparse.ArgumentParser) -> None:
+def engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,

@@ -306,10 +306,11 @@ def test_hits_in_dynamodb_count_evidence_and_feed_the_boost(pipeline: Pipeline) 
     # the search function counts the chunks its evidence cites, and only those
     pipeline.upload("demo/more.md", b"# More\n\nThe backup generator has a new fuel filter and a backup battery.\n")
     pipeline.drain()
-    body = json.dumps({"namespace": "demo", "query": "backup generator", "top_k": 3, "max_tokens": 60})
+    body = json.dumps({"namespace": "demo", "query": "backup generator", "top_k": 3, "max_tokens": 30})
     status, found = call(pipeline, api_event("search_request.json", body=body))
-    assert status == 200 and found["evidence_chunks"] == 1 and len(found["results"]) >= 2
+    cited = [r for r in found["results"] if r["evidence_ref"] is not None]
+    left_out = [r for r in found["results"] if r["evidence_ref"] is None]
+    assert status == 200 and cited and left_out  # a budget for one passage leaves results out of the evidence
     served = DynamoDBHits(table, client=client)
-    first, second = found["results"][0], found["results"][1]
-    assert served.hits("demo", first["document_id"], first["chunk_id"]) == 1
-    assert served.hits("demo", second["document_id"], second["chunk_id"]) == 0
+    assert all(served.hits("demo", r["document_id"], r["chunk_id"]) == 1 for r in cited)
+    assert all(served.hits("demo", r["document_id"], r["chunk_id"]) == 0 for r in left_out)

@@ -18,8 +18,8 @@ def test_search_answers_typed_cited_results_within_the_budget(served: Served) ->
         assert isinstance(result, SearchResult) and isinstance(result.results[0], SearchHit)
         first = result.results[0]
         assert first.source_file_name == "pump.md" and first.pages == [1] and first.section_path == ["Pump guide"]
-        assert first.citation.startswith("pump.md | Pump guide | p. 1 | ")
-        assert 0 < result.evidence_tokens <= 60 and result.evidence_text.startswith("[1] pump.md")
+        assert first.citation.startswith("manuals/pump.md | Pump guide | p. 1 | ")
+        assert 0 < result.evidence_tokens <= 60 and result.evidence_text.startswith("[1] manuals/pump.md")
         assert result.cache == "miss" and client.search("pump seal replacement hours", namespace="demo",
                                                         top_k=3, max_tokens=60).cache == "hit"  # fmt: skip
         only_valves = client.search("torque", namespace="demo", documents=["valves.md"], chunk_types=["text"])

@@ -68,7 +68,7 @@ def test_langchain_documents_carry_citations_and_fit_max_tokens(live_serve: str)
     assert isinstance(documents[0], Document) and "2000 operating hours" in documents[0].page_content
     cited = documents[0].metadata
     assert cited["source_file_name"] == "pump.md" and cited["pages"] == [1] and cited["section_path"] == ["Pump guide"]
-    assert cited["citation"].startswith("[1] pump.md | Pump guide | p. 1 | ")
+    assert cited["citation"].startswith("[1] manuals/pump.md | Pump guide | p. 1 | ")
     assert cited["source"] == f"{live_serve}/documents/{cited['document_id']}/source?namespace=demo"
     assert {"document_id", "chunk_id", "chunk_type", "score", "namespace"} <= set(cited)
     signed = DocshelfRetriever(base_url=live_serve, token=DEMO, namespace="demo", k=1, signed_links=True)
@@ -89,10 +89,10 @@ def test_a_llamaindex_query_engine_answers_from_the_nodes(live_serve: str) -> No
     assert nodes and nodes[0].node.metadata["source_file_name"] == "pump.md"
     assert "2000 operating hours" in nodes[0].node.get_content()
     assert nodes[0].score is not None and nodes[0].score > 0
-    assert nodes[0].node.metadata["citation"].startswith("[1] pump.md")
+    assert nodes[0].node.metadata["citation"].startswith("[1] manuals/pump.md")
     assert str(response)  # the fake LLM answered from a prompt built with the nodes
     prompt_text = nodes[0].node.get_content(metadata_mode=MetadataMode.LLM)
-    assert "citation: [1] pump.md" in prompt_text and "chunk_id" not in prompt_text
+    assert "citation: [1] manuals/pump.md" in prompt_text and "chunk_id" not in prompt_text
 
 
 def test_the_retrievers_raise_the_apis_errors(live_serve: str) -> None:

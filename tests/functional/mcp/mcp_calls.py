@@ -79,7 +79,7 @@ def check_every_tool(calls: dict[str, CallToolResult]) -> None:
     for name in ("search", "agentic_search", "list_documents", "document_outline", "read_section"):
         assert not calls[name].is_error, (name, text_of(calls[name]))
     search = calls["search"]
-    assert text_of(search).startswith("[1] pump.md | Pump guide")
+    assert text_of(search).startswith("[1] manuals/pump.md › Pump guide")
     assert "2000 operating hours" in text_of(search)
     first = (search.structured_content or {})["results"][0]
     assert first["source_file_name"] == "pump.md" and first["pages"] == [1] and first["rank"] == 1
@@ -94,7 +94,7 @@ def check_every_tool(calls: dict[str, CallToolResult]) -> None:
     assert [child["title"] for child in outline["sections"][0]["children"]] == ["Maintenance", "Safety"]
     assert "Maintenance" in text_of(calls["document_outline"])
     section = calls["read_section"]
-    assert "2000 operating hours" in text_of(section) and "[1] pump.md" in text_of(section)
+    assert "2000 operating hours" in text_of(section) and "[1] manuals/pump.md" in text_of(section)
     assert (section.structured_content or {})["evidence_tokens"] <= 200
     refused = calls["refused"]
     assert refused.is_error and "does not allow namespace 'secret'" in text_of(refused)

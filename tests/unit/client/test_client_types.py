@@ -26,7 +26,7 @@ def test_nested_records_are_typed_and_unknown_fields_kept() -> None:
         "evidence_text": "[1] a.md | A | p. 1 | d#c\nA",
         "results": [{"chunk_id": "c", "document_id": "d", "section_path": ["A"], "pages": [1, 2],
                      "source_file_name": "a.md", "connect_to": [{"target": "t", "relation": "embeds", "ref": "r",
-                                                                 "position": 3}], "confidence": 0.9}],
+                                                                 "position": 3}], "shard_score": 0.9}],
         "total_chunks": 1,
         "cache": "miss",
         "something_new": True,
@@ -34,5 +34,5 @@ def test_nested_records_are_typed_and_unknown_fields_kept() -> None:
     result = SearchResult.from_json(data)
     hit = result.results[0]
     assert isinstance(hit, SearchHit) and hit.connect_to[0].position == 3
-    assert hit.extra == {"confidence": 0.9} and result.extra == {"something_new": True}
+    assert hit.extra == {"shard_score": 0.9} and result.extra == {"something_new": True}
     assert hit.citation == "a.md | A | pp. 1-2 | d#c"

@@ -39,11 +39,12 @@ def agentic_search(
     started = time.perf_counter()
     plan = planner(run.query, ctx.namespace)
     step_ctx = replace(ctx, top_k=step_top_k(ctx.top_k, plan), min_score=run.min_score)
-    execution = execute(plan, step_ctx, run.budget_tokens)
+    executed = execute(plan, step_ctx, run.budget_tokens)
+    execution = within_top_k(executed, ctx.top_k)
     if execution.results:
         check_budget(execution.results[0].chunk, run.budget_tokens)
     evidence, tokens, cited = render(execution, run.budget_tokens)
-    results = result_dicts(execution, run.query, cited)[: ctx.top_k]
+    results = result_dicts(execution, run.query, cited)
     run_id = new_run_id()
     took_ms = round((time.perf_counter() - started) * 1000, 3)
     if run_log is not None:
@@ -54,10 +55,10 @@ def agentic_search(
         "evidence_text": evidence,
         "answer_text": "",
         "results": results,
-        "total_chunks": len(execution.results),
+        "total_chunks": len(executed.results),
         "evidence_chunks": len(cited),
         "evidence_tokens": tokens,
-        "good_match": any(row.confidence >= GOOD_MATCH for row in execution.results),
+        "good_match": any(row.confidence >= GOOD_MATCH for row in executed.results),
         "corrections": {},
         "cache": "miss",
         "took_ms": took_ms,
@@ -67,6 +68,20 @@ def agentic_search(
         "plan": plan.to_dict(),
         "steps": [step_dict(step_run) for step_run in execution.runs],
     }
+
+
+def within_top_k(execution: Execution, top_k: int) -> Execution:
+    """The execution's evidence and results held to `top_k` chunks, as a classic search's are: the first `top_k`
+    evidence rows, and results made of those rows and then the best others, in result order; every `[n]` of the
+    evidence names a result."""
+    rows = execution.evidence_rows[:top_k]
+    cited = {row.chunk.chunk_id for row in rows}
+    others = [row for row in execution.results if row.chunk.chunk_id not in cited][: top_k - len(rows)]
+    kept = cited | {row.chunk.chunk_id for row in others}
+    results = [row for row in execution.results if row.chunk.chunk_id in kept]
+    found = {row.chunk.chunk_id for row in execution.results}
+    results += [row for row in rows if row.chunk.chunk_id not in found]
+    return replace(execution, evidence_rows=rows, results=results)
 
 
 def step_top_k(top_k: int, plan: Plan) -> int:

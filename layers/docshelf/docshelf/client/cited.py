@@ -23,25 +23,27 @@ class CitedPassage:
 def budgeted_passages(
     result: SearchResult, base_url: str, namespace: str, links: Mapping[str, str] | None = None
 ) -> list[CitedPassage]:
-    """The results `evidence_text` holds (`evidence_chunks` of them, in order), so the passages together stay within
-    the search's max_tokens; when only a cut of the first one fit, its text is that cut. `links` (by document id)
-    are the signed source links to cite instead of the API's source route."""
-    hits = result.results[: result.evidence_chunks]
+    """The results `evidence_text` cites, in its `[n]` order, each as the excerpt of it that went in: together they
+    stay within the search's max_tokens. `links` (by document id) are the signed source links to cite instead of the
+    API's source route."""
     passages = []
-    for rank, hit in enumerate(hits, start=1):
-        text = hit.text
-        if len(hits) == 1 and hit.text not in result.evidence_text:  # only a cut of it fit the budget
-            text = result.evidence_text.partition("\n")[2]  # the evidence block without its citation header line
-        metadata = citation_metadata(hit, rank, base_url, namespace)
+    for hit in _cited(result):
+        number = hit.evidence_ref or 0
+        metadata = citation_metadata(hit, number, base_url, namespace)
         if links and hit.document_id in links:
             metadata["source"] = links[hit.document_id]
-        passages.append(CitedPassage(text, hit.score, metadata, hit.chunk_id))
+        passages.append(CitedPassage(hit.evidence_excerpt or hit.text, hit.score, metadata, hit.chunk_id))
     return passages
+
+
+def _cited(result: SearchResult) -> list[SearchHit]:
+    cited = [hit for hit in result.results if hit.evidence_ref is not None]
+    return sorted(cited, key=lambda hit: hit.evidence_ref or 0)
 
 
 def source_links(client: DocshelfClient, result: SearchResult, namespace: str) -> dict[str, str]:
     """A signed link (one call) for each document the budgeted hits cite."""
-    documents = dict.fromkeys(hit.document_id for hit in result.results[: result.evidence_chunks])
+    documents = dict.fromkeys(hit.document_id for hit in _cited(result))
     return {document: client.source_link(namespace, document).url for document in documents}
 
 
@@ -54,7 +56,7 @@ def citation_metadata(hit: SearchHit, rank: int, base_url: str, namespace: str) 
         "document_id": hit.document_id,
         "chunk_id": hit.chunk_id,
         "source_file_name": hit.source_file_name,
-        "source_key": hit.extra.get("source_key", hit.source_file_name),
+        "source_key": hit.source_key or hit.source_file_name,
         "section_path": list(hit.section_path),
         "pages": list(hit.pages),
         "chunk_type": hit.chunk_type,

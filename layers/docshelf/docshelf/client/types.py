@@ -73,11 +73,16 @@ class SearchHit(Record):
     token_count: int = 0
     ordinal: int = 0
     source_file_name: str = ""
+    source_key: str = ""
     revision: str = ""
     connect_to: list[Link] = field(default_factory=list)
     overlap_chars: int = 0
     citation_tokens: int = 0
     score: float = 0.0
+    lexical_score: float = 0.0
+    confidence: float = 0.0
+    evidence_ref: int | None = None  # its [n] in evidence_text, None when the budget left it out
+    evidence_excerpt: str | None = None  # the part of its text that went into the evidence
     channel_ranks: dict[str, int] = field(default_factory=dict)
     asset: str | None = None
     highlights: list[list[int]] = field(default_factory=list)
@@ -89,8 +94,9 @@ class SearchHit(Record):
 
     @property
     def citation(self) -> str:
-        """file | section path | pages | document_id#chunk_id, as the evidence headers cite it."""
-        parts = [self.source_file_name]
+        """source key | section path | pages | document_id#chunk_id: the whole citation (the evidence's compact
+        `[n]` headers leave the ids to the results)."""
+        parts = [self.source_key or self.source_file_name]
         if self.section_path:
             parts.append(" > ".join(self.section_path))
         if self.pages:
@@ -146,6 +152,8 @@ class SearchResult(Record):
     evidence_chunks: int = 0
     evidence_tokens: int = 0
     corrections: dict[str, str] = field(default_factory=dict)
+    empty_reason: str = ""
+    good_match: bool = False
     cache: str = "miss"
     took_ms: float = 0.0
     mode: str | None = None

@@ -126,6 +126,7 @@ class OpenSearchIndex(SearchBackend):
         self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
         self._namespaces_ready: set[str] = set()
+        self._unrefreshed: set[str] = set()  # namespaces written since this object last refreshed them
         self._models = NamespaceModels(client, self.backoff)
         self._template_ready = False
 
@@ -202,6 +203,19 @@ class OpenSearchIndex(SearchBackend):
             self.backoff,
             "refresh",
         )
+        self._unrefreshed.clear()
+
+    def _see_own_writes(self, namespace: str) -> None:
+        """Refresh the namespace when this object wrote to it since its last refresh, so that a read it makes next
+        counts those writes (Serverless, which has no refresh API, counts them once it refreshes on its own)."""
+        if namespace not in self._unrefreshed or not self.commit_refreshes:
+            return
+        call_with_retries(
+            lambda: self.client.indices.refresh(index=self.alias(namespace), allow_no_indices=True),
+            self.backoff,
+            "refresh",
+        )
+        self._unrefreshed.discard(namespace)
 
     # -- writes ------------------------------------------------------------------------------------
 
@@ -238,6 +252,7 @@ class OpenSearchIndex(SearchBackend):
         ]
         superseded = any(old_ids[d.document_id] - new_ids[d.document_id] for d in documents)
         index = self.alias(namespace)
+        self._unrefreshed.add(namespace)
         written = self.writer.write(index, writes, refresh=self.refresh_policy if not superseded else False)
         failures = dict(written.failures)
         removals: list[BulkAction] = []
@@ -270,6 +285,7 @@ class OpenSearchIndex(SearchBackend):
         ids = self._chunk_ids_by_document(namespace, [document_id]).get(document_id, set())
         if not ids:
             return
+        self._unrefreshed.add(namespace)
         outcome = self.writer.write(
             self.alias(namespace),
             [BulkAction("delete", doc_id, namespace, document_id) for doc_id in sorted(ids)],
@@ -361,7 +377,9 @@ class OpenSearchIndex(SearchBackend):
         return suggested_terms(self._msearch(namespace, [query])[0], asked)
 
     def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """One `_msearch` of `document_frequency_query`s, `FREQUENCY_TERMS_PER_SEARCH` terms each."""
+        """One `_msearch` of `document_frequency_query`s, `FREQUENCY_TERMS_PER_SEARCH` terms each, after this
+        object's own writes are refreshed (the graph weighs a document's keywords right after publishing it)."""
+        self._see_own_writes(namespace)
         asked = [term for term in dict.fromkeys(terms) if indexable(term)]
         if not asked:
             return self.count(namespace, SearchFilters()), {}
