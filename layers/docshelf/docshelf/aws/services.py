@@ -12,6 +12,7 @@ from docshelf.aws.settings import Settings
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.index.base import SearchBackend
 from docshelf.registry.dynamodb import DynamoDBRegistry
+from docshelf.store.fetch import GET_WORKERS
 from docshelf.store.s3 import S3Store
 
 if TYPE_CHECKING:
@@ -37,8 +38,11 @@ class AwsServices:
     def _client(self, service: Literal["s3", "sqs", "dynamodb"]) -> Any:
         if service not in self._clients:
             import boto3
+            from botocore.config import Config
 
-            self._clients[service] = boto3.client(service, region_name=self._region())
+            # S3: as many connections as the embedded index reads objects at once (botocore keeps 10).
+            pool = Config(max_pool_connections=GET_WORKERS) if service == "s3" else None
+            self._clients[service] = boto3.client(service, region_name=self._region(), config=pool)
         return self._clients[service]
 
     @property

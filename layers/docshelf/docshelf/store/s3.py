@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from docshelf.errors import StorageError
+from docshelf.store.fetch import GET_WORKERS
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 _MISSING = ("NoSuchKey", "404", "NotFound")
+_TAKEN = ("PreconditionFailed", "412")
+_CONFLICT = ("ConditionalRequestConflict", "409")  # another conditional write of the key is in flight
+_CONFLICT_RETRIES = 5
 
 
 class S3Store:
@@ -25,8 +30,10 @@ class S3Store:
     def client(self) -> S3Client:
         if self._client is None:
             import boto3
+            from botocore.config import Config
 
-            self._client = boto3.client("s3")
+            # As many connections as the embedded index fetches objects at once (botocore keeps 10).
+            self._client = boto3.client("s3", config=Config(max_pool_connections=GET_WORKERS))
         return self._client
 
     def _key(self, key: str) -> str:
@@ -48,6 +55,26 @@ class S3Store:
 
     def put(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> None:
         self.client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data, ContentType=content_type)
+
+    def create(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> bool:
+        """A conditional put (If-None-Match: *), which S3 refuses with 412 when the key exists."""
+        from botocore.exceptions import ClientError
+
+        for attempt in range(_CONFLICT_RETRIES + 1):
+            try:
+                self.client.put_object(
+                    Bucket=self.bucket, Key=self._key(key), Body=data, ContentType=content_type, IfNoneMatch="*"
+                )
+            except ClientError as error:
+                code = error.response.get("Error", {}).get("Code")
+                if code in _TAKEN:
+                    return False
+                if code not in _CONFLICT or attempt == _CONFLICT_RETRIES:
+                    raise
+                time.sleep(0.05 * 2**attempt)
+            else:
+                return True
+        raise AssertionError("unreachable")
 
     def delete(self, key: str) -> None:
         self.client.delete_object(Bucket=self.bucket, Key=self._key(key))

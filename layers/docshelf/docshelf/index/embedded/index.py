@@ -2,7 +2,9 @@
 store (document_objects.py), so a document is written or deleted without rebuilding the rest. Documents are analyzed
 in batches (analyzed_batch.py); `write` merges postings before it returns, so the first search after a bulk build does
 not pay for the merge. A namespace's postings are also kept in a snapshot object (namespace_snapshot.py), which a new
-process loads instead of analyzing the documents it covers again.
+process loads instead of analyzing the documents it covers again. Every write is recorded in the namespace's change
+log (change_log.py): a reader whose namespace version moved on reads only the documents changed since, and builds
+the whole namespace again, its objects read concurrently, only when it cannot follow the log.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from typing import Any, Generic, TypeVar
@@ -23,6 +26,7 @@ from docshelf.index.analyzer import path_terms
 from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, SearchBackend
 from docshelf.index.embedded.analyzed_batch import AnalyzedBatch, ChannelPostings, analyzed_batch, concatenated
 from docshelf.index.embedded.bm25 import IntArray, Vocabulary
+from docshelf.index.embedded.change_log import ChangeLog, ChangeLogError
 from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
 from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
@@ -31,6 +35,7 @@ from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, Ran
 from docshelf.index.vectors import EmbeddingModelLike, ModelMismatchError, StoredVectors, VectorModel, refusals
 from docshelf.model import Chunk
 from docshelf.store.base import ObjectStore
+from docshelf.store.fetch import get_many
 
 __all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
 
@@ -58,6 +63,20 @@ def _slices(sizes: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
 # document id, chunks, their vectors if any, fingerprint of its store object
 
 StoredDocument = tuple[str, list[Chunk], StoredVectors | None, str]
+
+
+def _decoded(raw: bytes) -> StoredDocument:
+    document_id, chunks, vectors = load_document(raw)
+    return document_id, chunks, vectors, fingerprint(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredNamespace:
+    """A namespace's objects as read from the store, before any analysis."""
+
+    log_entry: int  # the change log's last entry, read before the documents
+    snapshot: NamespaceSnapshot | None
+    documents: list[StoredDocument]
 
 
 T = TypeVar("T")
@@ -155,6 +174,8 @@ class EmbeddedIndex(SearchBackend):
         self._namespaces: dict[str, Namespace] = {}
         self._versions: dict[str, int] = {}  # the namespace version each loaded namespace was last read at
         self._lock = threading.RLock()
+        self._refreshing: dict[str, threading.Lock] = {}  # one reader at a time brings a namespace up to date
+        self._log = ChangeLog(store, prefix)
         self._vocabulary = Vocabulary()
         self._terms = TermTable(self._vocabulary)
         self._path_terms: dict[tuple[str, tuple[str, ...]], list[int]] = {}
@@ -170,45 +191,55 @@ class EmbeddedIndex(SearchBackend):
     def _snapshot_key(self, namespace: str) -> str:
         return f"{self.prefix}/{namespace}.snapshot"  # a namespace name holds no dot, so no document is there
 
-    def _stored_documents(self, namespace: str) -> Iterator[StoredDocument]:
-        for key in self.store.list(f"{self.prefix}/{namespace}/"):
-            raw = self.store.get(key)
-            if raw is not None:
-                document_id, chunks, vectors = load_document(raw)
-                yield document_id, chunks, vectors, fingerprint(raw)
+    def _stored_namespace(self, namespace: str) -> _StoredNamespace:
+        """The namespace's objects, read concurrently. The log's position is read first: documents changed after
+        it may be read in either version, and a reader following the log from there reads them again."""
+        log_entry = self._log.last(namespace)
+        snapshot = self._read_snapshot(namespace)
+        keys = list(self.store.list(f"{self.prefix}/{namespace}/"))
+        documents = [_decoded(raw) for _, raw in get_many(self.store, keys) if raw is not None]
+        return _StoredNamespace(log_entry, snapshot, documents)
 
     def _namespace(self, namespace: str) -> Namespace:
         with self._lock:
             loaded = self._namespaces.get(namespace)
             if loaded is None or loaded.needs_rebuild():
-                with _collector_paused():
-                    loaded = self._namespaces[namespace] = self._load(namespace)
-                self._write_snapshot_if_due(namespace, loaded)
+                loaded = self._built(namespace, self._stored_namespace(namespace))
             return loaded
 
-    def _load(self, namespace: str) -> Namespace:
+    def _built(self, namespace: str, stored: _StoredNamespace) -> Namespace:
+        """The namespace built from what was read of it, in place of the one in memory. Holds the lock."""
+        with _collector_paused():
+            space = self._namespaces[namespace] = self._build(stored)
+        self._write_snapshot_if_due(namespace, space)
+        return space
+
+    def _build(self, stored: _StoredNamespace) -> Namespace:
         """The namespace as the store holds it: documents whose objects the snapshot covers unchanged take their
         postings from it, the others are analyzed."""
         space = Namespace(self._vocabulary, self._analyzed)
-        snapshot = self._read_snapshot(namespace)
+        space.log_entry = stored.log_entry
+        snapshot = stored.snapshot
         in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
         covered: dict[str, tuple[Sequence[Chunk], str]] = {}
-
-        def not_covered() -> Iterator[StoredDocument]:
-            for document_id, chunks, vectors, print_ in self._stored_documents(namespace):
-                known = in_snapshot.get(document_id)
-                if known is not None and known.fingerprint == print_ and known.rows == len(chunks):
-                    covered[document_id] = (chunks, print_)
-                else:
-                    yield document_id, chunks, vectors, print_
-
-        for documents in sized_batches(not_covered(), lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
-            batch = self._analyzed([(document_id, chunks) for document_id, chunks, _, _ in documents])
-            space.add_batch(batch, [document[3] for document in documents], [document[2] for document in documents])
+        not_covered: list[StoredDocument] = []
+        for document_id, chunks, vectors, print_ in stored.documents:
+            known = in_snapshot.get(document_id)
+            if known is not None and known.fingerprint == print_ and known.rows == len(chunks):
+                covered[document_id] = (chunks, print_)
+            else:
+                not_covered.append((document_id, chunks, vectors, print_))
+        self._add(space, not_covered)
         if snapshot is not None and covered:
             space.adopt(snapshot, covered)
         space.merge_segments()
         return space
+
+    def _add(self, space: Namespace, documents: Sequence[StoredDocument]) -> None:
+        """Stored documents analyzed in batches into the namespace, which holds none of them."""
+        for batch in sized_batches(documents, lambda document: len(document[1]), BATCH_CHUNKS, self.LOAD_BATCH):
+            analyzed = self._analyzed([(document_id, chunks) for document_id, chunks, _, _ in batch])
+            space.add_batch(analyzed, [document[3] for document in batch], [document[2] for document in batch])
 
     def _read_snapshot(self, namespace: str) -> NamespaceSnapshot | None:
         raw = self.store.get(self._snapshot_key(namespace))
@@ -241,13 +272,79 @@ class EmbeddedIndex(SearchBackend):
                 self._write_snapshot_if_due(namespace, space)
 
     def reader(self, namespace: str, version: int) -> EmbeddedIndex:
-        """This index, with `namespace` dropped from memory when it was loaded at another version (another process
-        wrote it since): the next read loads it again from the store."""
+        """This index, with `namespace` brought up to `version` (another process wrote it since it was loaded):
+        the documents its change log names since are read again, or, when the log cannot be followed, the whole
+        namespace. Either is read outside the lock, so searches go on meanwhile with the state before, and put in
+        place at once: no search sees part of a change."""
         with self._lock:
-            if self._versions.get(namespace, version) != version:
-                self._namespaces.pop(namespace, None)
-            self._versions[namespace] = version
+            refreshing = self._refreshing.setdefault(namespace, threading.Lock())
+        with refreshing:
+            with self._lock:
+                space = self._namespaces.get(namespace)
+                known = self._versions.get(namespace)
+                if space is None or (known is not None and version <= known):
+                    if space is None:
+                        self._versions[namespace] = version  # the next read loads it whole
+                    return self
+            self._catch_up(namespace, space)
+            with self._lock:
+                self._versions[namespace] = version
         return self
+
+    def _catch_up(self, namespace: str, space: Namespace) -> None:
+        writes = space.writes
+        try:
+            changes = self._log.changes_after(namespace, space.log_entry)
+        except ChangeLogError as error:
+            _log.warning("namespace %s: read whole, its change log cannot be followed: %s", namespace, error)
+            changes = None
+        if changes is None or len(changes.documents) > max(self.LOAD_BATCH, len(space.by_document) // 2):
+            stored = self._stored_namespace(namespace)
+            with self._lock:
+                if self._is_current(namespace, space, writes):
+                    self._built(namespace, stored)
+            return
+        ids = sorted(changes.documents)
+        read = get_many(self.store, [self._key(namespace, document_id) for document_id in ids])
+        found = [
+            (document_id, None if raw is None else _decoded(raw))
+            for document_id, (_, raw) in zip(ids, read, strict=True)
+        ]
+        with self._lock:
+            if not self._is_current(namespace, space, writes):
+                return
+            try:
+                with _collector_paused():
+                    self._apply(space, found)
+            except BaseException:
+                self._namespaces.pop(namespace, None)  # read whole at its next use
+                raise
+            space.log_entry = max(space.log_entry, changes.last)
+
+    def _is_current(self, namespace: str, space: Namespace, writes: int) -> bool:
+        """Whether `space`, read from before this process's last write to it, may take what was read since.
+        Otherwise another state took its place (read after), or this process wrote the namespace while it was
+        read: what was read may predate that write, so the namespace is dropped and read whole at its next use.
+        Holds the lock."""
+        if self._namespaces.get(namespace) is not space:
+            return False
+        if space.writes != writes:
+            self._namespaces.pop(namespace, None)
+            return False
+        return True
+
+    def _apply(self, space: Namespace, found: Sequence[tuple[str, StoredDocument | None]]) -> None:
+        """The changed documents as read (None: deleted) in place of their versions in the namespace. Holds the
+        lock."""
+        changed = []
+        for document_id, stored in found:
+            if stored is None:
+                space.remove_document(document_id)
+            elif space.fingerprints.get(stored[0]) != stored[3]:  # an object this process wrote is there already
+                changed.append(stored)
+        for document_id, _, _, _ in changed:
+            space.remove_document(document_id)
+        self._add(space, changed)
 
     def _analyzed(self, documents: Sequence[tuple[str, Sequence[Chunk]]]) -> AnalyzedBatch:
         """The documents' postings, analyzed in slices of at most ANALYSIS_CHARS characters of text: the term
@@ -324,6 +421,7 @@ class EmbeddedIndex(SearchBackend):
         """Write the documents to the store one by one while they are analyzed; those written replace their old
         versions in the namespace, also when a write fails. Should the analysis fail, the namespace is read
         again from the store at its next use."""
+        space.writes += 1
         vectors = [document.stored_vectors() for document in documents]
         writes = _OrderedWrites(
             self.store,
@@ -335,25 +433,36 @@ class EmbeddedIndex(SearchBackend):
         try:
             batch = self._analyzed([(document.document_id, document.chunks) for document in documents])
         except BaseException:
-            writes.wait()
+            written, _ = writes.wait()
             self._namespaces.pop(namespace, None)
+            if written:
+                self._log.append(namespace, [document.document_id for document in documents[:written]])
             raise
         written, error = writes.wait()
         stored = batch.first(written)
         for document_id, _ in stored.documents:
             space.remove_document(document_id)
         space.add_batch(stored, writes.fingerprints[:written], vectors[:written])
+        if written:
+            self._record(namespace, space, [document_id for document_id, _ in stored.documents])
         if error is not None:
             raise error
 
+    def _record(self, namespace: str, space: Namespace, document_ids: Sequence[str]) -> None:
+        """The change in the namespace's log, once its objects are in the store. Holds the lock."""
+        entry = self._log.append(namespace, document_ids)
+        if space.log_entry == entry - 1:
+            space.log_entry = entry
+
     def delete(self, namespace: str, document_id: str) -> None:
         with self._lock:
-            self.store.delete(self._key(namespace, document_id))
             space = self._namespace(namespace)
+            space.writes += 1
+            self.store.delete(self._key(namespace, document_id))
             space.remove_document(document_id)
-            # The snapshot may still hold the document's terms (even when the namespace was loaded after the
-            # object went): the next `commit` writes it without them.
+            # The snapshot may still hold the document's terms: the next `commit` writes it without them.
             space.added_since_snapshot = max(space.added_since_snapshot, self.SNAPSHOT_AFTER_CHUNKS)
+            self._record(namespace, space, [document_id])
 
     def first_pass(self, namespace: str, plan: QueryPlan) -> FirstPass:
         """The feedback chunks' content terms come from their texts analyzed again, without a fetch; the idf of the

@@ -41,6 +41,8 @@ class Namespace:
         self.fingerprints: dict[str, str] = {}  # of each document's store object
         self.dead = 0
         self.added_since_snapshot = 0  # chunks added since the namespace's snapshot was loaded or written
+        self.log_entry = 0  # the last entry of the namespace's change log (change_log.py) this state holds
+        self.writes = 0  # writes by this process, so that a reload read meanwhile is not put over one
         self._allowed: dict[SearchFilters, BoolArray] = {}
         self.vectors: VectorRows | None = None
 

@@ -1,0 +1,122 @@
+"""A namespace's change log: which documents each write of the embedded index changed, so that a reader loaded
+before it reads only those documents again instead of the whole namespace.
+
+Entries are store objects numbered from 1 (`<prefix>/<namespace>.changes/<number>.json`), each made with the
+store's create-if-absent (`ObjectStore.create`): a writer takes the first free number, so the numbers have no
+gap however many writers append at once, and a missing entry marks the log's end. A writer appends after it
+wrote the documents and before the namespace version is bumped, so a reader that saw a version finds every change
+up to it. An entry names documents, not their contents: the reader reads each named document's object as it is
+now (a missing object is a deleted document), so entries applied twice or late change nothing.
+
+A `head` object holds a number whose entry exists (writers put it after appending; racing writers may leave an
+older one), where a search for the end starts. Entries are never removed: they are small, and a reader that
+finds fewer entries than `head` promises, or an entry it cannot read, reloads the namespace whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from docshelf.serde import dumps, loads
+from docshelf.store.base import ObjectStore
+from docshelf.store.fetch import get_many
+
+LOG_FORMAT = 1
+PROBE = 8  # entries read at once while looking for the end
+MAX_ENTRIES = 256  # entries a reader applies at most; further behind, it reloads the namespace whole
+
+
+class ChangeLogError(ValueError):
+    """A log a reader cannot follow: an unreadable entry, or fewer entries than its head says."""
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """The documents changed after some entry, up to entry `last`."""
+
+    last: int
+    documents: frozenset[str]
+
+
+class ChangeLog:
+    def __init__(self, store: ObjectStore, prefix: str) -> None:
+        self.store = store
+        self.prefix = prefix
+
+    def _folder(self, namespace: str) -> str:
+        return f"{self.prefix}/{namespace}.changes"  # a namespace name holds no dot, so no document is there
+
+    def _entry_key(self, namespace: str, number: int) -> str:
+        return f"{self._folder(namespace)}/{number:012d}.json"
+
+    def _head_key(self, namespace: str) -> str:
+        return f"{self._folder(namespace)}/head"
+
+    def append(self, namespace: str, document_ids: Iterable[str]) -> int:
+        """Record that the documents changed (written or deleted); the entry's number."""
+        documents = sorted(set(document_ids))
+        if not documents:
+            raise ValueError("a change names at least one document")
+        entry = dumps({"format": LOG_FORMAT, "documents": documents})
+        number = self.last(namespace) + 1
+        while not self.store.create(self._entry_key(namespace, number), entry, content_type="application/json"):
+            number += 1
+        self.store.put(self._head_key(namespace), str(number).encode(), content_type="text/plain")
+        return number
+
+    def last(self, namespace: str) -> int:
+        """The number of the log's last entry (0 for an empty log)."""
+        return self._read_after(namespace, self._head(namespace), limit=None).last
+
+    def changes_after(self, namespace: str, number: int) -> Changes | None:
+        """The documents changed after entry `number`; None when more than MAX_ENTRIES entries follow it.
+        Raises ChangeLogError when the log cannot be followed."""
+        head = self._head(namespace)
+        if head - number > MAX_ENTRIES:
+            return None
+        changes = self._read_after(namespace, number, limit=MAX_ENTRIES)
+        if changes.last < head:
+            raise ChangeLogError(f"namespace {namespace}: entry {changes.last + 1} is missing, the head is {head}")
+        return changes
+
+    def _head(self, namespace: str) -> int:
+        raw = self.store.get(self._head_key(namespace))
+        if raw is None:
+            return 0
+        try:
+            head = int(raw.decode("ascii"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise ChangeLogError(f"namespace {namespace}: unreadable log head {raw[:40]!r}") from error
+        if head < 0:
+            raise ChangeLogError(f"namespace {namespace}: negative log head {head}")
+        return head
+
+    def _read_after(self, namespace: str, number: int, *, limit: int | None) -> Changes:
+        """The entries after `number` up to the first missing one, read PROBE at a time. With `limit`, the entries'
+        documents are read too, and reading stops once `limit` entries or more were read."""
+        documents: set[str] = set()
+        last = number
+        while limit is None or last - number < limit:
+            keys = [self._entry_key(namespace, last + step) for step in range(1, PROBE + 1)]
+            found = [raw for _, raw in get_many(self.store, keys)]
+            for raw in found:
+                if raw is None:
+                    return Changes(last, frozenset(documents))
+                last += 1
+                if limit is not None:
+                    documents.update(_documents(namespace, last, raw))
+        return Changes(last, frozenset(documents))
+
+
+def _documents(namespace: str, number: int, raw: bytes) -> Sequence[str]:
+    try:
+        data = loads(raw)
+        documents = data["documents"]
+        if data.get("format") != LOG_FORMAT or not isinstance(documents, list):
+            raise TypeError(f"format {data.get('format')!r}")
+        if not all(isinstance(document, str) for document in documents):
+            raise TypeError("a document id that is not a string")
+    except Exception as error:  # damaged JSON, or another shape
+        raise ChangeLogError(f"namespace {namespace}: unreadable log entry {number}: {error!r}") from error
+    return documents
