@@ -66,8 +66,13 @@ class ChangeLog:
         return number
 
     def last(self, namespace: str) -> int:
-        """The number of the log's last entry (0 for an empty log)."""
-        return self._read_after(namespace, self._head(namespace), limit=None).last
+        """The number of the log's last entry (0 for an empty log). An unreadable head is searched past from the
+        start (the next append puts a good one)."""
+        try:
+            head = self._head(namespace)
+        except ChangeLogError:
+            head = 0
+        return self._read_after(namespace, head, limit=None).last
 
     def changes_after(self, namespace: str, number: int) -> Changes | None:
         """The documents changed after entry `number`; None when more than MAX_ENTRIES entries follow it.
