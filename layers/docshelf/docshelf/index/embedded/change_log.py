@@ -53,65 +53,74 @@ class ChangeLog:
     def _head_key(self, namespace: str) -> str:
         return f"{self._folder(namespace)}/head"
 
-    def append(self, namespace: str, document_ids: Iterable[str]) -> int:
-        """Record that the documents changed (written or deleted); the entry's number."""
+    def append(self, namespace: str, document_ids: Iterable[str], *, after: int = 0) -> int:
+        """Record that the documents changed (written or deleted); the entry's number. `after`: an entry the caller
+        knows exists, where the search for the end starts (beside the head)."""
         documents = sorted(set(document_ids))
         if not documents:
             raise ValueError("a change names at least one document")
         entry = dumps({"format": LOG_FORMAT, "documents": documents})
-        number = self.last(namespace) + 1
+        number = self.last(namespace, after=after) + 1
         while not self.store.create(self._entry_key(namespace, number), entry, content_type="application/json"):
             number += 1
         self.store.put(self._head_key(namespace), str(number).encode(), content_type="text/plain")
         return number
 
-    def last(self, namespace: str) -> int:
-        """The number of the log's last entry (0 for an empty log). An unreadable head is searched past from the
-        start (the next append puts a good one)."""
-        try:
-            head = self._head(namespace)
-        except ChangeLogError:
-            head = 0
-        return self._read_after(namespace, head, limit=None).last
+    def last(self, namespace: str, *, after: int = 0) -> int:
+        """The number of the log's last entry (0 for an empty log), searched for from `after` or the head, whichever
+        is further. An unreadable head is searched past (the next append puts a good one)."""
+        changes = self._follow(namespace, after, documents=False)
+        assert changes is not None  # only a search for documents gives up
+        return changes.last
 
     def changes_after(self, namespace: str, number: int) -> Changes | None:
         """The documents changed after entry `number`; None when more than MAX_ENTRIES entries follow it.
         Raises ChangeLogError when the log cannot be followed."""
-        head = self._head(namespace)
-        if head - number > MAX_ENTRIES:
-            return None
-        changes = self._read_after(namespace, number, limit=MAX_ENTRIES)
-        if changes.last < head:
-            raise ChangeLogError(f"namespace {namespace}: entry {changes.last + 1} is missing, the head is {head}")
-        return changes
+        return self._follow(namespace, number, documents=True)
 
-    def _head(self, namespace: str) -> int:
-        raw = self.store.get(self._head_key(namespace))
-        if raw is None:
-            return 0
+    def _follow(self, namespace: str, after: int, *, documents: bool) -> Changes | None:
+        """The entries after `after` up to the first missing one, read PROBE at a time, the first ones together
+        with the head. With `documents`, the entries are read (at most about MAX_ENTRIES of them) and a log with
+        fewer entries than its head says raises; without, only the end is looked for, from the head when it is
+        further than the first entries read."""
+        keys = [self._head_key(namespace)] + [self._entry_key(namespace, after + step) for step in range(1, PROBE + 1)]
+        head_object, *window = [raw for _, raw in get_many(self.store, keys)]
         try:
-            head = int(raw.decode("ascii"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise ChangeLogError(f"namespace {namespace}: unreadable log head {raw[:40]!r}") from error
-        if head < 0:
-            raise ChangeLogError(f"namespace {namespace}: negative log head {head}")
-        return head
-
-    def _read_after(self, namespace: str, number: int, *, limit: int | None) -> Changes:
-        """The entries after `number` up to the first missing one, read PROBE at a time. With `limit`, the entries'
-        documents are read too, and reading stops once `limit` entries or more were read."""
-        documents: set[str] = set()
-        last = number
-        while limit is None or last - number < limit:
-            keys = [self._entry_key(namespace, last + step) for step in range(1, PROBE + 1)]
-            found = [raw for _, raw in get_many(self.store, keys)]
-            for raw in found:
+            head = _head(namespace, head_object)
+        except ChangeLogError:
+            if documents:
+                raise
+            head = 0
+        if documents and head - after > MAX_ENTRIES:
+            return None
+        last, changed = after, set[str]()
+        if not documents and head > after + PROBE and all(raw is not None for raw in window):
+            last, window = head, []
+        while True:
+            for raw in window:
                 if raw is None:
-                    return Changes(last, frozenset(documents))
+                    if documents and last < head:
+                        raise ChangeLogError(f"namespace {namespace}: entry {last + 1} is missing, the head is {head}")
+                    return Changes(last, frozenset(changed))
                 last += 1
-                if limit is not None:
-                    documents.update(_documents(namespace, last, raw))
-        return Changes(last, frozenset(documents))
+                if documents:
+                    changed.update(_documents(namespace, last, raw))
+            if documents and last - after >= MAX_ENTRIES:
+                return Changes(last, frozenset(changed))
+            keys = [self._entry_key(namespace, last + step) for step in range(1, PROBE + 1)]
+            window = [raw for _, raw in get_many(self.store, keys)]
+
+
+def _head(namespace: str, raw: bytes | None) -> int:
+    if raw is None:
+        return 0
+    try:
+        head = int(raw.decode("ascii"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ChangeLogError(f"namespace {namespace}: unreadable log head {raw[:40]!r}") from error
+    if head < 0:
+        raise ChangeLogError(f"namespace {namespace}: negative log head {head}")
+    return head
 
 
 def _documents(namespace: str, number: int, raw: bytes) -> Sequence[str]:

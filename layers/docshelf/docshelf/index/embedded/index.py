@@ -450,7 +450,7 @@ class EmbeddedIndex(SearchBackend):
 
     def _record(self, namespace: str, space: Namespace, document_ids: Sequence[str]) -> None:
         """The change in the namespace's log, once its objects are in the store. Holds the lock."""
-        entry = self._log.append(namespace, document_ids)
+        entry = self._log.append(namespace, document_ids, after=space.log_entry)
         if space.log_entry == entry - 1:
             space.log_entry = entry
 
