@@ -83,8 +83,14 @@ class ChangeLog:
         with the head. With `documents`, the entries are read (at most about MAX_ENTRIES of them) and a log with
         fewer entries than its head says raises; without, only the end is looked for, from the head when it is
         further than the first entries read."""
-        keys = [self._head_key(namespace)] + [self._entry_key(namespace, after + step) for step in range(1, PROBE + 1)]
+        # A reader reads the entry `after` too: finding it gone, its log was removed or started anew.
+        checked = [self._entry_key(namespace, after)] if documents and after > 0 else []
+        keys = [self._head_key(namespace), *checked] + [
+            self._entry_key(namespace, after + n) for n in range(1, PROBE + 1)
+        ]
         head_object, *window = [raw for _, raw in get_many(self.store, keys)]
+        if checked and window.pop(0) is None:
+            raise ChangeLogError(f"namespace {namespace}: entry {after}, read before, is gone")
         try:
             head = _head(namespace, head_object)
         except ChangeLogError:
