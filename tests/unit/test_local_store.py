@@ -117,3 +117,21 @@ def test_list_gives_keys_under_a_prefix_in_order(tmp_path: Path) -> None:
     assert list(store.list("b/")) == ["b/1", "b/2"]
     assert list(store.list("")) == ["a/1", "b/1", "b/2", "ba/1"]
     assert list(LocalStore(tmp_path / "absent").list("")) == []
+
+
+def test_create_writes_only_an_absent_key_also_without_hard_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = LocalStore(tmp_path)
+    assert store.create("log/1.json", b"first")
+    assert not store.create("log/1.json", b"second")
+
+    def refused(source: str, target: str) -> None:
+        raise PermissionError(errno.EPERM, "hard links not supported")
+
+    monkeypatch.setattr(os, "link", refused)
+    assert not store.create("log/1.json", b"third")
+    assert store.create("log/2.json", b"fourth")
+    assert store.get("log/1.json") == b"first"
+    assert store.get("log/2.json") == b"fourth"
+    assert _files(tmp_path) == ["log/1.json", "log/2.json"]

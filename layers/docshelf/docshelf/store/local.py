@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from docshelf.errors import StorageError
 _TEMPORARY = ".tmp-"
 _TOKEN = os.urandom(4).hex()  # with the pid, keeps temporary names apart across hosts sharing a folder
 _SERIALS = itertools.count()
+_NO_HARD_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK)  # FAT, some network mounts
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # os.open adds O_CLOEXEC itself
 
 
@@ -53,8 +55,28 @@ class LocalStore:
             os.link(temporary, path)
         except FileExistsError:
             return False
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            return self._create_in_place(path, data)
         finally:
             Path(temporary).unlink(missing_ok=True)
+        return True
+
+    @staticmethod
+    def _create_in_place(path: Path, data: bytes) -> bool:
+        """`create` on a file system without hard links: the object made exclusively and written where it is (a
+        reader may see it before it is whole; the change log takes such an entry as unreadable)."""
+        try:
+            descriptor = os.open(path, _NEW_FILE, 0o666)
+        except FileExistsError:
+            return False
+        try:
+            unwritten = memoryview(data)
+            while unwritten:
+                unwritten = unwritten[os.write(descriptor, unwritten) :]
+        finally:
+            os.close(descriptor)
         return True
 
     def _temporary(self, path: Path, data: bytes) -> str:
