@@ -20,7 +20,6 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.keys import vector_cache_key, vector_cache_model_prefix
 from docshelf.store.base import ObjectStore
 
-
 # Chunks embedded between two writes of the object: about 5 s of the local model on one Lambda vCPU, so a timed
 # out invocation loses little, while a 2,000-chunk document writes its object 32 times (O(n²/batch) bytes: 50 MB).
 DEFAULT_BATCH_SIZE = 64
