@@ -16,6 +16,7 @@ Their vectors come from the vector cache, saved as they are made, so a re-run af
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from docshelf.config import PipelineConfig
@@ -31,6 +32,7 @@ from docshelf.registry import DocumentRecord, Registry
 from docshelf.store.base import ObjectStore
 
 DEFAULT_BATCH_DOCUMENTS = 25
+READERS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +111,9 @@ def _publish_batch(
 ) -> Resynced:
     batch: list[tuple[DocumentRef, list[Chunk], str]] = []
     missing = dict(done.missing)
-    for record in records:
-        ref, chunks = stored_chunks(store, record, config=config)
+    with ThreadPoolExecutor(READERS) as readers:  # two GETs a document (manifest, chunk cache), each a round trip
+        stored = list(readers.map(lambda record: stored_chunks(store, record, config=config), records))
+    for record, (ref, chunks) in zip(records, stored, strict=True):
         if chunks is None:
             missing[record.document_id] = f"the chunk cache of revision {record.revision} is missing"
         else:
