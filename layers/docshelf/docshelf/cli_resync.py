@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from docshelf.cli_options import embedding_options, store_options
+from docshelf.cli_options import chunk_options, embedding_options, store_options
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocshelfError
@@ -39,6 +39,7 @@ class Target:
 def resync_options(parser: argparse.ArgumentParser, local: Callable[[argparse.Namespace], LocalServices]) -> None:
     """The `resync` subcommand's options and handler."""
     store_options(parser)
+    chunk_options(parser)
     embedding_options(parser)
     parser.add_argument(
         "--aws",
