@@ -16,7 +16,14 @@ from docshelf.errors import DocshelfError
 from docshelf.ids import validate_namespace
 from docshelf.index.base import SearchBackend
 from docshelf.local import LocalServices
-from docshelf.pipeline.resync import DEFAULT_BATCH_DOCUMENTS, Resynced, ResyncPlan, plan_resync, resync_namespace
+from docshelf.pipeline.resync import (
+    DEFAULT_BATCH_DOCUMENTS,
+    Resynced,
+    ResyncPlan,
+    embed_ahead,
+    plan_resync,
+    resync_namespace,
+)
 from docshelf.registry import Registry
 from docshelf.search.document_names import check_namespace
 from docshelf.store.base import ObjectStore
@@ -59,6 +66,14 @@ def resync_options(parser: argparse.ArgumentParser, local: Callable[[argparse.Na
         help=f"documents a bulk write (default {DEFAULT_BATCH_DOCUMENTS}); progress is recorded after each",
     )
     parser.add_argument("--dry-run", action="store_true", help="say what is due, write nothing")
+    parser.add_argument(
+        "--embed-ahead",
+        metavar="PROVIDER[:MODEL]",
+        default="",
+        help="only put every published chunk's vectors of that model (local, bedrock, bedrock:MODEL_ID) in the "
+        "vector cache, writing nothing else: run it before deploying a new embedding model, and the re-sync after "
+        "the deploy only reads them",
+    )
     parser.set_defaults(handler=lambda args: cmd_resync(args, local))
 
 
@@ -67,8 +82,13 @@ def cmd_resync(args: argparse.Namespace, local: Callable[[argparse.Namespace], L
     namespace = validate_namespace(args.namespace)
     if args.batch_documents < 1:
         raise DocshelfError(f"--batch-documents must be at least 1, not {args.batch_documents}")
-    target = _aws_target(args.function) if args.aws else _local_target(local(args))
+    embeddings = _embeddings(args.embed_ahead) if args.embed_ahead else None
+    if embeddings is not None and not args.aws:
+        args.embeddings, args.embedding_model = embeddings
+    target = _aws_target(args.function, embeddings) if args.aws else _local_target(local(args))
     check_namespace(namespace, target.registry.namespaces())
+    if embeddings is not None:
+        return _embed_ahead(target, namespace)
     if args.dry_run:
         print(describe(plan_resync(target.index, target.registry, namespace, config=target.config,
                                    vectors=target.vectors)))  # fmt: skip
@@ -127,10 +147,55 @@ def _local_target(opened: LocalServices) -> Target:
     return Target(opened.store, opened.index, opened.registry, opened.config, opened.vector_cache())
 
 
-def _aws_target(function_name: str) -> Target:
+def _embeddings(spec: str) -> tuple[str, str]:
+    """`local`, `bedrock` or `bedrock:MODEL_ID` as (provider, model id); a model id may hold colons."""
+    provider, _, model = spec.partition(":")
+    if provider not in ("local", "bedrock"):
+        raise DocshelfError(f"--embed-ahead takes local, bedrock or PROVIDER:MODEL_ID, not {spec!r}")
+    return provider, model
+
+
+def _embed_ahead(target: Target, namespace: str) -> int:
+    vectors = target.vectors
+    assert vectors is not None  # the provider is local or bedrock
+    started = time.perf_counter()
+    done = embed_ahead(
+        target.store,
+        target.registry,
+        namespace,
+        config=target.config,
+        vectors=vectors,
+        on_document=lambda count: (
+            print(f"{namespace}: {count} documents embedded", flush=True) if count % 100 == 0 else None
+        ),
+    )
+    model = vectors.provider.model
+    print(
+        f"{namespace}: vectors of {model.provider}:{model.model_id} for {done.chunks} chunks of {done.documents} "
+        f"documents are in the vector cache ({time.perf_counter() - started:.1f} s); the index and registry are as "
+        "they were"
+    )
+    for document_id, reason in sorted(done.missing.items()):
+        print(shown_line(f"docshelf resync: {document_id}: {reason}"), file=sys.stderr)
+    return EXIT_FAILED if done.missing else EXIT_OK
+
+
+def _every_hundred(line: str, count: int) -> None:
+    if count % 100 == 0:
+        print(line, flush=True)
+
+
+def _aws_target(function_name: str, embeddings: tuple[str, str] | None = None) -> Target:
+    from dataclasses import replace
+
     from docshelf.aws.resync import stack_services
+    from docshelf.aws.services import AwsServices
 
     services = stack_services(function_name)
+    if embeddings is not None:
+        provider, model = embeddings
+        chosen = replace(services.settings.pipeline, embedding_provider=provider, embedding_model_id=model)
+        services = AwsServices(replace(services.settings, pipeline=chosen))
     return Target(
         services.store, services.index(), services.registry, services.settings.pipeline, services.vector_cache()
     )

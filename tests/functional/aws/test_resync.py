@@ -17,6 +17,7 @@ from docshelf.errors import DocshelfError
 from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.vector_model import VectorModel
+from docshelf.keys import chunk_cache_key
 from tests.embedding_fakes import ConceptEmbedder
 from tests.functional.aws.conftest import OPENSEARCH_URL
 from tests.functional.aws.harness import QUEUES, Pipeline
@@ -184,6 +185,47 @@ def test_a_resync_stopped_while_embedding_is_finished_by_the_next_run_embedding_
     assert current_index(pipeline).vector_model("demo") == VectorModel.of(rest.model)
     assert all(r.published_with.endswith(";embeddings=local:") for r in records(pipeline).values())
     assert "demo: 5 documents published again" in capsys.readouterr().out
+
+
+def test_vectors_embedded_ahead_of_the_deploy_leave_the_resync_only_reading_them(
+    stack: TemplateStack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipeline = ingested(stack)
+    before = {key: r.published_with for key, r in records(pipeline).items()}
+    version = pipeline.registry().namespace_version("demo")
+    use_embedder(monkeypatch, embedder := Embedder())
+    redeployed(stack, monkeypatch, {})  # still the old stack: no embeddings
+    assert main(["resync", "--namespace", "demo", "--aws", "--embed-ahead", "local"]) == 0
+    chunks = sum(r.chunk_count for r in records(pipeline).values())
+    assert embedder.passages == chunks
+    assert f"for {chunks} chunks of 5 documents are in the vector cache" in capsys.readouterr().out
+    assert {key: r.published_with for key, r in records(pipeline).items()} == before  # nothing else was written
+    assert pipeline.registry().namespace_version("demo") == version
+    assert current_index(pipeline).vector_model("demo") is None
+
+    redeployed(stack, monkeypatch, {"EMBEDDING_PROVIDER": "local"})
+    assert main(["resync", "--namespace", "demo", "--aws"]) == 0
+    assert embedder.passages == chunks  # every vector came from the cache
+    assert current_index(pipeline).vector_model("demo") == VectorModel.of(embedder.model)
+    assert main(["resync", "--namespace", "demo", "--aws", "--embed-ahead", "openai"]) == 2
+    assert "--embed-ahead takes local, bedrock or PROVIDER:MODEL_ID, not 'openai'" in capsys.readouterr().err
+
+
+def test_embedding_ahead_names_a_document_whose_chunk_cache_is_gone(
+    stack: TemplateStack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipeline = ingested(stack)
+    use_embedder(monkeypatch, Embedder())
+    redeployed(stack, monkeypatch, {})
+    lost = records(pipeline)["pump.md"]
+    publish = pipeline.services["publish"]
+    publish.store.delete(chunk_cache_key(lost.revision, "demo", lost.document_id, publish.settings.pipeline.chunking))
+    assert (
+        main(["resync", "--namespace", "demo", "--aws", "--embed-ahead", "bedrock:amazon.titan-embed-text-v2:0"]) == 1
+    )
+    captured = capsys.readouterr()
+    assert "of 4 documents are in the vector cache" in captured.out
+    assert f"{lost.document_id}: the chunk cache of revision {lost.revision} is missing" in captured.err
 
 
 @pytest.fixture

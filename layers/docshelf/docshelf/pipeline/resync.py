@@ -139,3 +139,37 @@ def _publish_batch(
         refused={**done.refused, **outcome.refused},
         missing=missing,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedAhead:
+    documents: int  # published documents whose vectors of the model are now in the vector cache
+    chunks: int
+    missing: dict[str, str] = field(default_factory=dict)  # document id -> why its chunks could not be read
+
+
+def embed_ahead(
+    store: ObjectStore,
+    registry: Registry,
+    namespace: str,
+    *,
+    config: PipelineConfig,
+    vectors: VectorCache,
+    on_document: Callable[[int], None] | None = None,
+) -> EmbeddedAhead:
+    """Put the vectors of `vectors`' model of every published document of `namespace` in the vector cache, writing
+    nothing else: run before a deploy changes the embedding model, it leaves the re-sync after it only reading
+    vectors, so publishes are refused (and the semantic channel off) for less time. Resumable like the cache.
+    `on_document` is told how many documents are done after each."""
+    published = [r for r in registry.list(namespace) if r.status in INDEXED_STATUSES]
+    done, chunks, missing = 0, 0, {}
+    for record in published:
+        ref, stored = stored_chunks(store, record, config=config)
+        if stored is None:
+            missing[record.document_id] = f"the chunk cache of revision {record.revision} is missing"
+        else:
+            vectors.vectors(namespace, ref.document_id, ref.revision, [(c.chunk_id, c.text) for c in stored])
+            done, chunks = done + 1, chunks + len(stored)
+        if on_document is not None:
+            on_document(done + len(missing))
+    return EmbeddedAhead(done, chunks, missing)
