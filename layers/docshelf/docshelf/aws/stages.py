@@ -243,10 +243,8 @@ def _publish_together(
     return results
 
 
-def _ref(message: StageMessage | RangeMessage, *, truncation: str = "") -> pipeline.DocumentRef:
-    return pipeline.DocumentRef(
-        message.namespace, message.document_id, message.source_key, message.revision, truncation
-    )
+def _ref(message: StageMessage | RangeMessage) -> pipeline.DocumentRef:
+    return pipeline.DocumentRef(message.namespace, message.document_id, message.source_key, message.revision)
 
 
 def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.DocumentRef, list[Chunk]]:

@@ -42,7 +42,7 @@ class ResyncPlan:
     namespace: str
     target: str  # the `published_with` every published document gets
     published: tuple[DocumentRecord, ...]  # the namespace's documents in an indexed status
-    due: tuple[DocumentRecord, ...]  # those published with other settings
+    due: tuple[DocumentRecord, ...]  # those published with other settings; every one of them when `whole`
     processing: tuple[str, ...]  # documents an ingest is carrying through now (their own publish takes the settings)
     whole: bool  # the namespace's vectors are of another model: every published document goes in one write
 
