@@ -30,6 +30,8 @@ from docshelf.store.base import ObjectStore
 from docshelf.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
+# Documents embedded at a time by Bedrock (one request a chunk, ~50 ms each); the local model uses the CPUs itself.
+BEDROCK_WORKERS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,7 @@ def _embed_ahead(target: Target, namespace: str) -> int:
         namespace,
         config=target.config,
         vectors=vectors,
+        workers=BEDROCK_WORKERS if vectors.provider.model.provider == "bedrock" else 1,
         on_document=lambda count: (
             print(f"{namespace}: {count} documents embedded", flush=True) if count % 100 == 0 else None
         ),

@@ -4,6 +4,8 @@ registry; a run that stops midway is finished by the next; a second run writes n
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -13,6 +15,7 @@ import pytest
 from docshelf.aws.resync import function_settings
 from docshelf.aws.services import AwsServices
 from docshelf.cli import main
+from docshelf.embeddings.base import EmbeddingModel
 from docshelf.errors import DocshelfError
 from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
@@ -51,6 +54,22 @@ class Embedder(ConceptEmbedder):
         self.calls += 1
         self.passages += len(texts)
         return super().embed_passages(texts)
+
+
+class SlowBedrock(Embedder):
+    """A Bedrock model answering in 50 ms a request; remembers the threads that called it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.model = EmbeddingModel("bedrock", "titan-fake", "1", 256, normalized=True)
+        self.threads: set[int] = set()
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        time.sleep(0.05)
+        with self._lock:
+            self.threads.add(threading.get_ident())
+            return super().embed_passages(texts)
 
 
 def ingested(stack: TemplateStack) -> Pipeline:
@@ -215,7 +234,7 @@ def test_embedding_ahead_names_a_document_whose_chunk_cache_is_gone(
     stack: TemplateStack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pipeline = ingested(stack)
-    use_embedder(monkeypatch, Embedder())
+    use_embedder(monkeypatch, titan := SlowBedrock())
     redeployed(stack, monkeypatch, {})
     lost = records(pipeline)["pump.md"]
     publish = pipeline.services["publish"]
@@ -226,6 +245,8 @@ def test_embedding_ahead_names_a_document_whose_chunk_cache_is_gone(
     captured = capsys.readouterr()
     assert "of 4 documents are in the vector cache" in captured.out
     assert f"{lost.document_id}: the chunk cache of revision {lost.revision} is missing" in captured.err
+    assert titan.passages == sum(r.chunk_count for key, r in records(pipeline).items() if key != "pump.md")
+    assert len(titan.threads) > 1  # Bedrock's documents are embedded a few at a time
 
 
 @pytest.fixture

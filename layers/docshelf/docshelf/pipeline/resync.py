@@ -155,21 +155,32 @@ def embed_ahead(
     *,
     config: PipelineConfig,
     vectors: VectorCache,
+    workers: int = 1,
     on_document: Callable[[int], None] | None = None,
 ) -> EmbeddedAhead:
     """Put the vectors of `vectors`' model of every published document of `namespace` in the vector cache, writing
     nothing else: run before a deploy changes the embedding model, it leaves the re-sync after it only reading
     vectors, so publishes are refused (and the semantic channel off) for less time. Resumable like the cache.
-    `on_document` is told how many documents are done after each."""
+    `workers` documents are embedded at a time (Bedrock answers one chunk a request: its latency, not the CPU, is
+    the limit); `on_document` is told how many documents are done after each."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
     published = [r for r in registry.list(namespace) if r.status in INDEXED_STATUSES]
-    done, chunks, missing = 0, 0, {}
-    for record in published:
+
+    def embed(record: DocumentRecord) -> int | None:
         ref, stored = stored_chunks(store, record, config=config)
         if stored is None:
-            missing[record.document_id] = f"the chunk cache of revision {record.revision} is missing"
-        else:
-            vectors.vectors(namespace, ref.document_id, ref.revision, [(c.chunk_id, c.text) for c in stored])
-            done, chunks = done + 1, chunks + len(stored)
-        if on_document is not None:
-            on_document(done + len(missing))
+            return None
+        vectors.vectors(namespace, ref.document_id, ref.revision, [(c.chunk_id, c.text) for c in stored])
+        return len(stored)
+
+    done, chunks, missing = 0, 0, {}
+    with ThreadPoolExecutor(workers) as pool:
+        for record, embedded in zip(published, pool.map(embed, published), strict=True):
+            if embedded is None:
+                missing[record.document_id] = f"the chunk cache of revision {record.revision} is missing"
+            else:
+                done, chunks = done + 1, chunks + embedded
+            if on_document is not None:
+                on_document(done + len(missing))
     return EmbeddedAhead(done, chunks, missing)
