@@ -1,4 +1,4 @@
-"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, delete, serve, mcp."""
+"""The `docshelf` command: ingest, search, parse, chunk, status, reembed, resync, delete, serve, mcp."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from docshelf.cli_options import (
     store_options,
 )
 from docshelf.cli_reembed import cmd_reembed
+from docshelf.cli_resync import resync_options
 from docshelf.config import ParseLimits
 from docshelf.display_width import display_width, pad
 from docshelf.errors import DocshelfError, DocumentError
@@ -124,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     store_options(reembed)
     embedding_options(reembed)
     reembed.set_defaults(handler=lambda args: cmd_reembed(args, _existing_store))
+    resync = add("resync", "publish a namespace again from its stored chunks after a change of settings")
+    resync_options(resync, _existing_store)
 
     delete = add("delete", "remove documents (by source key or file name) from a namespace")
     delete.add_argument("keys", nargs="+", help="documents: an id, a key as status shows it, or a file name")

@@ -47,6 +47,18 @@ def resolve(value: Any, refs: dict[str, Any]) -> Any:
     return value
 
 
+def with_conditions(value: Any, conditions: dict[str, bool]) -> Any:
+    """A property's value with each `Fn::If` on a condition of `conditions` decided (others are left as they are)."""
+    if isinstance(value, dict) and set(value) == {"Fn::If"} and value["Fn::If"][0] in conditions:
+        condition, when_true, when_false = value["Fn::If"]
+        return with_conditions(when_true if conditions[condition] else when_false, conditions)
+    return value
+
+
+# The conditions a property's value may hang on, as the parameter defaults decide them.
+DEFAULT_CONDITIONS = {"UseLocalEmbeddings": False}
+
+
 class TemplateStack:
     """The template's buckets, tables, queues and EventBridge rules, created in moto."""
 
@@ -103,7 +115,7 @@ class TemplateStack:
         self.refs[name] = table
 
     def _queue(self, name: str, props: dict[str, Any]) -> None:
-        attributes = {"VisibilityTimeout": str(props.get("VisibilityTimeout", 30))}
+        attributes = {"VisibilityTimeout": str(with_conditions(props.get("VisibilityTimeout", 30), DEFAULT_CONDITIONS))}
         redrive = props.get("RedrivePolicy")
         if redrive:
             target = redrive["deadLetterTargetArn"]["Fn::GetAtt"][0]

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from docshelf import pipeline as stages
 from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import DocumentChunks
+from docshelf.pipeline import caches
 from tests.functional.aws.harness import Pipeline
 from tests.functional.aws.test_pipeline import FILLER, PUMP_GUIDE, VALVES
 
@@ -70,10 +70,10 @@ def test_a_batch_goes_to_the_index_in_one_bulk_upsert_per_namespace(
 
 def test_a_record_whose_chunks_are_missing_fails_alone(pipeline: Pipeline, monkeypatch: pytest.MonkeyPatch) -> None:
     messages = upto_publish(pipeline, {"demo/valves.md": VALVES, "demo/site.md": FILLER, "demo/pump.md": PUMP_GUIDE})
-    load_chunks = stages.load_chunks
+    load_chunks = caches.load_chunks
     lost = sha256_hex(VALVES)
     monkeypatch.setattr(
-        stages,
+        caches,  # where the publish stage's `stored_chunks` reads the chunk cache
         "load_chunks",
         lambda store, outcome, **kw: None if outcome.revision == lost else load_chunks(store, outcome, **kw),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.functional.aws.template_resources import load_template
+from tests.functional.aws.template_resources import load_template, with_conditions
 
 TEMPLATE = load_template()
 RESOURCES: dict[str, Any] = TEMPLATE["Resources"]
@@ -21,8 +21,21 @@ def test_sqs_triggers_report_partial_batch_failures_and_queues_outlast_retries()
                 continue
             assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"], name
             queue = RESOURCES[event["Properties"]["Queue"]["Fn::GetAtt"][0]]["Properties"]
-            assert queue["VisibilityTimeout"] >= 6 * props["Timeout"], name
+            for local in (False, True):  # the publish function's timeout follows EmbeddingProvider, and its queue's
+                chosen = {"UseLocalEmbeddings": local}
+                timeout = with_conditions(props["Timeout"], chosen)
+                assert with_conditions(queue["VisibilityTimeout"], chosen) >= 6 * timeout, name
             assert "deadLetterTargetArn" in queue["RedrivePolicy"], name
+
+
+def test_the_publish_function_is_sized_for_local_embeddings_only_when_they_are_chosen() -> None:
+    publish = functions()["PublishFunction"]
+    sizes = {
+        local: (with_conditions(publish["MemorySize"], {"UseLocalEmbeddings": local}),
+                with_conditions(publish["Timeout"], {"UseLocalEmbeddings": local}))
+        for local in (False, True)
+    }  # fmt: skip
+    assert sizes == {False: (1024, 120), True: (3008, 600)}
 
 
 def test_every_dead_letter_queue_has_an_alarm() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from docshelf.embeddings.base import EmbeddingModel
 from docshelf.embeddings.cache import VectorCache
@@ -106,3 +107,75 @@ def test_a_new_revision_embeds_only_its_changed_chunks_and_replaces_the_old_obje
     provider.embedded.clear()
     VectorCache(store, provider).vectors("ns", "d1", "rev2", revised)
     assert provider.embedded == []
+
+
+class TimesOut(Exception):
+    """What a Lambda's timeout does to the invocation: the call stops between two model calls."""
+
+
+class TimingOutProvider(CountingProvider):
+    """Gives up (as a timed out invocation) on its call number `after + 1`."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.after = after
+        self.calls = 0
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if self.calls == self.after:
+            raise TimesOut
+        self.calls += 1
+        return super().embed_passages(texts)
+
+
+class CountingStore(LocalStore):
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.puts: list[str] = []
+
+    def put(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> None:
+        self.puts.append(key)
+        super().put(key, data, content_type=content_type)
+
+
+LONG = [(f"c{n:04d}", f"passage number {n} of a long document") for n in range(300)]
+
+
+def test_a_long_document_is_embedded_and_saved_batch_by_batch(tmp_path: Path) -> None:
+    store, provider = CountingStore(tmp_path), CountingProvider()
+    vectors = VectorCache(store, provider, batch_size=64).vectors("ns", "d1", "rev1", LONG)
+    key = vector_cache_key(provider.model.key, "ns", "d1", "rev1")
+    assert store.puts == [key] * 5  # 64, 128, 192, 256, 300 chunks
+    assert len(provider.embedded) == 300
+    assert np.array_equal(vectors[299], provider.embed_query(LONG[299][1]))
+
+
+def test_a_timed_out_embedding_keeps_its_finished_batches_and_the_retry_embeds_only_the_rest(tmp_path: Path) -> None:
+    store = CountingStore(tmp_path)
+    dying = TimingOutProvider(after=3)
+    with pytest.raises(TimesOut):
+        VectorCache(store, dying, batch_size=64).vectors("ns", "d1", "rev1", LONG)
+    key = vector_cache_key(dying.model.key, "ns", "d1", "rev1")
+    assert store.puts == [key] * 3
+    retry = CountingProvider()
+    vectors = VectorCache(store, retry, batch_size=64).vectors("ns", "d1", "rev1", LONG)
+    assert retry.embedded == [text for _, text in LONG[192:]]
+    whole = VectorCache(LocalStore(tmp_path / "fresh"), CountingProvider()).vectors("ns", "d1", "rev1", LONG)
+    assert np.array_equal(vectors, whole)
+
+
+def test_a_timed_out_new_revision_keeps_the_old_revisions_vectors_until_it_is_complete(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    VectorCache(store, CountingProvider()).vectors("ns", "d1", "rev1", LONG[:100])
+    with pytest.raises(TimesOut):
+        VectorCache(store, TimingOutProvider(after=1), batch_size=64).vectors("ns", "d1", "rev2", LONG)
+    assert len(list(store.list("cache/vectors/ns/d1/"))) == 2  # rev1's object stays: it still serves the retry
+    retry = CountingProvider()
+    VectorCache(store, retry, batch_size=64).vectors("ns", "d1", "rev2", LONG)
+    assert retry.embedded == [text for _, text in LONG[164:]]  # rev1 gave 0-99, the first batch 100-163
+    assert list(store.list("cache/vectors/ns/d1/")) == [vector_cache_key(retry.model.key, "ns", "d1", "rev2")]
+
+
+def test_a_batch_size_below_one_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="batch_size"):
+        VectorCache(LocalStore(tmp_path), CountingProvider(), batch_size=0)

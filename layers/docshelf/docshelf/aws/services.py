@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_sqs import SQSClient
 
+    from docshelf.embeddings.cache import VectorCache  # numpy: only the functions that publish load it
+
 INDEX_PREFIX = "index"
 
 
@@ -79,6 +81,12 @@ class AwsServices:
             self._index = self._opensearch_index() if self.uses_opensearch else self._embedded_index()
         return self._index
 
+    def forget_index(self) -> None:
+        """Drop the index object, and what it keeps in memory of its namespaces (an embedded namespace, the model of
+        a namespace's vectors), so that the next use reads them from the store or the cluster again: after another
+        process (`docshelf resync`) changed them, a warm function would refuse what now fits."""
+        self._index = None
+
     def fresh_index(self, namespace: str) -> SearchBackend:
         """The index for reading `namespace` as of its current version (a warm search function keeps an embedded
         namespace in memory, which a publish or delete since makes stale)."""
@@ -120,6 +128,13 @@ class AwsServices:
                 provider_from_config(config.embedding_provider, config.embedding_model_id or None, **clients),
             )
         return self._embeddings[0]
+
+    def vector_cache(self) -> VectorCache | None:
+        """Chunk vectors for publishing, cached in the artifacts bucket by model and chunk; None without a provider."""
+        from docshelf.embeddings.cache import VectorCache
+
+        provider = self.embedding_provider()
+        return None if provider is None else VectorCache(self.store, provider)
 
     def send(self, queue_url: str, body: str) -> None:
         self.sqs.send_message(QueueUrl=queue_url, MessageBody=body)

@@ -9,13 +9,12 @@ Bad input returns a result (the message is acknowledged); anything else raises, 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from docshelf import pipeline
 from docshelf.aws.events import ObjectEvent, RangeMessage, StageMessage
 from docshelf.aws.services import AwsServices
-from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocumentError, DocumentTooLargeError, IndexBackendError, ParserFailedError, StorageError
 from docshelf.ids import sha256_hex
 from docshelf.model import Chunk
@@ -160,16 +159,21 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
     ref, chunks = _chunks_to_publish(services, message)
     index = services.index()
     publication = pipeline.published_with(services.settings.pipeline, index)
-    if not pipeline.publish_stage(
-        index,
-        services.registry,
-        ref,
-        chunks,
-        sequencer=message.sequencer,
-        published_with=publication,
-        vectors=_vector_cache(services),
-        graphs=services.store,
-    ):
+    try:
+        published = pipeline.publish_stage(
+            index,
+            services.registry,
+            ref,
+            chunks,
+            sequencer=message.sequencer,
+            published_with=publication,
+            vectors=services.vector_cache(),
+            graphs=services.store,
+        )
+    except IndexBackendError:
+        services.forget_index()  # the retry reads the namespace again (a re-sync may have changed its model)
+        raise
+    if not published:
         return StageResult("stale", "a newer event for this document won while publishing")
     index.commit()
     return _published(ref, chunks)
@@ -199,6 +203,8 @@ def handle_publish_messages(services: AwsServices, messages: Sequence[StageMessa
             results[at] = result
     if due:
         services.index().commit()
+        if any(isinstance(result, IndexBackendError) for result in results):
+            services.forget_index()  # the retries read the namespace again (a re-sync may have changed its model)
     for at, message in enumerate(messages):
         if results[at] is None:
             try:
@@ -220,7 +226,7 @@ def _publish_together(
             [(ref, chunks) for _, ref, chunks, _ in items],
             sequencers=[sequencer for *_, sequencer in items],
             published_with=pipeline.published_with(services.settings.pipeline, index),
-            vectors=_vector_cache(services),
+            vectors=services.vector_cache(),
             graphs=services.store,
         )
     except Exception as error:
@@ -237,24 +243,12 @@ def _publish_together(
     return results
 
 
-def _vector_cache(services: AwsServices) -> VectorCache | None:
-    """Chunk vectors for publishing, cached in the bucket by model and chunk; None without a provider."""
-    provider = services.embedding_provider()
-    return None if provider is None else VectorCache(services.store, provider)
-
-
-def _ref(message: StageMessage | RangeMessage, *, truncation: str = "") -> pipeline.DocumentRef:
-    return pipeline.DocumentRef(
-        message.namespace, message.document_id, message.source_key, message.revision, truncation
-    )
+def _ref(message: StageMessage | RangeMessage) -> pipeline.DocumentRef:
+    return pipeline.DocumentRef(message.namespace, message.document_id, message.source_key, message.revision)
 
 
 def _chunks_to_publish(services: AwsServices, message: StageMessage) -> tuple[pipeline.DocumentRef, list[Chunk]]:
-    truncation, pages = pipeline.recorded_parse(
-        services.store, namespace=message.namespace, document_id=message.document_id, revision=message.revision
-    )
-    ref = replace(_ref(message, truncation=truncation), pages=pages)
-    chunks = pipeline.load_chunks(services.store, ref, config=services.settings.pipeline)
+    ref, chunks = pipeline.stored_chunks(services.store, _ref(message), config=services.settings.pipeline)
     if chunks is None:
         raise StorageError(f"the chunk cache of revision {message.revision} is missing")
     return ref, chunks

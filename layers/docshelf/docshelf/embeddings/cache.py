@@ -4,6 +4,9 @@ The chunk cache is untouched (its key does not name the model): a document whose
 whatever happens here, and changing the model only re-embeds, from the cached chunks, under another key. A chunk id
 is a hash of the document and the chunk's text, so a new revision takes the vectors of its unchanged chunks from
 the previous revision's object, and that object is then dropped: one object per model and document.
+
+Missing chunks are embedded in batches of `batch_size`, the object written again after each: a publish that runs
+out of time (a long document on a Lambda) leaves the batches it finished, and its retry embeds only the rest.
 """
 
 from __future__ import annotations
@@ -17,15 +20,25 @@ from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.keys import vector_cache_key, vector_cache_model_prefix
 from docshelf.store.base import ObjectStore
 
+# Chunks embedded between two writes of the object: about 5 s of the local model on one Lambda vCPU, so a timed
+# out invocation loses little, while a 2,000-chunk document writes its object 32 times (O(n²/batch) bytes: 50 MB).
+DEFAULT_BATCH_SIZE = 64
+
 
 class VectorCache:
-    def __init__(self, store: ObjectStore, provider: EmbeddingProvider) -> None:
+    def __init__(
+        self, store: ObjectStore, provider: EmbeddingProvider, *, batch_size: int = DEFAULT_BATCH_SIZE
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         self.store = store
         self.provider = provider
+        self.batch_size = batch_size
 
     def vectors(self, namespace: str, document_id: str, revision: str, chunks: Sequence[tuple[str, str]]) -> np.ndarray:
         """float32 [len(chunks), dimension] for (chunk id, text) pairs, in their order: cached ones read back (from
-        this revision's object, else the document's other revisions'), the others embedded in one call."""
+        this revision's object, else the document's other revisions'), the others embedded `batch_size` at a time,
+        each batch saved to this revision's object before the next is embedded."""
         key = vector_cache_key(self.provider.model.key, namespace, document_id, revision)
         wanted = dict(chunks)
         known = self._read(key)
@@ -36,11 +49,14 @@ class VectorCache:
             for other in others:
                 known.update({k: v for k, v in self._read(other).items() if k in wanted and k not in known})
         missing = [(chunk_id, text) for chunk_id, text in wanted.items() if chunk_id not in known]
-        if missing:
-            fresh = self.provider.embed_passages([text for _, text in missing])
-            known.update({chunk_id: fresh[row] for row, (chunk_id, _) in enumerate(missing)})
-        if missing or others:
-            self.store.put(key, _encode({chunk_id: known[chunk_id] for chunk_id in wanted}))
+        for start in range(0, len(missing), self.batch_size):
+            batch = missing[start : start + self.batch_size]
+            fresh = self.provider.embed_passages([text for _, text in batch])
+            known.update({chunk_id: fresh[row] for row, (chunk_id, _) in enumerate(batch)})
+            self.store.put(key, _encode({chunk_id: known[chunk_id] for chunk_id in wanted if chunk_id in known}))
+        if others:
+            if not missing:
+                self.store.put(key, _encode({chunk_id: known[chunk_id] for chunk_id in wanted}))
             for other in others:
                 self.store.delete(other)
         result = np.zeros((len(chunks), self.provider.model.dimension), dtype=np.float32)

@@ -3,13 +3,13 @@
 Each stage takes its store, registry and index as arguments and is idempotent: running it again with the same
 input changes nothing. Bad input becomes the document's status, never an exception. Modules: `outcomes` (what
 the stages hand each other), `events` (event ordering), `parse`, `chunk`, `publish`, `failures`, `delete`,
-`artifact_writing`, `caches` (what a later Lambda reads back), `ingest` (one file, locally) and `batched` (the
-local writer's bulk publishing).
+`artifact_writing`, `caches` (what a later Lambda reads back), `ingest` (one file, locally), `batched` (the
+local writer's bulk publishing) and `resync` (a namespace published again after a change of settings).
 """
 
 from docshelf.pipeline.artifact_writing import write_failure_artifacts
 from docshelf.pipeline.batched import BatchedPublishing, ChunkedFile, chunk_where_parsed
-from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_parse
+from docshelf.pipeline.caches import load_chunks, load_parsed, recorded_parse, stored_chunks
 from docshelf.pipeline.chunk import Chunked, chunk_stage, chunk_without_writing
 from docshelf.pipeline.delete import delete_document
 from docshelf.pipeline.events import EventStanding, document_record, event_standing, mark_processing
@@ -67,5 +67,6 @@ __all__ = [
     "record_failure",
     "recorded_parse",
     "settle_failure",
+    "stored_chunks",
     "write_failure_artifacts",
 ]

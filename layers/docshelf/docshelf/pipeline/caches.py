@@ -9,6 +9,7 @@ from docshelf.model import Chunk
 from docshelf.pipeline.content_only import named_document
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome
 from docshelf.pipeline.parse import parsed
+from docshelf.registry import DocumentRecord
 from docshelf.serde import chunks_from_dict, document_from_dict, loads
 from docshelf.store.base import ObjectStore
 
@@ -37,3 +38,17 @@ def load_chunks(store: ObjectStore, ref: DocumentRef, *, config: PipelineConfig)
     """The chunk stage's result for a revision and chunking configuration; None when it is not there."""
     cached = store.get(chunk_cache_key(ref.revision, ref.namespace, ref.document_id, config.chunking))
     return None if cached is None else chunks_from_dict(loads(cached))
+
+
+def stored_chunks(
+    store: ObjectStore, document: DocumentRef | DocumentRecord, *, config: PipelineConfig
+) -> tuple[DocumentRef, list[Chunk] | None]:
+    """A chunked revision as the publish stage takes it (what a parse limit cut, its pages, from its manifest) with
+    its chunks from the chunk cache of `config`'s chunk settings (None when they are not there)."""
+    truncation, pages = recorded_parse(
+        store, namespace=document.namespace, document_id=document.document_id, revision=document.revision
+    )
+    ref = DocumentRef(
+        document.namespace, document.document_id, document.source_key, document.revision, truncation, pages
+    )
+    return ref, load_chunks(store, ref, config=config)
