@@ -15,6 +15,7 @@ without heading styles, Shift_JIS notices and CSV, a workbook with Japanese shee
 Japanese set.
 
     python bench/quality_bench.py [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
+                                  [--chart SVG] [--answers-chart SVG]
     python bench/quality_bench.py --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
 """
 
@@ -36,6 +37,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench import charts, quality_charts  # noqa: E402
 from bench.quality_answers import RESULT_MEASURES, evidence_level, qwen_agent_run, result_level  # noqa: E402
 from bench.quality_baselines import TOP_K, baseline_run, regex_tokens, stemmed_tokens  # noqa: E402
 from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
@@ -333,6 +335,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--opensearch-url", default=OPENSEARCH_URL)
     parser.add_argument("--opensearch-index", default=OPENSEARCH_PREFIX, help="index prefix (dropped at the end)")
     parser.add_argument("--json", type=Path, help="also write the numbers to this file")
+    parser.add_argument("--chart", type=Path, help="also draw the per-set scores as an SVG bar chart")
+    parser.add_argument("--answers-chart", type=Path, help="also draw Ans@Nw per QA set as an SVG bar chart")
     parser.add_argument("--guard", action="store_true", help="the CI subset, embedded engine only")
     parser.add_argument("--write-expected", action="store_true", help=f"with --guard: record {EXPECTED.name}")
     arguments = parser.parse_args(argv)
@@ -366,6 +370,10 @@ def main(argv: list[str] | None = None) -> None:
     print_answers(result)
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if arguments.chart:
+        charts.write(quality_charts.scores_chart(result), arguments.chart)
+    if arguments.answers_chart:
+        charts.write(quality_charts.answers_chart(result), arguments.answers_chart)
     if arguments.guard and arguments.write_expected:
         write_expected(result)
 
