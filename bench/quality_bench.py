@@ -373,7 +373,10 @@ def main(argv: list[str] | None = None) -> None:
     if arguments.chart:
         charts.write(quality_charts.scores_chart(result), arguments.chart)
     if arguments.answers_chart:
-        charts.write(quality_charts.answers_chart(result), arguments.answers_chart)
+        if any(row.get("answers") for row in result["sets"].values()):
+            charts.write(quality_charts.answers_chart(result), arguments.answers_chart)
+        else:
+            print(f"{arguments.answers_chart} not written: no QA set with answers was measured")
     if arguments.guard and arguments.write_expected:
         write_expected(result)
 
