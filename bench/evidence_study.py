@@ -8,7 +8,7 @@ its first N words. Rows: the packing settings given (the default first), and `wh
 packing: whole chunks best first under the full citation header). Also the share of `evidence_tokens` the
 citation headers take at 800 tokens.
 
-    python bench/evidence_study.py [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--json FILE] [--chart SVG]
+    python -m bench.evidence_study [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--json FILE] [--chart SVG]
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench import charts, quality_charts  # noqa: E402
 from docshelf.citations import citation, citation_line  # noqa: E402

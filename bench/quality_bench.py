@@ -10,13 +10,13 @@ for Qwen-Agent's keyword search — the bar to beat. "gain" is embedded docshelf
 baseline; the macro average is over the ../shared/ireval sets.
 
 The Japanese rows: bench/ja_questions.jsonl asks the whole corpus (its Japanese manuals hold the answers), and
-bench/ja_docs_questions.jsonl asks generated Japanese office documents (tests/ja_documents.py: work rules with and
-without heading styles, Shift_JIS notices and CSV, a workbook with Japanese sheet names): ../shared/ireval has no
+bench/ja_docs_questions.jsonl asks generated Japanese office documents (tests/support/ja_documents.py: work rules with
+and without heading styles, Shift_JIS notices and CSV, a workbook with Japanese sheet names): ../shared/ireval has no
 Japanese set.
 
-    python bench/quality_bench.py [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
+    python -m bench.quality_bench [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
                                   [--chart SVG] [--answers-chart SVG]
-    python bench/quality_bench.py --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
+    python -m bench.quality_bench --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench import charts, quality_charts  # noqa: E402
 from bench.quality_answers import RESULT_MEASURES, evidence_level, qwen_agent_run, result_level  # noqa: E402
@@ -104,7 +103,7 @@ def quality_set(key: str, work: Path, limit: int | None = None) -> QualitySet:
     if key == "ja":
         documents, source = SHARED / "corpus", JA_QUESTIONS
     elif key == "ja_docs":
-        from tests.ja_documents import write_documents
+        from tests.support.ja_documents import write_documents
 
         documents, source = work / "ja-documents", JA_DOCS_QUESTIONS
         write_documents(documents)
@@ -312,7 +311,7 @@ def drop_indices(url: str, prefix: str) -> None:
 
 def write_expected(result: dict[str, Any]) -> None:
     expected = {
-        "update_with": "python bench/quality_bench.py --guard --write-expected",
+        "update_with": "python -m bench.quality_bench --guard --write-expected",
         "tolerance": GUARD_TOLERANCE,
         "sets": {
             key: {name: round(row[name], 4) for name in ("embedded", "regex_bm25", "stemmed_bm25")}
@@ -346,6 +345,17 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     return arguments
 
 
+def write_charts(result: dict[str, Any], scores: Path | None, answers: Path | None) -> None:
+    """The per-set scores and, when a QA set's answers were measured, Ans@Nw as SVG bar charts (bench/charts.py)."""
+    if scores:
+        charts.write(quality_charts.scores_chart(result), scores)
+    if answers:
+        if any(row.get("answers") for row in result["sets"].values()):
+            charts.write(quality_charts.answers_chart(result), answers)
+        else:
+            print(f"{answers} not written: no QA set with answers was measured")
+
+
 def main(argv: list[str] | None = None) -> None:
     arguments = parse_arguments(argv)
     if not EVALUATE.is_file():
@@ -370,13 +380,7 @@ def main(argv: list[str] | None = None) -> None:
     print_answers(result)
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    if arguments.chart:
-        charts.write(quality_charts.scores_chart(result), arguments.chart)
-    if arguments.answers_chart:
-        if any(row.get("answers") for row in result["sets"].values()):
-            charts.write(quality_charts.answers_chart(result), arguments.answers_chart)
-        else:
-            print(f"{arguments.answers_chart} not written: no QA set with answers was measured")
+    write_charts(result, arguments.chart, arguments.answers_chart)
     if arguments.guard and arguments.write_expected:
         write_expected(result)
 
