@@ -91,7 +91,7 @@ sam-build: $(SAM_STAMP) $(VOCAB) $(OCR_DATA) $(MODELS)
 test: lint typecheck cfn-lint sam-build unit
 
 bench: setup
-	$(PY) bench/run.py
+	$(PY) -m bench.run
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) $(DEMO_STORE) .pytest_cache .mypy_cache .ruff_cache

@@ -9,7 +9,7 @@ judged-relevant documents), each from a different document, are joined into one 
 times the number of questions, and top_k 8; the single questions alone are measured too. Latency is the median
 over the same requests, both modes run in this process on the embedded engine with the rule-based planner.
 
-    python bench/agentic_bench.py [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
+    python -m bench.agentic_bench [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
                                   [--singles 100] [--tokens-per-question 300] [--graph] [--json FILE]
 
 `--graph` runs agentic search twice, without and with following graph.json's edges (agentic/graph_step.py);
@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.agentic.navigate import StoreNavSource  # noqa: E402
 from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402

@@ -10,7 +10,7 @@
 3. The same searches through the MCP `search` tool at /mcp of one such server against POST /search,
    interleaved (`bench/mcp_latency.py`; `--skip-mcp` leaves it out).
 
-Run: `python bench/api_bench.py [--duration 30] [--server-code /other/checkout/layers/docshelf]` (also from
+Run: `python -m bench.api_bench [--duration 30] [--server-code /other/checkout/layers/docshelf]` (also from
 `make bench`). Loopback only; every loop is bounded by a count or the duration.
 """
 
@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.api.auth import ClaimNames  # noqa: E402
 from docshelf.api.local import LocalApiBackend  # noqa: E402

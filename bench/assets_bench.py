@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Image assets: what extracting them costs a PDF parse, and that a repeated logo is stored once.
 
-    .venv/bin/python bench/assets_bench.py [--pages 300] [--runs 3]
+    .venv/bin/python -m bench.assets_bench [--pages 300] [--runs 3]
 
 Two generated PDFs of the same text, one with a logo on every page and a photo on every tenth, one without
 images, each parsed (`parse_with_assets`) in a fresh process per run, serially (DOCSHELF_CPUS=1) and with the
@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 CPUS_ENV = "DOCSHELF_CPUS"
 
 
@@ -32,7 +31,7 @@ def _write_pdfs(folder: Path, pages: int) -> dict[str, Path]:
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen import canvas
 
-    from tests.unit.assets.image_fixtures import logo, photo
+    from tests.support.image_fixtures import logo, photo
 
     paths = {}
     for name, with_images in (("text only", False), ("logo + photos", True)):
@@ -76,8 +75,8 @@ def _run(path: Path, serial: bool) -> dict[str, Any]:
     env["PYTHONPATH"] = str(REPO / "layers" / "docshelf")
     if serial:
         env[CPUS_ENV] = "1"
-    done = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True,
-                          check=True, env=env)  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "bench.assets_bench", "--child", str(path)], capture_output=True,
+                          text=True, check=True, env=env)  # fmt: skip
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

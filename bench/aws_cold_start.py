@@ -8,7 +8,7 @@ on the path, as Lambda does.
 
 Sizes are the files under `.aws-sam/build/<layer>` after `make sam-build`: each layer, and each function's
 code plus its layers (Lambda's 250 MB limit applies to that sum).
-Run: `python bench/aws_cold_start.py`.
+Run: `python -m bench.aws_cold_start`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How long `import docshelf.client` takes in a new interpreter, against an interpreter that imports nothing, and
 what `python -X importtime` charges to the package itself.
 
-Run: `python bench/client_import_bench.py [--runs 21]`. Medians of interleaved runs (the machine is noisy).
+Run: `python -m bench.client_import_bench [--runs 21]`. Medians of interleaved runs (the machine is noisy).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ is searched with top_k 10, and every result is one example: its term share, and 
 weighing alike; then, per set, the mean confidence against the rate of answers among results of each confidence
 band, and for the first result the rate at and above GOOD_MATCH against below it.
 
-    python bench/confidence_fit.py [--sample 200]
+    python -m bench.confidence_fit [--sample 200]
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.evidence_study import NAMESPACE, QA_SETS, SHARED, scorer, store_of  # noqa: E402
 from docshelf.index.analyzer import analyze  # noqa: E402

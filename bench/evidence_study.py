@@ -8,7 +8,7 @@ its first N words. Rows: the packing settings given (the default first), and `wh
 packing: whole chunks best first under the full citation header). Also the share of `evidence_tokens` the
 citation headers take at 800 tokens.
 
-    python bench/evidence_study.py [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--json FILE]
+    python -m bench.evidence_study [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--json FILE] [--chart SVG]
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
+from bench import charts, quality_charts  # noqa: E402
 from docshelf.citations import citation, citation_line  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
@@ -138,6 +138,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of each set's questions")
     parser.add_argument("--grid", action="store_true", help="window x rank penalty x grouping, not only the default")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--chart", type=Path, help="also draw Ans@Nw per set as an SVG bar chart")
     args = parser.parse_args()
     ev = scorer()
     configs = grid() if args.grid else {"default": PACKING, "whole": None}
@@ -157,6 +158,8 @@ def main() -> int:
     print(json.dumps(report, indent=1))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    if args.chart:
+        charts.write(quality_charts.evidence_study_chart(report), args.chart)
     return 0
 
 

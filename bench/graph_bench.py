@@ -4,7 +4,7 @@ writes every graph.json), then every document's graph built again in this proces
 index's document frequencies, as the publish stage builds it (`pipeline/graph_writing.py`). Reports the graphs'
 time against the ingest's, both measured in this run (median of `--repeat` graph passes), and their size.
 
-    python bench/graph_bench.py [--corpus DIR] [--repeat 3]
+    python -m bench.graph_bench [--corpus DIR] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -14,14 +14,12 @@ import json
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.graph.build import content_terms, document_graph  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402

@@ -9,13 +9,11 @@ rounds; both measured in this process, so the ratio holds on a noisy machine.
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.run import CORPUS, EXAMPLES, QUERIES, files_of, ingest_folder  # noqa: E402
 from docshelf.local import LocalServices  # noqa: E402

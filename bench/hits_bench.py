@@ -12,7 +12,7 @@ question: how often that chunk enters the top 3 it was not in without the boost,
 holding none of the question's terms (never allowed), and every question's scores with and without those hits.
 Embedded engine, defaults otherwise.
 
-    python bench/hits_bench.py [--grid '[[hit_weight, hit_cap, hit_floor], ...]'] [--hostile-hits 5000] [--json FILE]
+    python -m bench.hits_bench [--grid '[[hit_weight, hit_cap, hit_floor], ...]'] [--hostile-hits 5000] [--json FILE]
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import importlib.util
 import json
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -31,7 +30,6 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.agentic.steps import query_terms_of  # noqa: E402
 from docshelf.index.analyzer import analyze  # noqa: E402

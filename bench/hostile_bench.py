@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Parsers on hostile input: growth of parse time on super-linear candidates, peak memory on zip bombs.
 
-    .venv/bin/python bench/hostile_bench.py [--source DIR] [--quick]
+    .venv/bin/python -m bench.hostile_bench [--source DIR] [--quick]
 
 Growth: each candidate is parsed at sizes n and 4n (best of three, in this process); the ratio of the two
 times is ~4 for a linear parser and ~16 for a quadratic one. `bound` passes when the ratio is under 8 and
@@ -27,9 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tests.unit.parsers import hostile_fixtures as fx  # noqa: E402
+from tests.support import hostile_fixtures as fx  # noqa: E402
 
 MAX_RATIO = 8.0
 MAX_SECONDS = 10.0
@@ -163,7 +162,7 @@ def _peak_mb() -> float:
 def bomb_rows(folder: Path, quick: bool, source: Path) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     for label, path in write_bombs(folder, quick):
-        command = [sys.executable, __file__, "--source", str(source), "--child", str(path)]
+        command = [sys.executable, "-m", "bench.hostile_bench", "--source", str(source), "--child", str(path)]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
             rows.append((label, f"{path.stat().st_size / 1024:.0f} KB", "-", "-", f"crashed ({done.returncode})"))

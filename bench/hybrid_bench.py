@@ -7,7 +7,7 @@ close scores, the hard case for quantisation), and, when the ranking study has c
 (bench/ranking_study.py --semantic, in /tmp/docshelf_hybrid_study), all-MiniLM-L6-v2's vectors of the study sets'
 chunks with their queries embedded.
 
-    python bench/hybrid_bench.py [CHUNKS] [--opensearch URL [--opensearch-chunks N] [--opensearch-exact]]
+    python -m bench.hybrid_bench [CHUNKS] [--opensearch URL [--opensearch-chunks N] [--opensearch-exact]]
 
 `--opensearch URL` also times searches of N generated chunks (bench/index_bench.py's) with vectors on that node,
 without and with the semantic channel (an index of its own, dropped after).
@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import io
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
 from docshelf.embeddings.base import EmbeddingModel  # noqa: E402
 from docshelf.index.vectors import dequantized, quantized, scores  # noqa: E402
@@ -133,7 +131,6 @@ def opensearch_latencies(url: str, count: int, exact: bool) -> str:
     import random
     import uuid
 
-    sys.path.insert(0, str(REPO))
     from bench.index_bench import documents_of, make_chunks, percentiles
     from docshelf.index.opensearch import OpenSearchIndex
     from docshelf.index.opensearch.client import opensearch_client

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.hybrid_bench import MODEL, PrecomputedEmbedder, clustered_vectors  # noqa: E402
 from docshelf.index.base import DocumentChunks  # noqa: E402
@@ -36,7 +35,7 @@ from docshelf.search.service import SearchRequest, search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
 
-CHUNKS = 20_000  # the issue 5 target is 100k: `python bench/index_bench.py 100000`
+CHUNKS = 20_000  # the issue 5 target is 100k: `python -m bench.index_bench 100000`
 CHUNK_WORDS = 120
 CHUNKS_PER_DOCUMENT = 50
 VOCABULARY = 50_000

@@ -1,24 +1,22 @@
 #!/usr/bin/env python3
-"""Structure of Japanese work rules as Japanese teams write them (tests/ja_documents.py), per variant: of the 19
+"""Structure of Japanese work rules as Japanese teams write them (tests/support/ja_documents.py), per variant: of the 19
 numbered headings (第N章, 第N条, １．１), how many are found and at their level; chunks without a section path; and the
 question 有給休暇は何日付与されますか asked of the rules with the other generated documents (a second rule book about
 leave among them) in one embedded namespace: whether 10日 and 20日 are in the 800-token evidence, and the rank of the
 付与日数 grid's chunk.
 
-    python bench/ja_structure_bench.py
+    python -m bench.ja_structure_bench
 
 Run it on another checkout's code with `PYTHONPATH=OTHER/layers/docshelf` to compare (docs/evaluation/japanese.md).
 """
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.chunking import chunk_document  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
@@ -26,7 +24,7 @@ from docshelf.model import Heading  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
-from tests import ja_documents as ja  # noqa: E402
+from tests.support import ja_documents as ja  # noqa: E402
 
 QUESTION = "有給休暇は何日付与されますか"
 VARIANTS: dict[str, tuple[str, Callable[[], bytes]]] = {

@@ -3,7 +3,7 @@
 
 Two MCP clients: a raw JSON-RPC `tools/call` POST on a keep-alive connection (what the server adds), and the MCP
 SDK's own client (`mcp.Client` over streamable HTTP; what an assistant sees, the SDK's client work included).
-Run: `python bench/mcp_latency.py [--rounds 20]` (also from `python bench/api_bench.py`). Loopback only; every
+Run: `python -m bench.mcp_latency [--rounds 20]` (also from `python -m bench.api_bench`). Loopback only; every
 loop is bounded by --rounds.
 """
 
@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.api_http_load import REQUEST_TIMEOUT_S, Server, search_body  # noqa: E402
 

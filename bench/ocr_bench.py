@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """OCR speed, accuracy and memory, with text-PDF speed beside it in the same run.
 
-    .venv/bin/python bench/ocr_bench.py [--pages 12] [--runs 2]
+    .venv/bin/python -m bench.ocr_bench [--pages 12] [--runs 2]
 
 - a scanned PDF (the tests' English, Chinese and Japanese pages at 300 dpi, clean and degraded in turn) parsed in a
   fresh subprocess per run: pages/s on one CPU (DOCSHELF_CPUS=1), on the CPUs the load average leaves spare, and
@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 TEXT_PDF = REPO.parent / "shared" / "corpus" / "pdf" / "DA-619p.pdf"
 
 
@@ -66,7 +65,7 @@ def _run(path: Path, cpus: str | None, forced: bool = False) -> dict[str, Any]:
     if cpus:
         env["DOCSHELF_CPUS"] = cpus
     done = subprocess.run(
-        [sys.executable, __file__, "--child", str(path), *(["--forced"] if forced else [])],
+        [sys.executable, "-m", "bench.ocr_bench", "--child", str(path), *(["--forced"] if forced else [])],
         env=env,
         capture_output=True,
         text=True,
@@ -124,10 +123,19 @@ SIZES = (10, 12, 14)
 
 def _accuracy_rows() -> list[tuple[str, str, str]]:
     """CER of each script after NFKC (spaces next to Han and kana ignored), clean and degraded, over its fonts at
-    12 and 14 pt (the goal's sizes) and at 10 pt apart; the identifiers found whole; English from tests/scans."""
+    12 and 14 pt (the goal's sizes) and at 10 pt apart; the identifiers found whole; English from
+    tests/support/scans."""
     from docshelf.errors import DocumentError
     from docshelf.parsers import block_text, parse_bytes
-    from tests.scans import PARAGRAPHS, SCRIPT_FONTS, character_error_rate, degrade, encode, normalise, render_page
+    from tests.support.scans import (
+        PARAGRAPHS,
+        SCRIPT_FONTS,
+        character_error_rate,
+        degrade,
+        encode,
+        normalise,
+        render_page,
+    )
 
     def read(image: object) -> str:
         try:
@@ -179,7 +187,7 @@ def _accuracy_rows() -> list[tuple[str, str, str]]:
 
 
 def _scanned_pdf(pages: int, folder: Path) -> Path:
-    from tests.scans import PARAGRAPHS, degrade, encode, render_page
+    from tests.support.scans import PARAGRAPHS, degrade, encode, render_page
 
     languages = list(PARAGRAPHS)
     images = []

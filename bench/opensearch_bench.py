@@ -1,6 +1,6 @@
 """Publish throughput and search latency: the OpenSearch backend next to the embedded index.
 
-    .venv/bin/python bench/opensearch_bench.py [--chunks 20000] [--queries 300] [--url URL] [--no-per-document]
+    .venv/bin/python -m bench.opensearch_bench [--chunks 20000] [--queries 300] [--url URL] [--no-per-document]
 
 Both backends get the same generated chunks (documents of 20 chunks, ~80 words each from a Zipf-like
 vocabulary) and the same queries, run through search/service.py. OpenSearch is measured twice for
@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.index.base import DocumentChunks, SearchBackend  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
@@ -36,7 +35,7 @@ from docshelf.index.opensearch.client import opensearch_client  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
-from tests.backends import OneCallAtATime  # noqa: E402
+from tests.support.backends import OneCallAtATime  # noqa: E402
 
 CHUNKS_PER_DOCUMENT = 20
 WARM_UP_QUERIES = 10

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PDF parsing speed and peak memory.
 
-    .venv/bin/python bench/pdf_bench.py [--runs 3] [--source DIR] [FILE.pdf ...]
+    .venv/bin/python -m bench.pdf_bench [--runs 3] [--source DIR] [FILE.pdf ...]
 
 Each file is parsed in a fresh subprocess (so imports and earlier files do not inflate its peak RSS),
 which times one parse and reports its wall and CPU seconds and peak RSS (VmHWM where Linux has it, else
@@ -80,7 +80,19 @@ def _run_child(path: Path, source: Path, mode: str) -> dict[str, Any]:
     if mode == "serial":
         env[CPUS_ENV] = "1"
     completed = subprocess.run(
-        [sys.executable, __file__, "--child", str(path), "--runs", "1", "--source", str(source), "--mode", mode],
+        [
+            sys.executable,
+            "-m",
+            "bench.pdf_bench",
+            "--child",
+            str(path),
+            "--runs",
+            "1",
+            "--source",
+            str(source),
+            "--mode",
+            mode,
+        ],
         capture_output=True,
         text=True,
         check=True,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PDF parse fidelity against the reference conversions in ../shared/corpus/groundtruth (docling's Markdown and JSON).
 
-    .venv/bin/python bench/pdf_fidelity.py [--source DIR] [FILE.pdf ...]
+    .venv/bin/python -m bench.pdf_fidelity [--source DIR] [FILE.pdf ...]
 
 Per file and overall (the mean over files), on the words of the text (NFKC, case-folded; a CJK character is a
 word; Markdown markup, HTML comments and image placeholders of the reference removed; table cells included):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where ingest time goes, per stage and per file, and the whole ingest against Qwen-Agent 0.0.34 in the same run.
 
-    nice -n 10 .venv/bin/python bench/profile_bench.py [FOLDER] [--runs 3] [--top 15] [--no-peer]
+    nice -n 10 .venv/bin/python -m bench.profile_bench [FOLDER] [--runs 3] [--top 15] [--no-peer]
 
 FOLDER defaults to ../shared/corpus (its MANIFEST.tsv, README.md and groundtruth/ left out, as `bench/run.py`
 does); OCR is on (the default), into a fresh store each time.
@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.qwen_agent_peer import PeerRun, peer_python, run_peer, skip_line  # noqa: E402
 from bench.run import files_of, print_table  # noqa: E402
@@ -116,7 +115,7 @@ def fresh_ingest(folder: Path, files: list[Path]) -> dict[str, float]:
     env = {key: value for key, value in os.environ.items() if key != CPUS_ENV}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "layers" / "docshelf"), str(REPO)])
     done = subprocess.run(
-        [sys.executable, __file__, "--child-ingest", str(folder)], input="\n".join(map(str, files)),
+        [sys.executable, "-m", "bench.profile_bench", "--child-ingest", str(folder)], input="\n".join(map(str, files)),
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -10,12 +10,13 @@ for Qwen-Agent's keyword search — the bar to beat. "gain" is embedded docshelf
 baseline; the macro average is over the ../shared/ireval sets.
 
 The Japanese rows: bench/ja_questions.jsonl asks the whole corpus (its Japanese manuals hold the answers), and
-bench/ja_docs_questions.jsonl asks generated Japanese office documents (tests/ja_documents.py: work rules with and
-without heading styles, Shift_JIS notices and CSV, a workbook with Japanese sheet names): ../shared/ireval has no
+bench/ja_docs_questions.jsonl asks generated Japanese office documents (tests/support/ja_documents.py: work rules with
+and without heading styles, Shift_JIS notices and CSV, a workbook with Japanese sheet names): ../shared/ireval has no
 Japanese set.
 
-    python bench/quality_bench.py [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
-    python bench/quality_bench.py --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
+    python -m bench.quality_bench [--sets med,cacm,…] [--engines embedded,opensearch] [--json FILE]
+                                  [--chart SVG] [--answers-chart SVG]
+    python -m bench.quality_bench --guard [--write-expected]   # the CI subset (tests/functional/test_quality_guard.py)
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
+from bench import charts, quality_charts  # noqa: E402
 from bench.quality_answers import RESULT_MEASURES, evidence_level, qwen_agent_run, result_level  # noqa: E402
 from bench.quality_baselines import TOP_K, baseline_run, regex_tokens, stemmed_tokens  # noqa: E402
 from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
@@ -102,7 +103,7 @@ def quality_set(key: str, work: Path, limit: int | None = None) -> QualitySet:
     if key == "ja":
         documents, source = SHARED / "corpus", JA_QUESTIONS
     elif key == "ja_docs":
-        from tests.ja_documents import write_documents
+        from tests.support.ja_documents import write_documents
 
         documents, source = work / "ja-documents", JA_DOCS_QUESTIONS
         write_documents(documents)
@@ -310,7 +311,7 @@ def drop_indices(url: str, prefix: str) -> None:
 
 def write_expected(result: dict[str, Any]) -> None:
     expected = {
-        "update_with": "python bench/quality_bench.py --guard --write-expected",
+        "update_with": "python -m bench.quality_bench --guard --write-expected",
         "tolerance": GUARD_TOLERANCE,
         "sets": {
             key: {name: round(row[name], 4) for name in ("embedded", "regex_bm25", "stemmed_bm25")}
@@ -333,6 +334,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--opensearch-url", default=OPENSEARCH_URL)
     parser.add_argument("--opensearch-index", default=OPENSEARCH_PREFIX, help="index prefix (dropped at the end)")
     parser.add_argument("--json", type=Path, help="also write the numbers to this file")
+    parser.add_argument("--chart", type=Path, help="also draw the per-set scores as an SVG bar chart")
+    parser.add_argument("--answers-chart", type=Path, help="also draw Ans@Nw per QA set as an SVG bar chart")
     parser.add_argument("--guard", action="store_true", help="the CI subset, embedded engine only")
     parser.add_argument("--write-expected", action="store_true", help=f"with --guard: record {EXPECTED.name}")
     arguments = parser.parse_args(argv)
@@ -340,6 +343,17 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         parser.error(f"unknown sets or engines: {', '.join(sorted(unknown))}")
     return arguments
+
+
+def write_charts(result: dict[str, Any], scores: Path | None, answers: Path | None) -> None:
+    """The per-set scores and, when a QA set's answers were measured, Ans@Nw as SVG bar charts (bench/charts.py)."""
+    if scores:
+        charts.write(quality_charts.scores_chart(result), scores)
+    if answers:
+        if any(row.get("answers") for row in result["sets"].values()):
+            charts.write(quality_charts.answers_chart(result), answers)
+        else:
+            print(f"{answers} not written: no QA set with answers was measured")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -366,6 +380,7 @@ def main(argv: list[str] | None = None) -> None:
     print_answers(result)
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_charts(result, arguments.chart, arguments.answers_chart)
     if arguments.guard and arguments.write_expected:
         write_expected(result)
 

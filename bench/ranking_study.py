@@ -12,7 +12,7 @@ Leave-one-collection-out: for each held-out set, the setting with the best mean 
 the other sets is chosen, and its score on the held-out set reported. A default must be chosen on every fold (or
 have the best worst-case gain); a setting that wins on some sets and loses on others is not one.
 
-    python bench/ranking_study.py [--sample 400] [--sets med,cacm,...] [--confirm]
+    python -m bench.ranking_study [--sample 400] [--sets med,cacm,...] [--confirm]
 
 `--semantic MODEL` (a local model, e.g. all-minilm-l6-v2-q) adds the semantic channel: each set's chunks are
 embedded once (vectors cached in the study cache by docshelf.embeddings.cache.VectorCache) and written with their
@@ -52,7 +52,6 @@ from typing import Any
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
 from docshelf.index import bm25_math  # noqa: E402
 from docshelf.index.base import SearchBackend  # noqa: E402

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
 from docshelf.errors import DocumentError  # noqa: E402
@@ -184,7 +183,7 @@ def main() -> None:
         if script.is_file():
             print(f"\n## {name}")
             sys.stdout.flush()
-            command = [sys.executable, str(script)]
+            command = [sys.executable, "-m", f"bench.{name}"]
             if name == "opensearch_bench":
                 command = [str(REPO / "infra" / "with-opensearch.sh"), *command]
             done = subprocess.run(command, cwd=REPO, check=False)

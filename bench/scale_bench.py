@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ingest cost per document as the number of plain reports grows, beside Qwen-Agent 0.0.34 in the same run.
 
-    nice -n 10 .venv/bin/python bench/scale_bench.py [N ...] [--no-peer] [--no-stages]
+    nice -n 10 .venv/bin/python -m bench.scale_bench [N ...] [--no-peer] [--no-stages]
 
 For each N (default 400 1600): N Markdown reports of about 11 KB are generated (twelve paragraphs each, drawn at
 random with a fixed seed from the 51 covidqa_dev papers in ../shared/ireval, under a title and four section
@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench.profile_bench import fresh_ingest, staged_ingest  # noqa: E402
 from bench.qwen_agent_peer import peer_python, run_peer, skip_line  # noqa: E402

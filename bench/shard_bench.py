@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A long PDF parsed whole and under a shard plan of page ranges, locally and as the Lambdas would.
 
-    .venv/bin/python bench/shard_bench.py [--pages 600] [--range-pages 100] [--runs 3]
+    .venv/bin/python -m bench.shard_bench [--pages 600] [--range-pages 100] [--runs 3]
 
 The PDF is generated (reportlab): numbered headings, running header and footer, two-column pages and ruled
 tables. Modes, alternating run by run, medians of `--runs`: whole document read serially (DOCSHELF_CPUS=1);
@@ -18,7 +18,6 @@ import argparse
 import io
 import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -26,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 
 from docshelf import tokens  # noqa: E402
 from docshelf.config import ParseLimits  # noqa: E402

@@ -14,7 +14,7 @@ from docshelf.ids import sha256_hex
 from docshelf.keys import asset_prefix, parsed_asset_prefix
 from docshelf.local import LocalServices
 from docshelf.search.service import SearchRequest, search
-from tests.unit.assets.image_fixtures import docx_with_pictures, logo, pdf_with_logo, photo
+from tests.support.image_fixtures import docx_with_pictures, logo, pdf_with_logo, photo
 
 LOGO = logo(seed=5)
 PHOTO = photo(seed=5)

@@ -56,8 +56,8 @@ def test_every_japanese_question_has_its_answer_in_a_chunk_of_the_manuals(corpus
 
 
 def test_every_question_on_the_generated_japanese_documents_has_its_answer_in_a_chunk(tmp_path: Path) -> None:
-    """bench/ja_docs_questions.jsonl asks the documents of tests/ja_documents.py (the bench's `ja_docs` set)."""
-    from tests.ja_documents import write_documents
+    """bench/ja_docs_questions.jsonl asks the documents of tests/support/ja_documents.py (the bench's `ja_docs` set)."""
+    from tests.support.ja_documents import write_documents
 
     evaluate = _evaluate_module()
     chunks = [

@@ -144,7 +144,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 def test_a_scan_is_parsed_and_found_and_no_ocr_leaves_it_needing_ocr(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.scans import PARAGRAPHS, encode, render_page
+    from tests.support.scans import PARAGRAPHS, encode, render_page
 
     monkeypatch.setenv("DOCSHELF_OCR", "on")  # restored after the test: --no-ocr sets it in this process
     scan = tmp_path / "scan.png"

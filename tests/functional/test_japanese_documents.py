@@ -1,5 +1,6 @@
-"""Japanese documents as a Japanese team has them (tests/ja_documents.py): work rules with and without heading styles,
-Shift_JIS notices, a workbook with Japanese sheet names; parsed, chunked, indexed and searched as a user would."""
+"""Japanese documents as a Japanese team has them (tests/support/ja_documents.py): work rules with and without heading
+styles, Shift_JIS notices, a workbook with Japanese sheet names; parsed, chunked, indexed and searched as a user
+would."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from docshelf.parsers import block_text, parse_bytes
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
-from tests import ja_documents as ja
+from tests.support import ja_documents as ja
 
 RULES_VARIANTS: dict[str, Callable[[], bytes]] = {
     "就業規則.docx": lambda: ja.rules_docx(styled=False),

@@ -1,6 +1,6 @@
 """The quality bench's CI subset (bench/quality_bench.py --guard) against the scores recorded in
 bench/quality_expected.json: a ranking or chunking change that moves a score fails here until the numbers are
-re-recorded on purpose with `python bench/quality_bench.py --guard --write-expected`."""
+re-recorded on purpose with `python -m bench.quality_bench --guard --write-expected`."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_every_guard_score_is_the_recorded_one(guard_result: dict[str, Any]) -> 
         for name in SCORES
         if abs(measured[key][name] - expected[key][name]) > tolerance
     }
-    assert moved == {}, "re-record with: python bench/quality_bench.py --guard --write-expected"
+    assert moved == {}, "re-record with: python -m bench.quality_bench --guard --write-expected"
 
 
 @pytest.mark.corpus

@@ -33,7 +33,7 @@ from docshelf.search.ranking import RankingSettings
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
-from tests.backends import OneCallAtATime
+from tests.support.backends import OneCallAtATime
 
 OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
 SESSION_PREFIX = f"docshelftest-{uuid.uuid4().hex[:8]}"

@@ -100,7 +100,7 @@ def test_words_inside_a_grid_become_its_cells_where_the_engine_read_the_first_of
 
 
 def test_ruling_lines_of_a_rendered_table_make_one_grid_and_text_makes_none() -> None:
-    from tests.scans import PARAGRAPHS, degrade, render_page, render_table_page
+    from tests.support.scans import PARAGRAPHS, degrade, render_page, render_table_page
 
     rows = [["a", "b", "c"]] * 4
     for page in (render_table_page("before", rows, "after"), degrade(render_table_page("before", rows, "after"))):

@@ -20,7 +20,7 @@ from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
-from tests.backends import Delegating
+from tests.support.backends import Delegating
 
 
 def chunk(i: int, text: str, *, name: str = "manual.pdf", pages: tuple[int, ...] = (1,)) -> Chunk:

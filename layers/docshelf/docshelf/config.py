@@ -31,10 +31,10 @@ class ParseLimits:
     max_image_pixels: int = 200_000_000
     time_budget_s: float = 300.0
     # A PDF is read in page ranges (shards) of at most this much work each: on AWS one invocation a range,
-    # locally one worker process a range. A text page parses at 260-340 pages/s on one CPU
-    # (`python bench/shard_bench.py`), so 1,000 text pages are about 4 s; a scanned page costs about 0.5 s
-    # once it is OCR'd, so 50 are about 25 s. A range holds at most this many pages of one kind, in proportion
-    # when mixed; a document within one range's work is read whole.
+    # locally one worker process a range. The two sizes give a text range and a scanned (OCR'd) range about the
+    # same few seconds of work, far inside one invocation (docs/evaluation.md, "Figures from code comments").
+    # A range holds at most this many pages of one kind, in proportion when mixed; a document within one
+    # range's work is read whole.
     text_pages_per_range: int = 1000
     scanned_pages_per_range: int = 50
 

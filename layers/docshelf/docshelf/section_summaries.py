@@ -18,7 +18,8 @@ from docshelf.tokens import count_tokens
 SUMMARY_TOKENS = 48
 LEAD_CHARS = 240
 # A summary reads at most this much of a section: the lead is at its start, and its distinctive terms show within
-# it. Reading whole sections made a 50 MB one-paragraph text peak at 14x its size (bench/memory_bench.py).
+# it. Reading whole sections made a one-paragraph text peak at many times its size (docs/evaluation.md,
+# "Figures from code comments").
 SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
 WORD_TERMS_LIMIT = 100_000

@@ -12,7 +12,7 @@ import requests
 from docshelf.ids import document_id, sha256_hex
 from docshelf.keys import asset_prefix, parsed_asset_prefix
 from tests.functional.aws.harness import Pipeline
-from tests.unit.assets.image_fixtures import docx_with_pictures, logo, photo
+from tests.support.image_fixtures import docx_with_pictures, logo, photo
 
 LOGO = logo(seed=9)
 PHOTO = photo(seed=9)

@@ -25,7 +25,7 @@ from docshelf.index.plan import QueryPlan
 from docshelf.local import LocalServices
 from docshelf.tokens import count_tokens
 from tests.agentic_fixtures import context, ingest_documents
-from tests.backends import Delegating
+from tests.support.backends import Delegating
 
 QUERIES = ["TX-100 warranty", "pump seal hours", "tickets fixed in 2.3.1", "torque of flange bolts", "shipping pallets"]
 

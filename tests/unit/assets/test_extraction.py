@@ -8,7 +8,7 @@ from docshelf.assets import is_asset_ref
 from docshelf.assets.prepare import prepare_bytes
 from docshelf.model import Document, Image
 from docshelf.parsers import parse_with_assets
-from tests.unit.assets.image_fixtures import (
+from tests.support.image_fixtures import (
     data_uri,
     docx_with_pictures,
     epub_with_picture,

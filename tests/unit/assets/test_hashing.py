@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from docshelf.assets.hashing import dhash, hamming, phash
-from tests.unit.assets.image_fixtures import logo, photo
+from tests.support.image_fixtures import logo, photo
 
 
 def _images() -> list[Image.Image]:

@@ -10,7 +10,7 @@ from PIL import Image
 from docshelf.assets import is_asset_ref
 from docshelf.assets.collect import AssetCollector, data_uri_bytes
 from docshelf.assets.prepare import MAX_SIDE, MIN_SIDE, prepare_bytes
-from tests.unit.assets.image_fixtures import data_uri, encoded, logo, photo
+from tests.support.image_fixtures import data_uri, encoded, logo, photo
 
 
 def test_png_and_jpeg_within_the_cap_keep_their_bytes() -> None:

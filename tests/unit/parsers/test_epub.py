@@ -8,9 +8,9 @@ from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, Encrypt
 from docshelf.model import Heading, Paragraph
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.epub import parse
+from tests.support.zip_fixtures import build_zip, zip_bomb
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import parse_corpus_file
-from tests.unit.parsers.zip_fixtures import build_zip, zip_bomb
 
 EPUB_MIME = "application/epub+zip"
 CONTAINER = b"""<?xml version="1.0"?>

@@ -9,7 +9,7 @@ import pytest
 from docshelf.parsers import load_parser, supported_formats
 from docshelf.parsers.detect import OLE_MAGIC, detect_format, extension_format, media_type_format
 from docshelf.parsers.formats import FORMATS, Format
-from tests.unit.parsers.zip_fixtures import build_zip
+from tests.support.zip_fixtures import build_zip
 
 # A text whose first characters name the format, one for each `markup` entry.
 MARKUP_SAMPLES = {

@@ -14,7 +14,7 @@ from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, Unsuppo
 from docshelf.model import Document
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from tests.unit.parsers.hostile_fixtures import (
+from tests.support.hostile_fixtures import (
     BOMB_POSITIONS,
     BOMB_SIZE,
     PROBE_TEXT,

@@ -20,7 +20,7 @@ from docshelf.model import Block, Document, Heading, Paragraph, Table
 from docshelf.parsers import block_text, parse_bytes
 from docshelf.parsers.base import ParseLimits
 from docshelf.tables import table_grid
-from tests.scans import (
+from tests.support.scans import (
     PARAGRAPHS,
     character_error_rate,
     degrade,

@@ -10,9 +10,9 @@ from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.odt import parse
 from docshelf.tables import table_grid
+from tests.support.zip_fixtures import build_zip, zip_bomb
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import parse_corpus_file
-from tests.unit.parsers.zip_fixtures import build_zip, zip_bomb
 
 ODT_MIME = "application/vnd.oasis.opendocument.text"
 NAMESPACES = (

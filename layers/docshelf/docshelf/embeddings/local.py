@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     import tokenizers
 
 # Passages per model call. One: the int8 model quantizes its activations per call (DynamicQuantizeLinear over the
-# whole batch tensor), so a passage batched with others gets a slightly different vector (cosine ~0.99 to itself
-# alone) that would depend on its batch-mates; and on 2 CPUs one a call was also the fastest measured (27.8
-# passages/s at 1, 25.0 at 8, 13.0 at 32: padding to the longest and attention's quadratic cost outweigh the saved
-# call overhead). The tokenizer still encodes every passage in one call.
+# whole batch tensor), so a passage batched with others gets a slightly different vector that would depend on its
+# batch-mates; and on 2 CPUs one a call was also the fastest measured (padding to the longest and attention's
+# quadratic cost outweigh the saved call overhead; docs/evaluation.md, "Figures from code comments"). The
+# tokenizer still encodes every passage in one call.
 BATCH_SIZE = 1
 
 

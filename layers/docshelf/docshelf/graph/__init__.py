@@ -1,5 +1,5 @@
 """The document graph (graph.json): nodes inside one document, its sections and chunks, joined by undirected edges
-where they share keywords (docs/architecture.md#chunks-and-artifacts; README "Document graph").
+where they share keywords (docs/architecture.md#chunks-and-artifacts; docs/reference.md "Document graph").
 
 `keywords.py` picks each node's keywords from the analyzer's terms, weighted across the namespace; `edges.py` holds
 the overlap rule and the cap on edges per node; `build.py` makes the graph.json object of one revision.

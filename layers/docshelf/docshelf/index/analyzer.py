@@ -25,7 +25,7 @@ ANALYZER_VERSION = 3
 # The most distinct character trigrams (`#abc` terms) a chunk's term channel indexes: the first in text order. A
 # table chunk of numbers and codes holds hundreds, which cost a large CSV most of its index memory; a query's own
 # trigrams are optional terms (search/query.py), so a chunk whose trigrams were cut still matches by its surface
-# forms. With 64 a 102 MB CSV's ingest peaks at 512 MB instead of 738 (bench/memory_bench.py; 128: 576).
+# forms. The cap bounds a large CSV's ingest memory (docs/evaluation.md, "Figures from code comments").
 MAX_CHUNK_TRIGRAMS = 64
 TRIGRAM_PREFIX = "#"
 

@@ -9,8 +9,8 @@ K1 = 1.5
 B = 0.75
 # The least idf a term gets. rank-bm25 floors a negative idf (a term in more than half of the chunks) at a quarter
 # of the vocabulary's mean idf, which a term in 49% of the chunks does not get and an engine without the whole
-# vocabulary cannot compute; with a constant floor the development sets score alike (README "How a query is
-# ranked"), and chunks sharing only common terms are still ordered by tf and length.
+# vocabulary cannot compute; with a constant floor the development sets score alike (docs/evaluation.md "How a
+# query is ranked"), and chunks sharing only common terms are still ordered by tf and length.
 MIN_IDF = 0.1
 
 

@@ -42,8 +42,8 @@ Int8Array = npt.NDArray[np.int8]
 Float32Array = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 
-# Rows converted to float32 at once, into one reused buffer: 1,024 x 384 float32 (1.5 MB) stays in the CPU's
-# caches; converting the whole matrix at once costs 4x as long as the product (bench/index_bench.py).
+# Rows converted to float32 at once, into one reused buffer small enough to stay in the CPU's caches; converting
+# the whole matrix at once costs several times the product (docs/evaluation.md, "Figures from code comments").
 _BLOCK_ROWS = 1024
 
 

@@ -1,5 +1,5 @@
 """Hit statistics: which chunks and documents searches returned in their evidence, and the bounded ranking boost
-they feed (README "Hit boost").
+they feed (docs/reference.md "Hit boost").
 
 A hit is counted when a response's evidence holds a result (a cached response served again counts again), as ids
 and numbers only, per namespace. Each hit also adds to a weight that halves every `half_life_days`: stored as

@@ -1,7 +1,7 @@
 """The constants of the ranking, in one frozen value: `RANKING` holds the defaults every search uses.
 
 They were chosen by leave-one-collection-out over the development sets (bench/ranking_study.py; the table is in
-README "How a query is ranked"); a study passes other values to `search.service.search` to compare them.
+docs/evaluation.md "How a query is ranked"); a study passes other values to `search.service.search` to compare them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class RankingSettings:
     expansion_weight: float = 0.75
     # The semantic channel (chunk vectors nearest the query's), run when the namespace holds vectors and the search
     # has the namespace's embedding provider; 0 turns it off. 2.0 is chosen on every leave-one-collection-out fold
-    # of weights 0-2 with all-MiniLM-L6-v2 (README "How a query is ranked").
+    # of weights 0-2 with all-MiniLM-L6-v2 (docs/evaluation.md "How a query is ranked").
     semantic_weight: float = 2.0
     # Whether it runs for a query in Han, kana or hangul (search/semantic.py): on the Chinese sets all-MiniLM-L6-v2
     # lowers MRR by 0.14-0.37 at weights 0.5-2, and the Chinese bge-small-zh-v1.5 lowers it too.
@@ -30,7 +30,7 @@ class RankingSettings:
     # A query's semantic weight is semantic_weight x (1 - c) ** semantic_adapt, c the idf-weighted share of its
     # content terms that the best content chunk holds: the vectors count less where the words already found a chunk
     # holding the whole query (0: a fixed weight). 2 is the one setting of the study at or above the lexical ranking
-    # on every development set (README "How a query is ranked").
+    # on every development set (docs/evaluation.md "How a query is ranked").
     semantic_adapt: float = 2.0
     rrf_k: int = 60
     # k3 of the query-term saturation (k3 + 1) * qtf / (k3 + qtf) (Robertson et al., Okapi at TREC-3): 0 counts a
@@ -50,7 +50,7 @@ class RankingSettings:
     # The hit boost (search/hits.py): the fused score of a chunk the content channel ranked with at least hit_floor of
     # the best content score gains min(hit_cap, hit_weight x ln(1 + h)), h its hits in the namespace's evidence,
     # halving every 30 days; hit_depth fused chunks are looked up. 0 turns it off. Chosen on the covidqa_dev replay
-    # (bench/hits_bench.py, README "Hit boost").
+    # (bench/hits_bench.py, docs/reference.md "Hit boost").
     hit_weight: float = 0.002
     hit_cap: float = 0.006
     hit_floor: float = 0.6

@@ -1,6 +1,7 @@
 """The semantic channel's query: the search's query embedded (one call) when the namespace holds vectors of the
 provider's model, the ranking weighs the channel, and the query is not in a CJK script (unless
-`RankingSettings.semantic_cjk`: both local models lowered the Chinese sets, README "How a query is ranked")."""
+`RankingSettings.semantic_cjk`: both local models lowered the Chinese sets, docs/evaluation.md "How a query is
+ranked")."""
 
 from __future__ import annotations
 

@@ -41,8 +41,8 @@ __all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
 
 _log = logging.getLogger(__name__)
 
-# Chunks analyzed in one batch at most: the analysis of 8,192 chunks of 120 words peaks at about 100 MB on top
-# of the index (tracemalloc; 65,536 peak at about 800 MB).
+# Chunks analyzed in one batch at most: the analysis's peak memory grows with the batch, and this one keeps it
+# small beside the index (docs/evaluation.md, "Figures from code comments").
 BATCH_CHUNKS = 1 << 13
 ANALYSIS_CHARS = 2_000_000
 
@@ -163,7 +163,7 @@ class EmbeddedIndex(SearchBackend):
 
     LOAD_BATCH = 256  # documents read before they are analyzed and join the namespace
     # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
-    # by `commit`, and by a load that had to analyze as many (analyzing them takes about 0.25 s).
+    # by `commit`, and by a load that had to analyze as many (docs/evaluation.md, "Figures from code comments").
     SNAPSHOT_AFTER_CHUNKS = 4096
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:

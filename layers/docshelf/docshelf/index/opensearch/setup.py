@@ -34,7 +34,7 @@ def index_template() -> JsonObject:
 def with_lucene_bm25(body: JsonObject) -> JsonObject:
     """An index body with Lucene's own BM25 (same k1 and b) in place of the template's scripted similarity, for an
     engine that does not allow scripts there: its idf, log(1 + (N - n + 0.5) / (n + 0.5)), ranks a few queries
-    differently from the embedded index (README "How a query is ranked")."""
+    differently from the embedded index (docs/evaluation.md "How a query is ranked")."""
     body = copy.deepcopy(body)
     body["settings"]["index"]["similarity"]["docshelf_bm25"] = {"type": "BM25", "k1": K1, "b": B}
     return body

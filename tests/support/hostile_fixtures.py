@@ -10,7 +10,7 @@ import io
 import struct
 import zipfile
 
-from tests.unit.parsers.zip_fixtures import build_zip
+from tests.support.zip_fixtures import build_zip
 
 PROBE_TEXT = "hostile probe text"
 BOMB_SIZE = 64 * 1024 * 1024  # zeros deflate about 1000:1: a 64 KB member

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from docshelf.edit_distance import edit_distance
 from docshelf.parsers.pdf_lines import no_space_script
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
 CJK_FONT = FONT_DIR / "DroidSansFallbackFull.ttf"
 LATIN_FONT = Path(reportlab.__file__).resolve().parent / "fonts" / "Vera.ttf"
 # bench/ocr_bench.py's faces per script (infra/fetch_ocr_data.py --fonts): a serif, a sans and Droid's fallback.
