@@ -15,8 +15,8 @@ does) search for a while, with and without one writer publishing a document ever
 `--source DIR` runs the code of another tree (e.g. main's `layers/docshelf`, the serial whole reload);
 `--compare DIR` runs this tree and DIR in turn, each in a child process, and prints both side by side.
 
-    python bench/embedded_reload_bench.py --compare /work/main/layers/docshelf [--sizes 100,1000,10000]
-    python bench/embedded_reload_bench.py [--source DIR] [--sizes …] [--latency-ms 20] [--json FILE]
+    python -m bench.embedded_reload_bench --compare /work/main/layers/docshelf [--sizes 100,1000,10000]
+    python -m bench.embedded_reload_bench [--source DIR] [--sizes …] [--latency-ms 20] [--json FILE]
 """
 
 from __future__ import annotations

@@ -21,18 +21,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from io import StringIO
-from pathlib import Path
 from typing import Any, cast
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 WORDS = ["pump", "valve", "seal", "bearing", "motor", "gasket", "filter", "sensor", "pressure", "flow", "inspect",
          "replace", "record", "measure", "torque", "clearance", "lubricate", "calibrate", "isolate", "drain", "vent",
