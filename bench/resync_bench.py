@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What `docshelf resync --aws` costs per document: AWS requests by operation, embedding time and wall time, on moto.
 
-    nice -n 10 .venv/bin/python bench/resync_bench.py [--documents N] [--no-opensearch]
+    nice -n 10 .venv/bin/python -m bench.resync_bench [--documents N] [--no-opensearch]
 
 N Markdown reports (default 100, four sections of about 120 words each: one or two 500-token chunks) are
 ingested through the functions (tests/functional/aws/harness.py) with no embeddings and the embedded index. Then:
