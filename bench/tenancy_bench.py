@@ -182,7 +182,7 @@ def main() -> None:
     namespaces = [f"tenant-{i:05d}" for i in range(args.namespaces)]
     try:
         for layout in args.layouts.split(","):
-            tenancy = Tenancy(layout, shared_indices=args.shared_indices, large_chunks=0)  # type: ignore[arg-type]
+            tenancy = Tenancy(layout, shared_indices=args.shared_indices, large_chunks=0)
             index = OpenSearchIndex(client, index=f"tenancybench-{run}-{layout[:6]}", tenancy=tenancy)
             try:
                 loaded = load(index, namespaces, args.docs, rng, args.workers)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from docshelf.errors import IndexBackendError
 from docshelf.index.analyzer import analyze
 from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.opensearch.tenancy import Tenancy, is_shared_index
@@ -196,3 +197,19 @@ def test_the_default_tenancy_still_gives_each_namespace_its_own_index(opensearch
         assert not index.client.indices.exists(index=f"{index.alias('ns')}.v1")
     finally:
         index.drop_index()
+
+
+def test_a_move_that_fails_before_the_switch_leaves_the_namespace_where_it_was(
+    shared: OpenSearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _both(shared)
+    before = shared.placement("ns")
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise IndexBackendError("refused")
+
+    monkeypatch.setattr(shared, "_point_alias", refuse)
+    with pytest.raises(IndexBackendError, match="refused"):
+        shared.move_namespace("ns", shared=False)
+    assert shared.placement("ns") == before and shared.count("ns", ALL) == 3
+    assert not shared.client.indices.exists(index=f"{shared.alias('ns')}.v1")  # the half-made copy is gone

@@ -30,6 +30,7 @@ first revision's chunks behind until the document's next publish or delete, whic
 from __future__ import annotations
 
 import copy
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -100,6 +101,7 @@ PAGE_SIZE = 5000
 # rounded scores, which can move a chunk across the depth's edge.
 FEEDBACK_MARGIN = 5
 FREQUENCY_TERMS_PER_SEARCH = 1024  # filters of one aggregation, well within search.max_buckets
+_log = logging.getLogger(__name__)
 
 
 def _with_vector(
@@ -253,11 +255,17 @@ class OpenSearchIndex(SearchBackend):
             create_index(
                 lambda body: self.client.indices.create(index=target, body=body), target, namespace_index_body(None)
             )
-        found = self._models.vectors(alias, namespace)
-        if found is not None:
-            self._models.record_on(target, found, namespace)
-        self._copy_chunks(namespace, source, target, self._revisions(namespace, source))
-        call_with_retries(lambda: self._point_alias(namespace, target, away_from=source), self.backoff, "moving alias")
+        try:
+            found = self._models.vectors(alias, namespace)
+            if found is not None:
+                self._models.record_on(target, found, namespace)
+            self._copy_chunks(namespace, source, target, self._revisions(namespace, source))
+            call_with_retries(
+                lambda: self._point_alias(namespace, target, away_from=source), self.backoff, "moving alias"
+            )
+        except (IndexBackendError, TransportError):
+            self._remove_from(namespace, target)  # the alias still points at the old place, which is whole
+            raise
         self._refresh(source)
         copied = self._revisions(namespace, target)
         late = {cid: rev for cid, rev in self._revisions(namespace, source).items() if copied.get(cid) != rev}
@@ -336,7 +344,10 @@ class OpenSearchIndex(SearchBackend):
         if self.tenancy.is_large(self.count(namespace, SearchFilters())):
             placed = self.placement(namespace)
             if placed is not None and is_shared_index(self.index, placed):
-                self.move_namespace(namespace, shared=False)
+                try:
+                    self.move_namespace(namespace, shared=False)
+                except (IndexBackendError, TransportError) as error:  # the publish itself succeeded
+                    _log.warning("namespace %s stays in %s for now: moving it failed: %s", namespace, placed, error)
 
     def commit(self) -> None:
         """Make every write searchable now (writes are durable once acknowledged); Serverless refreshes on its own."""
