@@ -20,7 +20,10 @@ vectors into a store of their own; the grid then holds `semantic_weight` (and `s
 the local provider's speed (about 25 passages a second on 2 CPUs).
 
 `--confirm` scores the defaults and the settings of before the study on the full sets instead of the grid;
-`--opensearch URL` runs the defaults through both engines. README's table came from these grids (600 questions):
+`--opensearch URL` runs the defaults through both engines. `--tenancy URL` runs them on OpenSearch twice in one run:
+each set a namespace with an index of its own, and every set a namespace of one shared index (the shared tenancy,
+index/opensearch/tenancy.py, whose BM25 statistics mix the namespaces): docs/evaluation/tenancy.md.
+README's table came from these grids (600 questions):
 
     --grid '{"repeat_saturation": [0, 1.2, 8, "inf"], "term_weight": [0, 0.5, 1.5], "expansion_weight": [0.5, 1]}'
     --grid '{"repeat_saturation": [5.0, 8.0, 15.0], "term_weight": [0.0, 0.5], "expansion_weight": [0.25, 0.5]}'
@@ -160,10 +163,10 @@ class StudySet:
     def index_name(self) -> str:
         return f"rank-{self.name.replace('_', '-')}"
 
-    def run(self, ranking: RankingSettings) -> dict[str, list[dict[str, Any]]]:
+    def run(self, ranking: RankingSettings, namespace: str = NAMESPACE) -> dict[str, list[dict[str, Any]]]:
         run = {}
         for question in self.questions:
-            request = SearchRequest(NAMESPACE, question["query"], top_k=TOP_K, max_tokens=10**6)
+            request = SearchRequest(namespace, question["query"], top_k=TOP_K, max_tokens=10**6)
             response = search(self.index, request, ranking, embedder=self.embedder)
             run[str(question["qid"])] = [
                 {"doc": r.chunk.source_file_name, "text": r.chunk.text, "score": r.score} for r in response.results
@@ -249,6 +252,7 @@ def main() -> None:
     parser.add_argument("--confirm", action="store_true")
     parser.add_argument("--grid", type=json.loads, default=GRID)
     parser.add_argument("--opensearch", metavar="URL", help="the defaults through both engines (parity)")
+    parser.add_argument("--tenancy", metavar="URL", help="the defaults: an index per namespace, then one shared")
     parser.add_argument("--bm25", type=json.loads, help="embedded BM25 (k1, b) pairs: [[1.2, 0.75]]")
     parser.add_argument("--semantic", metavar="MODEL", help="the semantic channel with this local model")
     args = parser.parse_args()
@@ -259,6 +263,9 @@ def main() -> None:
     scorer = evaluate_module()
     if args.opensearch:
         parity(args.sets.split(","), args.cache, scorer, args.opensearch)
+        return
+    if args.tenancy:
+        tenancy_cost(args.sets.split(","), args.cache, scorer, args.tenancy)
         return
     sample = None if args.confirm else args.sample
     sets = [StudySet(name, args.cache, sample, scorer, semantic=args.semantic) for name in args.sets.split(",")]
@@ -295,6 +302,46 @@ def parity(names: list[str], cache: Path, scorer: ModuleType, url: str) -> None:
             remote.index.drop_index()  # type: ignore[attr-defined]
             shutil.rmtree(cache / name / "opensearch")  # its registry would call the dropped documents published
         print(f"| {name} | {embedded.measure} | {ours:.4f} | {theirs:.4f} | {theirs - ours:+.4f} |", flush=True)
+
+
+def tenancy_cost(names: list[str], cache: Path, scorer: ModuleType, url: str) -> None:
+    """The defaults on the full sets, each set a namespace, on OpenSearch: an index per namespace, then all in one
+    shared index; the chunks are the embedded study store's, written to both; the indices are dropped."""
+    from docshelf.index.base import DocumentChunks
+    from docshelf.index.opensearch import OpenSearchIndex
+    from docshelf.index.opensearch.client import opensearch_client
+    from docshelf.index.opensearch.tenancy import Tenancy
+
+    client = opensearch_client(url, timeout=120)
+    run = f"rank-tenancy-{random.Random().randrange(16**6):06x}"
+    layouts = {
+        "index per namespace": OpenSearchIndex(client, index=f"{run}-own"),
+        "shared": OpenSearchIndex(client, index=f"{run}-shared", tenancy=Tenancy("shared", 1, large_chunks=0)),
+    }
+    sets = [StudySet(name, cache, None, scorer) for name in names]
+    print("| set | measure | index per namespace | shared | difference |\n|---|---|---|---|---|")
+    try:
+        for study_set in sets:
+            namespace = study_set.name.replace("_", "-")
+            documents: dict[str, list[Any]] = {}
+            for chunk in study_set.index.list_chunks(NAMESPACE, SearchFilters(), 10**9):
+                documents.setdefault(chunk.document_id, []).append(replace(chunk, namespace=namespace))
+            batch = [DocumentChunks(doc, chunks[0].revision, chunks) for doc, chunks in documents.items()]
+            for layout in layouts.values():
+                for at in range(0, len(batch), 200):
+                    assert not layout.write(namespace, batch[at : at + 200])
+                layout.commit()
+        for study_set in sets:
+            namespace = study_set.name.replace("_", "-")
+            scores = []
+            for layout in layouts.values():
+                study_set.index = layout
+                scores.append(study_set.score(study_set.run(RANKING, namespace)))
+            own, shared = scores
+            print(f"| {study_set.name} | {study_set.measure} | {own:.4f} | {shared:.4f} | {shared - own:+.4f} |")
+    finally:
+        for layout in layouts.values():
+            layout.drop_index()
 
 
 def print_tables(scores: dict[str, dict[str, float]], baseline: dict[str, float]) -> None:

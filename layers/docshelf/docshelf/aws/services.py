@@ -103,14 +103,22 @@ class AwsServices:
         # Imported here: the OpenSearch backend (and opensearch-py) loads only when an endpoint is configured.
         from docshelf.index.opensearch import OpenSearchIndex
         from docshelf.index.opensearch.client import opensearch_client
+        from docshelf.index.opensearch.tenancy import Tenancy
 
         settings = self.settings
         endpoint = settings.opensearch_endpoint
         url = endpoint if endpoint.startswith(("https://", "http://")) else f"https://{endpoint}"
         service: Literal["es", "aoss"] = "aoss" if settings.opensearch_service == "aoss" else "es"
         client = opensearch_client(url, region=settings.region, service=service)
+        tenancy = Tenancy(
+            settings.opensearch_tenancy,  # type: ignore[arg-type]  # checked by Settings.from_env
+            settings.opensearch_shared_indices,
+            settings.opensearch_large_namespace_chunks,
+        )
         # Serverless refreshes on its own and has no refresh API.
-        return OpenSearchIndex(client, index=settings.opensearch_index, commit_refreshes=service != "aoss")
+        return OpenSearchIndex(
+            client, index=settings.opensearch_index, commit_refreshes=service != "aoss", tenancy=tenancy
+        )
 
     def embedding_provider(self) -> EmbeddingProvider | None:
         """The provider EMBEDDING_PROVIDER and EMBEDDING_MODEL_ID name (None for "none"), loaded on first use: the

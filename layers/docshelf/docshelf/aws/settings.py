@@ -23,6 +23,9 @@ ENV_SHARD_SCANNED_PAGES = "SHARD_SCANNED_PAGES"
 ENV_OPENSEARCH_ENDPOINT = "OPENSEARCH_ENDPOINT"
 ENV_OPENSEARCH_SERVICE = "OPENSEARCH_SERVICE"
 ENV_OPENSEARCH_INDEX = "OPENSEARCH_INDEX"
+ENV_OPENSEARCH_TENANCY = "OPENSEARCH_TENANCY"
+ENV_OPENSEARCH_SHARED_INDICES = "OPENSEARCH_SHARED_INDICES"
+ENV_OPENSEARCH_LARGE_NAMESPACE_CHUNKS = "OPENSEARCH_LARGE_NAMESPACE_CHUNKS"
 ENV_CHUNK_TOKENS = "CHUNK_TOKENS"
 ENV_OVERLAP_TOKENS = "OVERLAP_TOKENS"
 ENV_WHOLE_DOCUMENT_TOKENS = "WHOLE_DOCUMENT_TOKENS"
@@ -40,6 +43,8 @@ ENV_FETCH_ALLOWED_HOSTS = "FETCH_ALLOWED_HOSTS"
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
 DEFAULT_USER_CLAIM = "sub"
 OPENSEARCH_SERVICES = ("es", "aoss")
+# index/opensearch/tenancy.py TENANCY_MODES (not imported: it would load opensearch-py with the settings)
+OPENSEARCH_TENANCIES = ("index-per-namespace", "shared")
 
 
 class SettingsError(ValueError):
@@ -59,6 +64,9 @@ class Settings:
     opensearch_endpoint: str = ""
     opensearch_service: str = "es"
     opensearch_index: str = DEFAULT_OPENSEARCH_INDEX
+    opensearch_tenancy: str = "index-per-namespace"
+    opensearch_shared_indices: int = 4
+    opensearch_large_namespace_chunks: int = 10_000
     search_cache_ttl_s: int = 300
     # uploads (presigned PUTs), deletes and fetched pages go into it; cited documents' files are presigned from it
     source_bucket: str = ""
@@ -74,6 +82,9 @@ class Settings:
         service = env.get(ENV_OPENSEARCH_SERVICE, "es") or "es"
         if service not in OPENSEARCH_SERVICES:
             raise SettingsError(f"{ENV_OPENSEARCH_SERVICE} must be one of {OPENSEARCH_SERVICES}, not {service!r}")
+        tenancy = env.get(ENV_OPENSEARCH_TENANCY, "").strip() or "index-per-namespace"
+        if tenancy not in OPENSEARCH_TENANCIES:
+            raise SettingsError(f"{ENV_OPENSEARCH_TENANCY} must be one of {OPENSEARCH_TENANCIES}, not {tenancy!r}")
         defaults = ParseLimits()
         limits = ParseLimits(
             max_bytes=_int(env, ENV_MAX_FILE_BYTES, defaults.max_bytes),
@@ -105,6 +116,9 @@ class Settings:
             opensearch_endpoint=env.get(ENV_OPENSEARCH_ENDPOINT, "").strip().rstrip("/"),
             opensearch_service=service,
             opensearch_index=env.get(ENV_OPENSEARCH_INDEX, "") or DEFAULT_OPENSEARCH_INDEX,
+            opensearch_tenancy=tenancy,
+            opensearch_shared_indices=_int(env, ENV_OPENSEARCH_SHARED_INDICES, 4),
+            opensearch_large_namespace_chunks=_int(env, ENV_OPENSEARCH_LARGE_NAMESPACE_CHUNKS, 10_000),
             search_cache_ttl_s=_int(env, ENV_SEARCH_CACHE_TTL_S, 300),
             source_bucket=env.get(ENV_SOURCE_BUCKET, "").strip(),
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,

@@ -8,11 +8,11 @@ the same term lists, and the index template's scripted similarity computes the e
   float32. An engine that refuses the scripted similarity gets Lucene's BM25 (`with_lucene_bm25`), whose idf,
   log(1 + (N - n + 0.5) / (n + 0.5)), weighs common terms more; an index made before the template's version 2
   keeps it too, until it is made again.
-- Each namespace has an index of its own (`<prefix>.<namespace>`, an alias over `<prefix>.<namespace>.v1`,
-  created on the namespace's first publish), so N, n and the average length are the namespace's, as in the
-  embedded index. A shared index would mix every namespace's statistics: with MEDLINE, XQuAD en and XQuAD zh
-  as three namespaces of one index, nDCG@10 and MRR@10 are lower by 0.013, 0.003 and 0.010. Lucene still counts
-  deleted chunks until their segments merge.
+- By default each namespace has an index of its own (`<prefix>.<namespace>`, an alias over
+  `<prefix>.<namespace>.v1`, created on the namespace's first publish), so N, n and the average length are the
+  namespace's, as in the embedded index. The `shared` tenancy (tenancy.py) packs small namespaces into a few
+  shared indices, whose statistics mix their namespaces (docs/evaluation/tenancy.md measures the cost). Lucene
+  still counts deleted chunks until their segments merge.
 A query term's weight in the plan (search/ranking.py saturates repeats) is its term query's boost here, and
 multiplies its BM25 score in the embedded index.
 
@@ -30,6 +30,7 @@ first revision's chunks behind until the document's next publish or delete, whic
 from __future__ import annotations
 
 import copy
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -72,7 +73,16 @@ from docshelf.index.opensearch.queries import (
     usable_channels,
     weighted_terms,
 )
-from docshelf.index.opensearch.setup import create_index, index_template, namespace_index_body
+from docshelf.index.opensearch.setup import create_index, index_template, namespace_index_body, shared_index_body
+from docshelf.index.opensearch.tenancy import (
+    Tenancy,
+    is_shared_index,
+    namespace_filter,
+    own_alias,
+    shared_alias,
+    shared_index_name,
+    shared_slot,
+)
 from docshelf.index.opensearch.vectors import (
     NamespaceModels,
     NamespaceVectors,
@@ -91,6 +101,7 @@ PAGE_SIZE = 5000
 # rounded scores, which can move a chunk across the depth's edge.
 FEEDBACK_MARGIN = 5
 FREQUENCY_TERMS_PER_SEARCH = 1024  # filters of one aggregation, well within search.max_buckets
+_log = logging.getLogger(__name__)
 
 
 def _with_vector(
@@ -113,15 +124,17 @@ class OpenSearchIndex(SearchBackend):
         max_batch_bytes: int = 5 * 1024 * 1024,
         backoff: Backoff | None = None,
         commit_refreshes: bool = True,
+        tenancy: Tenancy | None = None,
     ) -> None:
         """`commit_refreshes` False: `commit` sends no refresh (Serverless refreshes on its own and has no refresh
-        API)."""
+        API). `tenancy`: where a new namespace's chunks go (tenancy.py; an index of its own by default)."""
         if not INDEX_PREFIX.fullmatch(index):
             raise InvalidConfigError(f"OpenSearch index prefix {index!r} must match {INDEX_PREFIX.pattern}")
         self.client = client
         self.index = index
         self.refresh_policy: Refresh = refresh
         self.commit_refreshes = commit_refreshes
+        self.tenancy = tenancy or Tenancy()
         self.backoff = backoff or Backoff()
         self.writer = BulkWriter(client, max_batch_bytes=max_batch_bytes, backoff=self.backoff)
         self.common_term_memory = CommonTermMemory()
@@ -166,14 +179,19 @@ class OpenSearchIndex(SearchBackend):
         return template
 
     def _ensure_namespace(self, namespace: str) -> None:
-        """Create the namespace's versioned index and write alias unless they exist (with retries, like every
-        request), from setup.py's `namespace_index_body`."""
+        """Give the namespace its alias unless it has one (with retries, like every request): over a versioned
+        index of its own (setup.py's `namespace_index_body`) or, in the shared tenancy, a filtered alias over its
+        shared index."""
         if namespace in self._namespaces_ready:
             return
         alias = self.alias(namespace)
 
         def create() -> None:
             if self.client.indices.exists_alias(name=alias):
+                return
+            if self.tenancy.shared:
+                shared = self._ensure_shared_index(namespace)
+                self._point_alias(namespace, shared)
                 return
             create_index(
                 lambda body: self.client.indices.create(index=f"{alias}.v1", body=body),
@@ -193,6 +211,143 @@ class OpenSearchIndex(SearchBackend):
         self._namespaces_ready.clear()
         self._models.forget()
         self._template_ready = False
+
+    # -- tenancy: where a namespace lives, and moving it -------------------------------------------
+
+    def _ensure_shared_index(self, namespace: str) -> str:
+        name = shared_index_name(self.index, shared_slot(namespace, self.tenancy.shared_indices))
+        if not self.client.indices.exists(index=name):
+            create_index(lambda body: self.client.indices.create(index=name, body=body), name, shared_index_body())
+        return name
+
+    def _point_alias(self, namespace: str, index: str, *, away_from: str | None = None) -> None:
+        """Point the namespace's alias at `index` (filtered and routed when it is shared), in one `_aliases` request
+        that also takes it off `away_from`: readers see the old place or the new one, never neither."""
+        alias = self.alias(namespace)
+        body = shared_alias(namespace) if is_shared_index(self.index, index) else own_alias()
+        actions: list[JsonObject] = [{"add": {"index": index, "alias": alias, **body}}]
+        if away_from is not None:
+            actions.insert(0, {"remove": {"index": away_from, "alias": alias}})
+        self.client.indices.update_aliases(body={"actions": actions})
+
+    def placement(self, namespace: str) -> str | None:
+        """The index holding the namespace's chunks (its alias's), None before its first publish."""
+        found = call_with_retries(
+            lambda: self.client.indices.get_alias(name=self.alias(namespace), ignore=[404]),
+            self.backoff,
+            "reading an alias",
+        )
+        names = [name for name in found if name not in {"error", "status"}]
+        return names[0] if names else None
+
+    def move_namespace(self, namespace: str, *, shared: bool) -> str | None:
+        """Move the namespace to its shared index (`shared`) or to a new index of its own, while it is searched:
+        its chunks are copied, the alias is switched in one request, the chunks written to the old place during
+        the copy are copied again, then the old place loses them. Returns the new index (None: nothing to move)."""
+        source = self.placement(namespace)
+        if source is None or is_shared_index(self.index, source) == shared:
+            return None
+        alias = self.alias(namespace)
+        if shared:
+            target = self._ensure_shared_index(namespace)
+        else:
+            target = self._next_own_index(namespace)
+            create_index(
+                lambda body: self.client.indices.create(index=target, body=body), target, namespace_index_body(None)
+            )
+        try:
+            found = self._models.vectors(alias, namespace)
+            if found is not None:
+                self._models.record_on(target, found, namespace)
+            self._copy_chunks(namespace, source, target, self._revisions(namespace, source))
+            call_with_retries(
+                lambda: self._point_alias(namespace, target, away_from=source), self.backoff, "moving alias"
+            )
+        except (IndexBackendError, TransportError):
+            self._remove_from(namespace, target)  # the alias still points at the old place, which is whole
+            raise
+        self._refresh(source)
+        copied = self._revisions(namespace, target)
+        late = {cid: rev for cid, rev in self._revisions(namespace, source).items() if copied.get(cid) != rev}
+        self._copy_chunks(namespace, source, target, late)
+        self._remove_from(namespace, source)
+        self._refresh(target)
+        self._models.forget(alias)
+        self.common_term_memory = CommonTermMemory()
+        return target
+
+    def drop_namespace(self, namespace: str) -> None:
+        """Remove every chunk of the namespace and its alias; the other namespaces of a shared index keep theirs."""
+        source = self.placement(namespace)
+        if source is None:
+            return
+        self._remove_from(namespace, source)
+        self._namespaces_ready.discard(namespace)
+        self._models.forget(self.alias(namespace))
+
+    def _remove_from(self, namespace: str, index: str) -> None:
+        """The namespace's chunks out of `index` and its alias off it: a shared index loses its chunks one by one,
+        an index of the namespace's own is deleted."""
+        if not is_shared_index(self.index, index):
+            call_with_retries(
+                lambda: self.client.indices.delete(index=index, ignore_unavailable=True), self.backoff, "delete"
+            )
+            return
+        self.client.indices.delete_alias(index=index, name=self.alias(namespace), ignore=[404])
+        body = {"query": {"bool": {"filter": [namespace_filter(namespace)]}}, "_source": ["document_id"],
+                "sort": [{"chunk_id": "asc"}]}  # fmt: skip
+        removals = [
+            BulkAction("delete", hit["_id"], namespace, hit["_source"]["document_id"])
+            for hit in self._scan(namespace, body, None, index=index)
+        ]
+        outcome = self.writer.write(index, removals, refresh=self.refresh_policy)
+        if outcome.failures:
+            raise IndexBackendError(f"removing namespace {namespace} from {index}: {next(iter(outcome.failures))}")
+
+    def _next_own_index(self, namespace: str) -> str:
+        alias = self.alias(namespace)
+        found = self.client.indices.get(index=f"{alias}.v*", allow_no_indices=True, ignore_unavailable=True)
+        versions = [int(name.rsplit(".v", 1)[1]) for name in found if name.rsplit(".v", 1)[1].isdigit()]
+        return f"{alias}.v{max(versions, default=0) + 1}"
+
+    def _revisions(self, namespace: str, index: str) -> dict[str, str]:
+        body = {"query": {"bool": {"filter": [namespace_filter(namespace)]}}, "_source": ["revision"],
+                "sort": [{"chunk_id": "asc"}]}  # fmt: skip
+        return {hit["_id"]: hit["_source"]["revision"] for hit in self._scan(namespace, body, None, index=index)}
+
+    def _copy_chunks(self, namespace: str, source: str, target: str, chunks: dict[str, str]) -> None:
+        """Copy the named chunks (`_id` -> revision) of the namespace from `source` to `target`, whole."""
+        ids = sorted(chunks)
+        for at in range(0, len(ids), PAGE_SIZE):
+            part = ids[at : at + PAGE_SIZE]
+            body = {"query": {"bool": {"filter": [namespace_filter(namespace), {"ids": {"values": part}}]}},
+                    "sort": [{"chunk_id": "asc"}]}  # fmt: skip
+            copies = [
+                BulkAction("index", hit["_id"], namespace, hit["_source"]["document_id"], hit["_source"])
+                for hit in self._scan(namespace, body, None, index=source)
+            ]
+            outcome = self.writer.write(target, copies)
+            if outcome.failures:
+                owner, reasons = next(iter(outcome.failures.items()))
+                raise IndexBackendError(f"moving namespace {namespace}: document {owner}: {reasons[0]}")
+        self._refresh(target)
+
+    def _refresh(self, index: str) -> None:
+        if self.commit_refreshes:
+            call_with_retries(lambda: self.client.indices.refresh(index=index), self.backoff, "refresh")
+
+    def _promote_if_large(self, namespace: str) -> None:
+        """In the shared tenancy, move a namespace that outgrew `large_chunks` to an index of its own."""
+        if not self.tenancy.shared or self.tenancy.large_chunks <= 0:
+            return
+        self._see_own_writes(namespace)
+        if self.tenancy.is_large(self.count(namespace, SearchFilters())):
+            placed = self.placement(namespace)
+            if placed is not None and is_shared_index(self.index, placed):
+                try:
+                    self.move_namespace(namespace, shared=False)
+                except (IndexBackendError, TransportError) as error:  # the publish itself succeeded
+                    _log.warning("namespace %s stays in %s for now: moving it failed: %s", namespace, placed, error)
 
     def commit(self) -> None:
         """Make every write searchable now (writes are durable once acknowledged); Serverless refreshes on its own."""
@@ -234,7 +389,9 @@ class OpenSearchIndex(SearchBackend):
         refused = self._vector_refusals(namespace, documents, previous)
         documents = [d for d in documents if d.document_id not in refused]
         vectors = {d.document_id: d.stored_vectors() for d in documents}
-        recorded = self._models.record(self.alias(namespace), [v.model for v in vectors.values() if v is not None])
+        recorded = self._models.record(
+            self.alias(namespace), [v.model for v in vectors.values() if v is not None], namespace
+        )
         new_ids = {d.document_id: {document_id_for(namespace, c.chunk_id) for c in d.chunks} for d in documents}
         old_ids = {d.document_id: previous.get(d.document_id, set()) for d in documents}
         writes = [
@@ -265,6 +422,7 @@ class OpenSearchIndex(SearchBackend):
             removed = self.writer.write(index, removals, refresh=self.refresh_policy)
             for owner, reasons in removed.failures.items():
                 failures.setdefault(owner, []).extend(f"removing an old chunk: {r}" for r in reasons)
+        self._promote_if_large(namespace)
         return refused | {owner: "; ".join(reasons[:5]) for owner, reasons in failures.items()}
 
     def _vector_refusals(
@@ -279,7 +437,7 @@ class OpenSearchIndex(SearchBackend):
         return refusals(recorded, others, [(d.document_id, d.vector_model()) for d in documents])
 
     def vector_model(self, namespace: str) -> VectorModel | None:
-        return self._models.model(self.alias(namespace))
+        return self._models.model(self.alias(namespace), namespace)
 
     def delete(self, namespace: str, document_id: str) -> None:
         ids = self._chunk_ids_by_document(namespace, [document_id]).get(document_id, set())
@@ -313,7 +471,7 @@ class OpenSearchIndex(SearchBackend):
         terms = [t for t in plan.channels["content"].terms if indexable(t)] if "content" in channels else []
         if terms:
             searches.append(document_frequency_query(namespace, terms))
-        found = self._models.vectors(self.alias(namespace)) if plan.semantic is not None else None
+        found = self._models.vectors(self.alias(namespace), namespace) if plan.semantic is not None else None
         if plan.semantic is not None and found is not None:
             searches.append(semantic_search(filter_clause(namespace, plan.filters), plan.semantic, found))
         responses = self._msearch(namespace, searches)
@@ -374,7 +532,23 @@ class OpenSearchIndex(SearchBackend):
         if not asked:
             return {}
         query = similar_terms_query(asked, rule.max_edits, rule.prefix, rule.suggestions)
-        return suggested_terms(self._msearch(namespace, [query])[0], asked)
+        suggested = suggested_terms(self._msearch(namespace, [query])[0], asked)
+        return self._own_suggestions(namespace, suggested) if self.tenancy.shared else suggested
+
+    def _own_suggestions(
+        self, namespace: str, suggested: dict[str, list[tuple[str, int]]]
+    ) -> dict[str, list[tuple[str, int]]]:
+        """A suggester reads the shard's whole term dictionary, every namespace's in a shared index: only the
+        suggestions the namespace's own chunks hold are kept, with its own counts."""
+        found = sorted({term for options in suggested.values() for term, _ in options})
+        if not found:
+            return suggested
+        _, holding = self.document_frequencies(namespace, found)
+        kept = {
+            term: [(option, holding[option]) for option, _ in options if holding.get(option)]
+            for term, options in suggested.items()
+        }
+        return {term: options for term, options in kept.items() if options}
 
     def document_frequencies(self, namespace: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """One `_msearch` of `document_frequency_query`s, `FREQUENCY_TERMS_PER_SEARCH` terms each, after this
@@ -434,8 +608,12 @@ class OpenSearchIndex(SearchBackend):
             found.setdefault(hit["_source"]["document_id"], set()).add(hit["_id"])
         return found
 
-    def _scan(self, namespace: str, body: JsonObject, limit: int | None) -> Iterator[JsonObject]:
-        """Hits of a sorted query, paged with search_after (no scroll contexts, which Serverless limits)."""
+    def _scan(
+        self, namespace: str, body: JsonObject, limit: int | None, *, index: str | None = None
+    ) -> Iterator[JsonObject]:
+        """Hits of a sorted query, paged with search_after (no scroll contexts, which Serverless limits), from the
+        namespace's alias or the named index."""
+        target = index or self.alias(namespace)
         after: list[Any] | None = None
         seen = 0
         while limit is None or seen < limit:
@@ -445,7 +623,7 @@ class OpenSearchIndex(SearchBackend):
                 page["search_after"] = after
             response = call_with_retries(
                 lambda page=page: self.client.search(  # type: ignore[misc]
-                    index=self.alias(namespace), body=page, routing=namespace, ignore_unavailable=True
+                    index=target, body=page, routing=namespace, ignore_unavailable=True
                 ),
                 self.backoff,
                 "search",

@@ -19,6 +19,8 @@ from opensearchpy.exceptions import RequestError
 
 from docshelf.index.bm25_math import K1, B
 
+SHARED_META = "shared_namespaces"  # `_meta` key: true in a shared index
+
 JsonObject = dict[str, Any]
 TEMPLATE_RESOURCE = "opensearch-index-template.json"
 _log = logging.getLogger(__name__)
@@ -65,11 +67,21 @@ def refuses_scripted_similarity(error: RequestError) -> bool:
     return "similarity" in said or "script" in said
 
 
-def namespace_index_body(alias: str) -> JsonObject:
-    """The body that creates a namespace's versioned index with its write alias: the template's settings and
-    mappings themselves, so an index never comes up with dynamic mappings, and `index.knn`."""
-    body = {**copy.deepcopy(index_template()["template"]), "aliases": {alias: {"is_write_index": True}}}
+def namespace_index_body(alias: str | None) -> JsonObject:
+    """The body that creates a namespace's versioned index with its write alias (none: the alias is added later,
+    when a moved namespace's chunks are in): the template's settings and mappings themselves, so an index never
+    comes up with dynamic mappings, and `index.knn`."""
+    body = copy.deepcopy(index_template()["template"])
+    if alias is not None:
+        body["aliases"] = {alias: {"is_write_index": True}}
     return with_knn(body)
+
+
+def shared_index_body() -> JsonObject:
+    """A shared index (tenancy.py): a namespace index's body, marked shared in its mapping's `_meta`, no alias."""
+    body = namespace_index_body(None)
+    body["mappings"]["_meta"] = {SHARED_META: True}
+    return body
 
 
 def create_index(create: Callable[[JsonObject], None], name: str, body: JsonObject) -> None:

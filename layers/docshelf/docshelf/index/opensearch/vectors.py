@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from docshelf.errors import IndexBackendError
 from docshelf.index.opensearch.bulk import Backoff, call_with_retries
+from docshelf.index.opensearch.setup import SHARED_META
 from docshelf.index.plan import SemanticQuery
 from docshelf.index.vectors import StoredVectors, VectorModel, dequantized
 
@@ -74,23 +76,39 @@ def vector_source(vectors: StoredVectors, row: int, search: VectorSearch) -> Jso
     }
 
 
-def vector_mapping(found: NamespaceVectors) -> JsonObject:
-    """The put-mapping body that gives an index its vector field and records the model and search."""
-    meta = {"vector_model": found.model.to_dict(), "vector_search": found.search}
+def vector_mapping(
+    found: NamespaceVectors, namespace: str | None = None, meta: Mapping[str, Any] | None = None
+) -> JsonObject:
+    """The put-mapping body that gives an index its vector field and records the model and search: as the index's
+    model, or (`namespace` given: a shared index) as that namespace's in `vector_models`, beside the others of
+    `meta` (the index's current `_meta`, which a put replaces whole)."""
+    meta_out: JsonObject = {"vector_model": found.model.to_dict(), "vector_search": found.search}
+    if namespace is not None:
+        models = {**(meta or {}).get("vector_models", {}), namespace: found.model.to_dict()}
+        meta_out = {**(meta or {}), "vector_models": models, "vector_search": found.search}
     if found.search == "exact":
-        return {"_meta": meta, "properties": VECTOR_FIELDS}
+        return {"_meta": meta_out, "properties": VECTOR_FIELDS}
     field = {"type": "knn_vector", "dimension": found.model.dimension, "method": HNSW_METHOD}
-    return {"_meta": meta, "properties": {hnsw_field(found.model.dimension): field}}
+    return {"_meta": meta_out, "properties": {hnsw_field(found.model.dimension): field}}
 
 
-def recorded_vectors(mappings: Mapping[str, Any]) -> NamespaceVectors | None:
+def index_meta(mappings: Mapping[str, Any]) -> JsonObject:
+    """The `_meta` of the one index in a get-mapping response."""
+    for found in mappings.values():
+        return dict(found.get("mappings", {}).get("_meta", {}))
+    return {}
+
+
+def recorded_vectors(mappings: Mapping[str, Any], namespace: str | None = None) -> NamespaceVectors | None:
     """The model and search in a get-mapping response ({index: {"mappings": ...}}), None if no model is recorded
-    (an index of template version 3 recorded no search: it is exact)."""
+    (an index of template version 3 recorded no search: it is exact). In a shared index, `namespace`'s own."""
     for found in mappings.values():
         meta = found.get("mappings", {}).get("_meta", {})
-        if meta.get("vector_model"):
+        shared = meta.get(SHARED_META)
+        model = meta.get("vector_models", {}).get(namespace) if shared else meta.get("vector_model")
+        if model:
             search: VectorSearch = "hnsw" if meta.get("vector_search") == "hnsw" else "exact"
-            return NamespaceVectors(VectorModel.from_dict(meta["vector_model"]), search)
+            return NamespaceVectors(VectorModel.from_dict(model), search)
     return None
 
 
@@ -103,36 +121,43 @@ def knn_enabled(settings: Mapping[str, Any]) -> bool:
 
 
 class NamespaceModels:
-    """The embedding model and vector search of each namespace's index, read from and recorded in its mapping's
-    `_meta`; remembered once found (a namespace changes model only when every chunk is replaced, through this
-    writer)."""
+    """The embedding model and vector search of each namespace, read from and recorded in its index's mapping
+    `_meta` (a shared index keeps one model per namespace); remembered once found (a namespace changes model only
+    when every chunk is replaced, through this writer)."""
+
+    # A shared index's `_meta` is read, merged and put whole: a put that raced another namespace's is put again.
+    RECORD_ATTEMPTS = 5
 
     def __init__(self, client: Any, backoff: Backoff) -> None:
         self.client = client
         self.backoff = backoff
         self._known: dict[str, NamespaceVectors] = {}
 
-    def vectors(self, alias: str) -> NamespaceVectors | None:
-        if alias in self._known:
-            return self._known[alias]
-        mappings = call_with_retries(
-            lambda: self.client.indices.get_mapping(index=alias, ignore_unavailable=True, allow_no_indices=True),
+    def _mappings(self, index: str) -> Any:
+        return call_with_retries(
+            lambda: self.client.indices.get_mapping(index=index, ignore_unavailable=True, allow_no_indices=True),
             self.backoff,
             "reading the embedding model",
         )
-        found = recorded_vectors(mappings)
+
+    def vectors(self, alias: str, namespace: str | None = None) -> NamespaceVectors | None:
+        if alias in self._known:
+            return self._known[alias]
+        found = recorded_vectors(self._mappings(alias), namespace)
         if found is not None:
             self._known[alias] = found
         return found
 
-    def model(self, alias: str) -> VectorModel | None:
-        found = self.vectors(alias)
+    def model(self, alias: str, namespace: str | None = None) -> VectorModel | None:
+        found = self.vectors(alias, namespace)
         return None if found is None else found.model
 
-    def record(self, alias: str, models: Sequence[VectorModel]) -> NamespaceVectors | None:
+    def record(
+        self, alias: str, models: Sequence[VectorModel], namespace: str | None = None
+    ) -> NamespaceVectors | None:
         """Give the index the vector field and record the model of the vectors written (the refusals let one
         model through); the search is HNSW when the index was made with `index.knn`."""
-        current = self.vectors(alias)
+        current = self.vectors(alias, namespace)
         if not models or (current is not None and current.model == models[0]):
             return current
         settings = call_with_retries(
@@ -141,16 +166,31 @@ class NamespaceModels:
             f"reading the settings of {alias}",
         )
         found = NamespaceVectors(models[0], "hnsw" if knn_enabled(settings) else "exact")
-        call_with_retries(
-            lambda: self.client.indices.put_mapping(index=alias, body=vector_mapping(found)),
-            self.backoff,
-            f"recording the embedding model of {alias}",
-        )
+        self.record_on(alias, found, namespace)
         self._known[alias] = found
         return found
 
-    def forget(self) -> None:
-        self._known.clear()
+    def record_on(self, index: str, found: NamespaceVectors, namespace: str | None) -> None:
+        """Record `found` on `index` (an alias or an index): in a shared index, as `namespace`'s, put again until
+        a read shows it (another namespace's put may have replaced the `_meta` this one read)."""
+        for _ in range(self.RECORD_ATTEMPTS):
+            meta = index_meta(self._mappings(index))
+            shared = bool(meta.get(SHARED_META))
+            body = vector_mapping(found, namespace if shared else None, meta)
+            call_with_retries(
+                lambda body=body: self.client.indices.put_mapping(index=index, body=body),  # type: ignore[misc]
+                self.backoff,
+                f"recording the embedding model of {index}",
+            )
+            if not shared or recorded_vectors(self._mappings(index), namespace) == found:
+                return
+        raise IndexBackendError(f"could not record the embedding model of {namespace} in {index}")
+
+    def forget(self, alias: str | None = None) -> None:
+        if alias is None:
+            self._known.clear()
+        else:
+            self._known.pop(alias, None)
 
 
 def semantic_search(filter_clause: JsonObject, query: SemanticQuery, found: NamespaceVectors) -> JsonObject:
