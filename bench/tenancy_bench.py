@@ -1,6 +1,6 @@
 """Many namespaces on one node: an index per namespace against the shared tenancy (index/opensearch/tenancy.py).
 
-    .venv/bin/python bench/tenancy_bench.py --url http://127.0.0.1:9201 [--namespaces 2000] [--searches 300] \
+    .venv/bin/python -m bench.tenancy_bench --url http://127.0.0.1:9201 [--namespaces 2000] [--searches 300] \
         [--gc-command "jcmd PID GC.run"]
 
 Run it against a node of its own (docs/evaluation/tenancy.md starts one on port 9201): it creates thousands of
@@ -29,16 +29,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from docshelf.errors import IndexBackendError  # noqa: E402
-from docshelf.index.base import DocumentChunks  # noqa: E402
-from docshelf.index.opensearch import OpenSearchIndex  # noqa: E402
-from docshelf.index.opensearch.client import opensearch_client  # noqa: E402
-from docshelf.index.opensearch.tenancy import Tenancy  # noqa: E402
-from docshelf.model import Chunk  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.errors import IndexBackendError
+from docshelf.index.base import DocumentChunks
+from docshelf.index.opensearch import OpenSearchIndex
+from docshelf.index.opensearch.client import opensearch_client
+from docshelf.index.opensearch.tenancy import Tenancy
+from docshelf.model import Chunk
+from docshelf.search.service import SearchRequest, search
 
 VOCABULARY = [f"w{i}" for i in range(3000)]
 WEIGHTS = [1 / (rank + 1) for rank in range(len(VOCABULARY))]
