@@ -30,6 +30,7 @@ def _template_table(client: Any) -> None:
 
 def test_revision_in_use_queries_the_index_and_leaves_out_the_deleted_document() -> None:
     from docshelf.registry.dynamodb import DynamoDBRegistry
+    from tests.functional.aws.recorded_calls import checked_calls
 
     with moto.mock_aws():
         client = boto3.client("dynamodb", region_name="us-east-1")
@@ -40,6 +41,8 @@ def test_revision_in_use_queries_the_index_and_leaves_out_the_deleted_document()
         assert registry.put(_record("d1", "a" * 64))
         assert registry.put(_record("d2", "a" * 64, namespace="other"))
         assert registry.put(_record("queued", ""))  # a page queued by POST /ingest has no revision yet
+        with checked_calls(client, ("ParseFunction",), refs={"RegistryTable": "registry"}):  # the delete path
+            assert not registry.revision_in_use("c" * 64, besides=("demo", "d1"))
         assert registry.revision_in_use("a" * 64)
         assert registry.revision_in_use("a" * 64, besides=("demo", "d1"))  # d2 has it too
         assert registry.put(_record("d2", "a" * 64, status="deleted", namespace="other"))

@@ -266,3 +266,18 @@ class PermissionCheck:
         problems = self.denied(function, calls)
         if problems:
             raise AssertionError("IAM would deny (template.yaml after the SAM transform):\n" + "\n".join(problems))
+
+
+@contextmanager
+def checked_calls(client: Any, functions: tuple[str, ...], *, refs: Mapping[str, str]) -> Iterator[list[Call]]:
+    """For suites that drive one client rather than a handler: the calls made through `client` in the block must be
+    allowed to every one of `functions` (the roles of the functions that run that code). `refs`: logical name ->
+    physical name of the resources the client touches; tables are keyed by `pk`, as the registry is."""
+    recorder = CallRecorder()
+    recorder.install(client.meta.events)
+    with recorder.acting_as(functions[0]) as calls:
+        yield calls
+    hash_keys = {name: "pk" for logical, name in refs.items() if logical == "RegistryTable"}
+    check = PermissionCheck(Names(refs=refs, arns={}), {}, {}, hash_keys)
+    for function in functions:
+        check.assert_allowed(function, calls)
