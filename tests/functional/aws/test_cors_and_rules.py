@@ -16,7 +16,8 @@ def _resolved(parameters: dict[str, str]) -> tuple[dict[str, Any], Resolver]:
 
 def _api(template: dict[str, Any]) -> dict[str, Any]:
     (api,) = [r for r in template["Resources"].values() if r["Type"] == "AWS::ApiGatewayV2::Api"]
-    return api["Properties"]["Body"]
+    body: dict[str, Any] = api["Properties"]["Body"]
+    return body
 
 
 def test_no_origins_no_cors_anywhere() -> None:
