@@ -47,6 +47,7 @@ def test_dynamodb_keeps_the_chunker_attribute() -> None:
     moto = pytest.importorskip("moto")
     boto3 = pytest.importorskip("boto3")
     from docshelf.registry.dynamodb import DynamoDBRegistry
+    from tests.functional.aws.recorded_calls import checked_calls
 
     with moto.mock_aws():
         client = boto3.client("dynamodb", region_name="us-east-1")
@@ -58,7 +59,9 @@ def test_dynamodb_keeps_the_chunker_attribute() -> None:
             BillingMode="PAY_PER_REQUEST",
         )  # fmt: skip
         registry = DynamoDBRegistry("registry", client=client)
-        assert registry.put(_record(sequencer="0a"))
+        with checked_calls(client, ("ParseFunction", "PublishFunction"), refs={"RegistryTable": "registry"}):
+            assert registry.put(_record(sequencer="0a"))  # what both functions' roles must allow
+            assert registry.get("demo", "d1") is not None
         key = {"pk": {"S": "demo"}, "sk": {"S": "doc#d1"}}
         item = client.get_item(TableName="registry", Key=key)["Item"]
         assert item["chunker"] == {"S": PUBLICATION} and "published_with" not in item

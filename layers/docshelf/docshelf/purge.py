@@ -36,7 +36,7 @@ def purge_document_caches(
         store.delete(key)
         removed.append(key)
     for unused in sorted(revisions):
-        if not registry.revision_in_use(unused):
+        if not registry.revision_in_use(unused, besides=(namespace, document_id)):
             for key in (parse_cache_key(unused), parse_failure_key(unused)):
                 if store.get(key) is not None:
                     store.delete(key)

@@ -11,6 +11,12 @@ moto = pytest.importorskip("moto")
 boto3 = pytest.importorskip("boto3")
 
 from tests.functional.aws.harness import Pipeline  # noqa: E402
+from tests.functional.aws.recorded_calls import (  # noqa: E402
+    CallRecorder,
+    active_recorder,
+    install_recorder,
+    uninstall_recorder,
+)
 from tests.functional.aws.template_resources import TemplateStack  # noqa: E402
 
 
@@ -32,6 +38,21 @@ def aws_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AWS_PROFILE", raising=False)
 
 
+def recorded_calls() -> CallRecorder:
+    """Every AWS call the functions' code makes, on a fresh default boto3 session (where their clients come from),
+    so `Pipeline.invoke` can check each against the function's role. Set up once moto is on: starting moto drops
+    the default session."""
+    boto3.setup_default_session(region_name="us-east-1")
+    assert boto3.DEFAULT_SESSION is not None
+    return install_recorder(boto3.DEFAULT_SESSION.events)
+
+
+@pytest.fixture
+def recorded(stack: TemplateStack) -> CallRecorder:
+    """The calls recorded so far in this test, each with the function that made it."""
+    return active_recorder()
+
+
 OPENSEARCH_URL = os.environ.get("OPENSEARCH_URL", "http://127.0.0.1:9200")
 # moto intercepts every `requests` call under mock_aws; the local OpenSearch node is let through.
 PASSTHROUGH = {"core": {"passthrough": {"urls": [rf"{OPENSEARCH_URL.rstrip('/')}/.*"]}}}
@@ -40,7 +61,12 @@ PASSTHROUGH = {"core": {"passthrough": {"urls": [rf"{OPENSEARCH_URL.rstrip('/')}
 @pytest.fixture
 def stack() -> Iterator[TemplateStack]:
     with moto.mock_aws(config=PASSTHROUGH):
-        yield TemplateStack(boto3.session.Session(region_name="us-east-1")).create()
+        recorded_calls()
+        try:
+            yield TemplateStack(boto3.session.Session(region_name="us-east-1")).create()
+        finally:
+            uninstall_recorder()
+            boto3.DEFAULT_SESSION = None
 
 
 @pytest.fixture(params=["embedded", pytest.param("opensearch", marks=pytest.mark.opensearch)])

@@ -13,6 +13,8 @@ from typing import Any
 
 from docshelf.aws.services import AwsServices, reset_services
 from docshelf.aws.settings import Settings
+from tests.functional.aws.iam_policies import Names
+from tests.functional.aws.recorded_calls import PermissionCheck, active_recorder
 from tests.functional.aws.template_resources import TemplateStack
 
 EVENTS = Path(__file__).resolve().parents[3] / "events"
@@ -25,6 +27,35 @@ FUNCTIONS = {
 }
 MOTO_SEQUENCER = "617f08299329d189"
 QUEUES = {"parse": "ParseQueue", "chunk": "ChunkQueue", "publish": "PublishQueue"}
+# The template parameters an environment override stands for (the roles differ with them).
+PARAMETERS_OF_ENVIRONMENT = {
+    "EMBEDDING_PROVIDER": "EmbeddingProvider",
+    "EMBEDDING_MODEL_ID": "EmbeddingModelId",
+    "AGENTIC_PLANNER_MODEL_ID": "AgenticPlannerModelId",
+    "OPENSEARCH_ENDPOINT": "OpenSearchEndpoint",
+    "OPENSEARCH_SERVICE": "OpenSearchService",
+    "OPENSEARCH_INDEX": "OpenSearchIndexName",
+}
+
+
+def template_parameters(environment: Mapping[str, str]) -> dict[str, str]:
+    """The stack parameters a deployment with this function environment would have."""
+    parameters = {PARAMETERS_OF_ENVIRONMENT[k]: v for k, v in environment.items() if k in PARAMETERS_OF_ENVIRONMENT}
+    if parameters.get("OpenSearchEndpoint"):
+        parameters["OpenSearchMode"] = "existing"
+        service = parameters.get("OpenSearchService", "es")
+        parameters["OpenSearchResourceArn"] = (
+            "arn:aws:aoss:us-east-1:123456789012:collection/docshelftest"
+            if service == "aoss"
+            else "arn:aws:es:us-east-1:123456789012:domain/docshelftest"
+        )
+    return parameters
+
+
+def permission_check(stack: TemplateStack, environment: Mapping[str, str]) -> PermissionCheck:
+    names = Names(refs=stack.refs, arns=stack.queue_arns)
+    queue_arns = {stack.queue_urls[name]: arn for name, arn in stack.queue_arns.items()}
+    return PermissionCheck(names, template_parameters(environment), queue_arns, stack.hash_keys)
 
 
 def sample_event(name: str) -> dict[str, Any]:
@@ -56,6 +87,7 @@ class Pipeline:
             for name, function in FUNCTIONS.items()
         }
         self.uses_opensearch = self.services["publish"].uses_opensearch
+        self.permissions = permission_check(stack, environment or {})
         self.modules: dict[str, ModuleType] = {
             name: importlib.import_module(f"functions.{name}.app") for name in FUNCTIONS
         }
@@ -120,11 +152,15 @@ class Pipeline:
         return {"Records": records}
 
     def invoke(self, stage: str, event: dict[str, Any]) -> dict[str, Any]:
+        """Run the handler; fails when the function's role (template after the SAM transform) would deny any AWS
+        call it made."""
         reset_services(self.services[stage])
         try:
-            result: dict[str, Any] = self.modules[stage].lambda_handler(event, LambdaContext(function_name=stage))
+            with active_recorder().acting_as(FUNCTIONS[stage]) as calls:
+                result: dict[str, Any] = self.modules[stage].lambda_handler(event, LambdaContext(function_name=stage))
         finally:
             reset_services()
+        self.permissions.assert_allowed(FUNCTIONS[stage], calls)
         return result
 
     def run(self, stage: str, messages: list[dict[str, Any]] | None = None) -> dict[str, Any]:

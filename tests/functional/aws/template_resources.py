@@ -74,6 +74,7 @@ class TemplateStack:
         self.events = session.client("events")
         self.queue_urls: dict[str, str] = {}
         self.queue_arns: dict[str, str] = {}
+        self.hash_keys: dict[str, str] = {}  # table name -> partition key attribute
 
     def of_type(self, kind: str) -> dict[str, dict[str, Any]]:
         return {name: spec for name, spec in self.resources.items() if spec["Type"] == kind}
@@ -103,12 +104,17 @@ class TemplateStack:
 
     def _table(self, name: str, props: dict[str, Any]) -> None:
         table = f"docshelf-{name}"
+        indexes = (
+            {"GlobalSecondaryIndexes": props["GlobalSecondaryIndexes"]} if "GlobalSecondaryIndexes" in props else {}
+        )
         self.dynamodb.create_table(
             TableName=table,
             AttributeDefinitions=props["AttributeDefinitions"],
             KeySchema=props["KeySchema"],
             BillingMode=props["BillingMode"],
+            **indexes,
         )
+        self.hash_keys[table] = next(key["AttributeName"] for key in props["KeySchema"] if key["KeyType"] == "HASH")
         ttl = props.get("TimeToLiveSpecification")
         if ttl:
             self.dynamodb.update_time_to_live(TableName=table, TimeToLiveSpecification=ttl)

@@ -96,7 +96,7 @@ def test_the_embedding_runtime_goes_to_its_own_layer_and_no_function_imports_it_
     assert _loaded_by(code) == []
 
 
-def test_the_embeddings_layer_goes_to_the_chunk_publish_search_and_mcp_functions_when_local() -> None:
+def test_the_embeddings_layer_goes_to_the_publish_search_and_mcp_functions_when_local() -> None:
     template = load_template()
     resources = template["Resources"]
     assert resources["EmbeddingsLayer"]["Condition"] == "UseLocalEmbeddings"
@@ -107,7 +107,7 @@ def test_the_embeddings_layer_goes_to_the_chunk_publish_search_and_mcp_functions
         for name, resource in resources.items()
         if resource["Type"] == "AWS::Serverless::Function" and conditional in resource["Properties"].get("Layers", [])
     )
-    assert with_embeddings == ["ChunkFunction", "McpFunction", "PublishFunction", "SearchFunction"]
+    assert with_embeddings == ["McpFunction", "PublishFunction", "SearchFunction"]  # chunking embeds nothing
     assert template["Parameters"]["EmbeddingProvider"]["Default"] == "none"
 
 

@@ -38,16 +38,6 @@ def test_the_publish_function_is_sized_for_local_embeddings_only_when_they_are_c
     assert sizes == {False: (1024, 120), True: (3008, 600)}
 
 
-def test_every_dead_letter_queue_has_an_alarm() -> None:
-    dead_letter_queues = {n for n in RESOURCES if n.endswith("DeadLetterQueue")}
-    alarmed = {
-        r["Properties"]["Dimensions"][0]["Value"]["Fn::GetAtt"][0]
-        for r in RESOURCES.values()
-        if r["Type"] == "AWS::CloudWatch::Alarm"
-    }
-    assert dead_letter_queues and dead_letter_queues == alarmed
-
-
 def test_function_policies_name_their_resources() -> None:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
@@ -79,7 +69,7 @@ def test_bedrock_is_allowed_only_with_the_bedrock_provider_and_only_its_model() 
                 (statement,) = branches[1]["Statement"]
                 granted[name] = statement
                 assert branches[2] == {"Ref": "AWS::NoValue"}
-    assert sorted(granted) == ["ChunkFunction", "McpFunction", "PublishFunction", "SearchFunction"]
+    assert sorted(granted) == ["McpFunction", "PublishFunction", "SearchFunction"]  # chunking embeds nothing
     for statement in granted.values():
         assert statement["Action"] == ["bedrock:InvokeModel"]
         arn, values = statement["Resource"]["Fn::Sub"]

@@ -34,6 +34,7 @@ def run_log(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RunLog]:
     moto = pytest.importorskip("moto")
     boto3 = pytest.importorskip("boto3")
     from docshelf.registry.runs_dynamodb import DynamoDBRunLog
+    from tests.functional.aws.recorded_calls import checked_calls
 
     with moto.mock_aws():
         client = boto3.client("dynamodb", region_name="us-east-1")
@@ -44,7 +45,10 @@ def run_log(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RunLog]:
             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
             BillingMode="PAY_PER_REQUEST",
         )  # fmt: skip
-        yield DynamoDBRunLog("registry", client=client)
+        # the run log is the search and MCP functions' code: what it does must be what their roles allow
+        with checked_calls(client, ("SearchFunction", "McpFunction"), refs={"RegistryTable": "registry"}) as calls:
+            yield DynamoDBRunLog("registry", client=client)
+        assert calls
 
 
 def test_records_come_back_complete(run_log: RunLog) -> None:

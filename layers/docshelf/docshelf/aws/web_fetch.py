@@ -18,6 +18,7 @@ from urllib.parse import quote
 from docshelf import pipeline
 from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified
+from docshelf.fetch.shown_urls import shown_url
 from docshelf.fetch.web_ingest import previous_fetch, record_fetch, validators_of
 from docshelf.ids import document_id, sha256_hex
 
@@ -45,7 +46,7 @@ def handle_fetch_message(
         page = fetcher.fetch(message.url, validators_of(previous))
         if isinstance(page, NotModified):
             if _is_published(services, namespace, key, previous.get("sha256", "")):
-                return StageResult("unchanged", f"{message.url}: 304 Not Modified")
+                return StageResult("unchanged", f"{shown_url(message.url)}: 304 Not Modified")
             page = _whole(fetcher, message.url)
     except DocumentError as error:
         unread = pipeline.document_ref(namespace, key, revision="")
@@ -53,9 +54,9 @@ def handle_fetch_message(
     revision = sha256_hex(page.body)
     record_fetch(services.store, namespace, key, page, revision)
     if _is_published(services, namespace, key, revision):
-        return StageResult("unchanged", f"{message.url}: the same bytes as the published revision")
+        return StageResult("unchanged", f"{shown_url(message.url)}: the same bytes as the published revision")
     _put_page(services, f"{namespace}/{key}", page)
-    return StageResult("queued", f"{message.url} stored as {namespace}/{key}")
+    return StageResult("queued", f"{shown_url(message.url)} stored as {namespace}/{key}")
 
 
 def web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:

@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from docshelf.errors import FetchFailedError, FetchRefusedError
 from docshelf.fetch.addresses import IPAddress, address_refusal, internal_refusal
+from docshelf.fetch.shown_urls import shown_url
 
 Resolver = Callable[[str, int], list[str]]
 Connector = Callable[[str, int, float], socket.socket]
@@ -108,7 +109,7 @@ class Fetcher:
                 return self._page(url, current, response, deadline)
             finally:
                 connection.close()
-        raise FetchFailedError(f"more than {self.limits.max_redirects} redirects from {url}")
+        raise FetchFailedError(f"more than {self.limits.max_redirects} redirects from {shown_url(url)}")
 
     def checked_target(self, url: str) -> _Target:
         """The URL's scheme, host, port and the addresses to connect to (in the resolver's order), every one
@@ -124,7 +125,7 @@ class Fetcher:
                 continue
             reason = internal_refusal(address) if allowed else address_refusal(address)
             if reason is not None:
-                raise FetchRefusedError(f"refused {url}: {host} is {address}, {reason}")
+                raise FetchRefusedError(f"refused {shown_url(url)}: {host} is {address}, {reason}")
         return _Target(scheme, host, port, path, tuple(str(address) for address in addresses))
 
     def _allowed_for_tests(self, address: IPAddress) -> bool:
@@ -166,7 +167,7 @@ class Fetcher:
         if response.status == 304:
             return NotModified(url, fetched_at)
         if response.status != 200:
-            raise FetchFailedError(f"{final_url}: HTTP {response.status} {response.reason}")
+            raise FetchFailedError(f"{shown_url(final_url)}: HTTP {response.status} {response.reason}")
         raw = read_bounded(response, self.limits.max_bytes, deadline)
         if time.monotonic() >= deadline:  # the watchdog may have cut the body short
             raise FetchFailedError("the fetch took longer than its time limit")
@@ -196,16 +197,16 @@ def split_url(url: str) -> tuple[str, str, int, str]:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as error:
-        raise FetchRefusedError(f"not a valid URL {url!r}: {error}") from None
+        raise FetchRefusedError(f"not a valid URL {shown_url(url)!r}: {error}") from None
     if parts.scheme not in ("http", "https"):
-        raise FetchRefusedError(f"refused {url!r}: only http and https URLs are fetched")
+        raise FetchRefusedError(f"refused {shown_url(url)!r}: only http and https URLs are fetched")
     if parts.username is not None or parts.password is not None:
-        raise FetchRefusedError(f"refused {url!r}: credentials in a URL are not sent")
+        raise FetchRefusedError(f"refused {shown_url(url)!r}: credentials in a URL are not sent")
     host = (parts.hostname or "").rstrip(".")
     if not host:
-        raise FetchRefusedError(f"refused {url!r}: no host")
+        raise FetchRefusedError(f"refused {shown_url(url)!r}: no host")
     if any(char.isspace() or ord(char) < 0x21 for char in url):
-        raise FetchRefusedError(f"refused {url!r}: control characters or spaces in the URL")
+        raise FetchRefusedError(f"refused {shown_url(url)!r}: control characters or spaces in the URL")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path
 

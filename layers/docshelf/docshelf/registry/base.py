@@ -52,8 +52,9 @@ class Registry(Protocol):
         """Write unless the stored record has a newer sequencer; True when written."""
         ...
 
-    def revision_in_use(self, revision: str) -> bool:
-        """True when a document of any namespace, in any status but deleted, has this revision (content sha256)."""
+    def revision_in_use(self, revision: str, *, besides: tuple[str, str] | None = None) -> bool:
+        """True when a document of any namespace, in any status but deleted, has this revision (content sha256);
+        `besides` (namespace, document_id) is left out (the document being deleted)."""
         ...
 
     def namespace_version(self, namespace: str) -> int: ...

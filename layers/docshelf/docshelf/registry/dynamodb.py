@@ -4,6 +4,9 @@ Items (partition key `pk`, sort key `sk`):
 - `pk=<namespace>, sk=doc#<document_id>`: one DocumentRecord, plus `seq_order` (the S3 sequencer left-padded
   so that DynamoDB's string order is the sequencer order) for the conditional write.
 - `pk=<namespace>, sk=#version`: the namespace version, bumped by every publish and delete.
+
+The sparse global secondary index `REVISION_INDEX` (partition key `revision`, projecting `status`) answers "does a
+live document still have these bytes?" with a Query: only document items with a revision appear in it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 
 DOCUMENT_PREFIX = "doc#"
 VERSION_SORT_KEY = "#version"
+REVISION_INDEX = "by-revision"  # template.yaml RegistryTable
 SEQUENCER_WIDTH = 64
 _INT_FIELDS = {"chunk_count", "pages"}
 _FLOAT_FIELDS = {"updated_at"}
@@ -82,18 +86,24 @@ class DynamoDBRegistry:
             return False
         return True
 
-    def revision_in_use(self, revision: str) -> bool:
-        """A filtered scan of the table (documents are keyed by namespace, not by revision): deletes are rare, and
-        it stops at the first live document found."""
-        paginator = self.client.get_paginator("scan")
+    def revision_in_use(self, revision: str, *, besides: tuple[str, str] | None = None) -> bool:
+        """A Query of the revision index. Its reads are eventually consistent: `besides` (the document being deleted)
+        is left out by key, as the index may still show it live; a document written a moment ago may not show yet,
+        which can only remove a parse cache that its own parse then rebuilds."""
+        if not revision:
+            return False
+        skipped = (besides[0], DOCUMENT_PREFIX + besides[1]) if besides else None
+        paginator = self.client.get_paginator("query")
         for page in paginator.paginate(
             TableName=self.table,
-            FilterExpression="#revision = :revision AND #status <> :deleted",
+            IndexName=REVISION_INDEX,
+            KeyConditionExpression="#revision = :revision",
+            FilterExpression="#status <> :deleted",
             ExpressionAttributeNames={"#revision": "revision", "#status": "status"},  # no reserved word as is
             ExpressionAttributeValues={":revision": {"S": revision}, ":deleted": {"S": "deleted"}},
-            ProjectionExpression="pk",
+            ProjectionExpression="pk, sk",
         ):
-            if page.get("Items"):
+            if any((item["pk"]["S"], item["sk"]["S"]) != skipped for item in page.get("Items", [])):
                 return True
         return False
 
@@ -139,6 +149,8 @@ def _item(record: DocumentRecord) -> dict[str, AttributeValueTypeDef]:
     }
     for name in _FIELDS:
         value = getattr(record, name)
+        if name == "revision" and not value:
+            continue  # a key of the revision index cannot be empty; a record without one stays out of the index
         if name in _INT_FIELDS:
             item[stored_name(name)] = {"N": str(int(value))}
         elif name in _FLOAT_FIELDS:

@@ -77,10 +77,13 @@ class LocalRegistry:
             )
         return True
 
-    def revision_in_use(self, revision: str) -> bool:
+    def revision_in_use(self, revision: str, *, besides: tuple[str, str] | None = None) -> bool:
+        namespace, document_id = besides or ("", "")
         with self._connect() as db:
             row = db.execute(
-                "SELECT 1 FROM documents WHERE revision = ? AND status != 'deleted' LIMIT 1", (revision,)
+                "SELECT 1 FROM documents WHERE revision = ? AND status != 'deleted'"
+                " AND NOT (namespace = ? AND document_id = ?) LIMIT 1",
+                (revision, namespace, document_id),
             ).fetchone()
         return row is not None
 

@@ -33,7 +33,7 @@ import copy
 import logging
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opensearchpy.exceptions import TransportError
 
@@ -91,8 +91,11 @@ from docshelf.index.opensearch.vectors import (
     vector_source,
 )
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
-from docshelf.index.vectors import StoredVectors, VectorModel, refusals
+from docshelf.index.vector_model import VectorModel, refusals
 from docshelf.model import Chunk
+
+if TYPE_CHECKING:
+    from docshelf.index.vectors import StoredVectors  # numpy: not at import on the search path
 
 # With a namespace (64 characters at most) and ".v1", an index name stays within OpenSearch's 255 bytes.
 INDEX_PREFIX = re.compile(r"[a-z0-9][a-z0-9_-]{0,150}")

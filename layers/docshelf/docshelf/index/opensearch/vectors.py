@@ -16,13 +16,16 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from docshelf.errors import IndexBackendError
 from docshelf.index.opensearch.bulk import Backoff, call_with_retries
 from docshelf.index.opensearch.setup import SHARED_META
 from docshelf.index.plan import SemanticQuery
-from docshelf.index.vectors import StoredVectors, VectorModel, dequantized
+from docshelf.index.vector_model import VectorModel
+
+if TYPE_CHECKING:
+    from docshelf.index.vectors import StoredVectors  # numpy: imported where vectors are written, not searched
 
 JsonObject = dict[str, Any]
 
@@ -68,6 +71,8 @@ return s >= 0 ? 1 + s : 1 / (1 - s);
 
 def vector_source(vectors: StoredVectors, row: int, search: VectorSearch) -> JsonObject:
     if search == "hnsw":
+        from docshelf.index.vectors import dequantized
+
         values = dequantized(vectors.codes[row : row + 1], vectors.scales[row : row + 1])[0]
         return {hnsw_field(vectors.model.dimension): [float(value) for value in values]}
     return {
