@@ -1,7 +1,7 @@
 """The API docs page of `docshelf serve`: Swagger UI over the OpenAPI document, its assets inlined (offline).
 
 The Swagger UI bundle is the one Powertools ships for its own `enable_swagger`; only the page is ours, because
-Powertools' page generator needs its pydantic OpenAPI models, which the API does not import (see api/json_schema.py).
+Powertools' page generator needs its pydantic OpenAPI models, which the API does not import (see docshelf.json_schema).
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ from aws_lambda_powertools.event_handler.exceptions import NotFoundError as Rout
 from docshelf.api.auth import Caller, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, ThrottledError
 from docshelf.api.guard import check_event, is_unicode_text
-from docshelf.api.json_schema import Location, Problem, Schema, Validator
 from docshelf.api.links import absolute_links
 from docshelf.api.query_params import check_query_parameters
 from docshelf.api.routes_agentic import register_agentic_routes
@@ -38,6 +37,7 @@ from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, LIST_QUERY, NAMESPACE,
 from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
+from docshelf.json_schema import Location, Problem, Schema, Validator
 from docshelf.search.document_names import UnknownNamespaceError
 from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 

@@ -1,6 +1,6 @@
 """The HTTP contract as JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1).
 
-The same dictionaries validate requests and responses (`docshelf.api.json_schema`) and are the
+The same dictionaries validate requests and responses (`docshelf.json_schema`) and are the
 `components/schemas` of the OpenAPI document (`docshelf.api.openapi`), so the two cannot drift apart.
 """
 

@@ -1,4 +1,4 @@
-"""A validator for the subset of JSON Schema (draft 2020-12) that `docshelf.api.schemas` uses.
+"""A validator for the subset of JSON Schema (draft 2020-12) that `docshelf.api.schemas` and the agentic planner use.
 
 It exists so that a cold search request validates in microseconds without importing a schema library:
 pydantic with Powertools' OpenAPI machinery, or jsonschema, each cost more import time than the whole search
