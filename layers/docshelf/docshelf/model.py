@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-SCHEMA_VERSION = "1.0"
+from docshelf.versions import SCHEMA_VERSION
 
 ChunkType: TypeAlias = Literal["text", "table", "image"]
 CHUNK_TYPES: tuple[ChunkType, ...] = ("text", "table", "image")

@@ -6,8 +6,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfig
+from docshelf.config import (
+    DEFAULT_CHUNK_TOKENS,
+    DEFAULT_OPENSEARCH_INDEX,
+    ChunkConfig,
+    ParseLimits,
+    PipelineConfig,
+    default_overlap,
+)
 from docshelf.embeddings.base import PROVIDER_NAMES
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"

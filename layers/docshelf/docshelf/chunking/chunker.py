@@ -6,13 +6,13 @@ import re
 from collections.abc import Generator, Iterator
 
 from docshelf.assets import is_asset_ref
-from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
 from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
 from docshelf.chunking.joined_tokens import joined_count
 from docshelf.chunking.split import split_sentences, split_text
 from docshelf.chunking.tables import table_pieces, with_introduction
 from docshelf.citations import citation_line, citation_of
+from docshelf.config import ChunkConfig
 from docshelf.ids import chunk_ids
 from docshelf.model import Block, Chunk, Document, Heading, Image, Link, Paragraph, Table
 from docshelf.parsers import block_text

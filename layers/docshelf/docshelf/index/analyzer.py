@@ -18,10 +18,6 @@ from docshelf.index.plan import Channel
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
 from docshelf.model import Chunk
 
-# Raised whenever a text's terms change: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the
-# terms of the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does
-# not.
-ANALYZER_VERSION = 3
 # The most distinct character trigrams (`#abc` terms) a chunk's term channel indexes: the first in text order. A
 # table chunk of numbers and codes holds hundreds, which cost a large CSV most of its index memory; a query's own
 # trigrams are optional terms (search/query.py), so a chunk whose trigrams were cut still matches by its surface

@@ -26,8 +26,8 @@ from docshelf.parsers.detect import detect_format
 from docshelf.parsers.formats import BY_NAME
 from docshelf.tables import table_to_markdown
 from docshelf.tokens import count_tokens, count_tokens_batch
+from docshelf.versions import PARSER_VERSION
 
-PARSER_VERSION = "6"
 T = TypeVar("T")
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]

@@ -17,9 +17,9 @@ from docshelf.parsers.pdf_images import PlacedImage
 from docshelf.parsers.pdf_lines import Line
 from docshelf.parsers.pdf_tables import PlacedTable
 from docshelf.serde import block_from_dict
+from docshelf.versions import PAGES_FORMAT
 
 JsonObject = dict[str, Any]
-PAGES_FORMAT = 3  # bumped whenever PageLayout or Line changes shape: older partial objects are not read
 
 
 def pages_to_dict(pages: list[PageLayout | str]) -> JsonObject:
