@@ -6,7 +6,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 
-from docshelf.embeddings.base import PROVIDER_NAMES
 from docshelf.errors import InvalidConfigError
 from docshelf.versions import CHUNKER_VERSION
 
@@ -41,6 +40,9 @@ class ChunkConfig:
         fields = ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
         return f"chunker{CHUNKER_VERSION}:{fields}"
 
+
+# The embedding providers a setting may name (docshelf.embeddings.provider_from_config builds them).
+PROVIDER_NAMES = ("none", "local", "bedrock")
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"

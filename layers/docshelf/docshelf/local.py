@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from docshelf import pipeline, tokens
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
-from docshelf.embeddings.base import EmbeddingProvider, provider_from_config
+from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.embeddings.cache import VectorCache
+from docshelf.embeddings.factory import provider_from_config
 from docshelf.errors import DocshelfError, DocumentError
 from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from docshelf.config import (
     DEFAULT_CHUNK_TOKENS,
     DEFAULT_OPENSEARCH_INDEX,
+    PROVIDER_NAMES,
     ChunkConfig,
     ParseLimits,
     PipelineConfig,
     default_overlap,
 )
-from docshelf.embeddings.base import PROVIDER_NAMES
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"
