@@ -10,13 +10,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from docshelf.agentic.navigate import NavSource
 from docshelf.agentic.plan import PlanMaker
-from docshelf.agentic.records import RunLog
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
 from docshelf.api.service import ApiBackend, cached_search, checked_request
+from docshelf.registry.run_records import RunLog
 from docshelf.search.service import SearchRequest
 
 

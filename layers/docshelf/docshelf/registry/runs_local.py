@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import astuple
 from pathlib import Path
 
-from docshelf.agentic.records import RUN_FIELDS, STEP_FIELDS, RecordExistsError, RunRecord, StepRecord
+from docshelf.registry.run_records import RUN_FIELDS, STEP_FIELDS, RecordExistsError, RunRecord, StepRecord
 
 _STEP_ORDER = "CAST(substr(step_id, 2) AS INTEGER)"  # s1, s2, ..., s10 in plan order
 _SEP = "\x1f"  # joins the tuple fields (step ids, chunk ids never hold it)

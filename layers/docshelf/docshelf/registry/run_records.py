@@ -2,7 +2,7 @@
 
 A run's steps are written when the run ends, then the run itself, so a run record always has its steps. A search
 served from the cache returns the run id of the search that filled the cache and writes no new run.
-The registry keeps them: SQLite locally (`registry/runs_local.py`), DynamoDB on AWS (`registry/runs_dynamodb.py`).
+The registry keeps them: SQLite locally (`runs_local.py`), DynamoDB on AWS (`runs_dynamodb.py`).
 """
 
 from __future__ import annotations
