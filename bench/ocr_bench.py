@@ -126,7 +126,8 @@ def _accuracy_rows() -> list[tuple[str, str, str]]:
     """CER of each script after NFKC (spaces next to Han and kana ignored), clean and degraded, over its fonts at
     12 and 14 pt (the goal's sizes) and at 10 pt apart; the identifiers found whole; English from tests/scans."""
     from docshelf.errors import DocumentError
-    from docshelf.parsers import block_text, parse_bytes
+    from docshelf.parsers import parse_bytes
+    from docshelf.tables import block_text
     from tests.scans import PARAGRAPHS, SCRIPT_FONTS, character_error_rate, degrade, encode, normalise, render_page
 
     def read(image: object) -> str:

@@ -12,9 +12,10 @@ import pytest
 from docshelf.chunking import chunk_document
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk, Document, Heading, Paragraph, Table
-from docshelf.parsers import block_text, parse_bytes
+from docshelf.parsers import parse_bytes
 from docshelf.search.service import SearchRequest, search
 from docshelf.store import LocalStore
+from docshelf.tables import block_text
 from docshelf.tokens import count_tokens
 from tests import ja_documents as ja
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docshelf.assets import is_asset_ref
 from docshelf.assets.prepare import prepare_bytes
-from docshelf.model import Document, Image
+from docshelf.model import Document, Image, is_asset_ref
 from docshelf.parsers import parse_with_assets
 from tests.unit.assets.image_fixtures import (
     data_uri,

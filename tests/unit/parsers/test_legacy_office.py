@@ -134,7 +134,7 @@ WORD6_TEXT = (
 
 
 def _kinds(document: object) -> list[tuple[str, str, int]]:
-    from docshelf.parsers import block_text
+    from docshelf.tables import block_text
 
     return [(block.kind, block_text(block), block.page) for block in document.blocks()]  # type: ignore[attr-defined]
 

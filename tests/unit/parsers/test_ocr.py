@@ -17,9 +17,9 @@ from reportlab.pdfgen import canvas
 
 from docshelf.errors import DocumentTooLargeError, NeedsOcrError
 from docshelf.model import Block, Document, Heading, Paragraph, Table
-from docshelf.parsers import block_text, parse_bytes
+from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.tables import table_grid
+from docshelf.tables import block_text, table_grid
 from tests.scans import (
     PARAGRAPHS,
     character_error_rate,

@@ -16,8 +16,7 @@ from docshelf.api.errors import NotFoundError
 from docshelf.api.routes_source import SOURCE_POLICY, served_record
 from docshelf.api.schemas import DOCUMENT_ID
 from docshelf.api.service import ApiBackend
-from docshelf.assets import is_asset_ref
-from docshelf.model import Chunk
+from docshelf.model import Chunk, is_asset_ref
 
 IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg"}  # what assets are stored as (docshelf.assets)
 

@@ -24,7 +24,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
 from docshelf.parsers.deadline import time_budget
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.formats import BY_NAME
-from docshelf.tables import table_to_markdown
+from docshelf.tables import block_text
 from docshelf.tokens import count_tokens, count_tokens_batch
 from docshelf.versions import PARSER_VERSION
 
@@ -189,12 +189,6 @@ def assemble(content: ParsedContent, source: Source, *, parser: str) -> Document
         warnings=tuple(content.warnings),
         truncation=content.truncation,
     )
-
-
-def block_text(block: Block) -> str:
-    if block.kind == "table":
-        return table_to_markdown(block)
-    return block.text
 
 
 def _first_heading(blocks: list[Block]) -> str:
