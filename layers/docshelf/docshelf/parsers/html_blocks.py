@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.html_tables import local_name, table_from_element, table_rows
+from docshelf.scripts import NO_SPACE
 from docshelf.tables import table_grid
 
 if TYPE_CHECKING:
@@ -42,8 +43,7 @@ LIST_TAGS = frozenset({"ul", "ol", "menu", "dir"})
 MAX_WALK_DEPTH = 150
 
 _BREAK = "\ue000"  # stands for <br> while whitespace is collapsed
-_CJK = r"\u2e80-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-_CJK_NEWLINE = re.compile(rf"(?<=[{_CJK}])[ \t\r\f]*\n\s*(?=[{_CJK}])")
+_CJK_NEWLINE = re.compile(rf"(?<=[{NO_SPACE}])[ \t\r\f]*\n\s*(?=[{NO_SPACE}])")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 

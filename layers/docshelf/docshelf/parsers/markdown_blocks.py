@@ -9,6 +9,7 @@ from lxml import etree, html
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.html_blocks import HtmlBlockWalker
 from docshelf.parsers.markdown_inline import LinkReferences, link_references, render_inline
+from docshelf.scripts import NO_SPACE
 from docshelf.tables import table_from_rows
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -26,8 +27,7 @@ _HTML_START = re.compile(
     re.I,
 )
 _HTML_CLOSER = {"<!--": "-->", "<table": "</table>", "<pre": "</pre>", "<script": "</script>", "<style": "</style>"}
-_CJK = "\u2e80-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-_CJK_JOIN = re.compile(rf"(?<=[{_CJK}])\n(?=[{_CJK}])")
+_CJK_JOIN = re.compile(rf"(?<=[{NO_SPACE}])\n(?=[{NO_SPACE}])")
 
 
 MAX_QUOTE_DEPTH = 32

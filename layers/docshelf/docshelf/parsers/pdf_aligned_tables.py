@@ -17,10 +17,11 @@ import statistics
 from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
-from docshelf.parsers.pdf_lines import build_lines, no_space_script, text_rows
+from docshelf.parsers.pdf_lines import build_lines, text_rows
 from docshelf.parsers.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf_tables import PlacedTable
 from docshelf.parsers.pdf_text import Run
+from docshelf.scripts import no_space_script
 
 CELL_GAP_EM = 1.0
 MAX_CELL_CHARS = 40  # counted by `width`: a CJK character as two

@@ -12,9 +12,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from docshelf.model import Block, Heading, Paragraph
-from docshelf.parsers.pdf_lines import no_space_script
 from docshelf.parsers.pdf_numbering import explicit_marker, numbering_level
 from docshelf.parsers.pdf_paragraphs import TextBlock
+from docshelf.scripts import no_space_script
 
 MAX_SIZE_LEVEL = 4
 LARGER_THAN_BODY = 1.15

@@ -7,11 +7,8 @@ from dataclasses import dataclass
 
 from docshelf.parsers.pdf_bidi import logical_line
 from docshelf.parsers.pdf_text import Run
+from docshelf.scripts import no_space_script
 
-# Scripts written without spaces between words (Han, kana, CJK punctuation, full-width forms).
-_NO_SPACE_SCRIPT = re.compile(
-    r"[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
-)
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 
@@ -52,10 +49,6 @@ class Line:
         # than the field-by-field state of a slots dataclass.
         fields = (self.text, self.x0, self.top, self.x1, self.bottom, self.size, self.bold)
         return Line, (*fields, self.rtl, self.vertical, self.italic, self.font)
-
-
-def no_space_script(char: str) -> bool:
-    return bool(_NO_SPACE_SCRIPT.match(char))
 
 
 def is_rtl(text: str) -> bool:

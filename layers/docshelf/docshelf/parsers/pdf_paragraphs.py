@@ -8,8 +8,9 @@ import statistics
 from dataclasses import dataclass
 
 from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
-from docshelf.parsers.pdf_lines import Line, no_space_script
+from docshelf.parsers.pdf_lines import Line
 from docshelf.parsers.pdf_numbering import numbering_level
+from docshelf.scripts import no_space_script
 
 _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
