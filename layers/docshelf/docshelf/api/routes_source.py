@@ -12,20 +12,24 @@ without a token for an hour (api/link_signing.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler import Response
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, NotFoundError
 from docshelf.api.link_signing import LinkSigner
 from docshelf.api.links import absolute_url, wants_json
+from docshelf.api.requests import RouteContext, namespace_param, new_router
+from docshelf.api.responses import validated
 from docshelf.api.schemas import DOCUMENT_ID
 from docshelf.api.service import ApiBackend
 from docshelf.registry import DocumentRecord
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 SOURCE_POLICY = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 SERVED_STATUSES = frozenset({"ok", "partial", "needs_ocr", "failed"})
@@ -52,24 +56,20 @@ class SourceOpener(Protocol):
         """The file of a registered document; NotFoundError when it is gone, SourceChangedError when replaced."""
 
 
-def register_source_route(
-    app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
-    caller: Callable[[], Caller],
-    namespace_param: Callable[[], str],
-    validated: Callable[..., object],
-) -> None:
-    @app.get("/documents/<document_id>/source")
+def source_router(context: RouteContext) -> APIGatewayHttpRouter:
+    router = new_router()
+
+    @router.get("/documents/<document_id>/source")
     def source_route(document_id: str) -> Response[str] | Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
-        api = backend()
-        record = served_record(api, caller(), namespace_param(), document_id)
+        event = router.current_event
+        api = context.backend()
+        record = served_record(api, context.caller(event), namespace_param(event), document_id)
         opener: SourceOpener | None = getattr(api, "source_opener", None)
         if opener is None:
             raise NotFoundError("this server does not keep the documents' source files")
         answer = opener(record)
         signer: LinkSigner | None = getattr(api, "link_signer", None)
-        event = app.current_event
         if (
             signer is not None
             and wants_json(event.headers)
@@ -78,6 +78,8 @@ def register_source_route(
             link = signer.signed(f"/documents/{document_id}/source", {"namespace": record.namespace})
             answer = SourceUrl(absolute_url(link, event.headers), signer.ttl_s)  # the same answer as on AWS
         return source_response(answer, record.source_file_name)
+
+    return router
 
 
 def served_record(api: ApiBackend, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:

@@ -19,7 +19,7 @@ from pydantic import Field
 
 from docshelf.api.auth import Caller
 from docshelf.api.limits import MAX_EVIDENCE_TOKENS, MAX_FILTER_VALUES, MAX_QUERY_CHARS, TOP_K_LIMIT
-from docshelf.api.resolver import RequestValidationError
+from docshelf.api.responses import RequestValidationError
 from docshelf.api.service import ApiBackend
 from docshelf.errors import DocshelfError
 from docshelf.mcp.http import CALLER_SCOPE_KEY

@@ -16,7 +16,8 @@ from typing import Any
 from docshelf.api.auth import ALL_NAMESPACES, Caller
 from docshelf.api.errors import BadRequestError, NotFoundError
 from docshelf.api.links import absolute_links
-from docshelf.api.resolver import to_search_request, validated
+from docshelf.api.responses import validated
+from docshelf.api.routes_search import to_search_request
 from docshelf.api.schemas import DOCUMENT_ID, SEARCH_BODY
 from docshelf.api.service import ApiBackend, list_documents, run_search
 from docshelf.citations import citation
