@@ -3,12 +3,12 @@ revision; docshelf/graph/), authorised like every route; 404 for a document with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from docshelf.api.errors import NotFoundError
 from docshelf.api.requests import RouteContext, namespace_param, new_router
 from docshelf.api.responses import json_response, validated
-from docshelf.api.schemas import DOCUMENT_ID, NAMESPACE, ref
+from docshelf.api.schemas import DOCUMENT_ID, ref
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import Response
@@ -34,24 +34,3 @@ def graph_router(context: RouteContext) -> APIGatewayHttpRouter:
         return json_response(dict(graph), ref("GraphOut"))
 
     return router
-
-
-def add_graph_path(paths: dict[str, Any]) -> None:
-    errors = {"404": "no such document, or none with a graph", "400": "invalid request", "401": "no valid token",
-              "403": "namespace not allowed", "429": "throttled", "500": "internal error"}  # fmt: skip
-    responses: dict[str, Any] = {
-        "200": {"description": "OK", "content": {"application/json": {"schema": ref("GraphOut")}}}
-    }
-    for status, description in errors.items():
-        responses[status] = {"description": description, "content": {"application/json": {"schema": ref("ErrorOut")}}}
-    paths["/documents/{document_id}/graph"] = {
-        "get": {
-            "summary": "A document's keyword graph: its sections and chunks, joined where they share keywords",
-            "operationId": "get_document_graph",
-            "parameters": [
-                {"name": "document_id", "in": "path", "required": True, "schema": DOCUMENT_ID},
-                {"name": "namespace", "in": "query", "required": True, "schema": NAMESPACE},
-            ],
-            "responses": responses,
-        }
-    }
