@@ -16,7 +16,7 @@ from docshelf.api.auth import ClaimNames
 from docshelf.aws.logs import make_logger
 from docshelf.aws.mcp_api import mcp_event_answer
 from docshelf.aws.search_api import current_backend
-from docshelf.mcp.http import LazyMcpRoute
+from docshelf.mcp.route import LazyMcpRoute
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext

@@ -33,7 +33,7 @@ def mcp_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
-    from docshelf.mcp.http import mcp_available
+    from docshelf.mcp.route import mcp_available
 
     if not mcp_available():
         print("docshelf mcp: the MCP SDK is not installed: pip install 'docshelf[mcp]'", file=sys.stderr)

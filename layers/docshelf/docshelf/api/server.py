@@ -22,7 +22,7 @@ from docshelf.api.pages import SEARCH_PAGE_POLICY, search_page_files
 from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
 from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
-from docshelf.mcp.http import LazyMcpRoute, McpRoute, mcp_available
+from docshelf.mcp.route import LazyMcpRoute, McpRoute, mcp_available
 
 __all__ = ["SearchApiServer", "ServeConfig", "run_server"]
 

@@ -27,7 +27,8 @@ from docshelf.api.link_signing import LinkSigner, is_signed
 from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
 from docshelf.api.uploads_route import UPLOADS_PATH, UploadSink, upload
-from docshelf.mcp.http import MCP_PATH, HttpAnswer, McpRoute
+from docshelf.mcp.http import MCP_PATH, HttpAnswer
+from docshelf.mcp.route import McpRoute
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
