@@ -18,8 +18,8 @@ from urllib.parse import quote
 from docshelf import pipeline
 from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified
-from docshelf.fetch.web_ingest import previous_fetch, record_fetch, validators_of
 from docshelf.ids import document_id, sha256_hex
+from docshelf.pipeline.web_ingest import previous_fetch, record_fetch, validators_of
 
 if TYPE_CHECKING:
     from docshelf.aws.events import FetchMessage, ObjectEvent
@@ -80,7 +80,7 @@ def _fetcher_for(services: AwsServices, namespace: str) -> Fetcher:
 def recorded_web_source(services: AwsServices, namespace: str, source_key: str, revision: str) -> tuple[str, str]:
     """(URL, fetch time) of the fetch that gave a web page these bytes, from its fetch record (the parse cache holds
     no URL); empty when the key is not a web page's or another fetch has replaced the record since."""
-    from docshelf.fetch.web_ingest import WEB_PREFIX
+    from docshelf.pipeline.web_ingest import WEB_PREFIX
 
     if not source_key.startswith(WEB_PREFIX):
         return "", ""
