@@ -30,10 +30,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from docshelf.api.auth import ClaimNames  # noqa: E402
-from docshelf.api.local import LocalApiBackend  # noqa: E402
 from docshelf.api.resolver import build_resolver, handle  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
-from docshelf.sources import list_sources  # noqa: E402
+from docshelf.local.api_services import LocalApiBackend  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
+from docshelf.local.sources import list_sources  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "docs"
 QUERIES = REPO / "examples" / "queries.txt"

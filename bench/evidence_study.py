@@ -56,7 +56,7 @@ def store_of(name: str) -> Path:
     store = STORES / name
     if not (store / "index").is_dir():
         subprocess.run(
-            [sys.executable, "-m", "docshelf.cli", "ingest", str(SHARED / "ireval" / name / "docs"), "--quiet",
+            [sys.executable, "-m", "docshelf.local.cli", "ingest", str(SHARED / "ireval" / name / "docs"), "--quiet",
              "--namespace", NAMESPACE, "--store", str(store)],
             check=True,
         )  # fmt: skip

@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 from docshelf.agentic.steps import query_terms_of  # noqa: E402
 from docshelf.index.analyzer import analyze  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.hits_local import SqliteHits  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402

@@ -217,7 +217,7 @@ def with_vectors(store: Path, folder: Path, model_id: str) -> tuple[Any, Path]:
 
 
 def ingest(documents: Path, store: Path, engine: list[str]) -> None:
-    command = [sys.executable, "-m", "docshelf.cli", "ingest", str(documents), "--namespace", NAMESPACE]
+    command = [sys.executable, "-m", "docshelf.local.cli", "ingest", str(documents), "--namespace", NAMESPACE]
     subprocess.run([*command, "--store", str(store), *engine], check=False, capture_output=True)
 
 

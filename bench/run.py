@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO))
 
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
 from docshelf.errors import DocumentError  # noqa: E402
-from docshelf.local import LocalServices, parse_in_workers  # noqa: E402
+from docshelf.local.services import LocalServices, parse_in_workers  # noqa: E402
 from docshelf.model import Document  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
 from docshelf.search.service import SearchRequest, search  # noqa: E402

@@ -66,7 +66,7 @@ PRELOAD = (
     "docshelf.ocr.blocks",
     "docshelf.ocr.images",
     "docshelf.pipeline",
-    "docshelf.local",
+    "docshelf.local.services",
 )
 
 

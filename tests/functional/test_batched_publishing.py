@@ -13,7 +13,7 @@ from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.search.service import SearchRequest, search
 
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.search.service import SearchRequest, search
 
 REPO = Path(__file__).resolve().parents[2]

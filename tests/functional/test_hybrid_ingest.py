@@ -13,7 +13,7 @@ import pytest
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.index.vectors import VectorModel
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.pipeline.publish import published_with
 from docshelf.search.service import SearchRequest, search
 from tests.embedding_fakes import ConceptEmbedder

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docshelf import local
-from docshelf.cli import main
 from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
-from docshelf.local import LocalServices
+from docshelf.local import services as local
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
+from docshelf.local.sources import hash_source, list_sources
 from docshelf.pipeline import IngestResult
-from docshelf.sources import hash_source, list_sources
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="file names as arbitrary bytes: Linux")
 

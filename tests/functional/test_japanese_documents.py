@@ -151,8 +151,8 @@ def test_sheets_with_japanese_names_are_the_section_paths_of_their_chunks() -> N
 
 
 def test_status_columns_line_up_under_japanese_file_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from docshelf.cli import main
-    from docshelf.display_width import display_width
+    from docshelf.local.cli import main
+    from docshelf.local.display_width import display_width
 
     folder = tmp_path / "docs"
     folder.mkdir()

@@ -8,7 +8,7 @@ import pytest
 
 from docshelf import pipeline, tokens
 from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="parse workers are forked")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
 from docshelf.index.vectors import VectorModel
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
 from docshelf.pipeline.publish import published_with
 from docshelf.pipeline.reembed import reembed_namespace, with_embeddings
 from docshelf.search.service import SearchRequest, search

@@ -423,7 +423,7 @@ def test_index_prefix_must_leave_room_for_the_namespace() -> None:
 
 @pytest.mark.opensearch
 def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from docshelf.cli import main
+    from docshelf.local.cli import main
 
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, offline_fetcher, serving
 
 

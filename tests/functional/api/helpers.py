@@ -16,10 +16,10 @@ from typing import Any
 
 import jwt
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import SearchApiServer, ServeConfig
 from docshelf.fetch import Fetcher
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import SearchApiServer, ServeConfig
+from docshelf.local.services import LocalServices
 
 SECRET = "test-secret-that-is-long-enough-for-hs256"
 PUMP = b"""# Pump guide

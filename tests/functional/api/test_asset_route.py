@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, serving, token
 from tests.functional.api.test_source_route import get
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, offline_fetcher, serving, token
 
 GATE = threading.Event()

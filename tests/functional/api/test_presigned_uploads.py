@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from docshelf.api.upload_signing import SignedUpload, UploadSigner
+from docshelf.local.upload_signing import SignedUpload, UploadSigner
 from tests.functional.api.helpers import Served, token
 
 NOTE = b"# Chiller\n\nThe chiller condenser coil is brushed monthly.\n"

@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, serving, token
 from tests.functional.api.page_probe import ProbeApp
 from tests.functional.api.test_asset_route import report_with_a_picture

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher, FetchLimits
 from docshelf.ids import document_id
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import Served, ingest_tenants, serving, token
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
 

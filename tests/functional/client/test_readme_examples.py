@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import serving
 
 ROOT = Path(__file__).resolve().parents[3]

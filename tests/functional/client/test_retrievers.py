@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import PUMP, SECRET, VALVES, ingest_tenants, serving, token
 from tests.functional.client.conftest import BOILER
 

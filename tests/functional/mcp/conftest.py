@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, serving
 
 pytest.importorskip("mcp", reason="the MCP SDK is a dev dependency (pip install -e '.[dev]')")

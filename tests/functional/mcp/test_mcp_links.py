@@ -5,9 +5,9 @@ from __future__ import annotations
 import urllib.request
 from pathlib import Path
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, serving, token
 from tests.functional.api.test_asset_route import report_with_a_picture
 from tests.functional.mcp.mcp_calls import over_http, text_of

@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from docshelf.api.auth import Caller
-from docshelf.api.local import LocalApiBackend
+from docshelf.local.api_services import LocalApiBackend
 from docshelf.mcp.server import build_mcp_server, fixed_caller
 from tests.functional.api.helpers import Served, ingest_tenants, token
 from tests.functional.mcp.mcp_calls import (
@@ -74,7 +74,16 @@ def test_bad_arguments_are_tool_errors_that_say_what_to_fix(tmp_path: Path) -> N
 
 def test_every_tool_over_stdio(tmp_path: Path) -> None:
     ingest_tenants(tmp_path / "store")
-    command = [sys.executable, "-m", "docshelf.cli", "mcp", "--store", str(tmp_path / "store"), "--namespace", "demo"]
+    command = [
+        sys.executable,
+        "-m",
+        "docshelf.local.cli",
+        "mcp",
+        "--store",
+        str(tmp_path / "store"),
+        "--namespace",
+        "demo",
+    ]
     params = StdioServerParameters(command=command[0], args=command[1:])
     check_every_tool(over(params, every_tool))
     default = over(params, lambda client: client.call_tool("search", {"query": "TX-100 torque"}))

@@ -1,6 +1,6 @@
 """Getting documents in and out through the API: what a deployment offers (`Ingress`) and the checks every
 deployment shares. AWS: presigned S3 PUTs, S3 deletes and fetches queued to the ParseFunction
-(`aws/ingress.py`); `docshelf serve`: the local folder (`api/local_ingress.py`)."""
+(`aws/ingress.py`); `docshelf serve`: the local folder (`local/ingress.py`)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ a token, as a presigned S3 GET does on AWS: for a chat UI, an `<img>` or a brows
 
 A link is the route's own path and query plus `expires` and an HMAC-SHA256 `signature` of them with the server's
 key (made at start, so a restart invalidates every link). A signed request is answered as the caller the link was
-made for would be, for that one namespace only (`api/wsgi.py`).
+made for would be, for that one namespace only (`local/wsgi.py`).
 """
 
 from __future__ import annotations

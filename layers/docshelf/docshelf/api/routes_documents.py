@@ -123,7 +123,7 @@ def _web_key(url: str) -> str:
     resolved and checked when the page is fetched)."""
     from docshelf.fetch.addresses import address_refusal
     from docshelf.fetch.fetcher import ip_literal, split_url
-    from docshelf.fetch.web_ingest import web_source_key
+    from docshelf.pipeline.web_ingest import web_source_key
 
     try:
         _scheme, host, _port, _path = split_url(url)

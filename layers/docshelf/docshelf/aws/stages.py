@@ -67,7 +67,7 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
 
 def _web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
     """(URL, fetch time) of a web page the ParseFunction fetched (`aws/web_fetch.py`); empty for other objects."""
-    from docshelf.fetch.web_ingest import WEB_PREFIX
+    from docshelf.pipeline.web_ingest import WEB_PREFIX
 
     if not event.source_key.startswith(WEB_PREFIX):
         return "", ""

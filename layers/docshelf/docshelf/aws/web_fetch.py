@@ -20,8 +20,8 @@ from docshelf.aws.stages import StageResult, settle_parse_failure
 from docshelf.aws.web_sources import FETCHED_AT_METADATA, URL_METADATA
 from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified
-from docshelf.fetch.web_ingest import previous_fetch, record_fetch, validators_of
 from docshelf.ids import document_id, sha256_hex
+from docshelf.pipeline.web_ingest import previous_fetch, record_fetch, validators_of
 
 if TYPE_CHECKING:
     from docshelf.aws.events import FetchMessage

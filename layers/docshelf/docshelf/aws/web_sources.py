@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from docshelf.fetch.web_ingest import WEB_PREFIX, previous_fetch
+from docshelf.pipeline.web_ingest import WEB_PREFIX, previous_fetch
 
 if TYPE_CHECKING:
     from docshelf.aws.events import ObjectEvent

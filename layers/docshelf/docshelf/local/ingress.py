@@ -15,10 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from docshelf.api.ingress import UploadTarget
-from docshelf.api.upload_signing import UPLOAD_URL_SECONDS, SignedUpload, UploadSigner
 from docshelf.fetch.fetcher import Fetcher
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
+from docshelf.local.upload_signing import UPLOAD_URL_SECONDS, SignedUpload, UploadSigner
 from docshelf.pipeline import IngestResult
 
 UPLOADS_FOLDER = "uploads"

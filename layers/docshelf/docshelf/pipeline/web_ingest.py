@@ -13,13 +13,15 @@ import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from docshelf import pipeline
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified, Validators, split_url
 from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import SearchBackend
+from docshelf.pipeline.ingest import already_published, ingest_parsed
+from docshelf.pipeline.outcomes import IngestResult, ParseOutcome
+from docshelf.pipeline.parse import document_ref, parse_stage
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
 
@@ -54,12 +56,12 @@ def fetch_record_key(namespace: str, source_key: str) -> str:
     return f"fetch/{namespace}/{document_id(namespace, source_key)}.json"
 
 
-def ingest_url(services: WebServices, url: str, *, namespace: str, fetcher: Fetcher) -> pipeline.IngestResult:
+def ingest_url(services: WebServices, url: str, *, namespace: str, fetcher: Fetcher) -> IngestResult:
     """Fetch `url` and ingest it; a refused or failed fetch is that document's status, like a corrupt file."""
     try:
         key = web_source_key(url)
     except DocumentError as error:
-        return pipeline.IngestResult(namespace, "", url, "failed", error_code=error.code, error_message=error.message)
+        return IngestResult(namespace, "", url, "failed", error_code=error.code, error_message=error.message)
     previous = previous_fetch(services.store, namespace, key)
     try:
         page = fetcher.fetch(url, validators_of(previous))
@@ -69,10 +71,8 @@ def ingest_url(services: WebServices, url: str, *, namespace: str, fetcher: Fetc
                 return known
             page = _whole(fetcher, url)  # a 304 for a page not published here as it is (settings changed)
     except DocumentError as error:
-        outcome = pipeline.ParseOutcome(pipeline.document_ref(namespace, key, revision=""), error=error)
-        return pipeline.ingest_parsed(
-            services.store, services.registry, services.index, outcome, config=services.config
-        )
+        outcome = ParseOutcome(document_ref(namespace, key, revision=""), error=error)
+        return ingest_parsed(services.store, services.registry, services.index, outcome, config=services.config)
     return _ingest_page(services, page, namespace=namespace, key=key)
 
 
@@ -83,25 +83,25 @@ def _whole(fetcher: Fetcher, url: str) -> FetchedPage:
     return page
 
 
-def _ingest_page(services: WebServices, page: FetchedPage, *, namespace: str, key: str) -> pipeline.IngestResult:
+def _ingest_page(services: WebServices, page: FetchedPage, *, namespace: str, key: str) -> IngestResult:
     revision = sha256_hex(page.body)
     record_fetch(services.store, namespace, key, page, revision)
     unchanged = _published(services, namespace, key, revision)
     if unchanged is not None:
         return unchanged
-    outcome = pipeline.parse_stage(
+    outcome = parse_stage(
         services.store, page.body, namespace=namespace, source_key=key, config=services.config,
         media_type=page.content_type or None, revision=revision, uri=page.final_url, fetched_at=page.fetched_at,
     )  # fmt: skip
-    return pipeline.ingest_parsed(
+    return ingest_parsed(
         services.store, services.registry, services.index, outcome, config=services.config, vectors=services.vectors
     )
 
 
-def _published(services: WebServices, namespace: str, key: str, revision: str) -> pipeline.IngestResult | None:
+def _published(services: WebServices, namespace: str, key: str, revision: str) -> IngestResult | None:
     if not revision:
         return None
-    return pipeline.already_published(
+    return already_published(
         services.registry, services.index, revision, namespace=namespace, source_key=key, config=services.config
     )
 

@@ -15,12 +15,12 @@ from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.assets.links import local_asset_link
-from docshelf.cli_batch import batch_line
 from docshelf.graph.source import StoreGraphSource
 from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
+from docshelf.local.cli_batch import batch_line
+from docshelf.local.services import LocalServices
+from docshelf.local.terminal import shown_line, shown_text
 from docshelf.registry.runs_local import LocalRunLog
-from docshelf.terminal import shown_line, shown_text
 
 LOCAL_USER = "local"
 

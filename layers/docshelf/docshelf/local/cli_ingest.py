@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from docshelf.folder_records import folder_keys, remember, remembered
-from docshelf.local import LocalServices
+from docshelf.local.folder_records import folder_keys, remember, remembered
+from docshelf.local.progress import ProgressLines, status_counts
+from docshelf.local.services import LocalServices
+from docshelf.local.sources import Listing, list_sources, shown
+from docshelf.local.terminal import shown_line
 from docshelf.pipeline import IngestResult
-from docshelf.progress import ProgressLines, status_counts
-from docshelf.sources import Listing, list_sources, shown
-from docshelf.terminal import shown_line
 
 if TYPE_CHECKING:
     from docshelf.fetch.fetcher import Fetcher

@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 from docshelf.errors import DocshelfError
 from docshelf.ids import validate_namespace
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
+from docshelf.local.terminal import shown_line
 from docshelf.pipeline.reembed import reembed_namespace
 from docshelf.search.document_names import check_namespace
-from docshelf.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
 

@@ -29,7 +29,7 @@ MEDIA_TYPES = {
 
 def folder_source_opener(root: Path, *, per_namespace: bool = False) -> SourceOpener:
     """Files at root/<source key>, or root/<namespace>/<source key> with `per_namespace` (where `serve` keeps
-    uploads: api/local_ingress.py)."""
+    uploads: local/ingress.py)."""
 
     def open_source(record: DocumentRecord) -> SourceBytes:
         base = (root / record.namespace if per_namespace else root).resolve()

@@ -24,7 +24,7 @@ SEARCH_PAGE_POLICY = (
 
 
 def page_file(name: str) -> bytes:
-    return files("docshelf.api").joinpath("page", name).read_bytes()
+    return files("docshelf.local").joinpath("page", name).read_bytes()
 
 
 def search_page_files() -> dict[str, tuple[bytes, str]]:

@@ -21,8 +21,8 @@ from docshelf.forked import forked_imap
 from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
+from docshelf.local.sources import hash_source, read_source
 from docshelf.registry import LocalRegistry
-from docshelf.sources import hash_source, read_source
 from docshelf.store import LocalStore
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ class LocalServices:
     def ingest_url(self, url: str, *, namespace: str, fetcher: Fetcher | None = None) -> pipeline.IngestResult:
         """Fetch a web page (public addresses only; see docshelf.fetch) and ingest it as a document."""
         from docshelf.fetch.fetcher import Fetcher
-        from docshelf.fetch.web_ingest import WebServices, ingest_url
+        from docshelf.pipeline.web_ingest import WebServices, ingest_url
 
         web = WebServices(self.store, self.registry, self.index, self.config, self.vector_cache())
         return ingest_url(web, url, namespace=namespace, fetcher=fetcher or Fetcher())

@@ -1,4 +1,4 @@
-"""`docshelf serve`: the search API's WSGI app (`docshelf.api.wsgi`) on waitress.
+"""`docshelf serve`: the search API's WSGI app (`docshelf.local.wsgi`) on waitress.
 
 waitress parses HTTP/1.1 (keep-alive, pipelining, chunked bodies), buffers each request completely before a
 worker thread sees it, sets TCP_NODELAY on accepted sockets, listens with a deep backlog and closes idle
@@ -16,12 +16,12 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer, create_server
 from waitress.task import ErrorTask
 
-from docshelf.api.docs_page import docs_page
 from docshelf.api.openapi import openapi_json
-from docshelf.api.pages import SEARCH_PAGE_POLICY, search_page_files
 from docshelf.api.resolver import build_resolver
 from docshelf.api.service import ApiBackend
-from docshelf.api.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
+from docshelf.local.docs_page import docs_page
+from docshelf.local.pages import SEARCH_PAGE_POLICY, search_page_files
+from docshelf.local.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
 from docshelf.mcp.route import LazyMcpRoute, McpRoute, mcp_available
 
 __all__ = ["SearchApiServer", "ServeConfig", "run_server"]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from docshelf.graph.source import StoreGraphSource
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.registry import DocumentRecord
 
 TOP_HIT_DOCUMENTS = 10

@@ -13,8 +13,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from docshelf.local.sources import Listing
 from docshelf.serde import dumps, loads
-from docshelf.sources import Listing
 from docshelf.store.base import ObjectStore
 
 

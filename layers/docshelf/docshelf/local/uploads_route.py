@@ -17,7 +17,7 @@ from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, BadRequestError, PayloadTooLargeError
 from docshelf.api.ingress import checked_filename
 from docshelf.api.schemas import NAMESPACE_REGEX
-from docshelf.api.upload_signing import UploadSigner
+from docshelf.local.upload_signing import UploadSigner
 from docshelf.pipeline import IngestResult
 
 UPLOADS_PATH = "/uploads"
@@ -36,7 +36,7 @@ class UploadSink(Protocol):
 
 def upload(sink: UploadSink, caller: Callable[[], Caller], query: str, environ: dict[str, Any]) -> tuple[int, bytes]:
     """(status, JSON body): 201 with the stored file's document (`UploadedOut`). A presigned URL (with a
-    `signature`, api/upload_signing.py) authorizes itself and must get the type and size it was signed for; one
+    `signature`, local/upload_signing.py) authorizes itself and must get the type and size it was signed for; one
     without takes the bearer token."""
     namespace, filename = _parameters(query)
     params = {name: values[0] for name, values in parse_qs(query, keep_blank_values=True).items()}

@@ -11,16 +11,16 @@ from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.plan import PlanMaker
 from docshelf.agentic.rules import RULES
 from docshelf.api.link_signing import LinkSigner
-from docshelf.api.local_ingress import UPLOADS_FOLDER
 from docshelf.api.routes_assets import served_asset_link
 from docshelf.api.routes_source import SourceOpener
-from docshelf.api.source_files import first_source_opener, folder_source_opener, namespace_source_opener
 from docshelf.assets.links import AssetLink
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.graph.source import StoreGraphSource
 from docshelf.index.base import SearchBackend
 from docshelf.keys import asset_prefix
-from docshelf.local import LocalServices
+from docshelf.local.ingress import UPLOADS_FOLDER
+from docshelf.local.services import LocalServices
+from docshelf.local.source_files import first_source_opener, folder_source_opener, namespace_source_opener
 from docshelf.model import Chunk
 from docshelf.registry import Registry
 from docshelf.registry.runs_local import LocalRunLog
@@ -28,7 +28,7 @@ from docshelf.search.cache import SqliteSearchCache
 from docshelf.search.hits_local import SqliteHits
 
 if TYPE_CHECKING:
-    from docshelf.api.local_ingress import LocalIngress
+    from docshelf.local.ingress import LocalIngress
 
 CACHE_FILE = "search-cache.sqlite"
 
@@ -102,7 +102,7 @@ class LocalApiBackend:
     def ingress(self) -> LocalIngress:
         """Uploads, deletes and URL ingestion over the local store (one writer, made on first use)."""
         if self._ingress is None:
-            from docshelf.api.local_ingress import LocalIngress
+            from docshelf.local.ingress import LocalIngress
 
             self._ingress = LocalIngress(self.services)
         return self._ingress

@@ -24,9 +24,9 @@ from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, call
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
 from docshelf.api.link_signing import LinkSigner, is_signed
-from docshelf.api.pages import PAGE_FILES
 from docshelf.api.resolver import handle
-from docshelf.api.uploads_route import UPLOADS_PATH, UploadSink, upload
+from docshelf.local.pages import PAGE_FILES
+from docshelf.local.uploads_route import UPLOADS_PATH, UploadSink, upload
 from docshelf.mcp.http import MCP_PATH, HttpAnswer
 from docshelf.mcp.route import McpRoute
 

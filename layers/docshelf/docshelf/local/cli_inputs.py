@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import DocshelfError, DocumentError
+from docshelf.local.sources import read_source, shown
 from docshelf.registry import DocumentRecord
 from docshelf.search.document_names import document_ids
-from docshelf.sources import read_source, shown
 
 
 def read_input_file(path: Path, max_bytes: int | None = None) -> bytes:

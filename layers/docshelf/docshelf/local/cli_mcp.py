@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from docshelf.cli_agentic import add_planner_option, planner_from_args
-from docshelf.cli_options import engine_options
 from docshelf.ids import validate_namespace
-from docshelf.local import DEFAULT_STORE, LocalServices
+from docshelf.local.cli_agentic import add_planner_option, planner_from_args
+from docshelf.local.cli_options import engine_options
+from docshelf.local.services import DEFAULT_STORE, LocalServices
 
 LOCAL_USER = "local"
 
@@ -39,7 +39,7 @@ def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], L
         print("docshelf mcp: the MCP SDK is not installed: pip install 'docshelf[mcp]'", file=sys.stderr)
         return 2
     from docshelf.api.auth import Caller
-    from docshelf.api.local import LocalApiBackend
+    from docshelf.local.api_services import LocalApiBackend
     from docshelf.mcp.server import build_mcp_server, fixed_caller
 
     namespaces = [validate_namespace(namespace) for namespace in args.namespace]

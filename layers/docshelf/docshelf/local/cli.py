@@ -13,12 +13,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docshelf.assets.links import local_asset_link
-from docshelf.cli_agentic import agentic_search_command, planner_from_args
-from docshelf.cli_batch import batch_line
-from docshelf.cli_ingest import cmd_ingest, make_visible
-from docshelf.cli_inputs import read_input_file, read_queries, resolve_delete_keys
-from docshelf.cli_mcp import cmd_mcp, mcp_options
-from docshelf.cli_options import (
+from docshelf.config import ParseLimits
+from docshelf.errors import DocshelfError, DocumentError
+from docshelf.ids import validate_namespace
+from docshelf.index.plan import SearchFilters
+from docshelf.local.cli_agentic import agentic_search_command, planner_from_args
+from docshelf.local.cli_batch import batch_line
+from docshelf.local.cli_ingest import cmd_ingest, make_visible
+from docshelf.local.cli_inputs import read_input_file, read_queries, resolve_delete_keys
+from docshelf.local.cli_mcp import cmd_mcp, mcp_options
+from docshelf.local.cli_options import (
     chunk_options,
     embedding_options,
     jwt_secret,
@@ -28,19 +32,15 @@ from docshelf.cli_options import (
     serve_options,
     store_options,
 )
-from docshelf.cli_reembed import cmd_reembed
-from docshelf.config import ParseLimits
-from docshelf.display_width import display_width, pad
-from docshelf.errors import DocshelfError, DocumentError
-from docshelf.ids import validate_namespace
-from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
+from docshelf.local.cli_reembed import cmd_reembed
+from docshelf.local.display_width import display_width, pad
+from docshelf.local.services import LocalServices
+from docshelf.local.sources import shown
+from docshelf.local.terminal import shown_line, shown_text
 from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.document_names import check_namespace, resolved_filters
 from docshelf.search.empty import EMPTY_REASONS
 from docshelf.search.service import SearchRequest, SearchResponse, search
-from docshelf.sources import shown
-from docshelf.terminal import shown_line, shown_text
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -295,7 +295,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from docshelf.cli_status import document_graphs, hit_lines, print_graphs
+    from docshelf.local.cli_status import document_graphs, hit_lines, print_graphs
 
     services = _existing_store(args)
     namespace = _known_namespace(services, args.namespace)
@@ -337,8 +337,8 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from docshelf.api.auth import ClaimNames
-    from docshelf.api.local import LocalApiBackend
-    from docshelf.api.server import ServeConfig, run_server
+    from docshelf.local.api_services import LocalApiBackend
+    from docshelf.local.server import ServeConfig, run_server
 
     problem = _serve_usage_problem(args)
     secret = None if args.no_auth or problem else jwt_secret(args.jwt_secret_file)
