@@ -9,7 +9,8 @@ layer are never rendered: for a text PDF this module costs one sum over its line
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import pypdfium2 as pdfium
 
@@ -18,7 +19,8 @@ from docshelf.ocr.model import OcrBlock
 from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
 
 if TYPE_CHECKING:
-    from docshelf.parsers.pdf import PageLayout
+    from docshelf.parsers.pdf_lines import Line
+    from docshelf.parsers.pdf_tables import PlacedTable
 
 # 300 dpi: at 200 dpi Tesseract lost the line ends of 12 pt Chinese text (CER 9-12%) that it read whole at 300.
 OCR_DPI = 300
@@ -31,7 +33,24 @@ IMAGE_COVERAGE = 0.5
 PageResult = tuple[list[OcrBlock], str | None] | str  # the blocks and a low-confidence warning, or why it failed
 
 
-def wants_ocr(page: PageLayout) -> bool:
+class PageCover(Protocol):
+    """What `wants_ocr` reads of a page (`pdf.PageLayout`, which imports this module)."""
+
+    @property
+    def width(self) -> float: ...
+    @property
+    def height(self) -> float: ...
+    @property
+    def lines(self) -> Sequence[Line]: ...
+    @property
+    def tables(self) -> Sequence[PlacedTable]: ...
+    @property
+    def image_coverage(self) -> float: ...
+    @property
+    def has_graphics(self) -> bool: ...
+
+
+def wants_ocr(page: PageCover) -> bool:
     has_text = bool(page.lines) or any(placed.table.cells for placed in page.tables)
     if not has_text:
         return page.has_graphics
