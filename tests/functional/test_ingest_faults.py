@@ -239,7 +239,7 @@ def test_follow_symlinks_indexes_the_target(folder: Path, tmp_path: Path, capsys
 def test_a_parser_that_crashes_fails_its_document_only(
     folder: Path, services: LocalServices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from docshelf.parsers import text
+    from docshelf.parsers.markup import text
 
     real_parse = text.parse
 
