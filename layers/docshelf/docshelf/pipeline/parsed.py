@@ -1,5 +1,6 @@
-"""All the stages for one file, as the local writer (the CLI) runs them, and the results of files with nothing to
-publish. A local writer has no S3 event sequencer: its records keep none."""
+"""What becomes of one parsed file on a local writer: its failure settled, its unchanged record answered, or it
+chunked and published; and the result of a file published as it is. A local writer has no S3 event sequencer:
+its records keep none."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import time
 
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
-from docshelf.ids import sha256_hex
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.pipeline.chunk import chunk_stage
@@ -21,31 +21,10 @@ from docshelf.pipeline.outcomes import (
     failure_status,
     indexed_status,
 )
-from docshelf.pipeline.parse import document_ref, parse_stage
+from docshelf.pipeline.parse import document_ref
 from docshelf.pipeline.publish import publish_stage, published_with
 from docshelf.registry import DocumentRecord, Registry
 from docshelf.store.base import ObjectStore
-
-
-def ingest(
-    store: ObjectStore,
-    registry: Registry,
-    index: SearchBackend,
-    data: bytes,
-    *,
-    namespace: str,
-    source_key: str,
-    config: PipelineConfig | None = None,
-    vectors: VectorCache | None = None,
-) -> IngestResult:
-    """All three stages for one file, as the local CLI runs them (chunks embedded through `vectors` if given)."""
-    config = config or PipelineConfig()
-    revision = sha256_hex(data)
-    unchanged = already_published(registry, index, revision, namespace=namespace, source_key=source_key, config=config)
-    if unchanged is not None:
-        return unchanged
-    outcome = parse_stage(store, data, namespace=namespace, source_key=source_key, config=config, revision=revision)
-    return ingest_parsed(store, registry, index, outcome, config=config, vectors=vectors)
 
 
 def already_published(
