@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO / "layers" / "docshelf"))
 from docshelf import tokens  # noqa: E402
 from docshelf.config import ParseLimits  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
-from docshelf.parsers.pdf_ranges import merge_pdf_ranges, plan_pdf, read_pdf_range  # noqa: E402
+from docshelf.parsers.pdf.pdf_ranges import merge_pdf_ranges, plan_pdf, read_pdf_range  # noqa: E402
 from docshelf.serde import dumps, loads  # noqa: E402
 
 WHOLE = ParseLimits(text_pages_per_range=10**6, scanned_pages_per_range=10**6)

@@ -15,8 +15,9 @@ from docshelf import parsers
 from docshelf.errors import DocumentTooLargeError
 from docshelf.local.cli import main
 from docshelf.local.services import LocalServices
-from docshelf.local.sources import hash_source, list_sources, read_source
+from docshelf.local.sources import list_sources
 from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
+from docshelf.pipeline.file_reading import hash_source, read_source
 
 REPO = Path(__file__).resolve().parents[2]
 ADDRESS_SPACE_LIMIT = 1_500_000 * 1024  # `ulimit -v 1500000`

@@ -9,6 +9,7 @@ import pytest
 from docshelf import pipeline, tokens
 from docshelf.index.plan import SearchFilters
 from docshelf.local.services import LocalServices
+from docshelf.pipeline import local_ingest
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="parse workers are forked")
 
@@ -56,7 +57,7 @@ def test_parallel_ingest_matches_serial_and_parses_in_workers(tmp_path: Path, mo
             log.write(f"{os.getpid()}\n")
         return parse_stage(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "parse_stage", recording_parse_stage)
+    monkeypatch.setattr(local_ingest, "parse_stage", recording_parse_stage)
     serial = _snapshot(_ingest(tmp_path, "serial", monkeypatch, workers=1))
     assert set(parsed_by.read_text().split()) == {str(os.getpid())}
     parsed_by.unlink()

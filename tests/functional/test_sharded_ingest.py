@@ -14,7 +14,7 @@ from docshelf.errors import InvalidConfigError
 from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
 from docshelf.local.services import LocalServices
-from docshelf.parsers.pdf_ranges import plan_pdf
+from docshelf.parsers.pdf.pdf_ranges import plan_pdf
 from tests.pdf_fixtures import long_pdf
 
 

@@ -10,10 +10,11 @@ from typing import Any
 import jwt
 import pytest
 
-from docshelf.api.auth import ClaimNames, caller_from_claims, namespaces_from_claim, verify_hs256
+from docshelf.api.auth import ClaimNames, caller_from_claims, namespaces_from_claim
 from docshelf.api.errors import UnauthorizedError
 from docshelf.api.resolver import build_resolver, handle
 from docshelf.api.service import ApiBackend
+from docshelf.local.bearer import verify_hs256
 from docshelf.search.cache import cache_key
 from docshelf.search.service import SearchRequest
 

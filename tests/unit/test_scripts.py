@@ -10,8 +10,8 @@ import pytest
 from docshelf.index.analyzer import analyze
 from docshelf.model import Document, Heading, Page, Paragraph, Source
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.html import parse as parse_html
-from docshelf.parsers.markdown import parse as parse_markdown
+from docshelf.parsers.markup.html import parse as parse_html
+from docshelf.parsers.markup.markdown import parse as parse_markdown
 from docshelf.scripts import CJK_LETTERS, HAN, KANA, NO_SPACE, no_space_script
 from docshelf.search.ranking import RankingSettings
 from docshelf.search.semantic import semantic_query

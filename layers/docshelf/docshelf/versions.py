@@ -10,7 +10,7 @@ SCHEMA_VERSION = "1.0"
 PARSER_VERSION = "6"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
-# The page-range parse's partial objects (parsers/pdf_pages_json.py): raised whenever PageLayout or Line changes
+# The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
 # shape, so older partial objects are not read.
 PAGES_FORMAT = 3
 # The analyzer's terms: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the terms of the

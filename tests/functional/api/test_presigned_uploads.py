@@ -74,7 +74,7 @@ def test_a_signature_expires() -> None:
 
 def test_a_signature_of_any_text_is_refused_not_a_server_error() -> None:
     from docshelf.api.errors import ForbiddenError
-    from docshelf.api.link_signing import LinkSigner
+    from docshelf.local.link_signing import LinkSigner
 
     signer = LinkSigner()
     link = signer.signed("/documents/d1/source", {"namespace": "demo"})

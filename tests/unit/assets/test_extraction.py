@@ -99,7 +99,7 @@ def test_pdf_logo_re_encoded_on_some_pages_is_still_one_asset() -> None:
 
 def test_pdf_page_workers_give_the_serial_result(monkeypatch: pytest.MonkeyPatch) -> None:
     from docshelf import tokens
-    from docshelf.parsers import pdf_workers
+    from docshelf.parsers.pdf import pdf_workers
 
     data = pdf_with_logo(120, LOGO, photo_on=100, photo_jpeg=PHOTO)
     monkeypatch.setenv(tokens.CPUS_ENV, "1")

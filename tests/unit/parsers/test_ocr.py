@@ -274,7 +274,7 @@ def test_a_cached_parse_that_skipped_ocr_is_parsed_again_once_ocr_can_run(
 def test_ocrd_pages_read_in_page_ranges_merge_to_the_whole_parse(pages: dict[str, Image.Image]) -> None:
     """Each range OCRs its own scans where it is read (on AWS, its own invocation); the merge gets their blocks."""
     from docshelf.parsers import parse_with_assets
-    from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
+    from docshelf.parsers.pdf.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
     from docshelf.serde import dumps, loads
 
     width, height = A4

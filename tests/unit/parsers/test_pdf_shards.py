@@ -12,10 +12,11 @@ import pytest
 from docshelf import tokens
 from docshelf.errors import DocumentError
 from docshelf.model import Document
-from docshelf.parsers import parse_bytes, parse_with_assets, pdf
+from docshelf.parsers import parse_bytes, parse_with_assets
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
-from docshelf.parsers.pdf_shards import image_only_pages, plan_ranges
+from docshelf.parsers.pdf import pdf
+from docshelf.parsers.pdf.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
+from docshelf.parsers.pdf.pdf_shards import image_only_pages, plan_ranges
 from docshelf.serde import dumps, loads
 from tests.pdf_fixtures import heading, long_pdf
 

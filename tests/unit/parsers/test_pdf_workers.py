@@ -12,10 +12,10 @@ from reportlab.pdfgen import canvas
 
 from docshelf import tokens
 from docshelf.errors import ParseTimeoutError
-from docshelf.parsers import pdf, pdf_workers
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.deadline import time_budget
-from docshelf.parsers.pdf_workers import deal_ranges, map_page_ranges, worker_count
+from docshelf.parsers.pdf import pdf, pdf_workers
+from docshelf.parsers.pdf.pdf_workers import deal_ranges, map_page_ranges, worker_count
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forked")
 WIDTH, HEIGHT = A4

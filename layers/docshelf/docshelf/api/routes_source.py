@@ -6,12 +6,13 @@ the bytes themselves, read from the folder the documents were ingested from and 
 indexed revision (their sha256). A served file never runs in the page's origin: anything but a PDF (which
 Chromium's viewer cannot show sandboxed) is answered with a sandboxing Content-Security-Policy. A client that asks
 for JSON gets, on both hosts, `{"url", "expires_in"}`: under `docshelf serve` a signed link that opens the file
-without a token for an hour (api/link_signing.py).
+without a token for an hour (local/link_signing.py).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
@@ -20,7 +21,6 @@ from aws_lambda_powertools.event_handler import Response
 
 from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, NotFoundError
-from docshelf.api.link_signing import LinkSigner
 from docshelf.api.links import absolute_url, wants_json
 from docshelf.api.requests import RouteContext, namespace_param, new_router
 from docshelf.api.responses import validated
@@ -49,6 +49,15 @@ class SourceBytes:
 class SourceUrl:
     url: str
     expires_in: int
+
+
+class LinkSigner(Protocol):
+    """A host's signed links (`docshelf serve`: local/link_signing.py)."""
+
+    @property
+    def ttl_s(self) -> int: ...
+
+    def signed(self, path: str, params: Mapping[str, str]) -> str: ...
 
 
 class SourceOpener(Protocol):

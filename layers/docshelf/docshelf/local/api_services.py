@@ -10,7 +10,6 @@ from urllib.parse import unquote
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.plan import PlanMaker
 from docshelf.agentic.rules import RULES
-from docshelf.api.link_signing import LinkSigner
 from docshelf.api.routes_assets import served_asset_link
 from docshelf.api.routes_source import SourceOpener
 from docshelf.assets.links import AssetLink
@@ -19,6 +18,7 @@ from docshelf.graph.source import StoreGraphSource
 from docshelf.index.base import SearchBackend
 from docshelf.keys import asset_prefix
 from docshelf.local.ingress import UPLOADS_FOLDER
+from docshelf.local.link_signing import LinkSigner
 from docshelf.local.services import LocalServices
 from docshelf.local.source_files import first_source_opener, folder_source_opener, namespace_source_opener
 from docshelf.model import Chunk

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import DocshelfError, DocumentError
-from docshelf.local.sources import read_source, shown
+from docshelf.local.sources import shown
+from docshelf.pipeline.file_reading import read_source
 from docshelf.registry import DocumentRecord
 from docshelf.search.document_names import document_ids
 

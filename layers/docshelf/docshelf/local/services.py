@@ -3,25 +3,20 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from docshelf import pipeline, tokens
+from docshelf import pipeline
 from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.embeddings.cache import VectorCache
 from docshelf.embeddings.factory import provider_from_config
-from docshelf.errors import DocshelfError, DocumentError
-from docshelf.forked import forked_imap
-from docshelf.ids import sha256_hex
+from docshelf.errors import DocshelfError
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
-from docshelf.local.sources import hash_source, read_source
 from docshelf.registry import LocalRegistry
 from docshelf.store import LocalStore
 
@@ -119,58 +114,18 @@ class LocalServices:
     def ingest_files(
         self, files: Sequence[tuple[Path, str]], *, namespace: str, on_parsed: Callable[[], None] | None = None
     ) -> Iterator[pipeline.IngestResult]:
-        """Ingest `(path, source key)` pairs; results come in completion order, each once the file is published, and
-        `on_parsed` is called as each file is parsed (or found unchanged, or unreadable), before it is published.
-
-        Files already published as they are need no parse: they are answered first, from the registry. The
-        others are parsed by `parse_in_workers` while this process chunks what they have parsed and publishes it in
-        batches (`pipeline.BatchedPublishing`; the registry and the index keep one writer). A file that vanishes
-        or cannot be read, when hashed or when parsed, ends as that document's failure; the others go on."""
-        changed: list[tuple[Path, str]] = []
-        unreadable: list[pipeline.ParseOutcome] = []
-        max_bytes = self.config.limits.max_bytes
-        for path, key in files:
-            try:
-                revision = hash_source(path, max_bytes)
-            except DocumentError as error:
-                unreadable.append(_unread(namespace, key, error))
-                continue
-            unchanged = pipeline.already_published(
-                self.registry, self.index, revision, namespace=namespace, source_key=key, config=self.config
-            )
-            if unchanged is None:
-                changed.append((path, key))
-            else:
-                _called(on_parsed)
-                yield unchanged
-
-        def parse(file: tuple[Path, str]) -> pipeline.ParseOutcome | pipeline.ChunkedFile:
-            path, key = file
-            try:
-                data = read_source(path, max_bytes)
-            except DocumentError as error:
-                return _unread(namespace, key, error)
-            # The file may have changed since it was hashed: its revision is these bytes'. Chunked here too (in the
-            # parse worker), which holds the only reference to the document.
-            return pipeline.chunk_where_parsed(
-                self.store,
-                pipeline.parse_stage(
-                    self.store, data, namespace=namespace, source_key=key, config=self.config, revision=sha256_hex(data)
-                ),
-                config=self.config,
-            )
-
-        publishing = pipeline.BatchedPublishing(
-            self.store, self.registry, self.index, config=self.config, vectors=self.vector_cache()
+        """`pipeline.ingest_files` into these services: results in completion order, `on_parsed` called as each
+        file is parsed (or found unchanged, or unreadable)."""
+        yield from pipeline.ingest_files(
+            self.store,
+            self.registry,
+            self.index,
+            files,
+            namespace=namespace,
+            config=self.config,
+            vectors=self.vector_cache(),
+            on_parsed=on_parsed,
         )
-        for outcome in unreadable:
-            _called(on_parsed)
-            yield from publishing.add(outcome)
-        outcomes = _counted(parse_in_workers(parse, changed, path=lambda file: file[0]), on_parsed)
-        # `add_next` takes each parsed file itself: no frame here keeps its document once it is chunked.
-        while (results := publishing.add_next(outcomes)) is not None:
-            yield from results
-        yield from publishing.flush()
 
     def ingest_url(self, url: str, *, namespace: str, fetcher: Fetcher | None = None) -> pipeline.IngestResult:
         """Fetch a web page (public addresses only; see docshelf.fetch) and ingest it as a document."""
@@ -188,46 +143,6 @@ class LocalServices:
 
 def _with_shard_sizes(config: PipelineConfig) -> PipelineConfig:
     return replace(config, limits=local_limits(config.limits))
-
-
-def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Callable[[T], Path]) -> Iterator[R]:
-    """`parse` of every file, in completion order: with CPUs to spare, in forked workers of one CPU each
-    (none forks page workers of its own), largest file first; otherwise here, one after the other."""
-    largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
-    # itemgetter through `map`: no loop variable keeps the last result alive while the caller uses it.
-    yield from map(itemgetter(1), forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each))
-
-
-def _called(callback: Callable[[], None] | None) -> None:
-    if callback is not None:
-        callback()
-
-
-def _counted(items: Iterator[R], callback: Callable[[], None] | None) -> Iterator[R]:
-    """`items`, calling `callback` as each one arrives. Through `map`, so no frame here keeps an item while the
-    caller uses it (a generator suspended at its `yield` would hold a 200 MB text's Document until the next one)."""
-
-    def passed(item: R) -> R:
-        _called(callback)
-        return item
-
-    return map(passed, items)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:  # gone since it was listed: its parse reports that
-        return 0
-
-
-def _unread(namespace: str, source_key: str, error: DocumentError) -> pipeline.ParseOutcome:
-    """The parse outcome of a file that could not be read: a failure of that document, without a revision."""
-    return pipeline.ParseOutcome(pipeline.document_ref(namespace, source_key, revision=""), error=error)
-
-
-def _one_cpu_each() -> None:
-    os.environ[tokens.CPUS_ENV] = "1"
 
 
 def _open_index(store: LocalStore, backend: Backend, url: str | None, index_name: str | None) -> SearchBackend:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from docshelf.api.errors import ForbiddenError
-from docshelf.api.link_signing import hmac_signature, same_signature
+from docshelf.local.link_signing import hmac_signature, same_signature
 
 UPLOAD_URL_SECONDS = 900  # as long as the presigned S3 PUT on AWS
 

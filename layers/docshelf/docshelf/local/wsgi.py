@@ -20,11 +20,12 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote
 
-from docshelf.api.auth import ALL_NAMESPACES, DEFAULT_LEEWAY_S, ClaimNames, caller_from_claims, verify_hs256
+from docshelf.api.auth import ALL_NAMESPACES, ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError, PayloadTooLargeError, UnauthorizedError
 from docshelf.api.limits import MAX_BODY_BYTES
-from docshelf.api.link_signing import LinkSigner, is_signed
 from docshelf.api.resolver import handle
+from docshelf.local.bearer import DEFAULT_LEEWAY_S, verify_hs256
+from docshelf.local.link_signing import LinkSigner, is_signed
 from docshelf.local.pages import PAGE_FILES
 from docshelf.local.uploads_route import UPLOADS_PATH, UploadSink, upload
 from docshelf.mcp.http import MCP_PATH, HttpAnswer
@@ -146,7 +147,7 @@ class SearchApiApp:
         return self._resolve(method, raw_path, path, query, environ, body, self._signed_claims(method, path, query))
 
     def _signed_claims(self, method: str, path: str, query: str) -> dict[str, Any] | None:
-        """For a signed link (api/link_signing.py) to a source file or an asset: claims for its namespace alone."""
+        """For a signed link (local/link_signing.py) to a source file or an asset: claims for its namespace alone."""
         if self.link_signer is None or method not in ("GET", "HEAD") or not _SIGNED_PATH.fullmatch(path):
             return None
         params = dict(parse_qsl(query, keep_blank_values=True))

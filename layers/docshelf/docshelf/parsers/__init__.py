@@ -156,7 +156,7 @@ def finish_document(
     """The typed Document of a parser's content, or the DocumentError that is its status."""
     if content.page_count > limits.max_pages:
         raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
-    document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
+    document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_name}/{PARSER_VERSION}")
     blocks = document.blocks()
     if not any(has_text(block) or block.kind == "image" for block in blocks):
         took = f" ({time.monotonic() - started:.1f}s)" if started is not None else ""

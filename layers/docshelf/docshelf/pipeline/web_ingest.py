@@ -19,9 +19,9 @@ from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified, Validators, split_url
 from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import SearchBackend
-from docshelf.pipeline.ingest import already_published, ingest_parsed
 from docshelf.pipeline.outcomes import IngestResult, ParseOutcome
 from docshelf.pipeline.parse import document_ref, parse_stage
+from docshelf.pipeline.parsed import already_published, ingest_parsed
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
 
