@@ -35,7 +35,7 @@ from docshelf.api.routes_graph import register_graph_route
 from docshelf.api.routes_namespaces import register_namespace_route
 from docshelf.api.routes_source import register_source_route
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, LIST_QUERY, NAMESPACE, SEARCH_BODY, ref
-from docshelf.api.service import ApiBackend, get_document, list_documents, run_search
+from docshelf.api.service import ApiServices, get_document, list_documents, run_search
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
 from docshelf.search.document_names import UnknownNamespaceError
@@ -109,12 +109,12 @@ def to_search_request(body: Mapping[str, Any]) -> SearchRequest:
 
 
 def build_resolver(
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     claim_names: Callable[[], ClaimNames],
     *,
     on_search: SearchHook | None = None,
 ) -> APIGatewayHttpResolver:
-    """`backend` and `claim_names` are called per request, so nothing is built at import time."""
+    """`services` and `claim_names` are called per request, so nothing is built at import time."""
     app = APIGatewayHttpResolver()
 
     def caller() -> Caller:
@@ -135,9 +135,9 @@ def build_resolver(
         if body.get("mode") == "agentic":
             from docshelf.api.service_agentic import run_agentic_search  # not on a classic cold start
 
-            payload, hit = run_agentic_search(backend(), caller(), request)
+            payload, hit = run_agentic_search(services(), caller(), request)
         else:
-            payload, hit = run_search(backend(), caller(), request)
+            payload, hit = run_search(services(), caller(), request)
         if on_search is not None:
             on_search(payload, hit)
         return json_response(absolute_links(payload, app.current_event.headers), ref("SearchOut"))
@@ -148,21 +148,21 @@ def build_resolver(
         page = {name: validated(query[name], LIST_QUERY[name], ("query", name)) for name in LIST_QUERY if name in query}
         if "limit" in page:
             page["limit"] = int(page["limit"])
-        listed = list_documents(backend(), caller(), namespace_param(), **page)
+        listed = list_documents(services(), caller(), namespace_param(), **page)
         return json_response(listed, ref("DocumentListOut"))
 
     @app.get("/documents/<document_id>")
     def document_route(document_id: str) -> Response[str]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
-        document = get_document(backend(), caller(), namespace_param(), document_id)
+        document = get_document(services(), caller(), namespace_param(), document_id)
         return json_response(document, ref("DocumentOut"))
 
-    register_source_route(app, backend, caller, namespace_param, validated)
-    register_asset_route(app, backend, caller, namespace_param, validated)
-    register_document_routes(app, backend, caller, namespace_param)
-    register_graph_route(app, backend, caller, namespace_param)
-    register_agentic_routes(app, backend, caller)
-    register_namespace_route(app, backend, caller)
+    register_source_route(app, services, caller, namespace_param, validated)
+    register_asset_route(app, services, caller, namespace_param, validated)
+    register_document_routes(app, services, caller, namespace_param)
+    register_graph_route(app, services, caller, namespace_param)
+    register_agentic_routes(app, services, caller)
+    register_namespace_route(app, services, caller)
     _register_error_handlers(app)
     return app
 

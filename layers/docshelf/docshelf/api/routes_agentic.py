@@ -9,11 +9,11 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
     from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from docshelf.api.service import ApiServices
 
 
 def register_agentic_routes(
-    app: APIGatewayHttpResolver, backend: Callable[[], ApiBackend], caller: Callable[[], Caller]
+    app: APIGatewayHttpResolver, services: Callable[[], ApiServices], caller: Callable[[], Caller]
 ) -> None:
     from docshelf.api.resolver import json_response, validated  # the resolver imports this module
     from docshelf.api.schemas import ref
@@ -24,4 +24,4 @@ def register_agentic_routes(
         from docshelf.api.service_agentic import get_run  # the agentic package loads only when used
 
         validated(run_id, RUN_ID, ("path", "run_id"))
-        return json_response(get_run(backend(), caller(), run_id), ref("RunOut"))
+        return json_response(get_run(services(), caller(), run_id), ref("RunOut"))

@@ -15,7 +15,7 @@ from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
 from docshelf.api.routes_source import SOURCE_POLICY, served_record
 from docshelf.api.schemas import DOCUMENT_ID
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.assets import is_asset_ref
 from docshelf.model import Chunk
 
@@ -34,7 +34,7 @@ def served_asset_link(chunk: Chunk, name: str) -> str:
 
 def register_asset_route(
     app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     caller: Callable[[], Caller],
     namespace_param: Callable[[], str],
     validated: Callable[..., object],
@@ -43,7 +43,7 @@ def register_asset_route(
     def asset_route(document_id: str, name: str) -> Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         namespace = namespace_param()
-        api = backend()
+        api = services()
         served_record(api, caller(), namespace, document_id)
         reader: AssetReader | None = getattr(api, "asset_reader", None)
         data = reader(namespace, document_id, name) if is_asset_ref(name) and reader is not None else None

@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
     from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from docshelf.api.service import ApiServices
 
 
 def register_document_routes(
     app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     caller: Callable[[], Caller],
     namespace_param: Callable[[], str],
 ) -> None:
@@ -38,7 +38,7 @@ def register_document_routes(
     def upload_route() -> Response[str]:
         body = validated(_json_body(app.current_event.decoded_body), ref("UploadBody"), ("body",))
         namespace = caller().authorize(body["namespace"])
-        ingress = ingress_of(backend())
+        ingress = ingress_of(services())
         source_key = checked_filename(body["filename"])
         checked_upload(ingress, body["content_type"], body["size"])
         target = ingress.upload_target(namespace, source_key, body["content_type"], body["size"])
@@ -57,7 +57,7 @@ def register_document_routes(
     def delete_route(document_id: str) -> Response[str]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         namespace = caller().authorize(namespace_param())
-        api = backend()
+        api = services()
         record = api.registry.get(namespace, document_id)
         if record is None:
             raise NotFoundError(f"no document {document_id} in namespace {namespace}")
@@ -70,7 +70,7 @@ def register_document_routes(
         body = validated(_json_body(app.current_event.decoded_body), ref("IngestBody"), ("body",))
         namespace = caller().authorize(body["namespace"])
         source_key = _web_key(body["url"])
-        api = backend()
+        api = services()
         ingress = ingress_of(api)
         queued = register_processing(api.registry, namespace, source_key)
         ingress.queue_url(namespace, body["url"], source_key)

@@ -13,13 +13,13 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
     from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from docshelf.api.service import ApiServices
     from docshelf.graph.source import GraphSource
 
 
 def register_graph_route(
     app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     caller: Callable[[], Caller],
     namespace_param: Callable[[], str],
 ) -> None:
@@ -29,7 +29,7 @@ def register_graph_route(
     def graph_route(document_id: str) -> Response[str]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         namespace = caller().authorize(namespace_param())
-        api = backend()
+        api = services()
         record = api.registry.get(namespace, document_id)
         source: GraphSource | None = getattr(api, "graph_source", None)
         graph = source.load(namespace, document_id) if source is not None and record is not None else None

@@ -12,16 +12,16 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 
     from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from docshelf.api.service import ApiServices
 
 
 def register_namespace_route(
-    app: APIGatewayHttpResolver, backend: Callable[[], ApiBackend], caller: Callable[[], Caller]
+    app: APIGatewayHttpResolver, services: Callable[[], ApiServices], caller: Callable[[], Caller]
 ) -> None:
     from docshelf.api.resolver import json_response
 
     @app.get("/namespaces")
     def namespaces_route() -> Response[str]:
         who = caller()
-        readable = [namespace for namespace in backend().registry.namespaces() if who.may_read(namespace)]
+        readable = [namespace for namespace in services().registry.namespaces() if who.may_read(namespace)]
         return json_response({"namespaces": readable}, ref("NamespaceListOut"))

@@ -1,6 +1,6 @@
 """GET /documents/{document_id}/source?namespace=NS: the cited document's own file, for the page's citation links.
 
-Authorised like every route (the caller's token must allow the namespace). The backend decides how the file is
+Authorised like every route (the caller's token must allow the namespace). The host's services decide how the file is
 reached: on AWS a short-lived presigned GET of the source object (`{"url", "expires_in"}`), under `docshelf serve`
 the bytes themselves, read from the folder the documents were ingested from and served only while they are the
 indexed revision (their sha256). A served file never runs in the page's origin: anything but a PDF (which
@@ -23,7 +23,7 @@ from docshelf.api.auth import Caller
 from docshelf.api.errors import ApiError, NotFoundError
 from docshelf.api.links import absolute_url, wants_json
 from docshelf.api.schemas import DOCUMENT_ID
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.registry import DocumentRecord
 
 SOURCE_POLICY = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -62,7 +62,7 @@ class SourceOpener(Protocol):
 
 def register_source_route(
     app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     caller: Callable[[], Caller],
     namespace_param: Callable[[], str],
     validated: Callable[..., object],
@@ -70,7 +70,7 @@ def register_source_route(
     @app.get("/documents/<document_id>/source")
     def source_route(document_id: str) -> Response[str] | Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
-        api = backend()
+        api = services()
         record = served_record(api, caller(), namespace_param(), document_id)
         opener: SourceOpener | None = getattr(api, "source_opener", None)
         if opener is None:
@@ -88,7 +88,7 @@ def register_source_route(
         return source_response(answer, record.source_file_name)
 
 
-def served_record(api: ApiBackend, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:
+def served_record(api: ApiServices, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:
     """The document of a namespace the caller may read, while it has files to serve; NotFoundError otherwise."""
     caller.authorize(namespace)
     record = api.registry.get(namespace, document_id)

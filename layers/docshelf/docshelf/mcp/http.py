@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from docshelf.api.auth import Caller
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -158,11 +158,11 @@ class McpHttpEndpoint:
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 
 
-def http_endpoint(backend: Callable[[], ApiBackend], *, loopback: bool) -> McpHttpEndpoint:
-    """The endpoint over an API backend, each tool call's caller taken from its request's scope."""
+def http_endpoint(services: Callable[[], ApiServices], *, loopback: bool) -> McpHttpEndpoint:
+    """The endpoint over an API's services, each tool call's caller taken from its request's scope."""
     from docshelf.mcp.server import build_mcp_server, scope_caller
 
-    server = build_mcp_server(backend, scope_caller)
+    server = build_mcp_server(services, scope_caller)
     return McpHttpEndpoint(server, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
 
 
@@ -175,8 +175,8 @@ class McpRoute(Protocol):
 class LazyMcpRoute:
     """The endpoint made on the first MCP request, so a server that never serves one never imports the SDK."""
 
-    def __init__(self, backend: Callable[[], ApiBackend], *, loopback: bool) -> None:
-        self._backend = backend
+    def __init__(self, services: Callable[[], ApiServices], *, loopback: bool) -> None:
+        self._services = services
         self._loopback = loopback
         self._endpoint: McpHttpEndpoint | None = None
         self._lock = threading.Lock()
@@ -186,7 +186,7 @@ class LazyMcpRoute:
     ) -> HttpAnswer:
         with self._lock:
             if self._endpoint is None:
-                self._endpoint = http_endpoint(self._backend, loopback=self._loopback)
+                self._endpoint = http_endpoint(self._services, loopback=self._loopback)
         return self._endpoint.handle(method, path, query, headers, body, caller)
 
     def close(self) -> None:
