@@ -40,12 +40,12 @@ def _peak_kib() -> int:
 
 
 def _child(path: str, forced: bool) -> None:
-    from docshelf import tokens
+    from docshelf import forked
     from docshelf.parsers.base import ParseLimits
     from docshelf.parsers.pdf import pdf
 
     if forced:  # a worker per usable CPU whatever the load average says (the machine is shared)
-        tokens.spare_cpus = tokens.usable_cpus
+        forked.spare_cpus = forked.usable_cpus
 
     data = Path(path).read_bytes()
     times = os.times()

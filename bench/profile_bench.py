@@ -37,7 +37,7 @@ from bench.run import files_of, print_table  # noqa: E402
 from bench.stage_timer import ORDER, StageTimer  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
-CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.tokens.CPUS_ENV
+CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.forked.CPUS_ENV
 
 
 def ingest(folder: Path, files: list[Path], store: Path) -> tuple[float, int, int]:

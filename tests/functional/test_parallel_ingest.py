@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import pipeline, tokens
+from docshelf import forked, pipeline
 from docshelf.index.plan import SearchFilters
 from docshelf.local.services import LocalServices
 from docshelf.pipeline import local_ingest
@@ -32,7 +32,7 @@ def _folder(root: Path) -> list[tuple[Path, str]]:
 
 
 def _ingest(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, workers: int) -> LocalServices:
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: workers)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: workers)
     services = LocalServices.open(tmp_path / name / "store")
     files = _folder(tmp_path / name / "docs")
     results = list(services.ingest_files(files, namespace="acme"))

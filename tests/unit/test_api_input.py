@@ -13,7 +13,7 @@ import pytest
 from docshelf.api.auth import ClaimNames, caller_from_claims, namespaces_from_claim
 from docshelf.api.errors import UnauthorizedError
 from docshelf.api.resolver import build_resolver, handle
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.local.bearer import verify_hs256
 from docshelf.search.cache import cache_key
 from docshelf.search.service import SearchRequest
@@ -49,7 +49,7 @@ def event(body: str | None, *, query: dict[str, str] | None = None, path: str = 
 
 
 def resolve(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    backend: ApiBackend = NoBackend()
+    backend: ApiServices = NoBackend()
     app = build_resolver(lambda: backend, ClaimNames)
     result = handle(app, request, None)
     return int(result["statusCode"]), json.loads(result["body"])

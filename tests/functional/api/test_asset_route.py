@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.api_services import LocalApiServices
 from docshelf.local.server import ServeConfig
 from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, serving, token
@@ -41,8 +41,8 @@ def pictured(tmp_path: Path) -> Iterator[Served]:
     services = LocalServices.open(tmp_path / "store")
     services.ingest(report_with_a_picture(), namespace="demo", source_key="report.docx")
     services.ingest(report_with_a_picture(), namespace="secret", source_key="report.docx")
-    with serving(LocalApiBackend(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
-        yield Served(server.url, services, LocalApiBackend(services), server)
+    with serving(LocalApiServices(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
+        yield Served(server.url, services, LocalApiServices(services), server)
 
 
 def _image_asset(served: Served, bearer: str, namespace: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.fetch import Fetcher
-from docshelf.local.api_services import LocalApiBackend
+from docshelf.local.api_services import LocalApiServices
 from docshelf.local.ingress import LocalIngress
 from docshelf.local.server import ServeConfig
 from docshelf.local.services import LocalServices
@@ -29,7 +29,7 @@ def gated(tmp_path: Path) -> Iterator[Served]:
     ingest_tenants(tmp_path / "store")
     services = LocalServices.open(tmp_path / "store")
     ingress = LocalIngress(services, fetcher=gated_fetcher)
-    backend = LocalApiBackend(services, cache_ttl_s=0, ingress=ingress)
+    backend = LocalApiServices(services, cache_ttl_s=0, ingress=ingress)
     GATE.clear()
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         yield Served(server.url, services, backend, server)

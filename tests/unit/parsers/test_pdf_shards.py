@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.errors import DocumentError
 from docshelf.model import Document
 from docshelf.parsers import parse_bytes, parse_with_assets
@@ -123,7 +123,7 @@ def test_corpus_pdfs_merge_to_their_whole_parse(corpus_dir: Path) -> None:
 def test_locally_the_plan_runs_in_worker_processes(monkeypatch: pytest.MonkeyPatch, forks: list[int]) -> None:
     data = long_pdf(120, scanned={7})
     whole = parse_bytes(data, "manual.pdf", limits=WHOLE)
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 2)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 2)
     monkeypatch.setattr(pdf, "worker_count", lambda _pages: 1)  # no page workers: only the ranges fork
     before = len(forks)
     assert parse_bytes(data, "manual.pdf", limits=small_ranges(40, 4)) == whole

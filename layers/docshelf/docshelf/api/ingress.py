@@ -33,8 +33,8 @@ class Ingress(Protocol):
     def queue_url(self, namespace: str, url: str, source_key: str) -> None: ...
 
 
-def ingress_of(backend: Any) -> Ingress:
-    ingress = getattr(backend, "ingress", None)
+def ingress_of(services: Any) -> Ingress:
+    ingress = getattr(services, "ingress", None)
     if ingress is None:
         raise NotAvailableError("this deployment does not take uploads")
     result: Ingress = ingress

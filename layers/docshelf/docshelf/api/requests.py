@@ -1,6 +1,6 @@
 """What every route module needs besides its own logic: its router, the JSON body, the `namespace` query parameter,
-the caller and the API's backend (`RouteContext`, whose parts are called per request, so nothing is built at import
-time)."""
+the caller and the host's API services (`RouteContext`, whose parts are called per request, so nothing is built at
+import time)."""
 
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ from docshelf.json_schema import Location, Problem
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-    from docshelf.api.service import ApiBackend
+    from docshelf.api.service import ApiServices
 
 
 @dataclass(frozen=True, slots=True)
 class RouteContext:
-    """The API's backend and the names of the token's claims, as the host provides them."""
+    """The host's API services and the names of the token's claims, as the host provides them."""
 
-    backend: Callable[[], ApiBackend]
+    services: Callable[[], ApiServices]
     claim_names: Callable[[], ClaimNames]
 
     def caller(self, event: APIGatewayProxyEventV2) -> Caller:

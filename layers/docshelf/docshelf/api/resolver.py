@@ -38,7 +38,7 @@ from docshelf.api.routes_graph import graph_router
 from docshelf.api.routes_namespaces import namespace_router
 from docshelf.api.routes_search import SearchHook, search_router
 from docshelf.api.routes_source import source_router
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.search.document_names import UnknownNamespaceError
 
@@ -49,14 +49,14 @@ _log = logging.getLogger(__name__)
 
 
 def build_resolver(
-    backend: Callable[[], ApiBackend],
+    services: Callable[[], ApiServices],
     claim_names: Callable[[], ClaimNames],
     *,
     on_search: SearchHook | None = None,
 ) -> APIGatewayHttpResolver:
-    """`backend` and `claim_names` are called per request, so nothing is built at import time."""
+    """`services` and `claim_names` are called per request, so nothing is built at import time."""
     app = APIGatewayHttpResolver()
-    context = RouteContext(backend, claim_names)
+    context = RouteContext(services, claim_names)
     app.include_router(search_router(context, on_search))
     app.include_router(documents_router(context))
     app.include_router(source_router(context))

@@ -22,6 +22,6 @@ def agentic_router(context: RouteContext) -> APIGatewayHttpRouter:
         from docshelf.api.service_agentic import get_run  # the agentic package loads only when used
 
         validated(run_id, RUN_ID, ("path", "run_id"))
-        return json_response(get_run(context.backend(), context.caller(router.current_event), run_id), ref("RunOut"))
+        return json_response(get_run(context.services(), context.caller(router.current_event), run_id), ref("RunOut"))
 
     return router

@@ -41,7 +41,7 @@ def asset_router(context: RouteContext) -> APIGatewayHttpRouter:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         event = router.current_event
         namespace = namespace_param(event)
-        api = context.backend()
+        api = context.services()
         served_record(api, context.caller(event), namespace, document_id)
         reader: AssetReader | None = getattr(api, "asset_reader", None)
         data = reader(namespace, document_id, name) if is_asset_ref(name) and reader is not None else None

@@ -38,14 +38,14 @@ def documents_router(context: RouteContext) -> APIGatewayHttpRouter:
         page = {name: validated(query[name], LIST_QUERY[name], ("query", name)) for name in LIST_QUERY if name in query}
         if "limit" in page:
             page["limit"] = int(page["limit"])
-        listed = list_documents(context.backend(), context.caller(event), namespace_param(event), **page)
+        listed = list_documents(context.services(), context.caller(event), namespace_param(event), **page)
         return json_response(listed, ref("DocumentListOut"))
 
     @router.get("/documents/<document_id>")
     def document_route(document_id: str) -> Response[str]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         event = router.current_event
-        document = get_document(context.backend(), context.caller(event), namespace_param(event), document_id)
+        document = get_document(context.services(), context.caller(event), namespace_param(event), document_id)
         return json_response(document, ref("DocumentOut"))
 
     @router.post("/documents")
@@ -53,7 +53,7 @@ def documents_router(context: RouteContext) -> APIGatewayHttpRouter:
         event = router.current_event
         body = validated(json_body(event.decoded_body), ref("UploadBody"), ("body",))
         namespace = context.caller(event).authorize(body["namespace"])
-        ingress = ingress_of(context.backend())
+        ingress = ingress_of(context.services())
         source_key = checked_filename(body["filename"])
         checked_upload(ingress, body["content_type"], body["size"])
         target = ingress.upload_target(namespace, source_key, body["content_type"], body["size"])
@@ -73,7 +73,7 @@ def documents_router(context: RouteContext) -> APIGatewayHttpRouter:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         event = router.current_event
         namespace = context.caller(event).authorize(namespace_param(event))
-        api = context.backend()
+        api = context.services()
         record = api.registry.get(namespace, document_id)
         if record is None:
             raise NotFoundError(f"no document {document_id} in namespace {namespace}")
@@ -87,7 +87,7 @@ def documents_router(context: RouteContext) -> APIGatewayHttpRouter:
         body = validated(json_body(event.decoded_body), ref("IngestBody"), ("body",))
         namespace = context.caller(event).authorize(body["namespace"])
         source_key = _web_key(body["url"])
-        api = context.backend()
+        api = context.services()
         ingress = ingress_of(api)
         queued = register_processing(api.registry, namespace, source_key)
         ingress.queue_url(namespace, body["url"], source_key)

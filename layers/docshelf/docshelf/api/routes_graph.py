@@ -25,7 +25,7 @@ def graph_router(context: RouteContext) -> APIGatewayHttpRouter:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         event = router.current_event
         namespace = context.caller(event).authorize(namespace_param(event))
-        api = context.backend()
+        api = context.services()
         record = api.registry.get(namespace, document_id)
         source: GraphSource | None = getattr(api, "graph_source", None)
         graph = source.load(namespace, document_id) if source is not None and record is not None else None

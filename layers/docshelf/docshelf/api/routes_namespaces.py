@@ -20,7 +20,7 @@ def namespace_router(context: RouteContext) -> APIGatewayHttpRouter:
     @router.get("/namespaces")
     def namespaces_route() -> Response[str]:
         who = context.caller(router.current_event)
-        readable = [namespace for namespace in context.backend().registry.namespaces() if who.may_read(namespace)]
+        readable = [namespace for namespace in context.services().registry.namespaces() if who.may_read(namespace)]
         return json_response({"namespaces": readable}, ref("NamespaceListOut"))
 
     return router

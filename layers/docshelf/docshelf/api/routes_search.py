@@ -33,9 +33,9 @@ def search_router(context: RouteContext, on_search: SearchHook | None = None) ->
         if body.get("mode") == "agentic":
             from docshelf.api.service_agentic import run_agentic_search  # not on a classic cold start
 
-            payload, hit = run_agentic_search(context.backend(), context.caller(event), request)
+            payload, hit = run_agentic_search(context.services(), context.caller(event), request)
         else:
-            payload, hit = run_search(context.backend(), context.caller(event), request)
+            payload, hit = run_search(context.services(), context.caller(event), request)
         if on_search is not None:
             on_search(payload, hit)
         return json_response(absolute_links(payload, event.headers), ref("SearchOut"))

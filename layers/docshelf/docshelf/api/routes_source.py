@@ -1,6 +1,6 @@
 """GET /documents/{document_id}/source?namespace=NS: the cited document's own file, for the page's citation links.
 
-Authorised like every route (the caller's token must allow the namespace). The backend decides how the file is
+Authorised like every route (the caller's token must allow the namespace). The host's services decide how the file is
 reached: on AWS a short-lived presigned GET of the source object (`{"url", "expires_in"}`), under `docshelf serve`
 the bytes themselves, read from the folder the documents were ingested from and served only while they are the
 indexed revision (their sha256). A served file never runs in the page's origin: anything but a PDF (which
@@ -25,7 +25,7 @@ from docshelf.api.links import absolute_url, wants_json
 from docshelf.api.requests import RouteContext, namespace_param, new_router
 from docshelf.api.responses import validated
 from docshelf.api.schemas import DOCUMENT_ID
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.registry import DocumentRecord
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def source_router(context: RouteContext) -> APIGatewayHttpRouter:
     def source_route(document_id: str) -> Response[str] | Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
         event = router.current_event
-        api = context.backend()
+        api = context.services()
         record = served_record(api, context.caller(event), namespace_param(event), document_id)
         opener: SourceOpener | None = getattr(api, "source_opener", None)
         if opener is None:
@@ -91,7 +91,7 @@ def source_router(context: RouteContext) -> APIGatewayHttpRouter:
     return router
 
 
-def served_record(api: ApiBackend, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:
+def served_record(api: ApiServices, caller: Caller, namespace: str, document_id: str) -> DocumentRecord:
     """The document of a namespace the caller may read, while it has files to serve; NotFoundError otherwise."""
     caller.authorize(namespace)
     record = api.registry.get(namespace, document_id)

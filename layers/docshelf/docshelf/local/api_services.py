@@ -1,4 +1,4 @@
-"""The search API's backend on one machine: the local registry and index, and the SQLite cache."""
+"""The search API's services on one machine: the local registry and index, and the SQLite cache."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 CACHE_FILE = "search-cache.sqlite"
 
 
-class LocalApiBackend:
+class LocalApiServices:
     def __init__(
         self,
         services: LocalServices,

@@ -337,7 +337,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from docshelf.api.auth import ClaimNames
-    from docshelf.local.api_services import LocalApiBackend
+    from docshelf.local.api_services import LocalApiServices
     from docshelf.local.server import ServeConfig, run_server
 
     problem = _serve_usage_problem(args)
@@ -355,7 +355,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
     )
-    backend = LocalApiBackend(
+    backend = LocalApiServices(
         _services(args), cache_ttl_s=args.cache_ttl, sources=_sources(args.sources), planner=planner_from_args(args)
     )
     try:

@@ -39,11 +39,11 @@ def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], L
         print("docshelf mcp: the MCP SDK is not installed: pip install 'docshelf[mcp]'", file=sys.stderr)
         return 2
     from docshelf.api.auth import Caller
-    from docshelf.local.api_services import LocalApiBackend
+    from docshelf.local.api_services import LocalApiServices
     from docshelf.mcp.server import build_mcp_server, fixed_caller
 
     namespaces = [validate_namespace(namespace) for namespace in args.namespace]
-    backend = LocalApiBackend(services(args), cache_ttl_s=args.cache_ttl, planner=planner_from_args(args))
+    backend = LocalApiServices(services(args), cache_ttl_s=args.cache_ttl, planner=planner_from_args(args))
     caller = Caller(LOCAL_USER, frozenset(namespaces))
     server = build_mcp_server(lambda: backend, fixed_caller(caller), default_namespace=namespaces[0])
     server.run("stdio")

@@ -18,7 +18,7 @@ from waitress.task import ErrorTask
 
 from docshelf.api.openapi import openapi_json
 from docshelf.api.resolver import build_resolver
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.local.docs_page import docs_page
 from docshelf.local.pages import SEARCH_PAGE_POLICY, search_page_files
 from docshelf.local.wsgi import Reply, SearchApiApp, ServeConfig, json_reply
@@ -54,7 +54,7 @@ class JsonErrorChannel(HTTPChannel):  # type: ignore[misc]
 class SearchApiServer:
     """Bound and listening once constructed; `serve_forever` runs it until `shutdown` from another thread."""
 
-    def __init__(self, address: tuple[str, int], backend: ApiBackend, config: ServeConfig) -> None:
+    def __init__(self, address: tuple[str, int], services: ApiServices, config: ServeConfig) -> None:
         self.config = config
         openapi = openapi_json()
         policy = {"Content-Security-Policy": SEARCH_PAGE_POLICY}
@@ -63,10 +63,10 @@ class SearchApiServer:
             "/docs": Reply(200, docs_page(openapi).encode(), "text/html; charset=utf-8"),
             "/openapi.json": Reply(200, openapi.encode()),
         }
-        uploads = getattr(backend, "ingress", None)
-        resolver = build_resolver(lambda: backend, lambda: config.claim_names)
-        signer = getattr(backend, "link_signer", None)
-        self.app = SearchApiApp(resolver, config, pages, uploads, _mcp_route(backend, address[0]), signer)
+        uploads = getattr(services, "ingress", None)
+        resolver = build_resolver(lambda: services, lambda: config.claim_names)
+        signer = getattr(services, "link_signer", None)
+        self.app = SearchApiApp(resolver, config, pages, uploads, _mcp_route(services, address[0]), signer)
         self._server: TcpWSGIServer = create_server(
             self.app,
             host=address[0],
@@ -118,23 +118,23 @@ class SearchApiServer:
         self._server.close()
 
 
-def _mcp_route(backend: ApiBackend, host: str) -> McpRoute | None:
+def _mcp_route(services: ApiServices, host: str) -> McpRoute | None:
     """MCP at /mcp when the SDK is installed; on a loopback address only loopback Host and Origin headers pass."""
     if not mcp_available():
         return None
     loopback = host in ("127.0.0.1", "localhost", "::1")
-    return LazyMcpRoute(lambda: backend, loopback=loopback)
+    return LazyMcpRoute(lambda: services, loopback=loopback)
 
 
 def run_server(
-    backend: ApiBackend,
+    services: ApiServices,
     config: ServeConfig,
     *,
     host: str,
     port: int,
     announce: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> None:
-    server = SearchApiServer((host, port), backend, config)
+    server = SearchApiServer((host, port), services, config)
     if not config.auth_enabled:
         announce(
             "!!! docshelf serve: AUTHENTICATION IS OFF (--no-auth): anyone who can reach "

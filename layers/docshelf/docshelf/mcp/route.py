@@ -1,5 +1,5 @@
 """The MCP endpoint as a host mounts it (`docshelf serve`'s /mcp, the McpFunction): made on the first request over
-the host's API backend, each tool call's caller taken from its request's scope (`docshelf.mcp.http`)."""
+the host's API services, each tool call's caller taken from its request's scope (`docshelf.mcp.http`)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from docshelf.api.auth import Caller
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
 from docshelf.mcp.http import HttpAnswer, McpHttpEndpoint
 
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 
 
-def http_endpoint(backend: Callable[[], ApiBackend], *, loopback: bool) -> McpHttpEndpoint:
-    """The endpoint over an API backend, each tool call's caller taken from its request's scope."""
+def http_endpoint(services: Callable[[], ApiServices], *, loopback: bool) -> McpHttpEndpoint:
+    """The endpoint over an API's services, each tool call's caller taken from its request's scope."""
     from docshelf.mcp.server import build_mcp_server, scope_caller
 
-    server = build_mcp_server(backend, scope_caller)
+    server = build_mcp_server(services, scope_caller)
     return McpHttpEndpoint(server, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
 
 
@@ -31,8 +31,8 @@ class McpRoute(Protocol):
 class LazyMcpRoute:
     """The endpoint made on the first MCP request, so a server that never serves one never imports the SDK."""
 
-    def __init__(self, backend: Callable[[], ApiBackend], *, loopback: bool) -> None:
-        self._backend = backend
+    def __init__(self, services: Callable[[], ApiServices], *, loopback: bool) -> None:
+        self._services = services
         self._loopback = loopback
         self._endpoint: McpHttpEndpoint | None = None
         self._lock = threading.Lock()
@@ -42,7 +42,7 @@ class LazyMcpRoute:
     ) -> HttpAnswer:
         with self._lock:
             if self._endpoint is None:
-                self._endpoint = http_endpoint(self._backend, loopback=self._loopback)
+                self._endpoint = http_endpoint(self._services, loopback=self._loopback)
         return self._endpoint.handle(method, path, query, headers, body, caller)
 
     def close(self) -> None:

@@ -11,7 +11,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TypeVar
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocumentError
@@ -115,7 +115,7 @@ def parse_in_workers(parse: Callable[[T], R], files: Sequence[T], *, path: Calla
     (none forks page workers of its own), largest file first; otherwise here, one after the other."""
     largest_first = sorted(files, key=lambda file: _size(path(file)), reverse=True)
     # itemgetter through `map`: no loop variable keeps the last result alive while the caller uses it.
-    yield from map(itemgetter(1), forked_imap(parse, largest_first, tokens.spare_cpus(), child_setup=_one_cpu_each))
+    yield from map(itemgetter(1), forked_imap(parse, largest_first, forked.spare_cpus(), child_setup=_one_cpu_each))
 
 
 def _called(callback: Callable[[], None] | None) -> None:
@@ -147,4 +147,4 @@ def _unread(namespace: str, source_key: str, error: DocumentError) -> ParseOutco
 
 
 def _one_cpu_each() -> None:
-    os.environ[tokens.CPUS_ENV] = "1"
+    os.environ[forked.CPUS_ENV] = "1"

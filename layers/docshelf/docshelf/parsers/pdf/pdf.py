@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.assets.collect import AssetCollector
 from docshelf.errors import (
     OCR_SKIPPED_WARNING,
@@ -166,7 +166,7 @@ def read_planned(document: pdfium.PdfDocument, ranges: list[PageSpan]) -> list[P
     forked worker (the same pages as on AWS, where each range is one invocation)."""
     if len(ranges) == 1:
         return read_pages(document, *ranges[0])
-    workers = min(MAX_WORKERS, tokens.spare_cpus())
+    workers = min(MAX_WORKERS, forked.spare_cpus())
 
     def read_range(span: PageSpan) -> list[PageLayout | str]:
         return with_ocr(document, _layouts(document, *span))

@@ -7,7 +7,7 @@ caller leaves early (the per-document time budget raises from SIGALRM while it r
 on a pipe), and a worker that dies without a complete answer has its pages read by the caller instead.
 
 Forking is used only where it is safe and pays: on a platform with `fork`, with more than one spare CPU
-(`docshelf.tokens.spare_cpus`: DOCSHELF_CPUS=1 or a machine busy with other work reads serially), from a
+(`docshelf.forked.spare_cpus`: DOCSHELF_CPUS=1 or a machine busy with other work reads serially), from a
 process with a single thread (a fork copies locks other threads may hold), and for enough pages.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.forked import ForkedPool, can_fork
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ def worker_count(page_count: int, pages_per_worker: int = MIN_PAGES_PER_WORKER) 
     `pages_per_worker`: the fewest pages worth a process (1 for OCR, a second or so a page)."""
     if not can_fork():
         return 1
-    return max(1, min(MAX_WORKERS, tokens.spare_cpus(), page_count // pages_per_worker))
+    return max(1, min(MAX_WORKERS, forked.spare_cpus(), page_count // pages_per_worker))
 
 
 def deal_ranges(page_count: int, workers: int, slice_pages: int = SLICE_PAGES) -> list[list[tuple[int, int]]]:
