@@ -39,7 +39,7 @@ from docshelf.api.service import ApiServices, get_document, list_documents, run_
 from docshelf.errors import InvalidNameError, InvalidQueryError
 from docshelf.index.plan import SearchFilters
 from docshelf.search.document_names import UnknownNamespaceError
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 
 THROTTLING_CODES = frozenset(
     {"ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded", "TooManyRequests"}

@@ -22,7 +22,7 @@ from docshelf.api.schemas_agentic import (
     AGENTIC_OUT_FIELDS,
     AGENTIC_RESULT_FIELDS,
 )
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 Schema = dict[str, Any]
 

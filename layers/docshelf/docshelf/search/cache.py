@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from docshelf.registry.sqlite import SqliteFile
 from docshelf.search.packing import PACKING
 from docshelf.search.ranking import RANKING
-from docshelf.search.service import SearchRequest
+from docshelf.search.request import SearchRequest
 
 CACHE_FORMAT = 3  # raised whenever the response's shape changes, so no entry lacks a field
 COMPRESS_ABOVE_BYTES = 8_192
