@@ -39,7 +39,8 @@ from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402
 from docshelf.agentic.steps import StepContext  # noqa: E402
 from docshelf.graph.source import StoreGraphSource  # noqa: E402
 from docshelf.local.services import LocalServices  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 IREVAL = REPO.parent / "shared" / "ireval"
 SETS = {

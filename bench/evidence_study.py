@@ -31,7 +31,8 @@ from docshelf.citations import citation, citation_line  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.packing import PACKING, PackingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
 

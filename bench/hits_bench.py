@@ -39,7 +39,8 @@ from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.hits_local import SqliteHits  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 SET = SHARED / "ireval" / "covidqa_dev"

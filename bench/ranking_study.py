@@ -60,7 +60,8 @@ from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 
 SHARED = REPO.parent / "shared"

@@ -28,7 +28,8 @@ from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.model import Document  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
 from docshelf.pipeline import parse_in_workers  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 EXAMPLES = REPO / "examples" / "docs"

@@ -14,7 +14,8 @@ from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.plan import SearchFilters
 from docshelf.local.services import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 
 def _files(root: Path, count: int) -> list[tuple[Path, str]]:

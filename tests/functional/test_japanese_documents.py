@@ -13,7 +13,8 @@ from docshelf.chunking import chunk_document
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk, Document, Heading, Paragraph, Table
 from docshelf.parsers import parse_bytes
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tables import block_text
 from docshelf.tokens import count_tokens

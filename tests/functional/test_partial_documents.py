@@ -14,7 +14,8 @@ import docshelf.local.services
 from docshelf.config import ParseLimits, PipelineConfig
 from docshelf.local.cli import main
 from docshelf.local.services import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 CELL_LIMIT = 40
 REASON = f"kept rows 1-13 of 30: over the {CELL_LIMIT}-cell limit"  # 3 cells a row: 13 rows are 39 cells

@@ -30,7 +30,8 @@ from docshelf.model import Chunk, Link
 from docshelf.search.corrections import SPELLING_RULE
 from docshelf.search.query import channel_query, query_plan
 from docshelf.search.ranking import RankingSettings
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 from tests.backends import OneCallAtATime

@@ -16,7 +16,7 @@ from docshelf.api.resolver import build_resolver, handle
 from docshelf.api.service import ApiServices
 from docshelf.local.bearer import verify_hs256
 from docshelf.search.cache import cache_key
-from docshelf.search.service import SearchRequest
+from docshelf.search.request import SearchRequest
 
 SECRET = "unit-secret-that-is-long-enough-for-hs256"
 

@@ -14,7 +14,7 @@ from docshelf.api.responses import VALIDATOR
 from docshelf.api.routes_search import to_search_request
 from docshelf.api.schemas import COMPONENTS, SEARCH_BODY, ref
 from docshelf.json_schema import SchemaError, Validator
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 OK = {"namespace": "demo", "query": "pump seal"}
 SEARCH_BODIES: list[Any] = [

@@ -12,7 +12,7 @@ from docshelf.api.schemas import SEARCH_BODY, ref
 from docshelf.api.service import run_search
 from docshelf.index.plan import SearchFilters
 from docshelf.json_schema import Problem
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K, SearchRequest
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import Response

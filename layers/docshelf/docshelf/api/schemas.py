@@ -29,7 +29,7 @@ from docshelf.api.schemas_agentic import (
 )
 from docshelf.api.schemas_graph import GRAPH_SCHEMAS
 from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 DOCUMENT_ID_REGEX = r"^[A-Za-z0-9_-]{1,128}$"
 CHUNK_TYPES = ["text", "table", "image"]

@@ -20,8 +20,9 @@ from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
 from docshelf.search.document_names import known_namespace, resolved_filters
 from docshelf.search.hits import HitStore, evidence_hits
+from docshelf.search.request import SearchRequest
 from docshelf.search.semantic import QueryEmbedder
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import search
 
 
 class ApiServices(Protocol):

@@ -17,7 +17,7 @@ from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
 from docshelf.api.service import ApiServices, cached_search, checked_request
 from docshelf.registry.run_records import RunLog
-from docshelf.search.service import SearchRequest
+from docshelf.search.request import SearchRequest
 
 
 @runtime_checkable

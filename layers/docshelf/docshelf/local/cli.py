@@ -40,7 +40,9 @@ from docshelf.local.terminal import shown_line, shown_text
 from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.document_names import check_namespace, resolved_filters
 from docshelf.search.empty import EMPTY_REASONS
-from docshelf.search.service import SearchRequest, SearchResponse, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.response import SearchResponse
+from docshelf.search.service import search
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

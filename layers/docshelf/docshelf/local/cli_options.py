@@ -13,7 +13,7 @@ from docshelf.errors import DocshelfError
 from docshelf.local.cli_agentic import add_agentic_option, add_planner_option
 from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE
 from docshelf.ocr.settings import OCR_ENV
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 JWT_SECRET_ENV = "DOCSHELF_JWT_SECRET"
 

@@ -24,7 +24,7 @@ from docshelf.citations import citation
 from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
 from docshelf.search.packing import is_heading_only, pack_evidence
-from docshelf.search.service import DEFAULT_MAX_TOKENS
+from docshelf.search.request import DEFAULT_MAX_TOKENS
 
 MAX_SECTION_CHUNKS = 2_000  # one document's chunks read for an outline's section (a whole book is fewer)
 OUTLINE_SUMMARY_CHARS = 240
