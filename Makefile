@@ -15,7 +15,7 @@ DEMO_STORE := .docshelf-demo
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
+.PHONY: setup demo test lint layers typecheck unit bench clean opensearch-up opensearch-down cfn-lint sam-build
 
 # axe-core for the search page's accessibility audit (infra/fetch-axe.sh, integrity-pinned, gitignored)
 AXE := .browser/axe-core-4.14.1.min.js
@@ -58,6 +58,10 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# the floors of docs/architecture.md as a checked contract (pyproject.toml's [tool.importlinter])
+layers: setup
+	$(VENV)/bin/lint-imports
+
 typecheck: setup
 	$(VENV)/bin/mypy
 
@@ -88,7 +92,7 @@ sam-build: $(SAM_STAMP) $(VOCAB) $(OCR_DATA) $(MODELS)
 	PATH="$$(dirname "$$runtime_python"):$(CURDIR)/$(SAM_VENV)/bin:$$PATH" SAM_CLI_TELEMETRY=0 \
 		$(SAM_VENV)/bin/sam build --cached --parallel
 
-test: lint typecheck cfn-lint sam-build unit
+test: lint layers typecheck cfn-lint sam-build unit
 
 bench: setup
 	$(PY) -m bench.run

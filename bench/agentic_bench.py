@@ -37,8 +37,9 @@ from docshelf.agentic.navigate import StoreNavSource  # noqa: E402
 from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402
 from docshelf.agentic.steps import StepContext  # noqa: E402
 from docshelf.graph.source import StoreGraphSource  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 IREVAL = REPO.parent / "shared" / "ireval"
 SETS = {
@@ -192,7 +193,7 @@ def measure_groups(modes: dict[str, Runner], groups: list[list[Question]], langu
 
 
 def ingest(key: str, store: Path) -> None:
-    command = [sys.executable, "-m", "docshelf.cli", "ingest", str(IREVAL / key / "docs"), "--quiet"]
+    command = [sys.executable, "-m", "docshelf.local.cli", "ingest", str(IREVAL / key / "docs"), "--quiet"]
     subprocess.run([*command, "--store", str(store), "--namespace", NAMESPACE], check=True, capture_output=True)
 
 

@@ -29,10 +29,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 from docshelf.api.auth import ClaimNames  # noqa: E402
-from docshelf.api.local import LocalApiBackend  # noqa: E402
 from docshelf.api.resolver import build_resolver, handle  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
-from docshelf.sources import list_sources  # noqa: E402
+from docshelf.local.api_services import LocalApiServices  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
+from docshelf.local.sources import list_sources  # noqa: E402
 
 EXAMPLES = REPO / "examples" / "docs"
 QUERIES = REPO / "examples" / "queries.txt"
@@ -77,8 +77,8 @@ def measure(root: Path) -> dict[str, list[float]]:
     for source in list_sources([EXAMPLES]).files:
         services.ingest(source.path.read_bytes(), namespace="bench", source_key=source.key)
     queries = [line.strip() for line in QUERIES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    uncached = LocalApiBackend(services, cache_ttl_s=0)
-    cached = LocalApiBackend(services, cache_ttl_s=3600)
+    uncached = LocalApiServices(services, cache_ttl_s=0)
+    cached = LocalApiServices(services, cache_ttl_s=3600)
     no_cache_app = build_resolver(lambda: uncached, ClaimNames)
     cache_app = build_resolver(lambda: cached, ClaimNames)
     for query in queries:  # warm the index and the resolver

@@ -63,7 +63,7 @@ class Server:
         self.port = free_port()
         env = {**os.environ, "PYTHONPATH": str(code), "DOCSHELF_SKIP_OPENSEARCH": "1"}
         store = folder / "store"
-        cli = [sys.executable, "-m", "docshelf.cli"]
+        cli = [sys.executable, "-m", "docshelf.local.cli"]
         ingest = [*cli, "ingest", str(examples), "--store", str(store), "--namespace", "bench", "--quiet"]
         subprocess.run(ingest, env=env, check=True, stdout=subprocess.DEVNULL)
         serve = [*cli, "serve", "--no-auth", "--cache-ttl", "0", "--store", str(store), "--port", str(self.port)]

@@ -28,7 +28,8 @@ from bench.evidence_study import NAMESPACE, QA_SETS, SHARED, scorer, store_of  #
 from docshelf.index.analyzer import analyze  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.search.confidence import GOOD_MATCH, confidence, term_share  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 
 BANDS = (0.0, 0.25, 0.5, 0.75, 1.01)

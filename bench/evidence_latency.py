@@ -26,6 +26,7 @@ from bench.index_bench import documents_of, make_chunks  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.packing import PackedEvidence, pack_evidence  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
 
@@ -57,7 +58,7 @@ def main() -> int:
                 for name, packer in packers.items():
                     setattr(service, "pack_evidence", packer)  # noqa: B010 (the name search() calls)
                     started = time.perf_counter()
-                    service.search(index, service.SearchRequest("bench", query, top_k=10))
+                    service.search(index, SearchRequest("bench", query, top_k=10))
                     times[name].append((time.perf_counter() - started) * 1000)
         finally:
             setattr(service, "pack_evidence", pack_evidence)  # noqa: B010

@@ -31,7 +31,8 @@ from docshelf.citations import citation, citation_line  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.packing import PACKING, PackingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
 
@@ -56,7 +57,7 @@ def store_of(name: str) -> Path:
     store = STORES / name
     if not (store / "index").is_dir():
         subprocess.run(
-            [sys.executable, "-m", "docshelf.cli", "ingest", str(SHARED / "ireval" / name / "docs"), "--quiet",
+            [sys.executable, "-m", "docshelf.local.cli", "ingest", str(SHARED / "ireval" / name / "docs"), "--quiet",
              "--namespace", NAMESPACE, "--store", str(store)],
             check=True,
         )  # fmt: skip

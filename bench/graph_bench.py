@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 from docshelf.graph.build import content_terms, document_graph  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.pipeline.graph_writing import write_document_graph  # noqa: E402
 from docshelf.pipeline.outcomes import DocumentRef  # noqa: E402
 from docshelf.serde import chunks_from_dict  # noqa: E402

@@ -16,9 +16,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 from bench.run import CORPUS, EXAMPLES, QUERIES, files_of, ingest_folder  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.highlights import highlight_terms, highlights  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 ROUNDS = 10
 

@@ -34,10 +34,11 @@ REPO = Path(__file__).resolve().parents[1]
 from docshelf.agentic.steps import query_terms_of  # noqa: E402
 from docshelf.index.analyzer import analyze  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
-from docshelf.local import LocalServices  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.hits_local import SqliteHits  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 SET = SHARED / "ireval" / "covidqa_dev"

@@ -135,7 +135,8 @@ def opensearch_latencies(url: str, count: int, exact: bool) -> str:
     from docshelf.index.opensearch import OpenSearchIndex
     from docshelf.index.opensearch.client import opensearch_client
     from docshelf.index.opensearch.setup import namespace_index_body, without_knn
-    from docshelf.search.service import SearchRequest, search
+    from docshelf.search.request import SearchRequest
+    from docshelf.search.service import search
 
     chunks, vectors = make_chunks(count), clustered_vectors(count)
     index = OpenSearchIndex(opensearch_client(url), index=f"bench-hybrid-{uuid.uuid4().hex[:8]}")

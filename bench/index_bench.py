@@ -31,7 +31,8 @@ from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.embedded.bm25 import Vocabulary  # noqa: E402
 from docshelf.index.embedded.term_table import TermTable  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
 

@@ -22,7 +22,8 @@ from docshelf.chunking import chunk_document  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Heading  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from tests.support import ja_documents as ja  # noqa: E402
 

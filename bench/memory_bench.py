@@ -3,7 +3,7 @@
 
 Generates in a temporary folder a 200 MB text, a 2,000,000-row CSV (about 97 MB), a 1,200,000-row CSV of three
 short columns (about 20 MB) and a 50 MB text of one line (`--scale 0.1` for a tenth of each), ingests each with
-`python -m docshelf.cli ingest` into a store of its own, and prints input size, seconds, peak RSS (the child's
+`python -m docshelf.local.cli ingest` into a store of its own, and prints input size, seconds, peak RSS (the child's
 `ru_maxrss` from `wait4`, which covers its forked parse workers too), its ratio to the input, the document's
 status, and whether it is within 5x the input and within the goal (5x the input or 1.5 GB, whichever is larger).
 Then one batch under a 1.5 GB address-space limit (`ulimit -v 1500000`): a 3 GB sparse file beside two small ones,
@@ -125,7 +125,7 @@ BATCH_EXPECTED = {"huge.txt": "failed", "pumps.txt": "ok", "seals.md": "ok"}
 def run_ingest(path: Path, store: Path) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last lines of stdout) of one ingest in a fresh process."""
     env = {**os.environ, "PYTHONPATH": f"{PACKAGE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    command = [sys.executable, "-m", "docshelf.cli", "ingest", str(path), "--store", str(store), "--quiet"]
+    command = [sys.executable, "-m", "docshelf.local.cli", "ingest", str(path), "--store", str(store), "--quiet"]
     started = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     output = child.stdout.read() if child.stdout else ""
@@ -142,10 +142,10 @@ def limited_batch(folder: Path, store: Path) -> tuple[int, str, dict[str, str]]:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE_LIMIT, ADDRESS_SPACE_LIMIT))
 
     env = {**os.environ, "PYTHONPATH": f"{PACKAGE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    command = [sys.executable, "-m", "docshelf.cli", "ingest", str(folder), "--store", str(store), "--quiet"]
+    command = [sys.executable, "-m", "docshelf.local.cli", "ingest", str(folder), "--store", str(store), "--quiet"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, preexec_fn=limit, check=False)
     listed = subprocess.run(
-        [sys.executable, "-m", "docshelf.cli", "status", "--store", str(store), "--json"],
+        [sys.executable, "-m", "docshelf.local.cli", "status", "--store", str(store), "--json"],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     statuses = {d["source_key"]: d["status"] for d in json.loads(listed.stdout or "[]")}
@@ -169,7 +169,7 @@ def run_limited_batch(tmp: Path) -> str:
 def document_status(store: Path) -> str:
     env = {**os.environ, "PYTHONPATH": f"{PACKAGE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     done = subprocess.run(
-        [sys.executable, "-m", "docshelf.cli", "status", "--store", str(store), "--json"],
+        [sys.executable, "-m", "docshelf.local.cli", "status", "--store", str(store), "--json"],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     try:

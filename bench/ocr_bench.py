@@ -39,12 +39,12 @@ def _peak_kib() -> int:
 
 
 def _child(path: str, forced: bool) -> None:
-    from docshelf import tokens
-    from docshelf.parsers import pdf
+    from docshelf import forked
     from docshelf.parsers.base import ParseLimits
+    from docshelf.parsers.pdf import pdf
 
     if forced:  # a worker per usable CPU whatever the load average says (the machine is shared)
-        tokens.spare_cpus = tokens.usable_cpus
+        forked.spare_cpus = forked.usable_cpus
 
     data = Path(path).read_bytes()
     times = os.times()
@@ -126,7 +126,8 @@ def _accuracy_rows() -> list[tuple[str, str, str]]:
     12 and 14 pt (the goal's sizes) and at 10 pt apart; the identifiers found whole; English from
     tests/support/scans."""
     from docshelf.errors import DocumentError
-    from docshelf.parsers import block_text, parse_bytes
+    from docshelf.parsers import parse_bytes
+    from docshelf.tables import block_text
     from tests.support.scans import (
         PARAGRAPHS,
         SCRIPT_FONTS,

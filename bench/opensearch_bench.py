@@ -33,7 +33,8 @@ from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.opensearch import OpenSearchIndex  # noqa: E402
 from docshelf.index.opensearch.client import opensearch_client  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from tests.support.backends import OneCallAtATime  # noqa: E402
 

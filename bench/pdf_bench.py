@@ -6,7 +6,7 @@
 Each file is parsed in a fresh subprocess (so imports and earlier files do not inflate its peak RSS),
 which times one parse and reports its wall and CPU seconds and peak RSS (VmHWM where Linux has it, else
 `ru_maxrss`, which survives exec and would count the launching process; both include the interpreter and
-imports). Long PDFs are read by forked page workers (parsers/pdf_workers.py): CPU
+imports). Long PDFs are read by forked page workers (parsers/pdf/pdf_workers.py): CPU
 time includes theirs, and their peak RSS is shown apart. Every file is measured in three modes,
 alternating run by run: serial (DOCSHELF_CPUS=1), default (workers only for CPUs the load average
 leaves spare) and forced (a worker per usable CPU whatever the load); the last column is the serial
@@ -30,7 +30,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS_PDF = REPO.parent / "shared" / "corpus" / "pdf"
-CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.tokens.CPUS_ENV
+CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.forked.CPUS_ENV
 MODES = ("serial", "default", "forced")
 DEFAULT_FILES = [CORPUS_PDF / "DA-619p.pdf", CORPUS_PDF / "jlshort_ja.pdf"]
 
@@ -54,12 +54,12 @@ def _peak_kib() -> int:
 
 def _child(path: str, runs: int, source: str, mode: str) -> None:
     sys.path.insert(0, source)
-    from docshelf import tokens
-    from docshelf.parsers import pdf
+    from docshelf import forked
     from docshelf.parsers.base import ParseLimits
+    from docshelf.parsers.pdf import pdf
 
     if mode == "forced":  # every usable CPU, whatever the load
-        tokens.spare_cpus = tokens.usable_cpus
+        forked.spare_cpus = forked.usable_cpus
 
     data = Path(path).read_bytes()
     walls: list[float] = []

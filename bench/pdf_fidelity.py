@@ -131,7 +131,7 @@ def table_f1(ours: list[tuple[int, list[list[str]]]], reference: list[tuple[int,
 def measure(path: Path) -> Fidelity | None:
     """The parse of one corpus PDF against its reference (None when it has no reference)."""
     from docshelf.parsers.base import ParseLimits
-    from docshelf.parsers.pdf import parse
+    from docshelf.parsers.pdf.pdf import parse
     from docshelf.tables import table_grid
 
     markdown_file = GROUNDTRUTH / f"{path.name}.docling.md"

@@ -36,12 +36,12 @@ from bench.run import files_of, print_table  # noqa: E402
 from bench.stage_timer import ORDER, StageTimer  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
-CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.tokens.CPUS_ENV
+CPUS_ENV = "DOCSHELF_CPUS"  # docshelf.forked.CPUS_ENV
 
 
 def ingest(folder: Path, files: list[Path], store: Path) -> tuple[float, int, int]:
     """A fresh-store ingest of `files` as `docshelf ingest` makes it: (seconds, chunks, failed files)."""
-    from docshelf.local import LocalServices
+    from docshelf.local.services import LocalServices
 
     services = LocalServices.open(store)
     pairs = [(path, path.relative_to(folder).as_posix()) for path in files]
@@ -95,7 +95,7 @@ def staged_ingest(folder: Path, files: list[Path]) -> tuple[float, dict[str, flo
 
 
 def child_ingest(folder: str) -> None:
-    import docshelf.local  # noqa: F401  (the package import, outside the timed part like the peer's)
+    import docshelf.local.services  # noqa: F401  (the package import, outside the timed part like the peer's)
 
     root = Path(folder)
     files = [Path(line) for line in sys.stdin.read().splitlines() if line]

@@ -39,9 +39,9 @@ REPO = Path(__file__).resolve().parents[1]
 from bench import charts, quality_charts  # noqa: E402
 from bench.quality_answers import RESULT_MEASURES, evidence_level, qwen_agent_run, result_level  # noqa: E402
 from bench.quality_baselines import TOP_K, baseline_run, regex_tokens, stemmed_tokens  # noqa: E402
-from docshelf.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
 from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
+from docshelf.local.cli import EXIT_FAILED, EXIT_OK  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -125,7 +125,7 @@ def quality_set(key: str, work: Path, limit: int | None = None) -> QualitySet:
 def docshelf_run(
     documents: Path, questions: Path, store: Path, options: tuple[str, ...] = (), namespace: str = NAMESPACE
 ) -> list[dict[str, Any]]:
-    docshelf = [sys.executable, "-m", "docshelf.cli"]
+    docshelf = [sys.executable, "-m", "docshelf.local.cli"]
     where = ["--namespace", namespace, "--store", str(store), *options]
     ingested = subprocess.run(
         [*docshelf, "ingest", str(documents), "--quiet", *where], capture_output=True, text=True
@@ -141,8 +141,8 @@ def docshelf_search(
     """`docshelf search --queries … --json --top-k 10` over an ingested store (at `--max-tokens` when given)."""
     budget = ("--max-tokens", str(max_tokens)) if max_tokens is not None else ()
     searched = subprocess.run(
-        [sys.executable, "-m", "docshelf.cli", "search", "--queries", str(questions), "--json", "--top-k", str(TOP_K),
-         "--namespace", namespace, "--store", str(store), *options, *budget],
+        [sys.executable, "-m", "docshelf.local.cli", "search", "--queries", str(questions), "--json",
+         "--top-k", str(TOP_K), "--namespace", namespace, "--store", str(store), *options, *budget],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     return [json.loads(line) for line in searched.stdout.splitlines()]

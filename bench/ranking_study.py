@@ -62,7 +62,8 @@ from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.index.plan import SearchFilters  # noqa: E402
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS  # noqa: E402
 from docshelf.search.ranking import RANKING, RankingSettings  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -219,7 +220,7 @@ def with_vectors(store: Path, folder: Path, model_id: str) -> tuple[Any, Path]:
 
 
 def ingest(documents: Path, store: Path, engine: list[str]) -> None:
-    command = [sys.executable, "-m", "docshelf.cli", "ingest", str(documents), "--namespace", NAMESPACE]
+    command = [sys.executable, "-m", "docshelf.local.cli", "ingest", str(documents), "--namespace", NAMESPACE]
     subprocess.run([*command, "--store", str(store), *engine], check=False, capture_output=True)
 
 

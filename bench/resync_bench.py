@@ -102,7 +102,7 @@ class Counting:
 
 
 def resync(argv: list[str]) -> tuple[float, str]:
-    from docshelf.cli import main
+    from docshelf.local.cli import main
 
     out = StringIO()
     started = time.perf_counter()

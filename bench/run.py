@@ -22,11 +22,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 from docshelf.chunking import ChunkConfig, chunk_document  # noqa: E402
 from docshelf.errors import DocumentError  # noqa: E402
-from docshelf.local import LocalServices, parse_in_workers  # noqa: E402
+from docshelf.forked import CPUS_ENV, usable_cpus  # noqa: E402
+from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.model import Document  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
-from docshelf.search.service import SearchRequest, search  # noqa: E402
-from docshelf.tokens import CPUS_ENV, usable_cpus  # noqa: E402
+from docshelf.pipeline import parse_in_workers  # noqa: E402
+from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.service import search  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 EXAMPLES = REPO / "examples" / "docs"

@@ -26,10 +26,10 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
-from docshelf import tokens  # noqa: E402
+from docshelf import forked  # noqa: E402
 from docshelf.config import ParseLimits  # noqa: E402
 from docshelf.parsers import parse_bytes  # noqa: E402
-from docshelf.parsers.pdf_ranges import merge_pdf_ranges, plan_pdf, read_pdf_range  # noqa: E402
+from docshelf.parsers.pdf.pdf_ranges import merge_pdf_ranges, plan_pdf, read_pdf_range  # noqa: E402
 from docshelf.serde import dumps, loads  # noqa: E402
 
 WHOLE = ParseLimits(text_pages_per_range=10**6, scanned_pages_per_range=10**6)
@@ -103,24 +103,24 @@ def read_as_json(data: bytes, span: tuple[int, int], limits: ParseLimits) -> byt
 
 def lambda_view(data: bytes, limits: ParseLimits) -> tuple[dict[str, float], Any]:
     """Plan, each range alone and serially (as one invocation each), merge from JSON."""
-    os.environ[tokens.CPUS_ENV] = "1"
+    os.environ[forked.CPUS_ENV] = "1"
     try:
         plan_s, plan = timed(lambda: plan_pdf(data, "long.pdf", limits=limits))
         ranges = [timed(partial(read_as_json, data, span, limits)) for span in plan.ranges]
         merge_s, document = timed(lambda: merge_pdf_ranges(plan, [loads(r) for _, r in ranges], limits=limits))
     finally:
-        del os.environ[tokens.CPUS_ENV]
+        del os.environ[forked.CPUS_ENV]
     seconds = [s for s, _ in ranges]
     return {"plan": plan_s, "longest": max(seconds), "ranges": sum(seconds), "merge": merge_s}, document
 
 
 def parse_mode(data: bytes, mode: str, limits: ParseLimits) -> tuple[float, Any]:
     if mode == "serial":
-        os.environ[tokens.CPUS_ENV] = "1"
+        os.environ[forked.CPUS_ENV] = "1"
     try:
         return timed(lambda: parse_bytes(data, "long.pdf", limits=limits))
     finally:
-        os.environ.pop(tokens.CPUS_ENV, None)
+        os.environ.pop(forked.CPUS_ENV, None)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--range-pages", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
-    tokens.spare_cpus = tokens.usable_cpus  # workers for every usable CPU, whatever the load
+    forked.spare_cpus = forked.usable_cpus  # workers for every usable CPU, whatever the load
     data = long_pdf(args.pages)
     sharded = ParseLimits(text_pages_per_range=args.range_pages)
     ranges = len(plan_pdf(data, "long.pdf", limits=sharded).ranges)
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         views.append(view)
         equal &= document == reference
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    print(f"{args.pages}-page generated PDF, {len(data) / 1e6:.1f} MB; {tokens.usable_cpus()} CPUs, load {load:.1f};")
+    print(f"{args.pages}-page generated PDF, {len(data) / 1e6:.1f} MB; {forked.usable_cpus()} CPUs, load {load:.1f};")
     print(f"median of {args.runs}; sharded: {ranges} ranges of {args.range_pages} text pages; same Document: {equal}")
     serial = statistics.median(walls["serial"])
     rows = [(mode, "1" if mode != "sharded" else str(ranges), statistics.median(w)) for mode, w in walls.items()]

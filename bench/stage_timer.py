@@ -60,13 +60,13 @@ STAGES: dict[str, tuple[str, ...]] = {
 ORDER = (*STAGES, "other")
 # Modules whose functions are wrapped only once imported: imported first, so that every holder is patched.
 PRELOAD = (
-    "docshelf.parsers.pdf",
-    "docshelf.parsers.pdf_ocr",
+    "docshelf.parsers.pdf.pdf",
+    "docshelf.parsers.pdf.pdf_ocr",
     "docshelf.parsers.image",
     "docshelf.ocr.blocks",
     "docshelf.ocr.images",
     "docshelf.pipeline",
-    "docshelf.local",
+    "docshelf.local.services",
 )
 
 

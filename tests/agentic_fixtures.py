@@ -8,7 +8,7 @@ from typing import Any
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.steps import StepContext
 from docshelf.graph.source import StoreGraphSource
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 
 VALVES = b"""# Valves
 

@@ -15,20 +15,20 @@ from aws_lambda_powertools.logging import correlation_paths
 from docshelf.api.auth import ClaimNames
 from docshelf.aws.logs import make_logger
 from docshelf.aws.mcp_api import mcp_event_answer
-from docshelf.aws.search_api import current_backend
-from docshelf.mcp.http import LazyMcpRoute
+from docshelf.aws.search_api import current_api_services
+from docshelf.mcp.route import LazyMcpRoute
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = make_logger()
-_backend = current_backend
+_api_services = current_api_services
 
 
-route = LazyMcpRoute(_backend, loopback=False)  # API Gateway names the host; the token is what is checked
+route = LazyMcpRoute(_api_services, loopback=False)  # API Gateway names the host; the token is what is checked
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    names: ClaimNames = _backend().claim_names()
+    names: ClaimNames = _api_services().claim_names()
     return mcp_event_answer(event, route, names)

@@ -1,7 +1,7 @@
 """SearchFunction: the HTTP API (JWT-authorised) for search and document status.
 
 The routes, validation and error mapping are `docshelf.api.resolver`, the same code `docshelf serve` runs;
-this adapter adds the AWS backend, logging and metrics.
+this adapter adds the AWS services, logging and metrics.
 
 Tracing is Lambda's own active tracing (`Tracing: Active` in the template): the invocation, its cold-start
 initialisation and its duration are traced without the X-Ray SDK. Powertools' Tracer would import the SDK and
@@ -20,18 +20,18 @@ from aws_lambda_powertools.metrics import MetricUnit
 from docshelf.api.auth import ClaimNames
 from docshelf.api.resolver import build_resolver, handle
 from docshelf.aws.logs import make_logger
-from docshelf.aws.search_api import current_backend
+from docshelf.aws.search_api import current_api_services
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = make_logger()
 metrics = Metrics()
-_backend = current_backend
+_api_services = current_api_services
 
 
 def _claim_names() -> ClaimNames:
-    return _backend().claim_names()
+    return _api_services().claim_names()
 
 
 def _observe_search(payload: dict[str, Any], hit: bool) -> None:
@@ -42,7 +42,7 @@ def _observe_search(payload: dict[str, Any], hit: bool) -> None:
     )
 
 
-app = build_resolver(_backend, _claim_names, on_search=_observe_search)
+app = build_resolver(_api_services, _claim_names, on_search=_observe_search)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

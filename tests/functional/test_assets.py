@@ -12,8 +12,9 @@ import pytest
 from docshelf.assets.links import local_asset_link
 from docshelf.ids import sha256_hex
 from docshelf.keys import asset_prefix, parsed_asset_prefix
-from docshelf.local import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.local.services import LocalServices
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from tests.support.image_fixtures import docx_with_pictures, logo, pdf_with_logo, photo
 
 LOGO = logo(seed=5)

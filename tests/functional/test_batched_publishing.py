@@ -7,14 +7,15 @@ from typing import cast
 
 import pytest
 
-from docshelf import pipeline, tokens
+from docshelf import forked, pipeline
 from docshelf.errors import IndexBackendError
 from docshelf.ids import document_id, sha256_hex
 from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.local.services import LocalServices
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 
 def _files(root: Path, count: int) -> list[tuple[Path, str]]:
@@ -51,7 +52,7 @@ def counted_bulk_upserts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def serial(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 1)
 
 
 @pytest.mark.usefixtures("serial")
@@ -110,7 +111,7 @@ def test_documents_the_index_refuses_are_named_and_the_rest_of_their_batch_is_pu
     assert not [c for c in services.index.list_chunks("acme", SearchFilters(), 100) if c.document_id == refused_id]
 
     monkeypatch.undo()
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 1)
     again = {r.source_key: r.status for r in services.ingest_files(files, namespace="acme")}
     assert again["ticket-003.txt"] == "ok"
     assert len(services.index.list_chunks("acme", SearchFilters(), 100)) == 8

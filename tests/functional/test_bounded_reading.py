@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from docshelf import parsers
-from docshelf.cli import main
 from docshelf.errors import DocumentTooLargeError
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
+from docshelf.local.sources import list_sources
 from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
-from docshelf.sources import hash_source, list_sources, read_source
+from docshelf.pipeline.file_reading import hash_source, read_source
 
 REPO = Path(__file__).resolve().parents[2]
 ADDRESS_SPACE_LIMIT = 1_500_000 * 1024  # `ulimit -v 1500000`
@@ -54,7 +55,7 @@ def test_a_3_gb_file_beside_two_small_ones_under_a_1_5_gb_address_space_limit(tm
     (folder / "seals.md").write_text("# Seals\n\nReplace the seal yearly.\n", encoding="utf-8")
     store = tmp_path / "store"
     done = subprocess.run(
-        [sys.executable, "-m", "docshelf.cli", "ingest", str(folder), "--store", str(store), "--quiet"],
+        [sys.executable, "-m", "docshelf.local.cli", "ingest", str(folder), "--store", str(store), "--quiet"],
         capture_output=True, text=True, preexec_fn=_limited_address_space, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr

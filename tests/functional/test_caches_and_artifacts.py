@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 import docshelf.index.plan
 import docshelf.parsers
 from docshelf.chunking import chunker as chunker_module
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.parsers.base import Parser
 
 MANUAL = (

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
 from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
+from docshelf.local.cli import main
 from docshelf.model import Chunk
 
 REPO = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def test_ingest_leaves_a_snapshot_that_searches_load_instead_of_analyzing(
 
 
 def test_reingesting_unchanged_files_hits_the_caches(docs: Path, tmp_path: Path) -> None:
-    from docshelf.local import LocalServices
+    from docshelf.local.services import LocalServices
 
     services = LocalServices.open(tmp_path / "store")
     data = (docs / "manual.txt").read_bytes()
@@ -128,7 +128,7 @@ def test_parse_renders_markdown_html_and_json(docs: Path, capsys: pytest.Capture
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "docshelf.cli", "search", "--namespace", "acme", "--store", str(tmp_path)],
+        [sys.executable, "-m", "docshelf.local.cli", "search", "--namespace", "acme", "--store", str(tmp_path)],
         capture_output=True, text=True, check=False, cwd=REPO,
     )  # fmt: skip
     assert result.returncode == 2
@@ -161,7 +161,7 @@ def test_a_scan_is_parsed_and_found_and_no_ocr_leaves_it_needing_ocr(
 
 
 def test_a_documents_record_counts_its_pages(tmp_path: Path) -> None:
-    from docshelf.local import LocalServices
+    from docshelf.local.services import LocalServices
     from tests.pdf_fixtures import long_pdf
 
     folder = tmp_path / "pdfs"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
+from docshelf.local.cli import main
 from docshelf.registry.runs_local import LocalRunLog
 from docshelf.tokens import count_tokens
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
-from docshelf.cli_ingest import print_summary
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.cli_ingest import print_summary
+from docshelf.local.progress import INTERVAL_ENV, ProgressLines
+from docshelf.local.services import LocalServices
 from docshelf.pipeline import IngestResult
-from docshelf.progress import INTERVAL_ENV, ProgressLines
 
 REPO = Path(__file__).resolve().parents[2]
 PHRASE = b"The zirconium impeller of the TX-900 pump is inspected every 250 hours."
@@ -100,7 +100,7 @@ def test_read_commands_never_create_a_store(tmp_path: Path, capsys: pytest.Captu
 def test_usage_errors_have_no_traceback_in_a_fresh_process(tmp_path: Path) -> None:
     for argv in (["parse", str(tmp_path)], ["search", "x", "--store", str(tmp_path / "none")]):
         result = subprocess.run(
-            [sys.executable, "-m", "docshelf.cli", *argv], capture_output=True, text=True, check=False, cwd=REPO
+            [sys.executable, "-m", "docshelf.local.cli", *argv], capture_output=True, text=True, check=False, cwd=REPO
         )
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.startswith(f"docshelf {argv[0]}: ") and len(result.stderr.splitlines()) == 1
@@ -157,7 +157,16 @@ def test_ingest_prints_progress_lines_when_stderr_is_not_a_terminal(tmp_path: Pa
         (docs / f"note{number}.txt").write_text(f"Note {number}\n\nShipping takes {number} days.\n")
 
     def ingest(*extra: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "docshelf.cli", "ingest", str(docs), "--store", str(tmp_path / "s"), *extra]
+        command = [
+            sys.executable,
+            "-m",
+            "docshelf.local.cli",
+            "ingest",
+            str(docs),
+            "--store",
+            str(tmp_path / "s"),
+            *extra,
+        ]
         environment = {**os.environ, INTERVAL_ENV: "0.05"}
         return subprocess.run(command, capture_output=True, text=True, check=False, cwd=REPO, env=environment)
 
@@ -202,7 +211,7 @@ def test_the_summary_counts_each_status_apart(capsys: pytest.CaptureFixture[str]
 
 
 def test_files_are_counted_as_parsed_before_their_batch_is_published(tmp_path: Path) -> None:
-    from docshelf.local import LocalServices
+    from docshelf.local.services import LocalServices
 
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
 
 NOTES = b"# Alpha notes\n\nThe quarterly revenue figures rose by twelve percent in the northern region.\n"
 CSV = b"part,price\nTX-100,189\nSK-100-B,24.5\n"

@@ -6,8 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docshelf.local import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.local.services import LocalServices
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 REPO = Path(__file__).resolve().parents[2]
 PREVIEW_CHARS = 297  # what `docshelf search` prints of a result's text

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from docshelf.cli import main
 from docshelf.graph import MAX_EDGES_PER_NODE
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
 from tests.functional.test_caches_and_artifacts import _validator
 
 SPEC = "torque wrench flange nut thread spanner calibration gasket"

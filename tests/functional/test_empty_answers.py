@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
+from docshelf.local.cli import main
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ import pytest
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.index.vectors import VectorModel
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.pipeline.publish import published_with
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from tests.embedding_fakes import ConceptEmbedder
 
 if TYPE_CHECKING:

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docshelf import local
-from docshelf.cli import main
 from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
-from docshelf.local import LocalServices
-from docshelf.pipeline import IngestResult
-from docshelf.sources import hash_source, list_sources
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
+from docshelf.local.sources import list_sources
+from docshelf.pipeline import IngestResult, local_ingest
+from docshelf.pipeline.file_reading import hash_source
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="file names as arbitrary bytes: Linux")
 
@@ -116,7 +116,7 @@ def on_second_read(monkeypatch: pytest.MonkeyPatch, name: str, action: Callable[
             action(path)
         return digest
 
-    monkeypatch.setattr(local, "hash_source", hashing)
+    monkeypatch.setattr(local_ingest, "hash_source", hashing)
 
 
 def test_a_file_removed_between_hashing_and_parsing_fails_alone(
@@ -239,7 +239,7 @@ def test_follow_symlinks_indexes_the_target(folder: Path, tmp_path: Path, capsys
 def test_a_parser_that_crashes_fails_its_document_only(
     folder: Path, services: LocalServices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from docshelf.parsers import text
+    from docshelf.parsers.markup import text
 
     real_parse = text.parse
 

@@ -13,9 +13,11 @@ import pytest
 from docshelf.chunking import chunk_document
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk, Document, Heading, Paragraph, Table
-from docshelf.parsers import block_text, parse_bytes
-from docshelf.search.service import SearchRequest, search
+from docshelf.parsers import parse_bytes
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
+from docshelf.tables import block_text
 from docshelf.tokens import count_tokens
 from tests.support import ja_documents as ja
 
@@ -151,8 +153,8 @@ def test_sheets_with_japanese_names_are_the_section_paths_of_their_chunks() -> N
 
 
 def test_status_columns_line_up_under_japanese_file_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from docshelf.cli import main
-    from docshelf.display_width import display_width
+    from docshelf.local.cli import main
+    from docshelf.local.display_width import display_width
 
     folder = tmp_path / "docs"
     folder.mkdir()

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import pipeline, tokens
+from docshelf import forked, pipeline
 from docshelf.index.plan import SearchFilters
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
+from docshelf.pipeline import local_ingest
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="parse workers are forked")
 
@@ -31,7 +32,7 @@ def _folder(root: Path) -> list[tuple[Path, str]]:
 
 
 def _ingest(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, workers: int) -> LocalServices:
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: workers)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: workers)
     services = LocalServices.open(tmp_path / name / "store")
     files = _folder(tmp_path / name / "docs")
     results = list(services.ingest_files(files, namespace="acme"))
@@ -56,7 +57,7 @@ def test_parallel_ingest_matches_serial_and_parses_in_workers(tmp_path: Path, mo
             log.write(f"{os.getpid()}\n")
         return parse_stage(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "parse_stage", recording_parse_stage)
+    monkeypatch.setattr(local_ingest, "parse_stage", recording_parse_stage)
     serial = _snapshot(_ingest(tmp_path, "serial", monkeypatch, workers=1))
     assert set(parsed_by.read_text().split()) == {str(os.getpid())}
     parsed_by.unlink()

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import docshelf.local
-from docshelf.cli import main
+import docshelf.local.services
 from docshelf.config import ParseLimits, PipelineConfig
-from docshelf.local import LocalServices
-from docshelf.search.service import SearchRequest, search
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 CELL_LIMIT = 40
 REASON = f"kept rows 1-13 of 30: over the {CELL_LIMIT}-cell limit"  # 3 cells a row: 13 rows are 39 cells
@@ -27,7 +28,7 @@ def parts_csv() -> str:
 @pytest.fixture
 def small_cell_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     limited = functools.partial(PipelineConfig, limits=ParseLimits(max_sheet_cells=CELL_LIMIT))
-    monkeypatch.setattr(docshelf.local, "PipelineConfig", limited)
+    monkeypatch.setattr(docshelf.local.services, "PipelineConfig", limited)
 
 
 @pytest.mark.usefixtures("small_cell_limit")

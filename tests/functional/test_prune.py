@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docshelf.cli import main
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
 
 if TYPE_CHECKING:
     import pytest

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
 from docshelf.index.vectors import VectorModel
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
 from docshelf.pipeline.publish import published_with
 from docshelf.pipeline.reembed import reembed_namespace, with_embeddings
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from tests.embedding_fakes import ConceptEmbedder, FakeModel
 from tests.functional.test_hybrid_ingest import TEXTS, _Counting, _ingest, docs  # noqa: F401
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.config import SHARD_TEXT_PAGES_ENV, local_limits
 from docshelf.errors import InvalidConfigError
 from docshelf.ids import sha256_hex
 from docshelf.keys import parse_cache_key
-from docshelf.local import LocalServices
-from docshelf.parsers.pdf_ranges import plan_pdf
+from docshelf.local.services import LocalServices
+from docshelf.parsers.pdf.pdf_ranges import plan_pdf
 from tests.pdf_fixtures import long_pdf
 
 
@@ -28,7 +28,7 @@ def _ingest(root: Path, data: bytes) -> tuple[bytes | None, int]:
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="ranges are read by forked workers")
 def test_a_sharded_local_ingest_equals_a_whole_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = long_pdf(90)
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 2)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 2)
     whole = _ingest(tmp_path / "whole", data)
     monkeypatch.setenv(SHARD_TEXT_PAGES_ENV, "25")
     assert len(plan_pdf(data, "manual.pdf", limits=local_limits()).ranges) == 4

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
+from docshelf.local.cli import main
 
 MANIFEST = b"file\tformat\nreport.pdf\tpdf\n"
 GROUND = b"file\treference\nreport.pdf\treport.md\n"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
-from docshelf.terminal import shown_line, shown_text
+from docshelf.local.cli import main
+from docshelf.local.terminal import shown_line, shown_text
 
 HOSTILE = "Safe text \x1b]52;c;ZXZpbA==\x07 then \x1b[8mhidden\x1b[0m, \x9b31m C1 and \u202ereversed\u202c words."
 RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\u202c")

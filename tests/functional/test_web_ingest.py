@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.cli import main
 from docshelf.errors import FetchFailedError, FetchRefusedError
 from docshelf.fetch import Fetcher, FetchLimits
-from docshelf.fetch.web_ingest import fetch_record_key, web_source_key
-from docshelf.local import LocalServices
+from docshelf.local.cli import main
+from docshelf.local.services import LocalServices
+from docshelf.pipeline.web_ingest import fetch_record_key, web_source_key
 from docshelf.serde import loads
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from docshelf.agentic.service import AgenticRun, agentic_search
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from tests.agentic_fixtures import context, ingest_documents
 
 pytestmark = pytest.mark.opensearch

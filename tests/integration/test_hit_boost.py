@@ -14,7 +14,8 @@ from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.search.hits_local import SqliteHits
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from tests.integration.test_index_contract import make_chunk
 

@@ -31,7 +31,8 @@ from docshelf.model import Chunk, Link
 from docshelf.search.corrections import SPELLING_RULE
 from docshelf.search.query import channel_query, query_plan
 from docshelf.search.ranking import RankingSettings
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 from tests.support.backends import OneCallAtATime
@@ -433,7 +434,7 @@ def test_index_prefix_must_leave_room_for_the_namespace() -> None:
 
 @pytest.mark.opensearch
 def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from docshelf.cli import main
+    from docshelf.local.cli import main
 
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -14,7 +14,8 @@ from docshelf.index.plan import ChannelQuery, QueryPlan, SearchFilters, Semantic
 from docshelf.index.vectors import VectorModel
 from docshelf.model import Chunk
 from docshelf.search.ranking import RankingSettings
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from tests.embedding_fakes import ConceptEmbedder, FakeModel
 from tests.integration.test_index_contract import engines, index, make_chunk, opensearch  # noqa: F401
 

@@ -17,7 +17,7 @@ import reportlab
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from docshelf.edit_distance import edit_distance
-from docshelf.parsers.pdf_lines import no_space_script
+from docshelf.scripts import no_space_script
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
 CJK_FONT = FONT_DIR / "DroidSansFallbackFull.ttf"

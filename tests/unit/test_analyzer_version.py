@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from docshelf.index.analyzer import ANALYZER_VERSION, analyze, path_terms, raw_terms
+from docshelf.index.analyzer import analyze, path_terms, raw_terms
+from docshelf.versions import ANALYZER_VERSION
 
 SAMPLE = (
     "The TX-100 valve (v2.3.1) leaks; mail ops@corp.com or see https://example.com/a_b?x=1. Running runners ran, "

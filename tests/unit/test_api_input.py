@@ -10,12 +10,13 @@ from typing import Any
 import jwt
 import pytest
 
-from docshelf.api.auth import ClaimNames, caller_from_claims, namespaces_from_claim, verify_hs256
+from docshelf.api.auth import ClaimNames, caller_from_claims, namespaces_from_claim
 from docshelf.api.errors import UnauthorizedError
 from docshelf.api.resolver import build_resolver, handle
-from docshelf.api.service import ApiBackend
+from docshelf.api.service import ApiServices
+from docshelf.local.bearer import verify_hs256
 from docshelf.search.cache import cache_key
-from docshelf.search.service import SearchRequest
+from docshelf.search.request import SearchRequest
 
 SECRET = "unit-secret-that-is-long-enough-for-hs256"
 
@@ -48,7 +49,7 @@ def event(body: str | None, *, query: dict[str, str] | None = None, path: str = 
 
 
 def resolve(request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    backend: ApiBackend = NoBackend()
+    backend: ApiServices = NoBackend()
     app = build_resolver(lambda: backend, ClaimNames)
     result = handle(app, request, None)
     return int(result["statusCode"]), json.loads(result["body"])
@@ -148,3 +149,30 @@ def test_a_token_with_a_malformed_namespaces_claim_is_a_401_that_names_the_claim
 def test_a_user_claim_that_is_not_unicode_is_refused() -> None:
     with pytest.raises(UnauthorizedError, match="Unicode"):
         caller_from_claims({"sub": "al\ud800ice", "namespaces": "demo"}, ClaimNames())
+
+
+class NamespacesBackend:
+    """A backend whose registry knows these namespaces (GET /namespaces asks nothing else)."""
+
+    def __init__(self, *namespaces: str) -> None:
+        self.registry = self
+        self._namespaces = list(namespaces)
+
+    def namespaces(self) -> list[str]:
+        return self._namespaces
+
+
+def test_each_resolver_answers_from_its_own_routers() -> None:
+    """Route modules are Powertools routers, one per resolver: a resolver built later does not take over the
+    routes (the request, the backend) of one built before."""
+    first: Any = NamespacesBackend("demo", "first")
+    second: Any = NamespacesBackend("demo", "second")
+    apps = [build_resolver(lambda: first, ClaimNames), build_resolver(lambda: second, ClaimNames)]
+    claims = {"sub": "alice", "namespaces": "[demo first second]"}
+    answers = []
+    for app in (*apps, apps[0]):
+        request = event(None, path="/namespaces")
+        request["requestContext"]["authorizer"]["jwt"]["claims"] = claims
+        result = handle(app, request, None)
+        answers.append((result["statusCode"], json.loads(result["body"])["namespaces"]))
+    assert answers == [(200, ["demo", "first"]), (200, ["demo", "second"]), (200, ["demo", "first"])]

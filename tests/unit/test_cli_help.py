@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from docshelf.cli import build_parser
+from docshelf.local.cli import build_parser
 
 
 def test_every_option_has_help_text() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docshelf.display_width import display_width, pad
+from docshelf.local.display_width import display_width, pad
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,12 @@ from docshelf.index.bm25_math import MIN_IDF
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.embedded import index as embedded
 from docshelf.index.embedded.bm25 import Vocabulary
-from docshelf.index.embedded.document_objects import INDEX_FORMAT
 from docshelf.index.embedded.term_table import TermTable
 from docshelf.index.plan import Channel, ChannelQuery, QueryPlan, SearchFilters
 from docshelf.model import Chunk, Link
 from docshelf.serde import chunk_to_dict, dumps
 from docshelf.store import LocalStore
+from docshelf.versions import INDEX_FORMAT
 
 WORDS = [
     "valve",

@@ -10,7 +10,8 @@ from docshelf.index.plan import mixed_query
 from docshelf.model import Chunk
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.query import query_terms
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 

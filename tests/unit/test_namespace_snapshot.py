@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from docshelf.index.analyzer import ANALYZER_VERSION, analyze
+from docshelf.index.analyzer import analyze
 from docshelf.index.embedded import EmbeddedIndex, namespace_snapshot
 from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.index.embedded.bm25 import Vocabulary
@@ -23,6 +23,7 @@ from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
 from docshelf.serde import dumps, loads
 from docshelf.store import LocalStore
+from docshelf.versions import ANALYZER_VERSION
 from tests.unit.test_embedded_index import WORDS, _all_rankings, make_chunk
 
 TEXTS = [*WORDS[:40], "TX-100", "v2.3.1", "阀门维修", "東京です", "ops@corp.com"]

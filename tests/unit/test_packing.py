@@ -16,8 +16,9 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.packing import JOINER, is_heading_only, pack_evidence
+from docshelf.search.request import SearchRequest
 from docshelf.search.sentences import sentence_spans
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 

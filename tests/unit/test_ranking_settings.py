@@ -12,7 +12,8 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.query import channel_query, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from docshelf.errors import StorageError
 from docshelf.pipeline import DocumentRef, event_standing
 from docshelf.registry import DocumentRecord, DocumentStatus, LocalRegistry
 
@@ -34,13 +35,13 @@ def test_sqlite_keeps_the_chunker_column(tmp_path: Path) -> None:
     assert record is not None and record.published_with == "written-by-an-older-docshelf"
 
 
-def test_a_registry_without_the_pages_column_gets_it_as_zero(tmp_path: Path) -> None:
+def test_a_registry_without_a_column_is_refused_with_why(tmp_path: Path) -> None:
     path = tmp_path / "registry.sqlite"
     LocalRegistry(path).put(replace(_record(), pages=7))
-    with sqlite3.connect(path) as db:  # as a store written before records kept pages
+    with sqlite3.connect(path) as db:  # as a store written by a docshelf whose records kept no pages
         db.execute("ALTER TABLE documents DROP COLUMN pages")
-    record = LocalRegistry(path).get("demo", "d1")
-    assert record is not None and record.pages == 0 and isinstance(record.pages, int)
+    with pytest.raises(StorageError, match=r"\(no pages column\): remove the store folder"):
+        LocalRegistry(path)
 
 
 def test_dynamodb_keeps_the_chunker_attribute() -> None:

@@ -11,8 +11,9 @@ from botocore.stub import ANY, Stubber
 
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
+from docshelf.search.request import SearchRequest
 from docshelf.search.rerank import BedrockReranker, reranked
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 

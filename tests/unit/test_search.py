@@ -16,8 +16,9 @@ from docshelf.model import Chunk
 from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.packing import pack_evidence
 from docshelf.search.query import query_terms
+from docshelf.search.request import SearchRequest
 from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 from tests.support.backends import Delegating

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from docshelf.model import (
-    SCHEMA_VERSION,
     Chunk,
     Document,
     Heading,
@@ -31,6 +30,7 @@ from docshelf.serde import (
     dumps,
     loads,
 )
+from docshelf.versions import SCHEMA_VERSION
 
 
 def sample_document() -> Document:

@@ -163,7 +163,7 @@ def test_list_items_and_code_are_no_headings_unless_a_chapter_marker_labels_the_
 
 
 def test_a_chinese_notice_in_plain_text_has_its_chapters_sections_and_enumerations() -> None:
-    from docshelf.parsers.text import text_blocks
+    from docshelf.parsers.markup.text import text_blocks
 
     text = (
         "第一章 总则\n\n第一节 目的\n本办法用于规范员工考勤管理。\n\n"

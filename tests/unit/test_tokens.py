@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import tiktoken
 
-from docshelf import tokens
+from docshelf import forked, tokens
 from docshelf.tokens import VOCAB_DIR, count_tokens, count_tokens_batch, decode, encode
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def test_encoding_loads_with_networking_disabled_and_no_tiktoken_cache(tmp_path:
 
 
 def test_large_batches_counted_in_threads_match_one_by_one_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 3)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 3)
     texts = [f"Paragraph {i}: " + "tiktoken counts 阀门 tokens. " * (i % 50) for i in range(3000)] + [""]
     assert sum(map(len, texts)) > tokens.PARALLEL_COUNT_MIN_CHARS
     assert count_tokens_batch(texts) == [count_tokens(text) for text in texts]
@@ -72,19 +72,19 @@ def test_balanced_slices_cover_every_index_once() -> None:
 
 
 def test_cpus_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(tokens.CPUS_ENV, "1")
-    assert tokens.usable_cpus() == 1
-    monkeypatch.setenv(tokens.CPUS_ENV, "not a number")
-    assert tokens.usable_cpus() >= 1
+    monkeypatch.setenv(forked.CPUS_ENV, "1")
+    assert forked.usable_cpus() == 1
+    monkeypatch.setenv(forked.CPUS_ENV, "not a number")
+    assert forked.usable_cpus() >= 1
 
 
 def test_no_spare_cpus_when_the_machine_has_no_idle_capacity(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "usable_cpus", lambda: 4)
+    monkeypatch.setattr(forked, "usable_cpus", lambda: 4)
     loads = {"idle but for this process": 1.0, "one other busy process": 2.2, "saturated": 4.0}
     spare = {}
     for name, load in loads.items():
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
-        spare[name] = tokens.spare_cpus()
+        spare[name] = forked.spare_cpus()
     assert spare == {"idle but for this process": 4, "one other busy process": 4, "saturated": 1}
 
 

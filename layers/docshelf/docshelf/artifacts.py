@@ -9,10 +9,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from docshelf.model import SCHEMA_VERSION, Chunk, Document, Link, Source
+from docshelf.model import Chunk, Document, Link, Source
 from docshelf.section_summaries import section_summaries
 from docshelf.serde import source_dict
 from docshelf.structure import section_paths
+from docshelf.versions import SCHEMA_VERSION
 
 
 @dataclass(slots=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from docshelf.chunking import ChunkConfig
-from docshelf.parsers import PARSER_VERSION
+from docshelf.config import ChunkConfig
+from docshelf.versions import PARSER_VERSION
 
 
 def parse_cache_key(sha256: str) -> str:

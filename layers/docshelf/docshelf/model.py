@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-SCHEMA_VERSION = "1.0"
+from docshelf.versions import SCHEMA_VERSION
+
+# An asset reference as the parsers write it in `Image.asset_ref`: the stored bytes' sha256 and extension.
+_ASSET_REF = re.compile(r"[0-9a-f]{64}\.(png|jpg)")
 
 ChunkType: TypeAlias = Literal["text", "table", "image"]
 CHUNK_TYPES: tuple[ChunkType, ...] = ("text", "table", "image")
@@ -80,7 +84,7 @@ class Image:
     page: int
     alt_text: str = ""
     caption: str = ""
-    asset_ref: str = ""
+    asset_ref: str = ""  # a stored asset's name (`is_asset_ref`) or the source's own reference, never fetched
     width: int | None = None
     height: int | None = None
     order: int = 0
@@ -91,6 +95,11 @@ class Image:
     @property
     def text(self) -> str:
         return "\n".join(part for part in (self.caption, self.alt_text, self.ocr_text) if part)
+
+
+def is_asset_ref(ref: str) -> bool:
+    """Whether `ref` names a stored asset (other parsers keep a source URL in `asset_ref`, never fetched)."""
+    return bool(_ASSET_REF.fullmatch(ref))
 
 
 Block: TypeAlias = Heading | Paragraph | Table | Image

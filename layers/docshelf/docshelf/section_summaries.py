@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.model import Block, Document
+from docshelf.scripts import CJK_LETTERS
 from docshelf.structure import section_paths
 from docshelf.tokens import count_tokens
 
@@ -25,9 +26,8 @@ DISTINCT_TERMS = 5
 WORD_TERMS_LIMIT = 100_000
 _WORD_TERMS: dict[str, tuple[str, ...]] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
-_WORD = re.compile(rf"[^\W\d_{_CJK}]{{3,}}")
-_CJK_PAIR = re.compile(rf"^[{_CJK}]{{2}}$")
+_WORD = re.compile(rf"[^\W\d_{CJK_LETTERS}]{{3,}}")
+_CJK_PAIR = re.compile(rf"^[{CJK_LETTERS}]{{2}}$")
 
 
 def section_summaries(document: Document | None) -> dict[tuple[str, ...], str]:

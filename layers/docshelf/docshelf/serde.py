@@ -8,7 +8,6 @@ from typing import Any
 import orjson
 
 from docshelf.model import (
-    SCHEMA_VERSION,
     Block,
     Chunk,
     Document,
@@ -21,6 +20,7 @@ from docshelf.model import (
     Table,
     TableCell,
 )
+from docshelf.versions import SCHEMA_VERSION
 
 JsonObject = dict[str, Any]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from docshelf.model import Table, TableCell
+from docshelf.model import Block, Table, TableCell
 
 
 def table_grid(table: Table) -> list[list[str]]:
@@ -36,6 +36,13 @@ def table_to_markdown(table: Table) -> str:
     lines = markdown_rows(table_grid(table))
     lines.insert(1, markdown_separator(table.n_cols))
     return "\n".join(lines)
+
+
+def block_text(block: Block) -> str:
+    """A block's text as chunks and token counts see it: a table as its Markdown."""
+    if block.kind == "table":
+        return table_to_markdown(block)
+    return block.text
 
 
 def table_to_html(table: Table) -> str:

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import binascii
 import bisect
-import contextlib
 import hashlib
 import itertools
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docshelf import forked
 from docshelf.errors import DocshelfError
 
 if TYPE_CHECKING:
@@ -28,7 +27,6 @@ ENCODING_NAME = "cl100k_base"
 VOCAB_DIR = Path(__file__).parent / "vocab"
 VOCAB_CACHE_KEY = "9b5ad71b2ce5302211f9c61530b329a4922fc6a4"
 VOCAB_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
-CPUS_ENV = "DOCSHELF_CPUS"
 PARALLEL_COUNT_MIN_CHARS = 100_000
 MAX_COUNT_THREADS = 4
 LONG_TEXT_CHARS = 1 << 20  # counted in pieces above this (see _count_long)
@@ -133,7 +131,7 @@ def count_tokens_batch(texts: Sequence[str]) -> list[int]:
 
     if len(texts) < 2 or sum(map(len, texts)) < PARALLEL_COUNT_MIN_CHARS:
         return count(texts)
-    workers = min(MAX_COUNT_THREADS, spare_cpus(), len(texts))
+    workers = min(MAX_COUNT_THREADS, forked.spare_cpus(), len(texts))
     if workers < 2:
         return count(texts)
     bounds = _balanced_slices([len(text) for text in texts], workers)
@@ -154,27 +152,3 @@ def _balanced_slices(sizes: Sequence[int], parts: int) -> list[tuple[int, int]]:
             cuts.append(cut)
     cuts.append(len(sizes))
     return list(itertools.pairwise(cuts))
-
-
-def spare_cpus() -> int:
-    """CPUs worth spreading work over now: every usable one while the machine has idle capacity, else 1.
-
-    With the one-minute load average (which counts this process too) at or above the CPU count, extra
-    threads and workers only add switching and copying; measured on a shared 2-CPU machine, forked PDF
-    workers gave 1.7x at load ~2 and 0.8x at load ~3."""
-    cpus = usable_cpus()
-    if cpus > 1 and hasattr(os, "getloadavg"):
-        with contextlib.suppress(OSError):
-            if os.getloadavg()[0] >= cpus:
-                return 1
-    return cpus
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (the affinity mask where the platform has one), at most DOCSHELF_CPUS.
-
-    Parsing uses them for token counting threads and PDF page workers; DOCSHELF_CPUS=1 keeps it serial."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    with contextlib.suppress(ValueError):
-        cpus = min(cpus, int(os.environ.get(CPUS_ENV, cpus)))
-    return max(1, cpus)

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, offline_fetcher, serving
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     services = ingest_tenants(tmp_path / "store")
-    backend = LocalApiBackend(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=offline_fetcher))
+    backend = LocalApiServices(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=offline_fetcher))
     with serving(backend, ServeConfig(jwt_secret=SECRET, claim_names=ClaimNames(), quiet=True)) as server:
         yield Served(server.url, services, backend, server)

@@ -16,10 +16,10 @@ from typing import Any
 
 import jwt
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import SearchApiServer, ServeConfig
 from docshelf.fetch import Fetcher
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import SearchApiServer, ServeConfig
+from docshelf.local.services import LocalServices
 
 SECRET = "test-secret-that-is-long-enough-for-hs256"
 PUMP = b"""# Pump guide
@@ -56,7 +56,7 @@ def token(sub: str, namespaces: Any, *, secret: str = SECRET, **extra: Any) -> s
 class Served:
     url: str
     services: LocalServices
-    backend: LocalApiBackend
+    backend: LocalApiServices
     server: SearchApiServer | None = None
 
     def request(
@@ -97,7 +97,7 @@ def _no_connection(address: str, port: int, timeout: float) -> socket.socket:
 
 
 @contextmanager
-def serving(backend: LocalApiBackend, config: ServeConfig) -> Iterator[SearchApiServer]:
+def serving(backend: LocalApiServices, config: ServeConfig) -> Iterator[SearchApiServer]:
     """`docshelf serve`'s server on a free loopback port, in a thread, shut down and closed on exit."""
     server = SearchApiServer(("127.0.0.1", 0), backend, config)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, serving, token
 from tests.functional.api.test_source_route import get
 
@@ -41,8 +41,8 @@ def pictured(tmp_path: Path) -> Iterator[Served]:
     services = LocalServices.open(tmp_path / "store")
     services.ingest(report_with_a_picture(), namespace="demo", source_key="report.docx")
     services.ingest(report_with_a_picture(), namespace="secret", source_key="report.docx")
-    with serving(LocalApiBackend(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
-        yield Served(server.url, services, LocalApiBackend(services), server)
+    with serving(LocalApiServices(services, cache_ttl_s=0), ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
+        yield Served(server.url, services, LocalApiServices(services), server)
 
 
 def _image_asset(served: Served, bearer: str, namespace: str) -> str:

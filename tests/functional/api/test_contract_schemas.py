@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from docshelf.api.json_schema import SchemaError, Validator
 from docshelf.api.openapi import openapi_document, openapi_json
-from docshelf.api.resolver import VALIDATOR, to_search_request
+from docshelf.api.responses import VALIDATOR
+from docshelf.api.routes_search import to_search_request
 from docshelf.api.schemas import COMPONENTS, SEARCH_BODY, ref
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.json_schema import SchemaError, Validator
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
 OK = {"namespace": "demo", "query": "pump seal"}
 SEARCH_BODIES: list[Any] = [

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, offline_fetcher, serving, token
 
 GATE = threading.Event()
@@ -29,7 +29,7 @@ def gated(tmp_path: Path) -> Iterator[Served]:
     ingest_tenants(tmp_path / "store")
     services = LocalServices.open(tmp_path / "store")
     ingress = LocalIngress(services, fetcher=gated_fetcher)
-    backend = LocalApiBackend(services, cache_ttl_s=0, ingress=ingress)
+    backend = LocalApiServices(services, cache_ttl_s=0, ingress=ingress)
     GATE.clear()
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         yield Served(server.url, services, backend, server)

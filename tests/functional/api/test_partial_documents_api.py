@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docshelf.config import ParseLimits, PipelineConfig
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import Served, token
 from tests.functional.test_partial_documents import CELL_LIMIT, REASON, parts_csv
 

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from docshelf.api.upload_signing import SignedUpload, UploadSigner
+from docshelf.local.upload_signing import SignedUpload, UploadSigner
 from tests.functional.api.helpers import Served, token
 
 NOTE = b"# Chiller\n\nThe chiller condenser coil is brushed monthly.\n"
@@ -74,7 +74,7 @@ def test_a_signature_expires() -> None:
 
 def test_a_signature_of_any_text_is_refused_not_a_server_error() -> None:
     from docshelf.api.errors import ForbiddenError
-    from docshelf.api.link_signing import LinkSigner
+    from docshelf.local.link_signing import LinkSigner
 
     signer = LinkSigner()
     link = signer.signed("/documents/d1/source", {"namespace": "demo"})

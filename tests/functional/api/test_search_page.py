@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, serving, token
 from tests.functional.api.page_probe import ProbeApp
 from tests.functional.api.test_asset_route import report_with_a_picture
@@ -68,7 +68,7 @@ def _site(tmp_path_factory: pytest.TempPathFactory, *, recorded: bool) -> Iterat
     services = LocalServices.open(root / "store")
     for path in sorted(docs.iterdir()):
         services.ingest(path.read_bytes(), namespace="demo", source_key=path.name)
-    backend = LocalApiBackend(services, cache_ttl_s=0, sources=docs)
+    backend = LocalApiServices(services, cache_ttl_s=0, sources=docs)
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         probe = ProbeApp(server._server.application, AXE_JS, recorded=recorded)
         server._server.application = probe

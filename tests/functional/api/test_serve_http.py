@@ -170,7 +170,7 @@ def test_openapi_and_docs_are_served_offline(served: Served) -> None:
 
 
 def test_no_auth_serves_everything(tmp_path: object, served: Served) -> None:
-    from docshelf.api.server import ServeConfig
+    from docshelf.local.server import ServeConfig
     from tests.functional.api.helpers import serving
 
     with serving(served.backend, ServeConfig(jwt_secret=None, quiet=True)) as server:

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
 from docshelf.fetch import Fetcher, FetchLimits
 from docshelf.ids import document_id
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import Served, ingest_tenants, serving, token
 from tests.unit.fetch.recording import RecordingConnector, RecordingResolver
 
@@ -59,7 +59,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     def fetcher() -> Fetcher:  # the test-only setting: the local page server is on loopback
         return Fetcher(resolver=resolver, connector=RecordingConnector(live=True), limits=_TEST_LIMITS)
 
-    backend = LocalApiBackend(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=fetcher))
+    backend = LocalApiServices(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=fetcher))
     with serving(backend, ServeConfig(jwt_secret=_SECRET, claim_names=ClaimNames(), quiet=True)) as server:
         yield Served(server.url, services, backend, server)
 

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from docshelf.api.server import SearchApiServer, ServeConfig
-from docshelf.cli import main
+from docshelf.local.cli import main
+from docshelf.local.server import SearchApiServer, ServeConfig
 from tests.functional.api.helpers import SECRET, Served, serving, token
 
 DEMO = token("alice", ["demo"])
@@ -227,7 +227,7 @@ def test_the_jwt_secret_comes_from_the_environment_or_a_file_never_argv(
 def test_a_secret_file_or_the_environment_is_what_tokens_are_verified_with(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from docshelf.cli_options import jwt_secret
+    from docshelf.local.cli_options import jwt_secret
 
     secret_file = tmp_path / "secret"
     secret_file.write_text(SECRET + "\n")

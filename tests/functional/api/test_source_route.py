@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import PUMP, SECRET, SECRET_DOC, Served, serving, token
 
 
@@ -24,7 +24,7 @@ def sourced(tmp_path: Path) -> Iterator[Served]:
     services = LocalServices.open(tmp_path / "store")
     services.ingest(PUMP, namespace="demo", source_key="manuals/pump.md")
     services.ingest(SECRET_DOC, namespace="secret", source_key="payroll.md")
-    backend = LocalApiBackend(services, cache_ttl_s=0, sources=folder)
+    backend = LocalApiServices(services, cache_ttl_s=0, sources=folder)
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         yield Served(server.url, services, backend, server)
 
@@ -81,7 +81,7 @@ def test_each_namespace_can_have_its_own_source_folder(tmp_path: Path) -> None:
     services = LocalServices.open(tmp_path / "store")
     services.ingest(PUMP, namespace="demo", source_key="manuals/pump.md")
     services.ingest(SECRET_DOC, namespace="secret", source_key="payroll.md")
-    backend = LocalApiBackend(services, cache_ttl_s=0, sources={"demo": demo, "secret": secret})
+    backend = LocalApiServices(services, cache_ttl_s=0, sources={"demo": demo, "secret": secret})
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         both = Served(server.url, services, backend, server)
         root = token("root", ["demo", "secret"])

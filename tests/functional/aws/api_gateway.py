@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 import requests
 
-from docshelf.api.wsgi import http_event
 from docshelf.client.transport import Answer, Transport
+from docshelf.local.wsgi import http_event
 from tests.functional.aws.harness import Pipeline
 
 API_URL = "https://abc123.execute-api.us-east-1.amazonaws.com"

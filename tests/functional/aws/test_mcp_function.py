@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from docshelf.api.wsgi import http_event
+from docshelf.local.wsgi import http_event
 from tests.functional.api.helpers import PUMP, SECRET_DOC, VALVES
 from tests.functional.aws.harness import Pipeline
 

@@ -11,7 +11,8 @@ import pytest
 
 from docshelf.ids import document_id, sha256_hex
 from docshelf.keys import parse_cache_key, shard_plan_key, shard_prefix
-from docshelf.parsers import parse_bytes, pdf_ranges
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.pdf import pdf_ranges
 from docshelf.pipeline.content_only import named_document
 from docshelf.serde import document_from_dict, loads
 from tests.functional.aws.harness import Pipeline

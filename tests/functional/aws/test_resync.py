@@ -14,7 +14,7 @@ import pytest
 
 from docshelf.aws.resync import function_settings
 from docshelf.aws.services import AwsServices
-from docshelf.cli import main
+from docshelf.local.cli import main
 from docshelf.embeddings.base import EmbeddingModel
 from docshelf.errors import DocshelfError
 from docshelf.index.base import DocumentChunks, SearchBackend

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.local_ingress import LocalIngress
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.ingress import LocalIngress
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, offline_fetcher, serving
 
 BOILER = b"""# Boiler handbook
@@ -32,6 +32,6 @@ def served(tmp_path: Path) -> Iterator[Served]:
     written.ingest(BOILER, namespace="demo", source_key="boiler.md")
     written.index.commit()
     services = LocalServices.open(tmp_path / "store")  # as `docshelf serve` opens it: a reader of what is stored
-    backend = LocalApiBackend(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=offline_fetcher))
+    backend = LocalApiServices(services, cache_ttl_s=300, ingress=LocalIngress(services, fetcher=offline_fetcher))
     with serving(backend, ServeConfig(jwt_secret=SECRET, claim_names=ClaimNames(), quiet=True)) as server:
         yield Served(server.url, services, backend, server)

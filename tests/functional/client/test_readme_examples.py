@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import serving
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -54,7 +54,7 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def no_auth_serve(demo_store: Path) -> Iterator[str]:
-    backend = LocalApiBackend(LocalServices.open(demo_store), cache_ttl_s=0)
+    backend = LocalApiServices(LocalServices.open(demo_store), cache_ttl_s=0)
     with serving(backend, ServeConfig(jwt_secret=None, quiet=True)) as server:
         yield server.url
 

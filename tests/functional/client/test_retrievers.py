@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import PUMP, SECRET, VALVES, ingest_tenants, serving, token
 from tests.functional.client.conftest import BOILER
 
@@ -42,7 +42,7 @@ def live_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for key, data in (("manuals/pump.md", PUMP), ("valves.md", VALVES), ("boiler.md", BOILER)):
         (folder / key).parent.mkdir(parents=True, exist_ok=True)
         (folder / key).write_bytes(data)
-    backend = LocalApiBackend(LocalServices.open(root), cache_ttl_s=300, sources={"demo": folder})
+    backend = LocalApiServices(LocalServices.open(root), cache_ttl_s=300, sources={"demo": folder})
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         LIVE["url"] = server.url
         yield server.url

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from docshelf.api.auth import ClaimNames
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
 from tests.functional.api.helpers import SECRET, Served, ingest_tenants, serving
 
 pytest.importorskip("mcp", reason="the MCP SDK is a dev dependency (pip install -e '.[dev]')")
@@ -39,6 +39,6 @@ def no_thread_outlives_a_test() -> Iterator[None]:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     services = ingest_tenants(tmp_path / "store")
-    backend = LocalApiBackend(services, cache_ttl_s=300)
+    backend = LocalApiServices(services, cache_ttl_s=300)
     with serving(backend, ServeConfig(jwt_secret=SECRET, claim_names=ClaimNames(), quiet=True)) as server:
         yield Served(server.url, services, backend, server)

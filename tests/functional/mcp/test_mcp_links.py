@@ -5,9 +5,9 @@ from __future__ import annotations
 import urllib.request
 from pathlib import Path
 
-from docshelf.api.local import LocalApiBackend
-from docshelf.api.server import ServeConfig
-from docshelf.local import LocalServices
+from docshelf.local.api_services import LocalApiServices
+from docshelf.local.server import ServeConfig
+from docshelf.local.services import LocalServices
 from tests.functional.api.helpers import SECRET, serving, token
 from tests.functional.api.test_asset_route import report_with_a_picture
 from tests.functional.mcp.mcp_calls import over_http, text_of
@@ -17,7 +17,7 @@ def test_an_image_result_links_to_its_picture(tmp_path: Path) -> None:
     written = LocalServices.open(tmp_path / "store")
     written.ingest(report_with_a_picture(), namespace="demo", source_key="report.docx")
     written.index.commit()
-    backend = LocalApiBackend(LocalServices.open(tmp_path / "store"), cache_ttl_s=0)
+    backend = LocalApiServices(LocalServices.open(tmp_path / "store"), cache_ttl_s=0)
     with serving(backend, ServeConfig(jwt_secret=SECRET, quiet=True)) as server:
         arguments = {"query": "pump cross-section diagram", "namespace": "demo", "chunk_types": ["image"]}
         result = over_http(server.url + "/mcp", token("alice", ["demo"]), lambda c: c.call_tool("search", arguments))

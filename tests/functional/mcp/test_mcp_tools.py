@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from docshelf.api.auth import Caller
-from docshelf.api.local import LocalApiBackend
+from docshelf.local.api_services import LocalApiServices
 from docshelf.mcp.server import build_mcp_server, fixed_caller
 from tests.functional.api.helpers import Served, ingest_tenants, token
 from tests.functional.mcp.mcp_calls import (
@@ -32,13 +32,13 @@ DEMO = token("alice", ["demo"])
 
 
 def test_every_tool_in_process(tmp_path: Path) -> None:
-    backend = LocalApiBackend(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
+    backend = LocalApiServices(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
     server = build_mcp_server(lambda: backend, fixed_caller(Caller("alice", frozenset({"demo"}))))
     check_every_tool(over(server, every_tool))
 
 
 def test_tools_publish_json_schemas_an_llm_can_act_on(tmp_path: Path) -> None:
-    backend = LocalApiBackend(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
+    backend = LocalApiServices(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
     server = build_mcp_server(lambda: backend, fixed_caller(Caller("alice", frozenset({"demo"}))))
     tools = over(server, tool_listing)
     assert set(tools) == EXPECTED_TOOLS
@@ -54,7 +54,7 @@ def test_tools_publish_json_schemas_an_llm_can_act_on(tmp_path: Path) -> None:
 
 
 def test_bad_arguments_are_tool_errors_that_say_what_to_fix(tmp_path: Path) -> None:
-    backend = LocalApiBackend(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
+    backend = LocalApiServices(ingest_tenants(tmp_path / "store"), cache_ttl_s=0)
     server = build_mcp_server(lambda: backend, fixed_caller(Caller("alice", frozenset({"demo", "secret"}))))
 
     async def calls(client: Client) -> list[Any]:
@@ -74,7 +74,16 @@ def test_bad_arguments_are_tool_errors_that_say_what_to_fix(tmp_path: Path) -> N
 
 def test_every_tool_over_stdio(tmp_path: Path) -> None:
     ingest_tenants(tmp_path / "store")
-    command = [sys.executable, "-m", "docshelf.cli", "mcp", "--store", str(tmp_path / "store"), "--namespace", "demo"]
+    command = [
+        sys.executable,
+        "-m",
+        "docshelf.local.cli",
+        "mcp",
+        "--store",
+        str(tmp_path / "store"),
+        "--namespace",
+        "demo",
+    ]
     params = StdioServerParameters(command=command[0], args=command[1:])
     check_every_tool(over(params, every_tool))
     default = over(params, lambda client: client.call_tool("search", {"query": "TX-100 torque"}))

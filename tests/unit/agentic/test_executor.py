@@ -22,7 +22,7 @@ from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import QueryPlan
-from docshelf.local import LocalServices
+from docshelf.local.services import LocalServices
 from docshelf.tokens import count_tokens
 from tests.agentic_fixtures import context, ingest_documents
 from tests.support.backends import Delegating

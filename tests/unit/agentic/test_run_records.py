@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from docshelf.agentic.records import RecordExistsError, RunLog, RunRecord, StepRecord
 from docshelf.agentic.service import AgenticRun, agentic_search
+from docshelf.registry.run_records import RecordExistsError, RunLog, RunRecord, StepRecord
 from docshelf.registry.runs_local import LocalRunLog
 from tests.agentic_fixtures import context, ingest_documents
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docshelf.assets import is_asset_ref
 from docshelf.assets.prepare import prepare_bytes
-from docshelf.model import Document, Image
+from docshelf.model import Document, Image, is_asset_ref
 from docshelf.parsers import parse_with_assets
 from tests.support.image_fixtures import (
     data_uri,
@@ -99,14 +98,14 @@ def test_pdf_logo_re_encoded_on_some_pages_is_still_one_asset() -> None:
 
 
 def test_pdf_page_workers_give_the_serial_result(monkeypatch: pytest.MonkeyPatch) -> None:
-    from docshelf import tokens
-    from docshelf.parsers import pdf_workers
+    from docshelf import forked
+    from docshelf.parsers.pdf import pdf_workers
 
     data = pdf_with_logo(120, LOGO, photo_on=100, photo_jpeg=PHOTO)
-    monkeypatch.setenv(tokens.CPUS_ENV, "1")
+    monkeypatch.setenv(forked.CPUS_ENV, "1")
     serial = parse_with_assets(data, "long.pdf")
-    monkeypatch.delenv(tokens.CPUS_ENV)
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 2)
+    monkeypatch.delenv(forked.CPUS_ENV)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 2)
     if pdf_workers.worker_count(120) < 2:
         pytest.skip("no fork on this platform")
     assert parse_with_assets(data, "long.pdf") == serial

@@ -7,9 +7,9 @@ import io
 
 from PIL import Image
 
-from docshelf.assets import is_asset_ref
 from docshelf.assets.collect import AssetCollector, data_uri_bytes
 from docshelf.assets.prepare import MAX_SIDE, MIN_SIDE, prepare_bytes
+from docshelf.model import is_asset_ref
 from tests.support.image_fixtures import data_uri, encoded, logo, photo
 
 

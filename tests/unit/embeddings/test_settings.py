@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from docshelf.aws.settings import Settings, SettingsError
-from docshelf.cli import build_parser
 from docshelf.config import PipelineConfig
 from docshelf.errors import InvalidConfigError
-from docshelf.local import LocalServices
+from docshelf.local.cli import build_parser
+from docshelf.local.services import LocalServices
 
 BASE = {"ARTIFACTS_BUCKET": "bucket", "REGISTRY_TABLE": "table"}
 

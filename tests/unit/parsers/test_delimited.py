@@ -9,7 +9,7 @@ from docshelf.errors import DocumentError
 from docshelf.model import Block, Heading, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.delimited import choose_delimiter, parse
+from docshelf.parsers.sheets.delimited import choose_delimiter, parse
 from docshelf.tables import table_grid
 
 from .sheet_measures import cell_f1, reference_text, text_recall

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docshelf.parsers import delimited
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.delimited_table import rectangular_table
+from docshelf.parsers.sheets import delimited
+from docshelf.parsers.sheets.delimited_table import rectangular_table
 
 VALUES = ["name", "City", "Berlin", "x y z", "12", "3.5", "-7", "2026-05-04", "true", "", "  ", "Total", "2019"]
 

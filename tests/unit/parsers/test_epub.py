@@ -7,7 +7,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
 from docshelf.model import Heading, Paragraph
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.epub import parse
+from docshelf.parsers.markup.epub import parse
 from tests.support.zip_fixtures import build_zip, zip_bomb
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import parse_corpus_file

@@ -27,7 +27,13 @@ from tests.support.hostile_fixtures import (
     zip_bomb_in,
 )
 
-PARSER_MODULES = {"docx": "docx", "pptx": "pptx", "xlsx": "xlsx", "odt": "odt", "epub": "epub"}
+PARSER_MODULES = {
+    "docx": "office.docx",
+    "pptx": "office.pptx",
+    "xlsx": "sheets.xlsx",
+    "odt": "office.odt",
+    "epub": "markup.epub",
+}
 # Well under the 64 MiB a bomb inflates to: the bomb was not inflated.
 PEAK_BUDGET = 16 * 1024 * 1024
 BOMB_CASES = [(fmt, member) for fmt, members in BOMB_POSITIONS.items() for member in members]

@@ -7,7 +7,7 @@ import pytest
 from docshelf.model import Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.html import parse
+from docshelf.parsers.markup.html import parse
 from docshelf.tables import table_grid
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file

@@ -8,7 +8,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.json import parse
+from docshelf.parsers.markup.json import parse
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import parse_corpus_file
 

@@ -13,7 +13,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
-from docshelf.parsers.doc import unword_pages
+from docshelf.parsers.office.doc import unword_pages
 from tests.unit.parsers.ole_fixtures import compound_file, word6_document, word97_document
 
 PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
@@ -134,7 +134,7 @@ WORD6_TEXT = (
 
 
 def _kinds(document: object) -> list[tuple[str, str, int]]:
-    from docshelf.parsers import block_text
+    from docshelf.tables import block_text
 
     return [(block.kind, block_text(block), block.page) for block in document.blocks()]  # type: ignore[attr-defined]
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from docshelf.model import Heading, Image, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.markdown import parse
+from docshelf.parsers.markup.markdown import parse
 from docshelf.tables import table_grid
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file
@@ -149,7 +149,7 @@ PLAIN_CHARACTERS = [*"abc XYZ 123 .,;:-+=#$%@^{}|'\"()/?>\t\u00a0\u3000漢字か
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(PLAIN_CHARACTERS), max_size=40).map("".join))
 def test_plain_inline_text_skips_the_inline_parser_with_the_same_result(text: str) -> None:
-    from docshelf.parsers import markdown_inline
+    from docshelf.parsers.markup import markdown_inline
 
     images: list[Image] = []
     parts: list[str] = []
@@ -159,7 +159,7 @@ def test_plain_inline_text_skips_the_inline_parser_with_the_same_result(text: st
 
 
 def test_plain_inline_text_never_reaches_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    from docshelf.parsers import markdown_inline
+    from docshelf.parsers.markup import markdown_inline
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("markdown-it parsed a plain run")

@@ -17,9 +17,9 @@ from reportlab.pdfgen import canvas
 
 from docshelf.errors import DocumentTooLargeError, NeedsOcrError
 from docshelf.model import Block, Document, Heading, Paragraph, Table
-from docshelf.parsers import block_text, parse_bytes
+from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.tables import table_grid
+from docshelf.tables import block_text, table_grid
 from tests.support.scans import (
     PARAGRAPHS,
     character_error_rate,
@@ -274,7 +274,7 @@ def test_a_cached_parse_that_skipped_ocr_is_parsed_again_once_ocr_can_run(
 def test_ocrd_pages_read_in_page_ranges_merge_to_the_whole_parse(pages: dict[str, Image.Image]) -> None:
     """Each range OCRs its own scans where it is read (on AWS, its own invocation); the merge gets their blocks."""
     from docshelf.parsers import parse_with_assets
-    from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
+    from docshelf.parsers.pdf.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
     from docshelf.serde import dumps, loads
 
     width, height = A4

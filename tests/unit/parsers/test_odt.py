@@ -8,7 +8,7 @@ from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, Encrypt
 from docshelf.model import Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.odt import parse
+from docshelf.parsers.office.odt import parse
 from docshelf.tables import table_grid
 from tests.support.zip_fixtures import build_zip, zip_bomb
 from tests.unit.parsers import markup_measures as measures

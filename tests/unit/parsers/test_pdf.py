@@ -18,9 +18,9 @@ from bench.pdf_fidelity import reference_grids, table_f1
 from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, NeedsOcrError
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.pdf import parse
-from docshelf.parsers.pdf_chars import object_texts
-from docshelf.parsers.pdf_numbering import numbering_level
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_chars import object_texts
+from docshelf.parsers.pdf.pdf_numbering import numbering_level
 from docshelf.tables import table_grid, table_to_markdown
 
 WIDTH, HEIGHT = A4

@@ -7,7 +7,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from docshelf.parsers.pdf_bidi import (
+from docshelf.parsers.pdf.pdf_bidi import (
     glyph_continuations,
     has_rtl,
     logical_line,

@@ -7,8 +7,8 @@ import pytest
 
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.pdf import parse
-from docshelf.parsers.pdf_numbering import numbering_level
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_numbering import numbering_level
 from docshelf.structure import section_paths
 from docshelf.tables import table_grid
 from tests.ja_pdf_fixtures import TORQUE_HEADER, TORQUE_ROWS, kitei_pdf, manual_pdf, require_cjk_font

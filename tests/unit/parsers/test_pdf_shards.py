@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.errors import DocumentError
 from docshelf.model import Document
-from docshelf.parsers import parse_bytes, parse_with_assets, pdf
+from docshelf.parsers import parse_bytes, parse_with_assets
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
-from docshelf.parsers.pdf_shards import image_only_pages, plan_ranges
+from docshelf.parsers.pdf import pdf
+from docshelf.parsers.pdf.pdf_ranges import PdfPlan, merge_pdf_ranges, plan_pdf, read_pdf_range
+from docshelf.parsers.pdf.pdf_shards import image_only_pages, plan_ranges
 from docshelf.serde import dumps, loads
 from tests.pdf_fixtures import heading, long_pdf
 
@@ -122,7 +123,7 @@ def test_corpus_pdfs_merge_to_their_whole_parse(corpus_dir: Path) -> None:
 def test_locally_the_plan_runs_in_worker_processes(monkeypatch: pytest.MonkeyPatch, forks: list[int]) -> None:
     data = long_pdf(120, scanned={7})
     whole = parse_bytes(data, "manual.pdf", limits=WHOLE)
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 2)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 2)
     monkeypatch.setattr(pdf, "worker_count", lambda _pages: 1)  # no page workers: only the ranges fork
     before = len(forks)
     assert parse_bytes(data, "manual.pdf", limits=small_ranges(40, 4)) == whole

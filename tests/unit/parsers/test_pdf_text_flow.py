@@ -14,8 +14,8 @@ from reportlab.pdfgen import canvas
 
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.pdf import parse
-from docshelf.parsers.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
 from docshelf.tables import table_grid
 
 WIDTH, HEIGHT = A4

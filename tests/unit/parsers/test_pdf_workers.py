@@ -10,12 +10,12 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from docshelf import tokens
+from docshelf import forked
 from docshelf.errors import ParseTimeoutError
-from docshelf.parsers import pdf, pdf_workers
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.deadline import time_budget
-from docshelf.parsers.pdf_workers import deal_ranges, map_page_ranges, worker_count
+from docshelf.parsers.pdf import pdf, pdf_workers
+from docshelf.parsers.pdf.pdf_workers import deal_ranges, map_page_ranges, worker_count
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forked")
 WIDTH, HEIGHT = A4
@@ -152,7 +152,7 @@ def _with_thread(action: Callable[[], int]) -> int:
 
 @needs_fork
 def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 8)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 8)
     threads = threading.active_count
     # Other tests in the session may leave a thread behind (a server, a client pool): count only this one.
     monkeypatch.setattr(threading, "active_count", lambda: 1)
@@ -161,5 +161,5 @@ def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
     assert worker_count(5000) == pdf_workers.MAX_WORKERS
     monkeypatch.setattr(threading, "active_count", threads)
     assert _with_thread(lambda: worker_count(5000)) == 1
-    monkeypatch.setattr(tokens, "spare_cpus", lambda: 1)
+    monkeypatch.setattr(forked, "spare_cpus", lambda: 1)
     assert worker_count(5000) == 1

@@ -13,7 +13,7 @@ from docshelf.errors import CorruptDocumentError, DocumentError, DocumentTooLarg
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.pptx import parse
+from docshelf.parsers.office.pptx import parse
 from docshelf.tables import table_grid
 from tests.unit.parsers.markup_measures import (
     cell_f1,

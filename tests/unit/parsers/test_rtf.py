@@ -7,7 +7,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.rtf import parse
+from docshelf.parsers.office.rtf import parse
 from docshelf.tables import table_grid
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import corpus_files, parse_corpus_file

@@ -11,7 +11,7 @@ from docshelf.errors import CorruptDocumentError, EmptyDocumentError
 from docshelf.model import Heading, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.xls import parse
+from docshelf.parsers.sheets.xls import parse
 from docshelf.tables import table_grid
 
 from .sheet_measures import cell_f1, reference_text, text_recall

@@ -12,7 +12,7 @@ from docshelf.errors import CorruptDocumentError, DocumentError, DocumentTooLarg
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.xlsx import parse
+from docshelf.parsers.sheets.xlsx import parse
 from docshelf.tables import table_grid
 
 from .sheet_measures import cell_f1, reference_text, text_recall

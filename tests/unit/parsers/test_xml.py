@@ -7,7 +7,7 @@ import pytest
 from docshelf.errors import CorruptDocumentError, DocumentError
 from docshelf.model import Heading, Image, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.xml import parse
+from docshelf.parsers.markup.xml import parse
 from docshelf.tables import table_grid
 from tests.unit.parsers import markup_measures as measures
 from tests.unit.parsers.corpus_helpers import parse_corpus_file

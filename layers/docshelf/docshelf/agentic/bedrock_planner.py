@@ -12,7 +12,7 @@ from typing import Any
 
 from docshelf.agentic.plan import ACTIONS, MAX_STEPS, Plan, PlanError, plan_from_dict
 from docshelf.agentic.rules import rule_plan
-from docshelf.api.json_schema import Validator
+from docshelf.json_schema import Validator
 
 _log = logging.getLogger(__name__)
 MAX_OUTPUT_TOKENS = 600

@@ -10,8 +10,8 @@ from docshelf.agentic.executor import Execution, StepRun, row_block
 from docshelf.agentic.steps import Row
 from docshelf.model import Chunk
 from docshelf.search.highlights import highlight_terms, highlights
-from docshelf.search.service import cited_fields as _cited_fields
-from docshelf.search.service import table_fields
+from docshelf.search.response import cited_fields as _cited_fields
+from docshelf.search.response import table_fields
 from docshelf.tokens import count_tokens
 
 CHUNK_FIELDS = tuple(field.name for field in fields(Chunk))

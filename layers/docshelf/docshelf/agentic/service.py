@@ -9,11 +9,11 @@ from typing import Any
 
 from docshelf.agentic.executor import Execution, execute
 from docshelf.agentic.plan import MAX_BUDGET_TOKENS, Plan, PlanMaker
-from docshelf.agentic.records import RunLog, RunRecord, StepRecord, new_run_id
 from docshelf.agentic.render import render, result_dicts, step_dict
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.steps import StepContext
 from docshelf.errors import InvalidQueryError
+from docshelf.registry.run_records import RunLog, RunRecord, StepRecord, new_run_id
 from docshelf.search.confidence import GOOD_MATCH
 from docshelf.search.empty import check_budget
 

@@ -17,8 +17,9 @@ from docshelf.index.plan import SearchFilters
 from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
 from docshelf.search.ranking import RANKING, RankingSettings
+from docshelf.search.request import DEFAULT_MAX_TOKENS, SearchRequest
 from docshelf.search.semantic import QueryEmbedder
-from docshelf.search.service import DEFAULT_MAX_TOKENS, SearchRequest, search
+from docshelf.search.service import search
 
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12

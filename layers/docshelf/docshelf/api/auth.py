@@ -1,7 +1,7 @@
 """Who is calling, and which namespaces they may read, from verified JWT claims.
 
 On AWS, API Gateway's JWT authorizer has verified the token and passes its claims on; `docshelf serve` verifies
-HS256 tokens itself with `verify_hs256`. Either way the namespaces come only from the token, never the body.
+HS256 tokens itself (`local/bearer.py`). Either way the namespaces come only from the token, never the body.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from docshelf.ids import NAMESPACE_PATTERN, validate_namespace
 
 ALL_NAMESPACES = "*"
 DEFAULT_USER_CLAIM = "sub"
-DEFAULT_LEEWAY_S = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,26 +88,3 @@ def _malformed(claim: str, why: str) -> UnauthorizedError:
         f"the token's {claim!r} claim is malformed ({why}): give a JSON list of namespaces, or them separated by "
         "spaces, or *"
     )
-
-
-def verify_hs256(authorization: str | None, secret: str, *, leeway_s: int = DEFAULT_LEEWAY_S) -> dict[str, Any]:
-    """The claims of an `Authorization: Bearer <jwt>` header signed HS256 with `secret`; 401 otherwise.
-
-    The token must carry `sub` and `exp`; `leeway_s` allows for clock skew on `exp`, `nbf` and `iat`.
-    """
-    import jwt
-
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise UnauthorizedError("send a bearer token: Authorization: Bearer <jwt>")
-    try:
-        claims: dict[str, Any] = jwt.decode(
-            token.strip(),
-            secret,
-            algorithms=["HS256"],
-            leeway=leeway_s,
-            options={"require": ["sub", "exp"], "verify_aud": False},
-        )
-    except jwt.PyJWTError as error:
-        raise UnauthorizedError(f"the token does not verify: {error}") from None
-    return claims

@@ -1,6 +1,6 @@
 """Getting documents in and out through the API: what a deployment offers (`Ingress`) and the checks every
 deployment shares. AWS: presigned S3 PUTs, S3 deletes and fetches queued to the ParseFunction
-(`aws/ingress.py`); `docshelf serve`: the local folder (`api/local_ingress.py`)."""
+(`aws/ingress.py`); `docshelf serve`: the local folder (`local/ingress.py`)."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ class Ingress(Protocol):
     def queue_url(self, namespace: str, url: str, source_key: str) -> None: ...
 
 
-def ingress_of(backend: Any) -> Ingress:
-    ingress = getattr(backend, "ingress", None)
+def ingress_of(services: Any) -> Ingress:
+    ingress = getattr(services, "ingress", None)
     if ingress is None:
         raise NotAvailableError("this deployment does not take uploads")
     result: Ingress = ingress

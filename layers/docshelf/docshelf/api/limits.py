@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docshelf.search.service import MAX_TOP_K
+from docshelf.search.request import MAX_TOP_K
 
 MAX_BODY_BYTES = 16_384
 MAX_JSON_DEPTH = 4  # {"filters": {"documents": ["x"]}} is depth 3

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 from docshelf.api.openapi_ingress import add_ingress_paths
-from docshelf.api.routes_graph import add_graph_path
 from docshelf.api.schemas import COMPONENTS, DOCUMENT_ID, NAMESPACE, Schema, ref
 from docshelf.api.schemas_agentic import RUN_ID
 
@@ -104,7 +103,7 @@ def openapi_document() -> dict[str, Any]:
         "security": [{"bearerAuth": []}],
     }
     add_ingress_paths(document["paths"])
-    add_graph_path(document["paths"])
+    _add_graph_path(document["paths"])
     return document
 
 
@@ -152,6 +151,27 @@ def _asset_path(namespace: dict[str, Any]) -> dict[str, Any]:
                 _parameter("name", "path", name),
                 namespace,
                 *_signed_link_parameters(),
+            ],
+            "responses": responses,
+        }
+    }
+
+
+def _add_graph_path(paths: dict[str, Any]) -> None:
+    errors = {"404": "no such document, or none with a graph", "400": "invalid request", "401": "no valid token",
+              "403": "namespace not allowed", "429": "throttled", "500": "internal error"}  # fmt: skip
+    responses: dict[str, Any] = {
+        "200": {"description": "OK", "content": {"application/json": {"schema": ref("GraphOut")}}}
+    }
+    for status, description in errors.items():
+        responses[status] = {"description": description, "content": {"application/json": {"schema": ref("ErrorOut")}}}
+    paths["/documents/{document_id}/graph"] = {
+        "get": {
+            "summary": "A document's keyword graph: its sections and chunks, joined where they share keywords",
+            "operationId": "get_document_graph",
+            "parameters": [
+                {"name": "document_id", "in": "path", "required": True, "schema": DOCUMENT_ID},
+                {"name": "namespace", "in": "query", "required": True, "schema": NAMESPACE},
             ],
             "responses": responses,
         }

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from docshelf.api.requests import RouteContext, new_router
+from docshelf.api.responses import json_response, validated
+from docshelf.api.schemas import ref
+from docshelf.api.schemas_agentic import RUN_ID
+
 if TYPE_CHECKING:
-    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
-
-    from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from aws_lambda_powertools.event_handler import Response
+    from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 
-def register_agentic_routes(
-    app: APIGatewayHttpResolver, backend: Callable[[], ApiBackend], caller: Callable[[], Caller]
-) -> None:
-    from docshelf.api.resolver import json_response, validated  # the resolver imports this module
-    from docshelf.api.schemas import ref
-    from docshelf.api.schemas_agentic import RUN_ID
+def agentic_router(context: RouteContext) -> APIGatewayHttpRouter:
+    router = new_router()
 
-    @app.get("/runs/<run_id>")
+    @router.get("/runs/<run_id>")
     def run_route(run_id: str) -> Response[str]:
         from docshelf.api.service_agentic import get_run  # the agentic package loads only when used
 
         validated(run_id, RUN_ID, ("path", "run_id"))
-        return json_response(get_run(backend(), caller(), run_id), ref("RunOut"))
+        return json_response(get_run(context.services(), context.caller(router.current_event), run_id), ref("RunOut"))
+
+    return router

@@ -5,19 +5,20 @@ short-lived presigned URLs instead and this route answers 404."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler import Response
 
-from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
+from docshelf.api.requests import RouteContext, namespace_param, new_router
+from docshelf.api.responses import validated
 from docshelf.api.routes_source import SOURCE_POLICY, served_record
 from docshelf.api.schemas import DOCUMENT_ID
-from docshelf.api.service import ApiBackend
-from docshelf.assets import is_asset_ref
-from docshelf.model import Chunk
+from docshelf.model import Chunk, is_asset_ref
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg"}  # what assets are stored as (docshelf.assets)
 
@@ -32,19 +33,16 @@ def served_asset_link(chunk: Chunk, name: str) -> str:
     return f"{path}?namespace={quote(chunk.namespace, safe='')}"
 
 
-def register_asset_route(
-    app: APIGatewayHttpResolver,
-    backend: Callable[[], ApiBackend],
-    caller: Callable[[], Caller],
-    namespace_param: Callable[[], str],
-    validated: Callable[..., object],
-) -> None:
-    @app.get("/documents/<document_id>/assets/<name>")
+def asset_router(context: RouteContext) -> APIGatewayHttpRouter:
+    router = new_router()
+
+    @router.get("/documents/<document_id>/assets/<name>")
     def asset_route(document_id: str, name: str) -> Response[bytes]:
         validated(document_id, DOCUMENT_ID, ("path", "document_id"))
-        namespace = namespace_param()
-        api = backend()
-        served_record(api, caller(), namespace, document_id)
+        event = router.current_event
+        namespace = namespace_param(event)
+        api = context.services()
+        served_record(api, context.caller(event), namespace, document_id)
         reader: AssetReader | None = getattr(api, "asset_reader", None)
         data = reader(namespace, document_id, name) if is_asset_ref(name) and reader is not None else None
         if data is None:
@@ -52,3 +50,5 @@ def register_asset_route(
         media_type = IMAGE_TYPES.get(name.rsplit(".", 1)[-1].lower(), "application/octet-stream")
         headers = {"Content-Security-Policy": SOURCE_POLICY, "Cache-Control": "private, max-age=3600"}
         return Response(200, media_type, data, headers=headers)
+
+    return router

@@ -3,25 +3,24 @@ them and tell a misspelt one from an empty one (a search of an unknown namespace
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from docshelf.api.requests import RouteContext, new_router
+from docshelf.api.responses import json_response
 from docshelf.api.schemas import ref
 
 if TYPE_CHECKING:
-    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
-
-    from docshelf.api.auth import Caller
-    from docshelf.api.service import ApiBackend
+    from aws_lambda_powertools.event_handler import Response
+    from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 
-def register_namespace_route(
-    app: APIGatewayHttpResolver, backend: Callable[[], ApiBackend], caller: Callable[[], Caller]
-) -> None:
-    from docshelf.api.resolver import json_response
+def namespace_router(context: RouteContext) -> APIGatewayHttpRouter:
+    router = new_router()
 
-    @app.get("/namespaces")
+    @router.get("/namespaces")
     def namespaces_route() -> Response[str]:
-        who = caller()
-        readable = [namespace for namespace in backend().registry.namespaces() if who.may_read(namespace)]
+        who = context.caller(router.current_event)
+        readable = [namespace for namespace in context.services().registry.namespaces() if who.may_read(namespace)]
         return json_response({"namespaces": readable}, ref("NamespaceListOut"))
+
+    return router

@@ -1,12 +1,10 @@
 """The HTTP contract as JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1).
 
-The same dictionaries validate requests and responses (`docshelf.api.json_schema`) and are the
+The same dictionaries validate requests and responses (`docshelf.json_schema`) and are the
 `components/schemas` of the OpenAPI document (`docshelf.api.openapi`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from docshelf.api.limits import (
     MAX_DOCUMENT_ID_CHARS,
@@ -16,40 +14,28 @@ from docshelf.api.limits import (
     MAX_QUERY_CHARS,
     TOP_K_LIMIT,
 )
+from docshelf.api.schema_parts import NAMESPACE as NAMESPACE
+from docshelf.api.schema_parts import NAMESPACE_REGEX as NAMESPACE_REGEX
+from docshelf.api.schema_parts import NO_CONTROL_CHARACTERS_REGEX
+from docshelf.api.schema_parts import STRINGS as _STRINGS
+from docshelf.api.schema_parts import Schema as Schema
+from docshelf.api.schema_parts import closed as _closed
+from docshelf.api.schema_parts import ref as ref
 from docshelf.api.schemas_agentic import (
     AGENTIC_BODY_FIELDS,
     AGENTIC_COMPONENTS,
     AGENTIC_OUT_FIELDS,
     AGENTIC_RESULT_FIELDS,
 )
-from docshelf.search.service import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
+from docshelf.api.schemas_graph import GRAPH_SCHEMAS
+from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
+from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
-Schema = dict[str, Any]
-
-NAMESPACE_REGEX = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 DOCUMENT_ID_REGEX = r"^[A-Za-z0-9_-]{1,128}$"
-# Tab, newline and carriage return are text; every other C0 control character and DEL are refused.
-NO_CONTROL_CHARACTERS_REGEX = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
 CHUNK_TYPES = ["text", "table", "image"]
 DOCUMENT_STATUSES = ["processing", "ok", "partial", "failed", "needs_ocr", "deleted"]
 
 
-def ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _closed(properties: dict[str, Schema], *, required: list[str] | None = None, **extra: Any) -> Schema:
-    """An object with exactly these properties, all required unless `required` says otherwise."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-        "additionalProperties": False,
-        **extra,
-    }
-
-
-NAMESPACE: Schema = {"type": "string", "pattern": NAMESPACE_REGEX, "maxLength": 64}
 DOCUMENT_ID: Schema = {"type": "string", "pattern": DOCUMENT_ID_REGEX, "maxLength": MAX_DOCUMENT_ID_CHARS}
 _FILTER_VALUE: Schema = {
     "type": "string",
@@ -58,7 +44,6 @@ _FILTER_VALUE: Schema = {
     "pattern": NO_CONTROL_CHARACTERS_REGEX,
 }
 _CHUNK_TYPE: Schema = {"type": "string", "enum": CHUNK_TYPES}
-_STRINGS: Schema = {"type": "array", "items": {"type": "string"}}
 
 
 def _filter_list(items: Schema, max_items: int) -> Schema:
@@ -299,16 +284,6 @@ COMPONENTS: dict[str, Schema] = {
     "ErrorOut": ERROR_OUT,
     "SourceUrlOut": SOURCE_URL_OUT,
     **AGENTIC_COMPONENTS,
+    **INGRESS_SCHEMAS,
+    **GRAPH_SCHEMAS,
 }
-
-
-def _add_ingress_schemas() -> None:
-    from docshelf.api.schemas_ingress import INGRESS_SCHEMAS
-
-    COMPONENTS.update(INGRESS_SCHEMAS)
-    from docshelf.api.schemas_graph import GRAPH_SCHEMAS
-
-    COMPONENTS.update(GRAPH_SCHEMAS)
-
-
-_add_ingress_schemas()

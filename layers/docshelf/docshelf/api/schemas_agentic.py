@@ -3,26 +3,11 @@ merged into `docshelf.api.schemas` by name so the classic schemas stay as they a
 
 from __future__ import annotations
 
-from typing import Any
-
 from docshelf.agentic.plan import ACTIONS, MAX_BUDGET_TOKENS, MAX_STEPS
-
-Schema = dict[str, Any]
-_STRINGS: Schema = {"type": "array", "items": {"type": "string"}}
-
-
-def _ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _closed(properties: dict[str, Schema], *, required: list[str] | None = None) -> Schema:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-        "additionalProperties": False,
-    }
-
+from docshelf.api.schema_parts import STRINGS as _STRINGS
+from docshelf.api.schema_parts import Schema
+from docshelf.api.schema_parts import closed as _closed
+from docshelf.api.schema_parts import ref as _ref
 
 AGENTIC_BODY_FIELDS: dict[str, Schema] = {
     "mode": {"type": "string", "enum": ["classic", "agentic"], "default": "classic"},

@@ -3,16 +3,9 @@ uniqueness and minimum-count rules the API's validator subset leaves to the writ
 
 from __future__ import annotations
 
-from typing import Any
-
-Schema = dict[str, Any]
-
-_STRINGS: Schema = {"type": "array", "items": {"type": "string"}}
-
-
-def _closed(properties: dict[str, Schema]) -> Schema:
-    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
-
+from docshelf.api.schema_parts import STRINGS as _STRINGS
+from docshelf.api.schema_parts import Schema
+from docshelf.api.schema_parts import closed as _closed
 
 GRAPH_SCHEMAS: dict[str, Schema] = {
     "GraphRuleOut": _closed(

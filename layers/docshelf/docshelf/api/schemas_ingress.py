@@ -3,7 +3,8 @@ components by `api/schemas.py`."""
 
 from __future__ import annotations
 
-from docshelf.api.schemas import NAMESPACE, NO_CONTROL_CHARACTERS_REGEX, Schema, _closed
+from docshelf.api.schema_parts import NAMESPACE, NO_CONTROL_CHARACTERS_REGEX, Schema
+from docshelf.api.schema_parts import closed as _closed
 
 MAX_FILENAME_CHARS = 512
 MAX_URL_CHARS = 2_048

@@ -1,4 +1,4 @@
-"""The API's operations over any backend: search through the cache, list and get document status.
+"""The API's operations over either host's services: search through the cache, list and get document status.
 
 Every operation authorises the namespace first; the search then reads the namespace version before the cache,
 so a cached entry is never newer than the index it is checked against.
@@ -20,11 +20,12 @@ from docshelf.registry import DocumentRecord, Registry
 from docshelf.search.cache import SearchCache, cache_key
 from docshelf.search.document_names import known_namespace, resolved_filters
 from docshelf.search.hits import HitStore, evidence_hits
+from docshelf.search.request import SearchRequest
 from docshelf.search.semantic import QueryEmbedder
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.service import search
 
 
-class ApiBackend(Protocol):
+class ApiServices(Protocol):
     """What the API needs: the registry, an index that is current for a namespace, and maybe a cache."""
 
     @property
@@ -47,31 +48,31 @@ class ApiBackend(Protocol):
         """Where the chunks returned in evidence are counted, and the boost reads them (None: neither)."""
 
 
-def checked_request(backend: ApiBackend, caller: Caller, request: SearchRequest) -> SearchRequest:
+def checked_request(services: ApiServices, caller: Caller, request: SearchRequest) -> SearchRequest:
     """The request once the caller may read its namespace (403), the namespace exists (404, naming those the caller
     may read) and its filters name documents there (400 naming the unknown ones), with those named by id."""
     caller.authorize(request.namespace)
-    known_namespace(backend.registry, request.namespace, caller.may_read)
+    known_namespace(services.registry, request.namespace, caller.may_read)
     filters = request.filters
     if filters.documents or filters.exclude_documents:
-        filters = resolved_filters(filters, backend.registry.list(request.namespace))
+        filters = resolved_filters(filters, services.registry.list(request.namespace))
     return replace(request, filters=filters)
 
 
-def run_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
+def run_search(services: ApiServices, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
-    request = checked_request(backend, caller, request)
+    request = checked_request(services, caller, request)
 
     def answer() -> dict[str, Any]:
-        index = backend.index_for(request.namespace)
-        found = search(index, request, asset_link=backend.asset_link, embedder=backend.embedder, hits=backend.hits)
+        index = services.index_for(request.namespace)
+        found = search(index, request, asset_link=services.asset_link, embedder=services.embedder, hits=services.hits)
         return found.to_dict()
 
-    return cached_search(backend, caller, request, answer)
+    return cached_search(services, caller, request, answer)
 
 
 def cached_search(
-    backend: ApiBackend,
+    services: ApiServices,
     caller: Caller,
     request: SearchRequest,
     answer: Callable[[], dict[str, Any]],
@@ -81,10 +82,10 @@ def cached_search(
     the request (keyed by user, request and `mode`) or `answer()`, stored for the namespace's version."""
     started = time.perf_counter()
     caller.authorize(request.namespace)
-    cache = backend.cache
+    cache = services.cache
     payload: dict[str, Any] | None = None
     if cache is not None:
-        version = backend.registry.namespace_version(request.namespace)
+        version = services.registry.namespace_version(request.namespace)
         key = cache_key(caller.user, request, mode)
         payload = cache.get(key, version)
     hit = payload is not None
@@ -92,14 +93,14 @@ def cached_search(
         payload = answer()
         if cache is not None:
             cache.put(key, request.namespace, version, payload)
-    if backend.hits is not None:
-        backend.hits.record(request.namespace, evidence_hits(payload["results"]))
+    if services.hits is not None:
+        services.hits.record(request.namespace, evidence_hits(payload["results"]))
     payload.update(cache="hit" if hit else "miss", took_ms=round((time.perf_counter() - started) * 1000, 3))
     return payload, hit
 
 
 def list_documents(
-    backend: ApiBackend,
+    services: ApiServices,
     caller: Caller,
     namespace: str,
     *,
@@ -111,15 +112,15 @@ def list_documents(
     """One page of the namespace's documents in source key order (`next_cursor` names the next, or is None)."""
     caller.authorize(namespace)
     page = document_page(
-        backend.registry.list(namespace), status=status, source_key=source_key, limit=limit, cursor=cursor
+        services.registry.list(namespace), status=status, source_key=source_key, limit=limit, cursor=cursor
     )
     documents = [record_to_dict(record) for record in page.documents]
     return {"namespace": namespace, "documents": documents, "next_cursor": page.next_cursor}
 
 
-def get_document(backend: ApiBackend, caller: Caller, namespace: str, document_id: str) -> dict[str, Any]:
+def get_document(services: ApiServices, caller: Caller, namespace: str, document_id: str) -> dict[str, Any]:
     caller.authorize(namespace)
-    record = backend.registry.get(namespace, document_id)
+    record = services.registry.get(namespace, document_id)
     if record is None:
         raise NotFoundError(f"no document {document_id} in namespace {namespace}")
     return record_to_dict(record)

@@ -1,7 +1,7 @@
 """The API's agentic operations: a search in agentic mode through the cache, and reading a run's record.
 
-A backend that also offers the agentic parts (`AgenticParts`: the run log, the doc_nav source and the planner)
-records its runs and navigates sections; any other backend runs the rule-based plan without them.
+Services that also offer the agentic parts (`AgenticParts`: the run log, the doc_nav source and the planner)
+records its runs and navigates sections; any others run the rule-based plan without them.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from docshelf.agentic.navigate import NavSource
 from docshelf.agentic.plan import PlanMaker
-from docshelf.agentic.records import RunLog
 from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.api.service import ApiBackend, cached_search, checked_request
-from docshelf.search.service import SearchRequest
+from docshelf.api.service import ApiServices, cached_search, checked_request
+from docshelf.registry.run_records import RunLog
+from docshelf.search.request import SearchRequest
 
 
 @runtime_checkable
@@ -32,28 +32,28 @@ class AgenticParts(Protocol):
     def planner(self) -> PlanMaker: ...
 
 
-def run_agentic_search(backend: ApiBackend, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
+def run_agentic_search(services: ApiServices, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache). The budget is the request's max_tokens, as in classic mode."""
-    request = checked_request(backend, caller, request)
-    parts = backend if isinstance(backend, AgenticParts) else None
+    request = checked_request(services, caller, request)
+    parts = services if isinstance(services, AgenticParts) else None
     planner = parts.planner if parts is not None else RULES
     run = AgenticRun(request.query, request.max_tokens, caller.user, request.min_score)
 
     def answer() -> dict[str, Any]:
         ctx = StepContext(
-            backend.index_for(request.namespace), request.namespace, request.top_k, request.filters,
-            nav_source=parts.nav_source if parts is not None else None, embedder=backend.embedder,
-            asset_link=backend.asset_link, graph_source=getattr(backend, "graph_source", None),
+            services.index_for(request.namespace), request.namespace, request.top_k, request.filters,
+            nav_source=parts.nav_source if parts is not None else None, embedder=services.embedder,
+            asset_link=services.asset_link, graph_source=getattr(services, "graph_source", None),
         )  # fmt: skip
         return agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
 
     mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
-    return cached_search(backend, caller, request, answer, mode)
+    return cached_search(services, caller, request, answer, mode)
 
 
-def get_run(backend: ApiBackend, caller: Caller, run_id: str) -> dict[str, Any]:
+def get_run(services: ApiServices, caller: Caller, run_id: str) -> dict[str, Any]:
     """The run's record with its steps, only to the user who ran it (anyone else is told it does not exist)."""
-    run_log = backend.run_log if isinstance(backend, AgenticParts) else None
+    run_log = services.run_log if isinstance(services, AgenticParts) else None
     stored = run_log.get_run(run_id) if run_log is not None else None
     if stored is None or stored[0].user != caller.user:
         raise NotFoundError(f"no run {run_id}")

@@ -7,17 +7,7 @@ stored objects (no Pillow: the chunk stage and the search API use it too).
 
 from __future__ import annotations
 
-import re
-
-# An asset reference as the parsers write it in `model.Image.asset_ref`: the stored bytes' sha256 and extension.
-_ASSET_REF = re.compile(r"[0-9a-f]{64}\.(png|jpg)")
-
 
 def hamming(a: int, b: int) -> int:
     """The number of bits two perceptual hashes differ in."""
     return (a ^ b).bit_count()
-
-
-def is_asset_ref(ref: str) -> bool:
-    """Whether `ref` names a stored asset (other parsers keep a source URL in `asset_ref`, never fetched)."""
-    return bool(_ASSET_REF.fullmatch(ref))

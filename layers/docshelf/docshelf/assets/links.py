@@ -11,8 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docshelf.assets import is_asset_ref
-from docshelf.model import Chunk
+from docshelf.model import Chunk, is_asset_ref
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

@@ -12,10 +12,10 @@ from urllib.parse import unquote_plus
 
 from docshelf.errors import DocshelfError, InvalidNameError
 from docshelf.ids import document_id, validate_namespace
+from docshelf.versions import STAGE_MESSAGE_VERSION
 
 S3Action = Literal["created", "deleted"]
 DETAIL_TYPES: dict[str, S3Action] = {"Object Created": "created", "Object Deleted": "deleted"}
-STAGE_MESSAGE_VERSION = 1
 
 
 class InvalidEventError(DocshelfError):

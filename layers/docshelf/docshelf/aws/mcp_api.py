@@ -15,7 +15,8 @@ from typing import Any
 from docshelf.api.auth import ClaimNames, caller_from_claims
 from docshelf.api.errors import ApiError
 from docshelf.api.guard import check_event, raw_body
-from docshelf.mcp.http import MCP_PATH, HttpAnswer, McpRoute
+from docshelf.mcp.http import MCP_PATH, HttpAnswer
+from docshelf.mcp.route import McpRoute
 
 _KEPT_HEADERS = ("content-type", "mcp-session-id", "mcp-protocol-version", "allow")
 

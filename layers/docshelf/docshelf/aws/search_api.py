@@ -1,4 +1,4 @@
-"""The search API's backend on AWS: the DynamoDB registry, the current index and the DynamoDB cache.
+"""The search API's services on AWS: the DynamoDB registry, the current index and the DynamoDB cache.
 
 The user and the namespaces they may read come only from the claims that API Gateway's JWT authorizer has
 verified and passed on (`docshelf.api.auth`); the routes themselves live in `docshelf.api.resolver`.
@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on
 PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
 
 
-class AwsApiBackend:
+class AwsApiServices:
     def __init__(self, services: AwsServices) -> None:
         self.services = services
         self._cache: DynamoDBSearchCache | None = None
@@ -146,16 +146,17 @@ class AwsApiBackend:
         return ClaimNames(user=settings.user_claim, namespaces=settings.namespaces_claim)
 
 
-_backends: dict[int, AwsApiBackend] = {}
+_warm: dict[int, AwsApiServices] = {}
 
 
-def current_backend() -> AwsApiBackend:
-    """The backend over this invocation's services, kept warm while they are the same (SearchFunction, McpFunction)."""
+def current_api_services() -> AwsApiServices:
+    """The API's services over this invocation's services, kept warm while they are the same (SearchFunction,
+    McpFunction)."""
     from docshelf.aws.services import get_services
 
     services = get_services()
-    backend = _backends.get(id(services))
-    if backend is None or backend.services is not services:
-        _backends.clear()
-        backend = _backends[id(services)] = AwsApiBackend(services)
-    return backend
+    api = _warm.get(id(services))
+    if api is None or api.services is not services:
+        _warm.clear()
+        api = _warm[id(services)] = AwsApiServices(services)
+    return api

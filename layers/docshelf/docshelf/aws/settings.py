@@ -6,9 +6,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from docshelf.chunking.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, ParseLimits, PipelineConfig
-from docshelf.embeddings.base import PROVIDER_NAMES
+from docshelf.config import (
+    DEFAULT_CHUNK_TOKENS,
+    DEFAULT_OPENSEARCH_INDEX,
+    PROVIDER_NAMES,
+    ChunkConfig,
+    ParseLimits,
+    PipelineConfig,
+    default_overlap,
+)
 
 ENV_ARTIFACTS_BUCKET = "ARTIFACTS_BUCKET"
 ENV_REGISTRY_TABLE = "REGISTRY_TABLE"

@@ -66,11 +66,11 @@ def handle_object_event(services: AwsServices, event: ObjectEvent) -> StageResul
 
 def _web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
     """(URL, fetch time) of a web page the ParseFunction fetched (`aws/web_fetch.py`); empty for other objects."""
-    from docshelf.fetch.web_ingest import WEB_PREFIX
+    from docshelf.pipeline.web_ingest import WEB_PREFIX
 
     if not event.source_key.startswith(WEB_PREFIX):
         return "", ""
-    from docshelf.aws.web_fetch import web_source
+    from docshelf.aws.web_sources import web_source
 
     return web_source(services, event)
 
@@ -140,7 +140,7 @@ def handle_chunk_message(services: AwsServices, message: StageMessage) -> StageR
     stale = _stale(services, message)
     if stale is not None:
         return stale
-    from docshelf.aws.web_fetch import recorded_web_source
+    from docshelf.aws.web_sources import recorded_web_source
 
     uri, fetched_at = recorded_web_source(services, message.namespace, message.source_key, message.revision)
     outcome = pipeline.load_parsed(services.store, _ref(message), uri=uri, fetched_at=fetched_at)

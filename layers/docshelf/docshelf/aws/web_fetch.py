@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from docshelf import pipeline
+from docshelf.aws.stages import StageResult, settle_parse_failure
+from docshelf.aws.web_sources import FETCHED_AT_METADATA, URL_METADATA
 from docshelf.errors import DocumentError, FetchFailedError
 from docshelf.fetch.fetcher import FetchedPage, Fetcher, NotModified
 from docshelf.fetch.shown_urls import shown_url
-from docshelf.fetch.web_ingest import previous_fetch, record_fetch, validators_of
 from docshelf.ids import document_id, sha256_hex
+from docshelf.pipeline.web_ingest import previous_fetch, record_fetch, validators_of
 
 if TYPE_CHECKING:
-    from docshelf.aws.events import FetchMessage, ObjectEvent
+    from docshelf.aws.events import FetchMessage
     from docshelf.aws.services import AwsServices
-    from docshelf.aws.stages import StageResult
 
-URL_METADATA = "docshelf-source-url"
-FETCHED_AT_METADATA = "docshelf-fetched-at"
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 # The fetcher a ParseFunction uses: the real resolver and sockets (tests put a recording pair here).
 make_fetcher: Callable[[], Fetcher] = Fetcher
@@ -37,8 +36,6 @@ make_fetcher: Callable[[], Fetcher] = Fetcher
 def handle_fetch_message(
     services: AwsServices, message: FetchMessage, *, fetcher: Fetcher | None = None
 ) -> StageResult:
-    from docshelf.aws.stages import StageResult, settle_parse_failure
-
     namespace, key = message.namespace, message.source_key
     fetcher = fetcher or _fetcher_for(services, namespace)
     previous = previous_fetch(services.store, namespace, key)
@@ -59,16 +56,6 @@ def handle_fetch_message(
     return StageResult("queued", f"{shown_url(message.url)} stored as {namespace}/{key}")
 
 
-def web_source(services: AwsServices, event: ObjectEvent) -> tuple[str, str]:
-    """(URL, fetch time) from the metadata of the object version the event names."""
-    if event.version_id:
-        head = services.s3.head_object(Bucket=event.bucket, Key=event.key, VersionId=event.version_id)
-    else:
-        head = services.s3.head_object(Bucket=event.bucket, Key=event.key)
-    metadata = {str(name).lower(): str(value) for name, value in (head.get("Metadata") or {}).items()}
-    return metadata.get(URL_METADATA, ""), metadata.get(FETCHED_AT_METADATA, "")
-
-
 def _fetcher_for(services: AwsServices, namespace: str) -> Fetcher:
     """The fetcher of a namespace's pages: public addresses, and the internal hosts FETCH_ALLOWED_HOSTS names for it."""
     fetcher = make_fetcher()
@@ -76,19 +63,6 @@ def _fetcher_for(services: AwsServices, namespace: str) -> Fetcher:
     if allowed:
         fetcher.limits = replace(fetcher.limits, allowed_hosts=fetcher.limits.allowed_hosts | allowed)
     return fetcher
-
-
-def recorded_web_source(services: AwsServices, namespace: str, source_key: str, revision: str) -> tuple[str, str]:
-    """(URL, fetch time) of the fetch that gave a web page these bytes, from its fetch record (the parse cache holds
-    no URL); empty when the key is not a web page's or another fetch has replaced the record since."""
-    from docshelf.fetch.web_ingest import WEB_PREFIX
-
-    if not source_key.startswith(WEB_PREFIX):
-        return "", ""
-    record = previous_fetch(services.store, namespace, source_key)
-    if record.get("sha256") != revision:
-        return "", ""
-    return record.get("final_url", ""), record.get("fetched_at", "")
 
 
 def _whole(fetcher: Fetcher, url: str) -> FetchedPage:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from docshelf.chunking.config import CHUNKER_VERSION, DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
+from docshelf.config import DEFAULT_CHUNK_TOKENS, ChunkConfig, default_overlap
 
 if TYPE_CHECKING:
     from docshelf.chunking.chunker import chunk_document
 
-__all__ = ["CHUNKER_VERSION", "DEFAULT_CHUNK_TOKENS", "ChunkConfig", "chunk_document", "default_overlap"]
+__all__ = ["DEFAULT_CHUNK_TOKENS", "ChunkConfig", "chunk_document", "default_overlap"]
 
 
 def __getattr__(name: str) -> Any:

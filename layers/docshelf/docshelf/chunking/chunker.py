@@ -5,18 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator
 
-from docshelf.assets import is_asset_ref
-from docshelf.chunking.config import ChunkConfig
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
 from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
 from docshelf.chunking.joined_tokens import joined_count
 from docshelf.chunking.split import split_sentences, split_text
 from docshelf.chunking.tables import table_pieces, with_introduction
 from docshelf.citations import citation_line, citation_of
+from docshelf.config import ChunkConfig
 from docshelf.ids import chunk_ids
-from docshelf.model import Block, Chunk, Document, Heading, Image, Link, Paragraph, Table
-from docshelf.parsers import block_text
+from docshelf.model import Block, Chunk, Document, Heading, Image, Link, Paragraph, Table, is_asset_ref
 from docshelf.structure import section_paths
+from docshelf.tables import block_text
 from docshelf.tokens import count_tokens
 
 __all__ = ["SEPARATOR", "chunk_document", "overlap_tail"]

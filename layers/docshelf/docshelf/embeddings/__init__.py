@@ -4,12 +4,7 @@ Light on purpose (the standard library only): `infra/fetch_models.py` reads the 
 The vector cache is `docshelf.embeddings.cache.VectorCache`.
 """
 
-from docshelf.embeddings.base import (
-    PROVIDER_NAMES,
-    EmbeddingError,
-    EmbeddingModel,
-    EmbeddingProvider,
-    provider_from_config,
-)
+from docshelf.embeddings.base import EmbeddingError, EmbeddingModel, EmbeddingProvider
+from docshelf.embeddings.factory import provider_from_config
 
-__all__ = ["PROVIDER_NAMES", "EmbeddingError", "EmbeddingModel", "EmbeddingProvider", "provider_from_config"]
+__all__ = ["EmbeddingError", "EmbeddingModel", "EmbeddingProvider", "provider_from_config"]

@@ -23,7 +23,7 @@ from docshelf.embeddings.catalog import (
     find_model_dir,
 )
 from docshelf.embeddings.pooling import l2_normalize, pool
-from docshelf.tokens import spare_cpus
+from docshelf.forked import spare_cpus
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -17,7 +17,8 @@ from docshelf.graph.keywords import (
     top_keywords,
 )
 from docshelf.index.analyzer import analyzed_terms
-from docshelf.model import SCHEMA_VERSION, Chunk
+from docshelf.model import Chunk
+from docshelf.versions import SCHEMA_VERSION
 
 GRAPH_FILE = "graph.json"
 OVERLAP_RULE = "shared keywords / keywords of the smaller node"

@@ -17,11 +17,8 @@ from typing import Any
 from docshelf.index.plan import Channel
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
 from docshelf.model import Chunk
+from docshelf.scripts import CJK_LETTERS, HIRAGANA, KANA, KATAKANA
 
-# Raised whenever a text's terms change: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the
-# terms of the version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does
-# not.
-ANALYZER_VERSION = 3
 # The most distinct character trigrams (`#abc` terms) a chunk's term channel indexes: the first in text order. A
 # table chunk of numbers and codes holds hundreds, which cost a large CSV most of its index memory; a query's own
 # trigrams are optional terms (search/query.py), so a chunk whose trigrams were cut still matches by its surface
@@ -29,16 +26,9 @@ ANALYZER_VERSION = 3
 MAX_CHUNK_TRIGRAMS = 64
 TRIGRAM_PREFIX = "#"
 
-_CJK = (
-    "\u3040-\u30ff"  # hiragana, katakana
-    "\u3100-\u312f\u31a0-\u31bf\u31f0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"  # hangul
-    "\U00020000-\U0002fa1f"
-)
 # Text is cut into CJK runs and the rest first, so the word patterns need no CJK exclusion: compiling
 # `[^\W_<CJK ranges>]` costs ~3 ms an occurrence, which is most of the search function's analyzer import.
-_CJK_RUN = re.compile(f"([{_CJK}]+)")
+_CJK_RUN = re.compile(f"([{CJK_LETTERS}]+)")
 _WORD = r"[^\W_]"
 _TOKEN = re.compile(
     rf"(?P<email>{_WORD}[\w.+-]*@{_WORD}+(?:[.-]{_WORD}+)*\.{_WORD}{{2,}})"
@@ -80,8 +70,10 @@ def cjk_grams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] + list(run)
 
 
-_HIRAGANA = re.compile("[\u3040-\u309f]")
-_KATAKANA_STRETCH = re.compile("[\u30a0-\u30ff]{2,}")
+_HIRAGANA = re.compile(f"[{HIRAGANA}]")
+_KATAKANA = re.compile(f"[{KATAKANA}]")
+_KANA = re.compile(f"[{KANA}]")
+_KATAKANA_STRETCH = re.compile(f"[{KATAKANA}]{{2,}}")
 
 
 def path_cjk_grams(run: str) -> list[str]:
@@ -104,11 +96,11 @@ def path_cjk_grams(run: str) -> list[str]:
 
 
 def _is_katakana(char: str) -> bool:
-    return "\u30a0" <= char <= "\u30ff"
+    return _KATAKANA.fullmatch(char) is not None
 
 
 def _is_kana(char: str) -> bool:
-    return "\u3040" <= char <= "\u30ff"
+    return _KANA.fullmatch(char) is not None
 
 
 def _word_terms(word: str) -> list[str]:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from docshelf.api.auth import Caller
-from docshelf.api.service import ApiBackend
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -153,52 +152,3 @@ class McpHttpEndpoint:
         finally:
             ready.set()
             loop.close()
-
-
-LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
-
-
-def http_endpoint(backend: Callable[[], ApiBackend], *, loopback: bool) -> McpHttpEndpoint:
-    """The endpoint over an API backend, each tool call's caller taken from its request's scope."""
-    from docshelf.mcp.server import build_mcp_server, scope_caller
-
-    server = build_mcp_server(backend, scope_caller)
-    return McpHttpEndpoint(server, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
-
-
-class McpRoute(Protocol):
-    def __call__(
-        self, method: str, path: str, query: str, headers: Mapping[str, str], body: bytes, caller: Caller
-    ) -> HttpAnswer: ...
-
-
-class LazyMcpRoute:
-    """The endpoint made on the first MCP request, so a server that never serves one never imports the SDK."""
-
-    def __init__(self, backend: Callable[[], ApiBackend], *, loopback: bool) -> None:
-        self._backend = backend
-        self._loopback = loopback
-        self._endpoint: McpHttpEndpoint | None = None
-        self._lock = threading.Lock()
-
-    def __call__(
-        self, method: str, path: str, query: str, headers: Mapping[str, str], body: bytes, caller: Caller
-    ) -> HttpAnswer:
-        with self._lock:
-            if self._endpoint is None:
-                self._endpoint = http_endpoint(self._backend, loopback=self._loopback)
-        return self._endpoint.handle(method, path, query, headers, body, caller)
-
-    def close(self) -> None:
-        """Stop the endpoint, if one was made; the next request makes another."""
-        with self._lock:
-            endpoint, self._endpoint = self._endpoint, None
-        if endpoint is not None:
-            endpoint.close()
-
-
-def mcp_available() -> bool:
-    """Whether the MCP SDK is installed (`pip install 'docshelf[mcp]'`)."""
-    import importlib.util
-
-    return importlib.util.find_spec("mcp") is not None

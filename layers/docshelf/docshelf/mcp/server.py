@@ -19,8 +19,8 @@ from pydantic import Field
 
 from docshelf.api.auth import Caller
 from docshelf.api.limits import MAX_EVIDENCE_TOKENS, MAX_FILTER_VALUES, MAX_QUERY_CHARS, TOP_K_LIMIT
-from docshelf.api.resolver import RequestValidationError
-from docshelf.api.service import ApiBackend
+from docshelf.api.responses import RequestValidationError
+from docshelf.api.service import ApiServices
 from docshelf.errors import DocshelfError
 from docshelf.mcp.http import CALLER_SCOPE_KEY
 from docshelf.mcp.tools import (
@@ -42,7 +42,7 @@ INSTRUCTIONS = (
     "list_documents says which files a namespace holds and whether they were read."
 )
 CallerOf = Callable[["Context[Any]"], Caller]
-SearchTool = Callable[[ApiBackend, Caller, SearchArguments, "str | None"], ToolAnswer]
+SearchTool = Callable[[ApiServices, Caller, SearchArguments, "str | None"], ToolAnswer]
 ChunkType = Literal["text", "table", "image"]
 Status = Literal["processing", "ok", "partial", "failed", "needs_ocr", "deleted"]
 
@@ -102,14 +102,14 @@ DocumentIdArg = Annotated[
 
 
 def build_mcp_server(
-    backend: Callable[[], ApiBackend], caller_of: CallerOf, *, default_namespace: str | None = None
+    services: Callable[[], ApiServices], caller_of: CallerOf, *, default_namespace: str | None = None
 ) -> MCPServer[Any]:
-    """The server; `backend` is called per tool call and `caller_of` says who makes it."""
+    """The server; `services` is called per tool call and `caller_of` says who makes it."""
     server: MCPServer[Any] = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version="1.0.0", log_level="WARNING")
 
-    def answered(run: Callable[[ApiBackend, Caller], ToolAnswer], ctx: Context[Any]) -> CallToolResult:
+    def answered(run: Callable[[ApiServices, Caller], ToolAnswer], ctx: Context[Any]) -> CallToolResult:
         try:
-            answer = with_absolute_links(run(backend(), caller_of(ctx)), request_headers(ctx))
+            answer = with_absolute_links(run(services(), caller_of(ctx)), request_headers(ctx))
         except RequestValidationError as error:
             raise ToolError(error.message.replace("invalid request", "invalid arguments", 1)) from None
         except DocshelfError as error:

@@ -1,6 +1,6 @@
 """What the MCP tools do, over the very service functions the HTTP routes call (no second search path).
 
-Each tool takes the API backend and the verified `Caller`, checks its arguments against the API's own JSON Schemas,
+Each tool takes the API's services and the verified `Caller`, checks its arguments against the API's own JSON Schemas,
 and answers a `ToolAnswer`: the text an assistant reads (evidence with numbered citations, an outline, a section)
 and the structured data an application reads. The caller authorizes every namespace before anything is read, so a
 token's namespaces bound every tool as they bound every route; the search cache is keyed by the caller's user.
@@ -16,14 +16,15 @@ from typing import Any
 from docshelf.api.auth import ALL_NAMESPACES, Caller
 from docshelf.api.errors import BadRequestError, NotFoundError
 from docshelf.api.links import absolute_links
-from docshelf.api.resolver import to_search_request, validated
+from docshelf.api.responses import validated
+from docshelf.api.routes_search import to_search_request
 from docshelf.api.schemas import DOCUMENT_ID, SEARCH_BODY
-from docshelf.api.service import ApiBackend, list_documents, run_search
+from docshelf.api.service import ApiServices, list_documents, run_search
 from docshelf.citations import citation
 from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
 from docshelf.search.packing import is_heading_only, pack_evidence
-from docshelf.search.service import DEFAULT_MAX_TOKENS
+from docshelf.search.request import DEFAULT_MAX_TOKENS
 
 MAX_SECTION_CHUNKS = 2_000  # one document's chunks read for an outline's section (a whole book is fewer)
 OUTLINE_SUMMARY_CHARS = 240
@@ -79,16 +80,16 @@ def namespace_for(caller: Caller, namespace: str | None, default: str | None = N
     return caller.authorize(chosen)
 
 
-def search_tool(backend: ApiBackend, caller: Caller, args: SearchArguments, default: str | None = None) -> ToolAnswer:
+def search_tool(services: ApiServices, caller: Caller, args: SearchArguments, default: str | None = None) -> ToolAnswer:
     """The classic search of POST /search: evidence text with numbered citations, and the ranked results."""
     namespace = namespace_for(caller, args.namespace, default)
     request = to_search_request(validated(args.body(namespace, "classic"), SEARCH_BODY, ("arguments",)))
-    payload, _hit = run_search(backend, caller, request)
+    payload, _hit = run_search(services, caller, request)
     return _search_answer(payload)
 
 
 def agentic_search_tool(
-    backend: ApiBackend, caller: Caller, args: SearchArguments, default: str | None = None
+    services: ApiServices, caller: Caller, args: SearchArguments, default: str | None = None
 ) -> ToolAnswer:
     """The agentic search of POST /search with mode "agentic": a plan of searches and section navigation, with
     max_tokens as the whole plan's budget."""
@@ -96,7 +97,7 @@ def agentic_search_tool(
 
     namespace = namespace_for(caller, args.namespace, default)
     body = validated(args.body(namespace, "agentic"), SEARCH_BODY, ("arguments",))
-    payload, _hit = run_agentic_search(backend, caller, to_search_request(body))
+    payload, _hit = run_agentic_search(services, caller, to_search_request(body))
     answer = _search_answer(payload)
     plan = payload.get("plan")
     if plan is not None:
@@ -155,11 +156,11 @@ def _cited_result(number: int, result: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def list_documents_tool(
-    backend: ApiBackend, caller: Caller, namespace: str | None, status: str | None = None, default: str | None = None
+    services: ApiServices, caller: Caller, namespace: str | None, status: str | None = None, default: str | None = None
 ) -> ToolAnswer:
     """The namespace's documents (GET /documents), optionally only those of one status."""
     chosen = namespace_for(caller, namespace, default)
-    listed = list_documents(backend, caller, chosen, status=status or None)
+    listed = list_documents(services, caller, chosen, status=status or None)
     documents = listed["documents"]
     lines = [
         f"- {d['source_key']} (document_id {d['document_id']}): {d['status']}, {d['chunk_count']} chunks"
@@ -175,12 +176,12 @@ def list_documents_tool(
 
 
 def document_outline_tool(
-    backend: ApiBackend, caller: Caller, namespace: str | None, document_id: str, default: str | None = None
+    services: ApiServices, caller: Caller, namespace: str | None, document_id: str, default: str | None = None
 ) -> ToolAnswer:
     """The document's section tree (its doc_nav.json): titles, levels, chunk counts and section summaries."""
     chosen = namespace_for(caller, namespace, default)
-    record = _record(backend, chosen, document_id)
-    nav = _nav_of(backend, chosen, document_id)
+    record = _record(services, chosen, document_id)
+    nav = _nav_of(services, chosen, document_id)
     sections = [_outline_section(item) for item in nav.get("sections", []) if isinstance(item, Mapping)]
     lines = [f"{record['source_file_name']} (document_id {document_id}): {nav.get('title') or ''}".rstrip(": ")]
     lines += _outline_lines(sections, 0)
@@ -219,7 +220,7 @@ def _outline_lines(sections: Sequence[Mapping[str, Any]], depth: int) -> list[st
 
 
 def read_section_tool(
-    backend: ApiBackend,
+    services: ApiServices,
     caller: Caller,
     namespace: str | None,
     document_id: str,
@@ -230,13 +231,13 @@ def read_section_tool(
     """The chunks of one section (and its subsections) in document order, with citations, within max_tokens."""
     chosen = namespace_for(caller, namespace, default)
     budget = validated(max_tokens or DEFAULT_MAX_TOKENS, SEARCH_BODY["properties"]["max_tokens"], ("max_tokens",))
-    _record(backend, chosen, document_id)
+    _record(services, chosen, document_id)
     path = tuple(section_path)
-    if path and not _has_section(_nav_of(backend, chosen, document_id).get("sections", []), path):
+    if path and not _has_section(_nav_of(services, chosen, document_id).get("sections", []), path):
         raise NotFoundError(
             f"document {document_id} has no section {' > '.join(path)}; document_outline lists its section titles"
         )
-    index = backend.index_for(chosen)
+    index = services.index_for(chosen)
     chunks = index.list_chunks(chosen, SearchFilters(documents=(document_id,)), MAX_SECTION_CHUNKS)
     read_path, inside = _section_chunks([c for c in chunks if c.document_id == document_id], path)
     if not inside:
@@ -296,18 +297,18 @@ def _section_chunk(chunk: Chunk) -> dict[str, Any]:
     }
 
 
-def _record(backend: ApiBackend, namespace: str, document_id: str) -> dict[str, Any]:
+def _record(services: ApiServices, namespace: str, document_id: str) -> dict[str, Any]:
     from docshelf.api.service import record_to_dict
 
     validated(document_id, DOCUMENT_ID, ("document_id",))
-    record = backend.registry.get(namespace, document_id)
+    record = services.registry.get(namespace, document_id)
     if record is None or record.status == "deleted":
         raise NotFoundError(f"no document {document_id} in namespace {namespace}; list_documents names them")
     return record_to_dict(record)
 
 
-def _nav_of(backend: ApiBackend, namespace: str, document_id: str) -> Mapping[str, Any]:
-    source = getattr(backend, "nav_source", None)
+def _nav_of(services: ApiServices, namespace: str, document_id: str) -> Mapping[str, Any]:
+    source = getattr(services, "nav_source", None)
     nav: Mapping[str, Any] | None = source.load(namespace, document_id) if source is not None else None
     if nav is None:
         raise NotFoundError(f"document {document_id} has no outline (it was not chunked, or failed to parse)")

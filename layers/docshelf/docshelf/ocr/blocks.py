@@ -17,7 +17,7 @@ from docshelf.ocr.large_lines import reread_large_lines
 from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord
 from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
-from docshelf.parsers.pdf_lines import no_space_script
+from docshelf.scripts import no_space_script
 
 # A paragraph whose confidence is below this is kept, with a warning that its text may be wrong.
 LOW_CONFIDENCE = 0.6

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from docshelf.ocr.model import OcrLine, OcrWord
+from docshelf.scripts import HAN, KANA
 
 # Words below this confidence are dropped: measured text words on degraded scans stay above 0.3.
 NOISE_CONFIDENCE = 0.1
@@ -23,7 +24,7 @@ NOISE_CONFIDENCE = 0.1
 DIGIT_GAP_LINES = 1.0
 # A digit run whose digits are this many line heights apart (or more) was set full width.
 FULL_WIDTH_PITCH = 0.75
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(f"[{KANA}{HAN}]")
 _DIGITS = re.compile(r"[0-9０-９]+")
 _LATIN = re.compile(r"[A-Za-z]+")
 _DIGIT = re.compile(r"[0-9０-９]")

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from docshelf.ocr.engine import shared_engine
 from docshelf.ocr.settings import OcrSettings, unavailable_reason
+from docshelf.tables import block_text
 
 MIN_SIDE_PX = 64
 MAX_IMAGES = 20
@@ -22,7 +23,6 @@ def image_texts(assets: Mapping[str, bytes], settings: OcrSettings) -> dict[str,
     from PIL import Image, UnidentifiedImageError
 
     from docshelf.ocr.blocks import preload, recognise_page
-    from docshelf.parsers import block_text
 
     engine = shared_engine(settings)
     preload(engine, settings)

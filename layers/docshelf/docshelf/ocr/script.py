@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+from docshelf.scripts import HALF_WIDTH_KATAKANA, HAN, KANA, KATAKANA_EXTENSIONS
+
+_HAN = re.compile(f"[{HAN}]")
+_KANA = re.compile(f"[{KANA}{KATAKANA_EXTENSIONS}{HALF_WIDTH_KATAKANA}]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 HAN_LANGUAGES = ("chi_sim", "chi_tra")
 CJK_LANGUAGES = (*HAN_LANGUAGES, "jpn", "kor")

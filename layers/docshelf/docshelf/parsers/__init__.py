@@ -24,10 +24,10 @@ from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
 from docshelf.parsers.deadline import time_budget
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.formats import BY_NAME
-from docshelf.tables import table_to_markdown
+from docshelf.tables import block_text
 from docshelf.tokens import count_tokens, count_tokens_batch
+from docshelf.versions import PARSER_VERSION
 
-PARSER_VERSION = "6"
 T = TypeVar("T")
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
@@ -156,7 +156,7 @@ def finish_document(
     """The typed Document of a parser's content, or the DocumentError that is its status."""
     if content.page_count > limits.max_pages:
         raise DocumentTooLargeError(f"{content.page_count} pages is over the limit of {limits.max_pages}")
-    document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_module}/{PARSER_VERSION}")
+    document = assemble(content, source, parser=f"{BY_NAME[fmt].parser_name}/{PARSER_VERSION}")
     blocks = document.blocks()
     if not any(has_text(block) or block.kind == "image" for block in blocks):
         took = f" ({time.monotonic() - started:.1f}s)" if started is not None else ""
@@ -189,12 +189,6 @@ def assemble(content: ParsedContent, source: Source, *, parser: str) -> Document
         warnings=tuple(content.warnings),
         truncation=content.truncation,
     )
-
-
-def block_text(block: Block) -> str:
-    if block.kind == "table":
-        return table_to_markdown(block)
-    return block.text
 
 
 def _first_heading(blocks: list[Block]) -> str:

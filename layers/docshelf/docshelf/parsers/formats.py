@@ -22,7 +22,7 @@ Detection = Literal["magic", "zip", "ole", "markup", "name"]
 @dataclass(frozen=True, slots=True)
 class Format:
     name: str
-    parser_module: str  # module under docshelf.parsers exposing `parse(data, *, filename, limits)`
+    parser_module: str  # `family.module` under docshelf.parsers, exposing `parse(data, *, filename, limits)`
     media_type: str
     extensions: tuple[str, ...]
     detection: Detection
@@ -32,13 +32,18 @@ class Format:
     zip_member: str = ""
     ole_streams: tuple[str, ...] = ()
 
+    @property
+    def parser_name(self) -> str:
+        """The parser's name as documents record it (`Source.parser`): its module's own name, without the family."""
+        return self.parser_module.rpartition(".")[2]
+
 
 FORMATS: tuple[Format, ...] = (
     # PDF readers accept a header after junk bytes within the first 1024, and so does detection.
-    Format("pdf", "pdf", "application/pdf", (".pdf",), "magic", magic=b"%PDF-", magic_within=1024),
+    Format("pdf", "pdf.pdf", "application/pdf", (".pdf",), "magic", magic=b"%PDF-", magic_within=1024),
     Format(
         "docx",
-        "docx",
+        "office.docx",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         (".docx", ".docm"),
         "zip",
@@ -46,7 +51,7 @@ FORMATS: tuple[Format, ...] = (
     ),
     Format(
         "pptx",
-        "pptx",
+        "office.pptx",
         "application/vnd.openxmlformats-officedocument.presentationml.presentation",
         (".pptx", ".pptm"),
         "zip",
@@ -54,33 +59,33 @@ FORMATS: tuple[Format, ...] = (
     ),
     Format(
         "xlsx",
-        "xlsx",
+        "sheets.xlsx",
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         (".xlsx", ".xlsm"),
         "zip",
         zip_member="xl/workbook.xml",
     ),
     # Word and PowerPoint files may embed a workbook (a `Workbook` stream deeper down): their own streams first.
-    Format("doc", "doc", "application/msword", (".doc", ".dot"), "ole", ole_streams=("WordDocument",)),
+    Format("doc", "office.doc", "application/msword", (".doc", ".dot"), "ole", ole_streams=("WordDocument",)),
     Format(
         "ppt",
-        "ppt",
+        "office.ppt",
         "application/vnd.ms-powerpoint",
         (".ppt", ".pps", ".pot"),
         "ole",
         ole_streams=("PowerPoint Document",),
     ),
-    Format("xls", "xls", "application/vnd.ms-excel", (".xls",), "ole", ole_streams=("Workbook", "Book")),
-    Format("csv", "delimited", "text/csv", (".csv",), "name"),
-    Format("tsv", "delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),
-    Format("html", "html", "text/html", (".html", ".htm", ".xhtml"), "markup"),
-    Format("md", "markdown", "text/markdown", (".md", ".markdown"), "name"),
-    Format("txt", "text", "text/plain", (".txt", ".text", ".log"), "name"),
-    Format("json", "json", "application/json", (".json", ".jsonl"), "name"),
-    Format("xml", "xml", "application/xml", (".xml", ".nxml"), "markup"),
-    Format("rtf", "rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
-    Format("odt", "odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
-    Format("epub", "epub", "application/epub+zip", (".epub",), "zip"),
+    Format("xls", "sheets.xls", "application/vnd.ms-excel", (".xls",), "ole", ole_streams=("Workbook", "Book")),
+    Format("csv", "sheets.delimited", "text/csv", (".csv",), "name"),
+    Format("tsv", "sheets.delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),
+    Format("html", "markup.html", "text/html", (".html", ".htm", ".xhtml"), "markup"),
+    Format("md", "markup.markdown", "text/markdown", (".md", ".markdown"), "name"),
+    Format("txt", "markup.text", "text/plain", (".txt", ".text", ".log"), "name"),
+    Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
+    Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
+    Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
+    Format("odt", "office.odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
+    Format("epub", "markup.epub", "application/epub+zip", (".epub",), "zip"),
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
     Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),
     Format("jpeg", "image", "image/jpeg", (".jpg", ".jpeg", ".jpe"), "magic", magic=b"\xff\xd8\xff"),

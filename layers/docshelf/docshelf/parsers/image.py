@@ -17,7 +17,7 @@ from docshelf.model import Block
 from docshelf.ocr import OcrEngine, OcrSettings, OcrUnavailableError, ocr_settings, shared_engine
 from docshelf.ocr.blocks import preload, recognise_page
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.pdf_workers import map_page_ranges, worker_count
+from docshelf.parsers.pdf.pdf_workers import map_page_ranges, worker_count
 
 # Larger pages are scaled down to this many pixels before OCR (a 600 dpi A4 scan becomes about 350 dpi).
 MAX_OCR_PIXELS = 12_000_000

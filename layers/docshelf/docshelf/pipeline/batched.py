@@ -11,8 +11,8 @@ from docshelf.embeddings.cache import VectorCache
 from docshelf.index.base import SearchBackend
 from docshelf.model import Chunk
 from docshelf.pipeline.chunk import chunk_without_writing
-from docshelf.pipeline.ingest import answer_without_publishing, published_result
 from docshelf.pipeline.outcomes import DocumentRef, IngestResult, ParseOutcome
+from docshelf.pipeline.parsed import answer_without_publishing, published_result
 from docshelf.pipeline.publish import publish_many, published_with
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore

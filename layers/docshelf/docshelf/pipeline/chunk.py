@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from docshelf import artifacts
-from docshelf.assets import is_asset_ref
 from docshelf.assets.storage import place_document_assets
 from docshelf.chunking import chunk_document
 from docshelf.config import PipelineConfig
 from docshelf.keys import chunk_cache_key
-from docshelf.model import Chunk, Document
+from docshelf.model import Chunk, Document, is_asset_ref
 from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
 from docshelf.serde import chunks_from_dict, chunks_json, loads

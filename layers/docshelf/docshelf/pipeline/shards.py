@@ -35,7 +35,7 @@ def plan_fan_out(store: ObjectStore, data: bytes, ref: DocumentRef, *, config: P
         return []
     if detect_format(data, ref.source_key, None, limits=config.limits) != "pdf":
         return []
-    from docshelf.parsers.pdf_ranges import plan_pdf
+    from docshelf.parsers.pdf.pdf_ranges import plan_pdf
 
     try:
         plan = plan_pdf(data, ref.source_key, limits=config.limits, uri=ref.source_key)
@@ -65,7 +65,7 @@ def read_range(
     data = source()
     if data is None or sha256_hex(data) != ref.revision:
         return False
-    from docshelf.parsers.pdf_ranges import read_pdf_range
+    from docshelf.parsers.pdf.pdf_ranges import read_pdf_range
 
     pages = read_pdf_range(data, ref.source_key, span, limits=config.limits)
     store.put(key, dumps(pages), content_type=JSON)
@@ -79,7 +79,7 @@ def merge_when_complete(store: ObjectStore, ref: DocumentRef, *, config: Pipelin
     known = cached_outcome(store, ref)
     if known is not None:
         return known
-    from docshelf.parsers.pdf_ranges import PdfPlan, merge_pdf_ranges
+    from docshelf.parsers.pdf.pdf_ranges import PdfPlan, merge_pdf_ranges
 
     plan = PdfPlan.from_dict(loads(_required(store, shard_plan_key(ref.revision))))
     present = set(store.list(shard_prefix(ref.revision)))

@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from docshelf.agentic.records import RecordExistsError, RunRecord, StepRecord
+from docshelf.registry.run_records import RecordExistsError, RunRecord, StepRecord
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import astuple
 from pathlib import Path
 
-from docshelf.agentic.records import RUN_FIELDS, STEP_FIELDS, RecordExistsError, RunRecord, StepRecord
+from docshelf.registry.run_records import RUN_FIELDS, STEP_FIELDS, RecordExistsError, RunRecord, StepRecord
+from docshelf.registry.sqlite import SqliteFile
 
 _STEP_ORDER = "CAST(substr(step_id, 2) AS INTEGER)"  # s1, s2, ..., s10 in plan order
 _SEP = "\x1f"  # joins the tuple fields (step ids, chunk ids never hold it)
@@ -23,18 +21,10 @@ class LocalRunLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._connections = threading.local()
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db: sqlite3.Connection | None = getattr(self._connections, "db", None)
-        if db is None:
-            db = self._connections.db = sqlite3.connect(self.path, timeout=30, isolation_level="IMMEDIATE")
-            db.execute("PRAGMA journal_mode=WAL")
-        with db:
-            yield db
+        # synchronous FULL (SQLite's default): a run record, once answered, is never lost
+        self._db = SqliteFile(self.path, _SCHEMA, sharing="per_thread", synchronous="FULL", isolation_level="IMMEDIATE")
+        with self._db.transaction():
+            pass
 
     def append_step(self, record: StepRecord) -> None:
         values = list(astuple(record))
@@ -50,13 +40,13 @@ class LocalRunLog:
     def _insert(self, table: str, columns: list[str], values: list[object], what: str) -> None:
         placeholders = ", ".join("?" for _ in columns)
         try:
-            with self._connect() as db:
+            with self._db.transaction() as db:
                 db.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders})", values)
         except sqlite3.IntegrityError:
             raise RecordExistsError(f"{what} is already recorded") from None
 
     def get_run(self, run_id: str) -> tuple[RunRecord, list[StepRecord]] | None:
-        with self._connect() as db:
+        with self._db.transaction() as db:
             row = db.execute(f"SELECT {', '.join(RUN_FIELDS)} FROM agentic_runs WHERE run_id = ?", (run_id,)).fetchone()
             steps = db.execute(
                 f"SELECT {', '.join(STEP_FIELDS)} FROM agentic_steps WHERE run_id = ? ORDER BY {_STEP_ORDER}",

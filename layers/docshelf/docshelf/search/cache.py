@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 import time
 import unicodedata
 import zlib
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Protocol
 
+from docshelf.registry.sqlite import SqliteFile
 from docshelf.search.packing import PACKING
 from docshelf.search.ranking import RANKING
-from docshelf.search.service import SearchRequest
+from docshelf.search.request import SearchRequest
+from docshelf.versions import CACHE_FORMAT
 
-CACHE_FORMAT = 3  # raised whenever the response's shape changes, so no entry lacks a field
 COMPRESS_ABOVE_BYTES = 8_192
 MAX_ENTRY_BYTES = 350_000  # the DynamoDB item limit is 400 KB; the same bound keeps the SQLite file small
 
@@ -92,33 +90,17 @@ class SqliteSearchCache:
         self.path = Path(path)
         self.ttl_s = ttl_s
         self.clock = clock
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """One connection for the process (opening and closing one per call costs more than the search), one
-        caller at a time; other processes share the file through SQLite's own locking."""
-        with self._lock:
-            if self._db is None:
-                self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-                # WAL with NORMAL sync: a crash may lose the newest entries, which a cache can afford.
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")
-            with self._db:
-                yield self._db
+        # One connection for the process (opening and closing one per call costs more than the search), one caller
+        # at a time; NORMAL sync: a crash may lose the newest entries, which a cache can afford.
+        self._db = SqliteFile(self.path, _SCHEMA, sharing="one_locked")
+        with self._db.transaction():
+            pass
 
     def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        self._db.close()
 
     def get(self, key: str, namespace_version: int) -> dict[str, Any] | None:
-        with self._connect() as db:
+        with self._db.transaction() as db:
             row = db.execute(
                 "SELECT namespace_version, expires_at, compressed, payload FROM entries WHERE cache_key = ?", (key,)
             ).fetchone()
@@ -132,7 +114,7 @@ class SqliteSearchCache:
             return False
         data, compressed = encoded
         now = self.clock()
-        with self._connect() as db:
+        with self._db.transaction() as db:
             db.execute("DELETE FROM entries WHERE expires_at <= ?", (now,))
             db.execute(
                 "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)",

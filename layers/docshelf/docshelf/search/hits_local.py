@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from docshelf.registry.sqlite import SqliteFile
 from docshelf.search.hits import HALF_LIFE_DAYS, decayed, forward_weight, now
 
 HITS_FILE = "hits.sqlite"
@@ -44,28 +43,10 @@ class SqliteHits:
         self.path = Path(path)
         self.half_life_days = half_life_days
         self.clock = clock
-        self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """One connection for the process, one caller at a time; processes share the file by SQLite's locks."""
-        with self._lock:
-            if self._db is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.executescript(_SCHEMA)
-                self._db = db
-            with self._db:
-                yield self._db
+        self._db = SqliteFile(self.path, _SCHEMA, sharing="one_locked")  # the file is made by the first use
 
     def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        self._db.close()
 
     def record(self, namespace: str, hits: Sequence[tuple[str, str]]) -> None:
         if not hits:
@@ -75,7 +56,7 @@ class SqliteHits:
         for document_id, _ in hits:
             documents[document_id] = documents.get(document_id, 0) + 1
         try:
-            with self._connect() as db:
+            with self._db.transaction() as db:
                 db.executemany(_ADD_CHUNK, [(namespace, chunk, document, weight) for document, chunk in hits])
                 db.executemany(
                     _ADD_DOCUMENT, [(namespace, document, n, n * weight) for document, n in documents.items()]
@@ -88,7 +69,7 @@ class SqliteHits:
             return {}
         moment = self.clock()
         found: dict[str, float] = {}
-        with self._connect() as db:
+        with self._db.transaction() as db:
             for at in range(0, len(chunk_ids), _IN_CLAUSE):
                 part = list(chunk_ids[at : at + _IN_CLAUSE])
                 marks = ",".join("?" * len(part))
@@ -103,7 +84,7 @@ class SqliteHits:
         if not self.path.exists():
             return []
         moment = self.clock()
-        with self._connect() as db:
+        with self._db.transaction() as db:
             rows = db.execute(
                 "SELECT document_id, hits, weight FROM document_hits WHERE namespace = ? "
                 "ORDER BY weight DESC, document_id LIMIT ?",
@@ -115,7 +96,7 @@ class SqliteHits:
         """How often a chunk (or, with no chunk id, any chunk of the document) was in evidence."""
         if not self.path.exists():
             return 0
-        with self._connect() as db:
+        with self._db.transaction() as db:
             if chunk_id:
                 row = db.execute(
                     "SELECT hits FROM chunk_hits WHERE namespace = ? AND chunk_id = ?", (namespace, chunk_id)

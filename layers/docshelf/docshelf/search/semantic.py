@@ -12,12 +12,12 @@ from typing import Any, Protocol
 from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SemanticQuery
 from docshelf.index.vector_model import EmbeddingModelLike, VectorModel
+from docshelf.scripts import CJK_LETTERS
 from docshelf.search.ranking import RankingSettings
 
 _log = logging.getLogger(__name__)
 
-# Han ideographs, kana and hangul.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK = re.compile(f"[{CJK_LETTERS}]")
 
 
 class QueryEmbedder(Protocol):

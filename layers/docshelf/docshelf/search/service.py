@@ -1,4 +1,5 @@
-"""One search: channels ranked by the index, fused by RRF, rendered as cited evidence."""
+"""One search, the ranker: channels ranked by the index, fused by RRF, rendered as cited evidence (the request is
+`request.py`, the response and its wire form `response.py`)."""
 
 from __future__ import annotations
 
@@ -6,124 +7,38 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from docshelf.assets.links import AssetLink, image_asset
-from docshelf.errors import IndexBackendError, InvalidQueryError
-from docshelf.ids import validate_namespace
+from docshelf.errors import IndexBackendError
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
-from docshelf.index.plan import Channel, SearchFilters, SemanticQuery
+from docshelf.index.plan import Channel, SemanticQuery
 from docshelf.model import Chunk
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
 from docshelf.search.empty import check_budget, empty_reason
 from docshelf.search.expansion import expansion_parts
-from docshelf.search.highlights import highlight_terms, highlights
 from docshelf.search.hits import HitReader, boosted, candidates
 from docshelf.search.packing import PACKING, PackingSettings, pack_evidence
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
+from docshelf.search.request import MAX_TOP_K, SearchRequest
 from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
+from docshelf.search.response import RankedChunk, SearchResponse
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, semantic_query
 from docshelf.search.sentences import held_terms
-from docshelf.search.table_cells import table_cells
 
 _log = logging.getLogger(__name__)
 
-DEFAULT_TOP_K = 8
-MAX_TOP_K = 50
-DEFAULT_MAX_TOKENS = 2000
 MIN_CANDIDATES = 50
 # Chunks fetched along with the expansion pass beyond top_k, in case expansion reorders the first pass.
 LIKELY_RESULTS_MARGIN = 4
 # The word channels' weights in a corrected search beside the semantic channel: small enough that no fusion of
 # them reaches the semantic channel's last rank (2 / (60 + limit)), so they only order what it did not rank.
 CORRECTED_UNDER_SEMANTIC = 1e-4
-
-
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
-    namespace: str
-    query: str
-    top_k: int = DEFAULT_TOP_K
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    filters: SearchFilters = field(default_factory=SearchFilters)
-    min_score: float = 0.0  # results whose confidence is lower are left out (and so is their evidence)
-
-    def __post_init__(self) -> None:
-        validate_namespace(self.namespace)
-        if not self.query.strip():
-            raise InvalidQueryError("the query is empty")
-        if not 1 <= self.top_k <= MAX_TOP_K:
-            raise InvalidQueryError(f"top_k must be between 1 and {MAX_TOP_K}")
-        if self.max_tokens < 1:
-            raise InvalidQueryError("max_tokens must be positive")
-        if not 0.0 <= self.min_score <= 1.0:
-            raise InvalidQueryError("min_score must be between 0 and 1")
-
-
-@dataclass(frozen=True, slots=True)
-class RankedChunk:
-    chunk: Chunk
-    score: float
-    channel_ranks: dict[str, int]
-    lexical_score: float = 0.0  # the content channel's BM25 score (0 when it did not match)
-    confidence: float = 0.0  # search/confidence.py
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResponse:
-    evidence_text: str
-    results: list[RankedChunk]
-    total_chunks: int
-    took_ms: float
-    evidence_chunks: int = 0
-    evidence_tokens: int = 0  # tokens the budget counted for evidence_text (never fewer than it has)
-    answer_text: str = ""
-    cache: str = "miss"
-    corrections: dict[str, str] = field(default_factory=dict)
-    assets: dict[str, str] = field(default_factory=dict)  # chunk id -> link to the image asset it describes
-    query: str = ""  # what the results' highlights mark (with `corrections`)
-    empty_reason: str = ""  # why there are no results (search/empty.py); "" when there are
-    cited: dict[str, tuple[int, str]] = field(default_factory=dict)  # chunk id -> its [n] and excerpt in evidence
-    good_match: bool = False  # some result's confidence reaches GOOD_MATCH
-    term_weights: dict[str, float] = field(default_factory=dict)  # the query's content terms, as packing weighed them
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
-        found here, not in `search`, which callers that print text or score runs also use."""
-        terms = highlight_terms(self.query, self.corrections)
-        return {
-            "evidence_text": self.evidence_text,
-            "answer_text": self.answer_text,
-            "results": [
-                {
-                    **asdict(r.chunk),
-                    "chunk_type": r.chunk.type,
-                    "score": r.score,
-                    "lexical_score": r.lexical_score,
-                    "confidence": r.confidence,
-                    "channel_ranks": r.channel_ranks,
-                    **cited_fields(self.cited.get(r.chunk.chunk_id)),
-                    **({"asset": self.assets[r.chunk.chunk_id]} if r.chunk.chunk_id in self.assets else {}),
-                    "highlights": highlights(terms, r.chunk.text),
-                    **table_fields(r.chunk),
-                }
-                for r in self.results
-            ],
-            "total_chunks": self.total_chunks,
-            "evidence_chunks": self.evidence_chunks,
-            "evidence_tokens": self.evidence_tokens,
-            "good_match": self.good_match,
-            "corrections": self.corrections,
-            **({"empty_reason": self.empty_reason} if self.empty_reason else {}),
-            "cache": self.cache,
-            "took_ms": self.took_ms,
-        }
 
 
 def search(
@@ -208,12 +123,6 @@ def search(
     )
 
 
-def cited_fields(cited: tuple[int, str] | None) -> dict[str, Any]:
-    """A result's place in the evidence: its `[n]` and the excerpt of its text that went in (None: not in it)."""
-    number, excerpt = cited if cited is not None else (None, None)
-    return {"evidence_ref": number, "evidence_excerpt": excerpt}
-
-
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
     return [
         replace(r, confidence=confidence(term_share(held_terms(r.chunk.text, weights.keys()), weights))) for r in ranked
@@ -223,12 +132,6 @@ def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]
 def _expansion_only(ranked: Sequence[RankedChunk]) -> set[str]:
     """Chunks that only the expanded query matched (no word the user wrote, no vector): evidence last."""
     return {r.chunk.chunk_id for r in ranked if r.channel_ranks and set(r.channel_ranks) <= {"expansion"}}
-
-
-def table_fields(chunk: Chunk) -> dict[str, Any]:
-    """A table chunk's cells (`{"table": {"caption", "header_rows", "rows"}}`) when its text is a whole table."""
-    cells = table_cells(chunk.text) if chunk.type == "table" else None
-    return {"table": cells} if cells is not None else {}
 
 
 def _asset_links(ranked: Sequence[RankedChunk], asset_link: AssetLink | None) -> dict[str, str]:

@@ -18,8 +18,7 @@ import numpy as np
 from docshelf.index.vectors import StoredVectors, VectorModel
 from docshelf.model import Chunk
 from docshelf.serde import chunk_from_dict, dumps, loads
-
-INDEX_FORMAT = 6
+from docshelf.versions import INDEX_FORMAT
 
 
 def dump_document(

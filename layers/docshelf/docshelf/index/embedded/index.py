@@ -27,7 +27,7 @@ from docshelf.index.base import DocumentChunks, ExpansionPass, FirstPass, Search
 from docshelf.index.embedded.analyzed_batch import AnalyzedBatch, ChannelPostings, analyzed_batch, concatenated
 from docshelf.index.embedded.bm25 import IntArray, Vocabulary
 from docshelf.index.embedded.change_log import ChangeLog, ChangeLogError
-from docshelf.index.embedded.document_objects import INDEX_FORMAT, dump_document, load_document
+from docshelf.index.embedded.document_objects import dump_document, load_document
 from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
 from docshelf.index.embedded.term_table import TermTable
@@ -37,7 +37,7 @@ from docshelf.model import Chunk
 from docshelf.store.base import ObjectStore
 from docshelf.store.fetch import get_many
 
-__all__ = ["INDEX_FORMAT", "EmbeddedIndex"]
+__all__ = ["EmbeddedIndex"]
 
 _log = logging.getLogger(__name__)
 

@@ -22,13 +22,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from docshelf.index.analyzer import ANALYZER_VERSION
 from docshelf.index.embedded.bm25 import IntArray, Postings
 from docshelf.index.plan import CHANNELS, Channel
 from docshelf.index.vectors import StoredVectors, VectorModel
 from docshelf.serde import dumps, loads
+from docshelf.versions import ANALYZER_VERSION, SNAPSHOT_FORMAT
 
-SNAPSHOT_FORMAT = 1
 _TERM_SEPARATOR = "\n"  # no term holds whitespace: terms come from whitespace-separated pieces
 
 

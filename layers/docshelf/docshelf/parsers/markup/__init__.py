@@ -1,0 +1,1 @@
+"""Marked-up and plain text: HTML, Markdown, XML (JATS, USPTO, generic), JSON, EPUB and text."""

@@ -1,0 +1,288 @@
+"""Walk an lxml HTML tree into typed blocks: headings, paragraphs (lists, code), tables and images."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from docshelf.assets.collect import ImageSource
+from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
+from docshelf.scripts import NO_SPACE
+from docshelf.tables import table_grid
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+DROPPED_TAGS = frozenset(
+    {
+        "script", "style", "noscript", "template", "nav", "footer", "aside", "form", "button", "svg",
+        "iframe", "object", "embed", "select", "textarea", "input", "head", "map", "canvas", "audio",
+        "video", "dialog", "link", "meta", "base",
+    }
+)  # fmt: skip
+DROPPED_ROLES = frozenset({"navigation", "search", "menubar", "menu", "toolbar"})
+NOISE_CLASSES = frozenset(
+    {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "navbox", "skip-link", "skip-links", "skiplink"}
+)
+_NOISE_NAME = re.compile(r"cookie[-_]?(banner|consent|notice|bar|popup|law)|gdpr[-_]?(banner|consent)", re.I)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+BLOCK_TAGS = frozenset(
+    {
+        "p", "div", "section", "article", "main", "body", "html", "blockquote", "dd", "dt", "dl",
+        "figcaption", "figure", "address", "caption", "summary", "details", "center", "fieldset",
+        "legend", "hr", "header", "hgroup", "td", "th", "tr", "tbody", "thead", "tfoot", "option",
+        "title", "frameset", "frame", "search", "output",
+    }
+)  # fmt: skip
+HEADING_LEVELS = {f"h{n}": n for n in range(1, 7)}
+LIST_TAGS = frozenset({"ul", "ol", "menu", "dir"})
+# Python frames per nesting level are at most ~4 (through headings and table cells): well under the recursion limit.
+MAX_WALK_DEPTH = 150
+
+_BREAK = "\ue000"  # stands for <br> while whitespace is collapsed
+_CJK_NEWLINE = re.compile(rf"(?<=[{NO_SPACE}])[ \t\r\f]*\n\s*(?=[{NO_SPACE}])")
+_SPACES = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+
+def normalise_inline(raw: str) -> str:
+    """Collapse HTML whitespace like a browser; a line break between CJK characters adds no space."""
+    text = _INVISIBLE.sub("", _CJK_NEWLINE.sub("", raw))
+    text = _SPACES.sub(" ", text)
+    lines = (line.strip() for line in text.split(_BREAK))
+    return "\n".join(line for line in lines if line)
+
+
+def is_dropped(element: etree._Element) -> bool:
+    name = local_name(element)
+    if name in DROPPED_TAGS:
+        return True
+    get = element.get
+    if get("hidden") is not None or str(get("aria-hidden", "")).lower() == "true":
+        return True
+    if str(get("role", "")).lower() in DROPPED_ROLES:
+        return True
+    style = get("style")
+    if style and _HIDDEN_STYLE.search(str(style)):
+        return True
+    classes = str(get("class", "")).split()
+    if any(cls in NOISE_CLASSES for cls in classes):
+        return True
+    return bool(_NOISE_NAME.search(" ".join([*classes, str(get("id", ""))])))
+
+
+@dataclass(slots=True)
+class _ListState:
+    ordered: bool
+    counter: int = 0
+
+
+class HtmlBlockWalker:
+    """Collects blocks in source order; inline content is buffered until a block boundary flushes it.
+
+    Elements nested deeper than MAX_WALK_DEPTH (counted across the walkers of headings and table cells)
+    contribute their text as inline text, so that a hostile nesting depth cannot exhaust the Python stack.
+    """
+
+    def __init__(self, *, page: int = 1, depth: int = 0, images: ImageSource | None = None) -> None:
+        self.page = page
+        self.images = images
+        self._depth = depth
+        self.blocks: list[Block] = []
+        self._inline: list[str] = []
+        self._images: list[Image] = []
+        self._lists: list[_ListState] = []
+        self._in_item = 0
+        self._marker = ""
+
+    def walk(self, root: etree._Element) -> list[Block]:
+        self._visit(root)
+        self._flush()
+        return self.blocks
+
+    def walk_content(self, element: etree._Element) -> list[Block]:
+        """The blocks of an element's content, the element itself not being interpreted."""
+        self._children(element)
+        self._flush()
+        return self.blocks
+
+    def _text(self, text: str | None) -> None:
+        if text:
+            self._inline.append(text)
+
+    def _visit(self, element: etree._Element) -> None:
+        if self._depth >= MAX_WALK_DEPTH:
+            if local_name(element) and not is_dropped(element):
+                self._inline.append("".join(str(part) for part in element.itertext()))
+            return
+        self._depth += 1
+        try:
+            self._visit_element(element)
+        finally:
+            self._depth -= 1
+
+    def _visit_element(self, element: etree._Element) -> None:  # noqa: PLR0912
+        name = local_name(element)
+        if not name or is_dropped(element):
+            return
+        if name in HEADING_LEVELS:
+            self._flush()
+            text = inline_text(element, depth=self._depth)
+            if text:
+                self.blocks.append(Heading(text=text.replace("\n", " "), level=HEADING_LEVELS[name], page=self.page))
+        elif name == "table":
+            self._flush()
+            self._table(element)
+        elif name == "img":
+            self._image(element)
+        elif name == "br":
+            self._inline.append(_BREAK)
+        elif name == "pre":
+            self._flush()
+            code = preformatted_text(element)
+            if code.strip():
+                self.blocks.append(Paragraph(text=code, page=self.page, list_level=self._level(), code=True))
+        elif name in LIST_TAGS:
+            self._flush()
+            self._lists.append(_ListState(ordered=name == "ol"))
+            self._children(element)
+            self._flush()
+            self._lists.pop()
+        elif name == "li":
+            self._flush()
+            if self._lists:
+                state = self._lists[-1]
+                state.counter += 1
+                self._marker = f"{state.counter}. " if state.ordered else ""
+            self._in_item += 1
+            self._children(element)
+            self._flush()
+            self._in_item -= 1
+            self._marker = ""
+        elif name in BLOCK_TAGS:
+            self._flush()
+            self._children(element)
+            self._flush()
+        else:
+            self._children(element)
+
+    def _children(self, element: etree._Element) -> None:
+        self._text(element.text)
+        for child in element:
+            self._visit(child)
+            self._text(child.tail)
+
+    def _level(self) -> int | None:
+        return len(self._lists) - 1 if self._in_item and self._lists else None
+
+    def _flush(self) -> None:
+        text = normalise_inline("".join(self._inline))
+        self._inline.clear()
+        if text:
+            self.blocks.append(Paragraph(text=self._marker + text, page=self.page, list_level=self._level()))
+            self._marker = ""
+        self.blocks.extend(self._images)
+        self._images.clear()
+
+    def _image(self, element: etree._Element) -> None:
+        alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
+        src = str(element.get("src", ""))
+        if self.images is not None:
+            image = self.images.image(src, page=self.page, alt_text=alt, caption=_figure_caption(element))
+            if image is not False:
+                self._images.extend([image] if isinstance(image, Image) else [])
+                return
+        if not alt:
+            return
+        self._images.append(
+            Image(
+                page=self.page,
+                alt_text=alt,
+                asset_ref="" if src.startswith("data:") else src[:2048],
+                width=_dimension(element.get("width")),
+                height=_dimension(element.get("height")),
+            )
+        )
+
+    def _table(self, element: etree._Element) -> None:
+        if _is_layout_table(element):
+            for row, _ in table_rows(element):
+                for cell in row:
+                    self._visit(cell)
+            self._flush()
+            return
+        depth = self._depth + 1
+        caption = next((inline_text(c, depth=depth) for c in element if local_name(c) == "caption"), "")
+        table = table_from_element(
+            element, lambda cell: inline_text(cell, depth=depth), page=self.page, caption=caption
+        )
+        if table is not None:
+            self.blocks.append(table)
+
+
+def _dimension(value: object) -> int | None:
+    digits = str(value or "").strip().removesuffix("px")
+    return int(digits) if digits.isdigit() and len(digits) < 7 else None
+
+
+def _is_layout_table(table: etree._Element) -> bool:
+    """A one-cell or one-column table whose cells hold whole blocks is page layout, not data."""
+    rows = [row for row, _ in table_rows(table)]
+    cells = [cell for row in rows for cell in row if local_name(cell) in ("td", "th")]
+    if len(cells) <= 1:
+        return True
+    if all(sum(1 for cell in row if local_name(cell) in ("td", "th")) <= 1 for row in rows):
+        block_children = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "blockquote"}
+        return any(local_name(child) in block_children for cell in cells for child in cell.iter())
+    return False
+
+
+def _figure_caption(image: etree._Element) -> str:
+    """The <figcaption> of the <figure> the image is in (a few levels up at most), or ""."""
+    parent = image.getparent()
+    for _ in range(4):
+        if parent is None:
+            return ""
+        if local_name(parent) == "figure":
+            caption = next((child for child in parent if local_name(child) == "figcaption"), None)
+            return inline_text(caption) if caption is not None else ""
+        parent = parent.getparent()
+    return ""
+
+
+def inline_text(element: etree._Element, *, depth: int = 0) -> str:
+    """The visible text of an element as one string (blocks inside are joined by line breaks)."""
+    blocks = HtmlBlockWalker(depth=depth).walk_content(element)
+    return "\n".join(block_as_text(block) for block in blocks).strip()
+
+
+def block_as_text(block: Block) -> str:
+    if isinstance(block, Table):
+        return "\n".join(" | ".join(cell for cell in row if cell) for row in table_grid(block))
+    if isinstance(block, Paragraph) and block.list_level is not None and not block.text[:1].isdigit():
+        return f"- {block.text}"
+    return block.text
+
+
+def preformatted_text(element: etree._Element) -> str:
+    """The text of a <pre> element as laid out, <br> as a line break (iterative: nesting depth is unbounded)."""
+    parts: list[str] = [element.text or ""]
+    stack = [(element, iter(element))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:
+                parts.append(node.tail or "")
+        elif local_name(child) == "br":
+            parts.append("\n" + (child.tail or ""))
+        elif is_dropped(child):
+            parts.append(child.tail or "")
+        else:
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
+    return "".join(parts).strip("\n").rstrip()

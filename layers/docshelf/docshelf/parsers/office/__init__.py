@@ -1,0 +1,1 @@
+"""Word-processing and presentation files: DOCX, DOC, PPTX, PPT, ODT and RTF."""

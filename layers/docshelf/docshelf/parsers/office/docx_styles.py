@@ -1,0 +1,111 @@
+"""Paragraph styles of a WordprocessingML document: heading levels and list numbering through the basedOn chain."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from docshelf.parsers.office.docx_numbering import int_val, w, w_val
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+MAX_HEADING_LEVEL = 9
+_HEADING_NAME = re.compile(
+    r"^(?:heading|标题|標題|見出し|überschrift|titre|título|titolo|kop)\s*([1-9])$", re.IGNORECASE
+)
+_LIST_STYLE_LEVEL = re.compile(r"^list(?: bullet| number| continue)? ([2-9])$", re.IGNORECASE)
+_TITLE_NAMES = {"title", "标题", "標題", "表題"}
+_CHAIN_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    name: str
+    based_on: str | None
+    outline_level: int | None
+    num_id: str | None
+    ilvl: int | None
+
+
+def outline_level(ppr: etree._Element | None) -> int | None:
+    """w:outlineLvl as a 0-based heading level; 9 (and anything out of range) means body text."""
+    if ppr is None:
+        return None
+    level = int_val(ppr.find(w("outlineLvl")))
+    return level if level is not None and 0 <= level < MAX_HEADING_LEVEL else (-1 if level is not None else None)
+
+
+def _parse_style(element: etree._Element) -> Style:
+    ppr = element.find(w("pPr"))
+    num_pr = ppr.find(w("numPr")) if ppr is not None else None
+    return Style(
+        name=(w_val(element.find(w("name"))) or "").strip(),
+        based_on=w_val(element.find(w("basedOn"))),
+        outline_level=outline_level(ppr),
+        num_id=w_val(num_pr.find(w("numId"))) if num_pr is not None else None,
+        ilvl=int_val(num_pr.find(w("ilvl"))) if num_pr is not None else None,
+    )
+
+
+def _name_level(name: str) -> int | None:
+    lowered = name.lower()
+    if lowered in _TITLE_NAMES:
+        return 1
+    match = _HEADING_NAME.match(lowered)
+    return int(match.group(1)) if match else None
+
+
+class StyleSheet:
+    def __init__(self, root: etree._Element | None) -> None:
+        self._styles: dict[str, Style] = {}
+        self.default_paragraph_style: str | None = None
+        if root is None:
+            return
+        for element in root.findall(w("style")):
+            style_id = element.get(w("styleId"))
+            if style_id is None or element.get(w("type"), "paragraph") != "paragraph":
+                continue
+            self._styles[style_id] = _parse_style(element)
+            if element.get(w("default")) in ("1", "true", "on"):
+                self.default_paragraph_style = style_id
+
+    def _chain(self, style_id: str | None) -> list[Style]:
+        chain: list[Style] = []
+        seen: set[str] = set()
+        current = style_id if style_id is not None else self.default_paragraph_style
+        while current is not None and current not in seen and len(chain) < _CHAIN_LIMIT:
+            seen.add(current)
+            style = self._styles.get(current)
+            if style is None:
+                break
+            chain.append(style)
+            current = style.based_on
+        return chain
+
+    def name(self, style_id: str | None) -> str:
+        chain = self._chain(style_id)
+        return chain[0].name if chain else ""
+
+    def heading_level(self, style_id: str | None) -> int | None:
+        """1-based heading level from the style's name or outline level, inherited through basedOn."""
+        for style in self._chain(style_id):
+            by_name = _name_level(style.name)
+            if by_name is not None:
+                return by_name
+            if style.outline_level is not None:
+                return None if style.outline_level < 0 else style.outline_level + 1
+        return None
+
+    def numbering(self, style_id: str | None) -> tuple[str, int] | None:
+        """(numId, ilvl) a style attaches to its paragraphs, if any."""
+        for style in self._chain(style_id):
+            if style.num_id is not None:
+                return style.num_id, style.ilvl or 0
+        return None
+
+    def list_level_hint(self, style_id: str | None) -> int:
+        """Nesting implied by "List Bullet 2" and friends, whose numbering sits on its own list at level 0."""
+        match = _LIST_STYLE_LEVEL.match(self.name(style_id))
+        return int(match.group(1)) - 1 if match else 0

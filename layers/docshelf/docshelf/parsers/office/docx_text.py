@@ -1,0 +1,190 @@
+"""The visible content of one WordprocessingML paragraph: text, inline pictures, text boxes and page breaks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from docshelf.parsers.office.docx_numbering import w
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+WP_NS = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+VML_NS = "urn:schemas-microsoft-com:vml"
+OFFICE_NS = "urn:schemas-microsoft-com:office:office"
+REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+MATH_TEXT = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
+EMU_PER_PIXEL = 9525  # 914400 EMU per inch at 96 dpi
+
+_PICTURE_URIS = (
+    "http://schemas.openxmlformats.org/drawingml/2006/picture",
+    "http://schemas.openxmlformats.org/drawingml/2006/chart",
+    "http://schemas.openxmlformats.org/drawingml/2006/diagram",
+)
+# Subtrees with no visible text of their own: deleted revisions, properties, field codes, fallback renderings.
+_SKIPPED = frozenset(
+    {
+        w("del"),
+        w("moveFrom"),
+        w("pPr"),
+        w("rPr"),
+        w("sdtPr"),
+        w("sdtEndPr"),
+        w("instrText"),
+        w("delText"),
+        f"{{{MC_NS}}}Fallback",
+    }
+)
+_CHARACTERS = {w("tab"): "\t", w("cr"): "\n", w("noBreakHyphen"): "-", w("softHyphen"): ""}
+
+
+@dataclass(frozen=True, slots=True)
+class PictureInfo:
+    alt_text: str
+    width: int | None
+    height: int | None
+    rel_id: str = ""  # the relationship naming the picture's image part
+
+
+@dataclass(slots=True)
+class ParagraphContent:
+    text: str = ""
+    pictures_before: list[PictureInfo] = field(default_factory=list)
+    pictures_after: list[PictureInfo] = field(default_factory=list)
+    breaks_before: int = 0
+    rendered_breaks_before: int = 0
+    breaks_after: int = 0
+    text_boxes: list[etree._Element] = field(default_factory=list)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.content = ParagraphContent()
+
+    def _has_text(self) -> bool:
+        return any(part.strip() for part in self.parts)
+
+    def page_break(self, *, rendered: bool = False) -> None:
+        if self._has_text():
+            self.content.breaks_after += 1
+        elif rendered:
+            self.content.rendered_breaks_before += 1
+        else:
+            self.content.breaks_before += 1
+
+    def picture(self, picture: PictureInfo) -> None:
+        (self.content.pictures_after if self._has_text() else self.content.pictures_before).append(picture)
+
+    def walk(self, element: etree._Element) -> None:
+        for child in element:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIPPED:
+                continue
+            if tag in (w("t"), MATH_TEXT):
+                self.parts.append(child.text or "")
+            elif tag in _CHARACTERS:
+                self.parts.append(_CHARACTERS[tag])
+            elif tag == w("br"):
+                if child.get(w("type")) == "page":
+                    self.page_break()
+                else:
+                    self.parts.append("\n")
+            elif tag == w("lastRenderedPageBreak"):
+                # Where Word's last layout broke the page.
+                self.page_break(rendered=True)
+            elif tag == w("txbxContent"):
+                self.content.text_boxes.append(child)
+            elif tag == w("drawing"):
+                self._drawing(child)
+            elif tag in (w("pict"), w("object")):
+                self._vml(child)
+            else:
+                self.walk(child)
+
+    def _drawing(self, drawing: etree._Element) -> None:
+        self.content.text_boxes.extend(_text_boxes(drawing))
+        for frame in drawing:
+            if frame.tag in (f"{{{WP_NS}}}inline", f"{{{WP_NS}}}anchor") and _is_picture(frame):
+                self.picture(_drawing_picture(frame))
+
+    def _vml(self, pict: etree._Element) -> None:
+        self.content.text_boxes.extend(_text_boxes(pict))
+        for shape in pict.iter(f"{{{VML_NS}}}shape"):
+            image = shape.find(f"{{{VML_NS}}}imagedata")
+            if image is None:
+                continue
+            alt = shape.get("alt") or image.get(f"{{{OFFICE_NS}}}title") or ""
+            width, height = _vml_size(shape.get("style", ""))
+            rel_id = image.get(f"{{{REL_NS}}}id") or ""
+            self.picture(PictureInfo(alt_text=alt.strip(), width=width, height=height, rel_id=rel_id))
+
+
+def _text_boxes(element: etree._Element) -> list[etree._Element]:
+    # A text box nested in another text box is read with its parent.
+    boxes = [box for box in element.iter(w("txbxContent")) if not _inside_fallback(box, element)]
+    return [box for box in boxes if not any(other is not box and box in other.iter() for other in boxes)]
+
+
+def _inside_fallback(node: etree._Element, stop: etree._Element) -> bool:
+    parent = node.getparent()
+    while parent is not None and parent is not stop:
+        if parent.tag == f"{{{MC_NS}}}Fallback":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _is_picture(frame: etree._Element) -> bool:
+    return any(data.get("uri") in _PICTURE_URIS for data in frame.iter(f"{{{A_NS}}}graphicData"))
+
+
+def _drawing_picture(frame: etree._Element) -> PictureInfo:
+    doc_pr = frame.find(f"{{{WP_NS}}}docPr")
+    alt = ""
+    if doc_pr is not None:
+        alt = (doc_pr.get("descr") or doc_pr.get("title") or "").strip()
+    extent = frame.find(f"{{{WP_NS}}}extent")
+    blip = next(frame.iter(f"{{{A_NS}}}blip"), None)
+    return PictureInfo(
+        alt_text=alt,
+        width=_emu_to_px(extent.get("cx") if extent is not None else None),
+        height=_emu_to_px(extent.get("cy") if extent is not None else None),
+        rel_id=(blip.get(f"{{{REL_NS}}}embed") or "") if blip is not None else "",
+    )
+
+
+def _emu_to_px(value: str | None) -> int | None:
+    if value is None or not value.lstrip("-").isdigit():
+        return None
+    pixels = round(int(value) / EMU_PER_PIXEL)
+    return pixels if pixels > 0 else None
+
+
+def _vml_size(style: str) -> tuple[int | None, int | None]:
+    sizes: dict[str, int] = {}
+    for declaration in style.split(";"):
+        name, _, value = declaration.partition(":")
+        value = value.strip()
+        if name.strip() in ("width", "height") and value.endswith("pt"):
+            try:
+                sizes[name.strip()] = round(float(value[:-2]) * 96 / 72)
+            except ValueError:
+                continue
+    return sizes.get("width"), sizes.get("height")
+
+
+def count_page_breaks(element: etree._Element) -> int:
+    rendered = sum(1 for _ in element.iter(w("lastRenderedPageBreak")))
+    return rendered + sum(1 for br in element.iter(w("br")) if br.get(w("type")) == "page")
+
+
+def paragraph_content(paragraph: etree._Element) -> ParagraphContent:
+    collector = _Collector()
+    collector.walk(paragraph)
+    lines = "".join(collector.parts).split("\n")
+    collector.content.text = "\n".join(" ".join(line.split()) for line in lines).strip()
+    return collector.content

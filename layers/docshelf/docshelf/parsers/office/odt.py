@@ -1,0 +1,214 @@
+"""OpenDocument text (.odt): content.xml headings, paragraphs, lists, tables with spans, images; encryption check."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from docshelf.assets.collect import ImageSource
+from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
+from docshelf.model import Block, Heading, Image, Paragraph
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.markup.html_blocks import normalise_inline
+from docshelf.parsers.markup.html_tables import RawCell, compact_table
+from docshelf.parsers.package_images import member_images
+from docshelf.parsers.safe_zip import open_zip, read_member
+from docshelf.parsers.xml_safety import local, parse_xml
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+XLINK = "http://www.w3.org/1999/xlink"
+_SKIPPED = frozenset(
+    {
+        "tracked-changes", "table-of-content", "alphabetical-index", "illustration-index", "table-index",
+        "object-index", "user-index", "bibliography", "annotation", "annotation-end", "note-citation",
+        "sequence-decls", "variable-decls", "user-field-decls", "forms", "bookmark-ref",
+    }
+)  # fmt: skip
+_HEADING_STYLE = re.compile(r"^Heading(?:_20_|\s)(\d)$")
+_TITLE_STYLES = {"Title": 1, "Subtitle": 2}
+_BREAK = "\ue000"
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    with open_zip(data, limits, what="ODT") as archive:
+        names = set(archive.namelist())
+        if "META-INF/manifest.xml" in names:
+            manifest = read_member(archive, "META-INF/manifest.xml", limits, what="ODT")
+            if b"encryption-data" in manifest:
+                raise EncryptedDocumentError("password-protected OpenDocument file (encrypted package members)")
+        if "content.xml" not in names:
+            raise CorruptDocumentError("ODT package has no content.xml")
+        content = parse_xml(read_member(archive, "content.xml", limits, what="ODT"), what="ODT content.xml")
+        title = ""
+        if "meta.xml" in names:
+            meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
+            title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
+        walker = OdtWalker(heading_styles(content.getroot()), ImageSource(member_images(archive, limits, what="ODT")))
+        body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
+        body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
+        if body is None:
+            raise CorruptDocumentError("ODT content.xml has no office:body")
+        walker.walk(body)
+    assets = walker.images_found.collector.assets
+    return ParsedContent(blocks=walker.blocks, page_count=1, title=title or walker.title, assets=assets)
+
+
+def heading_styles(root: etree._Element) -> dict[str, int]:
+    """Automatic paragraph styles derived from "Heading N" styles, mapped to N."""
+    levels: dict[str, int] = {}
+    for style in root.iter(f"{{{STYLE}}}style"):
+        for name in (style.get(f"{{{STYLE}}}name"), style.get(f"{{{STYLE}}}parent-style-name")):
+            match = _HEADING_STYLE.match(str(name or ""))
+            level = int(match.group(1)) if match else _TITLE_STYLES.get(str(name or ""))
+            if level:
+                levels[str(style.get(f"{{{STYLE}}}name"))] = level
+    return levels
+
+
+class OdtWalker:
+    def __init__(self, heading_levels: dict[str, int], images: ImageSource) -> None:
+        self.heading_levels = heading_levels
+        self.images_found = images
+        self.blocks: list[Block] = []
+        self.list_depth = 0
+        self.title = ""
+
+    def walk(self, element: etree._Element) -> None:
+        for child in element:
+            self.block(child)
+
+    def block(self, node: etree._Element) -> None:
+        name = local(node.tag)
+        if name in _SKIPPED:
+            return
+        if name == "h":
+            outline = str(node.get(f"{{{TEXT}}}outline-level", "1"))
+            self.heading(node, int(outline) if outline.isdigit() else 1)
+        elif name == "p":
+            style_name = str(node.get(f"{{{TEXT}}}style-name", ""))
+            if style_name in self.heading_levels or style_name in _TITLE_STYLES:
+                level = self.heading_levels.get(style_name) or _TITLE_STYLES[style_name]
+                if level == 1 and not self.title and not self.blocks:
+                    self.title = inline_text(node).replace("\n", " ")
+                self.heading(node, level)
+            else:
+                self.paragraph(node)
+        elif name == "list":
+            self.list_depth += 1
+            self.walk(node)
+            self.list_depth -= 1
+        elif name == "table":
+            self.table(node)
+        else:
+            self.walk(node)
+
+    def heading(self, node: etree._Element, level: int) -> None:
+        text = inline_text(node).replace("\n", " ")
+        if text:
+            self.blocks.append(Heading(text=text, level=max(1, min(level, 6)), page=1))
+        self.images(node)
+
+    def paragraph(self, node: etree._Element) -> None:
+        text = inline_text(node)
+        if text:
+            level = self.list_depth - 1 if self.list_depth else None
+            self.blocks.append(Paragraph(text=text, page=1, list_level=level))
+        self.images(node)
+        for frame_text in (n for n in node.iter() if local(n.tag) == "text-box"):
+            self.walk(frame_text)
+
+    def images(self, node: etree._Element) -> None:
+        for frame in (n for n in node.iter() if local(n.tag) == "frame"):
+            title = next((n for n in frame if local(n.tag) in ("title", "desc")), None)
+            alt = element_text(title) if title is not None else ""
+            image = next((n for n in frame if local(n.tag) == "image"), None)
+            if image is None:
+                continue
+            href = str(image.get(f"{{{XLINK}}}href", ""))
+            block = self.images_found.image(href, page=1, alt_text=alt)
+            if block is False and alt:
+                block = Image(page=1, alt_text=alt, asset_ref=href)
+            if isinstance(block, Image):
+                self.blocks.append(block)
+
+    def table(self, node: etree._Element) -> None:
+        cells: list[RawCell] = []
+        rows = list(_table_rows(node))
+        header_rows = sum(1 for _, in_header in rows if in_header)
+        n_cols = 0
+        for r, (row, _) in enumerate(rows):
+            col = 0
+            for cell in row:
+                cell_name = local(cell.tag)
+                if cell_name not in ("table-cell", "covered-table-cell"):
+                    continue
+                repeat = min(_int(cell.get(f"{{{TABLE}}}number-columns-repeated"), 1), 1024)
+                if cell_name == "table-cell":
+                    text = "\n".join(_cell_lines(cell, self.heading_levels))
+                    rowspan = _int(cell.get(f"{{{TABLE}}}number-rows-spanned"), 1)
+                    colspan = _int(cell.get(f"{{{TABLE}}}number-columns-spanned"), 1)
+                    for _ in range(repeat if text else 1):
+                        cells.append(RawCell(r, col, text, min(rowspan, len(rows) - r), colspan))
+                        col += 1
+                    col += 0 if text else repeat - 1
+                else:
+                    col += repeat
+                n_cols = max(n_cols, col)
+        if any(cell.text for cell in cells):
+            n_cols = max(n_cols, max(cell.col + cell.colspan for cell in cells))
+            self.blocks.append(compact_table(cells, len(rows), n_cols, header_rows=header_rows, page=1, caption=""))
+
+
+def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
+    rows: list[tuple[etree._Element, bool]] = []
+    for child in table:
+        name = local(child.tag)
+        if name == "table-row":
+            rows.append((child, False))
+        elif name in ("table-header-rows", "table-rows", "table-row-group"):
+            rows.extend((row, name == "table-header-rows") for row in child if local(row.tag) == "table-row")
+    return rows[:100_000]
+
+
+def _cell_lines(cell: etree._Element, heading_levels: dict[str, int]) -> list[str]:
+    walker = OdtWalker(heading_levels, ImageSource(lambda src: None))  # a cell's pictures stay alt text
+    walker.walk(cell)
+    return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")]
+
+
+def _int(value: object, default: int) -> int:
+    text = str(value or "")
+    return max(1, min(int(text), 65_535)) if text.isdigit() else default
+
+
+def element_text(node: etree._Element) -> str:
+    return normalise_inline("".join(str(part) for part in node.itertext()))
+
+
+def inline_text(node: etree._Element) -> str:
+    """Paragraph text: text:s spaces, tabs and line breaks honoured; notes, frames and annotations left out."""
+    parts: list[str] = []
+
+    def collect(element: etree._Element) -> None:
+        name = local(element.tag)
+        if name == "s":
+            parts.append(" " * _int(element.get(f"{{{TEXT}}}c"), 1))
+        elif name == "tab":
+            parts.append("\t")
+        elif name == "line-break":
+            parts.append(_BREAK)
+        elif name in _SKIPPED or name in ("note", "frame", "list", "table"):
+            pass
+        else:
+            parts.append(element.text or "")
+            for child in element:
+                collect(child)
+                parts.append(child.tail or "")
+
+    collect(node)
+    return normalise_inline("".join(parts))

@@ -1,0 +1,108 @@
+"""PPTX parser: one page per slide, shapes in reading order, tables with spans, pictures and speaker notes."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from typing import Any
+
+from lxml import etree
+from pptx import Presentation
+from pptx.exc import PythonPptxError
+from pptx.oxml.ns import qn
+
+from docshelf.assets.collect import AssetCollector
+from docshelf.errors import CorruptDocumentError
+from docshelf.model import Block, Paragraph
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.office.pptx_shapes import SHAPE_ERRORS, ShapeReader, clean_text
+from docshelf.parsers.safe_zip import check_package
+
+NOTES_PREFIX = "Speaker notes: "
+# python-pptx reports a damaged package part with whatever its XML accessors raise.
+_OPEN_ERRORS = (
+    PythonPptxError,
+    AttributeError,
+    TypeError,
+    KeyError,
+    ValueError,
+    etree.XMLSyntaxError,
+    zipfile.BadZipFile,
+    zlib.error,
+    OSError,
+)
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    what = f"PPTX file {filename!r}"
+    check_package(data, limits, what=what)
+    try:
+        presentation = Presentation(io.BytesIO(data))
+        slides = list(presentation.slides)
+    except _OPEN_ERRORS as exc:
+        raise CorruptDocumentError(f"{what} could not be read: {type(exc).__name__}: {exc}") from exc
+    blocks: list[Block] = []
+    warnings: list[str] = []
+    collector = AssetCollector()
+    for number, slide in enumerate(slides, start=1):
+        try:
+            reader = ShapeReader(number, _bulleted_levels(slide), collector)
+            blocks.extend(reader.read(slide.shapes))
+            blocks.extend(_notes(slide, number))
+            warnings.extend(reader.warnings)
+        except SHAPE_ERRORS as exc:
+            warnings.append(f"slide {number} could not be read completely ({type(exc).__name__}: {exc})")
+    page_count = max(1, len(slides))
+    return ParsedContent(
+        blocks=blocks,
+        page_count=page_count,
+        title=_title(presentation, blocks),
+        page_labels={number: f"Slide {number}" for number in range(1, len(slides) + 1)},
+        warnings=warnings,
+        assets=collector.assets,
+    )
+
+
+def _bulleted_levels(slide: Any) -> frozenset[int]:
+    """0-based levels whose master body style draws a bullet (body placeholders inherit it)."""
+    try:
+        master = slide.slide_layout.slide_master.element
+    except SHAPE_ERRORS:
+        return frozenset({0, 1, 2, 3, 4, 5, 6, 7, 8})
+    body_style = master.find(f"{qn('p:txStyles')}/{qn('p:bodyStyle')}")
+    if body_style is None:
+        return frozenset()
+    levels = set()
+    for level in range(9):
+        props = body_style.find(qn(f"a:lvl{level + 1}pPr"))
+        if props is None or props.find(qn("a:buNone")) is not None:
+            continue
+        if any(props.find(qn(tag)) is not None for tag in ("a:buChar", "a:buAutoNum", "a:buBlip")):
+            levels.add(level)
+    return frozenset(levels)
+
+
+def _notes(slide: Any, page: int) -> list[Block]:
+    if not slide.has_notes_slide:
+        return []
+    frame = slide.notes_slide.notes_text_frame
+    if frame is None:
+        return []
+    texts = [clean_text(paragraph.text) for paragraph in frame.paragraphs]
+    texts = [text for text in texts if text]
+    if not texts:
+        return []
+    texts[0] = NOTES_PREFIX + texts[0]
+    return [Paragraph(text=text, page=page) for text in texts]
+
+
+def _title(presentation: Any, blocks: list[Block]) -> str:
+    """The first slide title; the core property only as a fallback (tools fill it with "PowerPoint Presentation")."""
+    first_title = next((block.text for block in blocks if block.kind == "heading" and block.level == 1), "")
+    if first_title:
+        return first_title
+    try:
+        return " ".join((presentation.core_properties.title or "").split())
+    except SHAPE_ERRORS:
+        return ""

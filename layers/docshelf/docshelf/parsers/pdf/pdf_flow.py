@@ -1,0 +1,75 @@
+"""The body flow across a page's regions: footnotes to the end of their page, paragraphs rejoined across column and
+page breaks, and words hyphenated at line ends resolved against the whole document's words.
+
+A footnote starts at a marker (`8SQuAD is…`, `* Equal contribution`, `† Work done…`) in a type smaller than the
+page's body, in the lower half of the page, below body text of its own region; the small-type blocks after it in
+that region are its continuations (a note running on, the next note). Left in place, a note at the foot of a
+column splits the sentence that continues at the top of the next one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve, wanted_words
+from docshelf.parsers.pdf.pdf_paragraphs import TextBlock, join_lines
+
+SMALLER_THAN_BODY = 0.92
+LOWER_PART = 0.5
+_NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])\s?[^\W\d_]")
+MIN_RUNNING_WORDS = 6  # a one-line block this long is running text, not a heading or a label
+# `Figure 1:`, `Table 2.`, `Fig. 3 Overview`, `图 2`; not running text that names one (`Table 2 compares…`).
+CAPTION = re.compile(
+    r"^(?:(?i:fig(?:ure)?\.?|table|chart|diagram)\s*[\dA-Z][\d.\-–]*\s*(?:[:.|—–-]|\s[A-Z])"
+    r"|(?:图|圖|図|表)\s*[\d一二三四五六七八九十])"
+)
+_ENDS_SENTENCE = re.compile(r"[.!?:;。！？：；」』)\]\"”’]$")
+
+
+def take_footnotes(blocks: list[TextBlock], body: float, page_height: float) -> list[TextBlock]:
+    """Remove a region's footnotes from its blocks (in place) and return them in order."""
+    seen_body = False
+    for index, block in enumerate(blocks):
+        small = block.size <= SMALLER_THAN_BODY * body
+        if not small:
+            seen_body = True
+            continue
+        if seen_body and block.top >= LOWER_PART * page_height and _NOTE_MARK.match(block.text):
+            tail = blocks[index:]
+            if all(other.size <= SMALLER_THAN_BODY * body for other in tail):
+                del blocks[index:]
+                return tail
+            return []
+    return []
+
+
+def continues(previous: TextBlock, block: TextBlock) -> bool:
+    """Whether `block` goes on with the paragraph `previous` broke off at a column or page end."""
+    if not block.text[:1].islower() or block.page - previous.page not in (0, 1):
+        return False
+    if abs(block.size - previous.size) > 0.5 or block.bold != previous.bold or block.list_item:
+        return False
+    text = previous.text.rstrip()
+    hyphenated = len(text) > 1 and text.endswith("-") and text[-2].isalpha()
+    long_enough = previous.n_lines >= 2 or len(text.split()) >= MIN_RUNNING_WORDS
+    return hyphenated or (long_enough and _ENDS_SENTENCE.search(text) is None)
+
+
+def is_caption(text: str) -> bool:
+    return CAPTION.match(text) is not None
+
+
+def merge_into(previous: TextBlock, block: TextBlock) -> None:
+    previous.text = join_lines([previous.text, block.text], marked=True)
+    previous.n_lines += block.n_lines
+
+
+def resolve_hyphens(blocks: Sequence[TextBlock]) -> None:
+    """Every line-end hyphen mark of the document's blocks resolved against the words of all of them."""
+    if not any(HYPHEN_BREAK in block.text for block in blocks):
+        return
+    texts = [block.text for block in blocks]
+    vocabulary = Vocabulary.of(texts, wanted_words(texts))
+    for block in blocks:
+        block.text = resolve(block.text, vocabulary)

@@ -1,0 +1,166 @@
+"""Which paragraph candidates are headings, and at which level.
+
+Evidence in order of strength: the document outline (bookmarks), numbering patterns (`1.2.3 Title`,
+`Chapter 4`, `第一章`, `第1節`), then typography (a font clearly larger than the body text, or a short bold line).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.pdf.pdf_numbering import explicit_marker, numbering_level
+from docshelf.parsers.pdf.pdf_paragraphs import TextBlock
+from docshelf.scripts import no_space_script
+
+MAX_SIZE_LEVEL = 4
+LARGER_THAN_BODY = 1.15
+_DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
+_TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
+_NOT_TITLE_START = "—–-([{\"'“‘«"
+_TRAILING_PUNCTUATION = (".", ",", ";", "。", "，", "；", "、")
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    title: str
+    level: int
+    page: int
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")  # \w is exactly str.isalnum() plus "_"
+
+
+def _normal(text: str) -> str:
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def _short(text: str, max_words: int = 20) -> bool:
+    if no_space_script(text[:1] or " "):
+        return len(text) <= 60
+    return len(text) <= 160 and len(text.split()) <= max_words
+
+
+def _has_letters(text: str) -> bool:
+    return _TWO_LETTERS.search(text) is not None
+
+
+def _heading_shaped(block: TextBlock) -> bool:
+    text = block.text
+    return (
+        block.n_lines <= 3
+        and _short(text)
+        and _has_letters(text)
+        and not text.endswith(_TRAILING_PUNCTUATION)
+        and _DOT_LEADER.search(text) is None
+    )
+
+
+def size_levels(sizes: set[float]) -> dict[float, int]:
+    """Heading levels from font sizes, largest first. Sizes within 12% of a level's largest share it
+    (a cover page or one odd title must not push every real heading down), capped at MAX_SIZE_LEVEL."""
+    levels: dict[float, int] = {}
+    level, anchor = 0, 0.0
+    for size in sorted(sizes, reverse=True):
+        if not level or size < anchor / 1.12:
+            level, anchor = level + 1, size
+        levels[size] = min(level, MAX_SIZE_LEVEL)
+    return levels
+
+
+def body_size(blocks: list[TextBlock]) -> float:
+    weights: Counter[float] = Counter()
+    for block in blocks:
+        weights[round(block.size * 2) / 2] += len(block.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+class HeadingClassifier:
+    def __init__(self, blocks: list[TextBlock], outline: list[OutlineEntry]) -> None:
+        self.body = body_size(blocks)
+        by_page: dict[int, list[TextBlock]] = defaultdict(list)
+        for block in blocks:
+            by_page[block.page].append(block)
+        # Pages set in a smaller type than the document (sidebars, briefs) are judged against their own body.
+        self.page_body = {page: min(self.body, body_size(page_blocks)) for page, page_blocks in by_page.items()}
+        sizes = {
+            round(block.size * 2) / 2 for block in blocks if self._larger_than_body(block) and _heading_shaped(block)
+        }
+        self.size_levels = size_levels(sizes)
+        self.bold_level = min(MAX_SIZE_LEVEL + 1, max(self.size_levels.values(), default=0) + 1)
+        italic_chars = sum(len(block.text) for block in blocks if block.italic)
+        self.italic_body = italic_chars * 2 > sum(len(block.text) for block in blocks)
+        self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
+        for entry in outline:
+            self.outline[entry.page].append((entry, _normal(entry.title)))
+
+    def _larger_than_body(self, block: TextBlock) -> bool:
+        return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
+
+    def level(
+        self, block: TextBlock, preceding: TextBlock | None = None, following: TextBlock | None = None
+    ) -> int | None:
+        outlined = self._outline_level(block)
+        if outlined is not None:
+            return outlined
+        body = self.page_body.get(block.page, self.body)
+        if not _heading_shaped(block) or block.size < body - 0.5:
+            return None
+        emphasised = block.bold or block.size >= body + 0.5
+        numbered = numbering_level(block.text)
+        if numbered is not None and (emphasised or not block.list_item):
+            return numbered if emphasised or numbered > 1 or explicit_marker(block.text) else None
+        size_level = self.size_levels.get(round(block.size * 2) / 2)
+        if size_level is not None and self._larger_than_body(block):
+            return size_level
+        if block.bold and not block.list_item and block.n_lines <= 2 and _short(block.text, 12):
+            return self.bold_level
+        if self._italic_title(block, preceding, following):
+            return self.bold_level
+        return None
+
+    def _italic_title(self, block: TextBlock, preceding: TextBlock | None, following: TextBlock | None) -> bool:
+        """A single italic body-size line between upright body paragraphs (a title set in italics, not a quote,
+        an attribution or a lead-in ending with a colon)."""
+        text = block.text
+        if not block.italic or self.italic_body or block.n_lines != 1 or block.list_item or not _short(text, 8):
+            return False
+        if len(text.split()) < 2 or text[0] in _NOT_TITLE_START or text.endswith(":"):
+            return False
+        if preceding is not None and preceding.italic:
+            return False
+        if following is None or following.page != block.page or following.italic or following.bold:
+            return False
+        if following.text[:1].islower():
+            return False  # the line broke off in mid-sentence
+        body = self.page_body.get(block.page, self.body)
+        return abs(following.size - block.size) < 0.5 and abs(following.size - body) < 0.5 and following.n_lines >= 2
+
+    def _outline_level(self, block: TextBlock) -> int | None:
+        candidates = self.outline.get(block.page)
+        if not candidates or len(block.text) > 300:
+            return None
+        text = _normal(block.text)
+        if not text:
+            return None
+        for index, (entry, title) in enumerate(candidates):
+            if title and (text == title or (len(text) >= 0.8 * len(title) and (title in text or text in title))):
+                del candidates[index]
+                return entry.level
+        return None
+
+
+def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
+    classifier = HeadingClassifier(blocks, outline)
+    result: list[Block] = []
+    for index, block in enumerate(blocks):
+        preceding = blocks[index - 1] if index else None
+        level = classifier.level(block, preceding, blocks[index + 1] if index + 1 < len(blocks) else None)
+        if level is not None:
+            result.append(Heading(text=block.text, level=level, page=block.page))
+        else:
+            result.append(Paragraph(text=block.text, page=block.page, list_level=0 if block.list_item else None))
+    return result

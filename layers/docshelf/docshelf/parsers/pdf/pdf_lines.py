@@ -1,0 +1,170 @@
+"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docshelf.parsers.pdf.pdf_bidi import logical_line
+from docshelf.parsers.pdf.pdf_text import Run
+from docshelf.scripts import no_space_script
+
+_RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
+
+# A gap wider than this many font sizes ends a line fragment (columns, table cells, tab stops).
+FRAGMENT_GAP_EM = 1.0
+# Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
+SPACE_GAP_EM = 0.15
+MAJORITY_FONT_SHARE = 0.8
+MIN_HEIGHT_EM = 0.6
+# Gaps up to these many font sizes join CJK runs without a space: between two CJK runs, and between a CJK run and
+# a Latin or digit run.
+CJK_GAP_EM = 1.0
+MIXED_SCRIPT_GAP_EM = 0.75
+
+
+@dataclass(slots=True)
+class Line:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    rtl: bool = False
+    vertical: bool = False
+    italic: bool = False
+    font: str = ""  # the font of most of the line's characters; empty when no font has a clear majority
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Line], tuple[str, float, float, float, float, float, bool, bool, bool, bool, str]]:
+        # Lines cross process boundaries by the thousand (pdf_workers); a positional tuple pickles ~3x faster
+        # than the field-by-field state of a slots dataclass.
+        fields = (self.text, self.x0, self.top, self.x1, self.bottom, self.size, self.bold)
+        return Line, (*fields, self.rtl, self.vertical, self.italic, self.font)
+
+
+def is_rtl(text: str) -> bool:
+    rtl = len(_RTL.findall(text))
+    return rtl > 0 and rtl >= len(_LTR.findall(text))
+
+
+def build_lines(runs: list[Run]) -> list[Line]:
+    """Line fragments in top-to-bottom, then left-to-right order."""
+    lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
+    for row in text_rows([run for run in runs if not run.vertical]):
+        rtl = is_rtl("".join(run.text for run in row))
+        row.sort(key=lambda run: run.x0)
+        fragment: list[Run] = []
+        fragment_x1 = 0.0
+        for run in row:
+            if fragment:
+                previous = fragment[-1]
+                if run.text == previous.text and abs(run.x0 - previous.x0) < 1.0:
+                    continue  # the same text drawn twice to fake bold or a shadow
+                size = max(run.size, previous.size, 1.0)
+                if run.x0 - fragment_x1 > FRAGMENT_GAP_EM * size:
+                    lines.append(_make_line(fragment, rtl))
+                    fragment = []
+            fragment_x1 = max(fragment_x1, run.x1) if fragment else run.x1
+            fragment.append(run)
+        if fragment:
+            lines.append(_make_line(fragment, rtl))
+    return lines
+
+
+def text_rows(runs: list[Run]) -> list[list[Run]]:
+    """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one. A run much
+    taller than the row starts a row of its own, the row counting at least MIN_HEIGHT_EM of its size: a glyph's
+    box can be a sliver (the bar of `ー` set in a font of its own), and the line it opens must still take the rest."""
+    rows: list[list[Run]] = []
+    row_top = row_bottom = row_size = 0.0
+    for run in sorted(runs, key=lambda r: r.top + r.bottom):
+        height = max(run.bottom - run.top, 0.1)
+        if rows:
+            overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
+            row_height = row_bottom - row_top
+            tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
+            if overlap >= 0.5 * min(height, row_height) and not tall:
+                rows[-1].append(run)
+                row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                row_size = max(row_size, run.size)
+                continue
+        rows.append([run])
+        row_top, row_bottom, row_size = run.top, run.bottom, run.size
+    return rows
+
+
+def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
+    if len(runs) == 1:
+        run = runs[0]
+        text = logical_line(" ".join(run.text.split()))
+        bold = run.bold or not run.text.strip()
+        return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
+    ordered = list(reversed(runs)) if rtl else runs
+    parts: list[str] = []
+    previous: Run | None = None
+    for run in ordered:
+        text = run.text
+        if previous is not None and parts:
+            gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
+            joined_tail, head = parts[-1], text
+            if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
+                # PDFium puts a space into the text where it sees a gap; beside CJK a gap this narrow is layout.
+                parts[-1], text = joined_tail.rstrip(), head.lstrip()
+                joined_tail, head = parts[-1], text
+            if (
+                gap > SPACE_GAP_EM * max(run.size, previous.size)
+                and not joined_tail[-1:].isspace()
+                and not head[:1].isspace()
+                and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
+            ):
+                parts.append(" ")
+        parts.append(text)
+        previous = run
+    main = max(runs, key=lambda r: len(r.text))
+    return Line(
+        text=logical_line(" ".join("".join(parts).split())),
+        x0=min(r.x0 for r in runs),
+        top=min(r.top for r in runs),
+        x1=max(r.x1 for r in runs),
+        bottom=max(r.bottom for r in runs),
+        size=main.size,
+        bold=all(r.bold for r in runs if r.text.strip()),
+        rtl=rtl,
+        vertical=vertical,
+        italic=all(r.italic for r in runs if r.text.strip()),
+        font=_majority_font(runs),
+    )
+
+
+def _cjk_boundary(tail: str, head: str) -> bool:
+    left, right = tail.rstrip()[-1:] or " ", head.lstrip()[:1] or " "
+    return no_space_script(left) or no_space_script(right)
+
+
+def _unspaced_gap(left: str, right: str) -> float:
+    """The widest gap, in font sizes, that still joins two runs without a space, by the scripts on both sides:
+    CJK text has no spaces between words, and Japanese layout sets a digit or Latin run off from the kana or kanji
+    beside it by a quarter em without a space character (`M12ボルト`, `０℃以下`)."""
+    cjk_left, cjk_right = no_space_script(left), no_space_script(right)
+    if cjk_left and cjk_right:
+        return CJK_GAP_EM
+    if cjk_left or cjk_right:
+        return MIXED_SCRIPT_GAP_EM
+    return 0.0
+
+
+def _majority_font(runs: list[Run]) -> str:
+    weights: dict[str, int] = {}
+    for run in runs:
+        weights[run.font] = weights.get(run.font, 0) + len(run.text)
+    font, weight = max(weights.items(), key=lambda item: item[1])
+    return font if weight >= MAJORITY_FONT_SHARE * sum(weights.values()) else ""

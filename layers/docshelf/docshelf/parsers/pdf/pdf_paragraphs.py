@@ -1,0 +1,129 @@
+"""Merge the lines of one reading-order region into paragraphs (with de-hyphenation and CJK-aware joins)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+from dataclasses import dataclass
+
+from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
+from docshelf.parsers.pdf.pdf_lines import Line
+from docshelf.parsers.pdf.pdf_numbering import numbering_level
+from docshelf.scripts import no_space_script
+
+_BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
+_SIZE_CHANGE = 0.12
+
+
+@dataclass(slots=True)
+class TextBlock:
+    """A paragraph candidate with the typography the heading classifier needs."""
+
+    text: str
+    page: int
+    size: float
+    bold: bool
+    n_lines: int
+    list_item: bool
+    top: float = 0.0
+    bottom: float = 0.0
+    italic: bool = False
+
+
+def is_list_item(text: str) -> bool:
+    return bool(_BULLET.match(text))
+
+
+def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
+    if not lines:
+        return []
+    right_edge = max(line.x1 for line in lines)
+    typical_gap = _typical_gap(lines)
+    blocks: list[TextBlock] = []
+    current: list[Line] = [lines[0]]
+    for line in lines[1:]:
+        if _continues(current, line, typical_gap, right_edge):
+            current.append(line)
+        else:
+            blocks.append(_block(current, page))
+            current = [line]
+    blocks.append(_block(current, page))
+    return blocks
+
+
+def _typical_gap(lines: list[Line]) -> float:
+    gaps = [b.top - a.bottom for a, b in itertools.pairwise(lines) if b.top >= a.bottom - 1.0]
+    return max(0.0, statistics.median(gaps)) if gaps else 0.0
+
+
+def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float) -> bool:
+    previous = current[-1]
+    if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
+        return True  # another fragment of the same visual row
+    size = max(line.size, previous.size, 1.0)
+    gap = line.top - previous.bottom
+    if gap > max(typical_gap + 0.4 * size, 0.5 * size) or gap < -size:
+        return False
+    if abs(line.size - previous.size) > _SIZE_CHANGE * size or line.bold != previous.bold:
+        return False
+    # A heading set in its own face (slightly larger, or italic) ends where the text wraps below it.
+    wrapped_below = line.x0 < previous.x1 and line.top > previous.top + 0.5 * size
+    restyled = previous.font and line.font and previous.font != line.font and abs(line.size - previous.size) >= 0.5
+    if restyled and wrapped_below and line.height > 0 < previous.height:
+        return False
+    if is_list_item(line.text):
+        return False
+    short = previous.x1 < right_edge - 2.0 * size
+    ended = short or _SENTENCE_END.search(previous.text) is not None
+    if (ended and _numbered_title(line)) or (short and len(current) == 1 and _numbered_title(previous)):
+        return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
+    if short and (
+        _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
+    ):
+        return False
+    indented = line.x0 > previous.x0 + 1.0 * size
+    return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _numbered_title(line: Line) -> bool:
+    return numbering_level(line.text) is not None and _SENTENCE_END.search(line.text) is None
+
+
+def join_lines(texts: list[str], *, marked: bool = False) -> str:
+    """The lines as one text. A word hyphenated at a line end is rejoined or keeps its hyphen by the rule of
+    pdf_hyphens; with `marked` the break stays marked (HYPHEN_BREAK) for the document's own words to decide."""
+    text = _joined(texts)
+    return text if marked else resolve(text, Vocabulary())
+
+
+def _joined(texts: list[str]) -> str:
+    parts: list[str] = []
+    for text in texts:
+        if not parts:
+            parts.append(text)
+            continue
+        tail = parts[-1]
+        if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].isalnum():
+            parts[-1] = tail[:-1] + HYPHEN_BREAK  # a word broken at the line end, or a hyphenated one
+        elif not (no_space_script(tail[-1]) or no_space_script(text[0])):
+            parts.append(" ")  # a line break is no space where CJK text meets it on either side
+        parts.append(text)
+    return "".join(parts)
+
+
+def _block(lines: list[Line], page: int) -> TextBlock:
+    main = max(lines, key=lambda line: len(line.text))
+    text = join_lines([line.text for line in lines], marked=True)
+    return TextBlock(
+        text=text,
+        page=page,
+        top=min(line.top for line in lines),
+        bottom=max(line.bottom for line in lines),
+        size=main.size,
+        bold=all(line.bold for line in lines),
+        n_lines=len({round(line.top) for line in lines}),
+        list_item=is_list_item(text),
+        italic=all(line.italic for line in lines),
+    )

@@ -1,0 +1,143 @@
+"""Tables drawn with horizontal rules only (booktabs style: a top rule, a rule under the header, a bottom rule).
+
+Between two or more long horizontal rules of the same extent, the text is cut into line fragments (a gap
+wider than a font size ends a fragment); the fragments' x coverage has empty stretches (gutters) that every
+row respects. Only a region whose rows fill at least two columns on three or more rows, in short cells, is
+taken: prose framed by rules (a boxed example, lined paper, two text columns between a header and a footer
+rule) has long fragments or no gutter and stays running text.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from docshelf.model import Table, TableCell
+from docshelf.parsers.pdf.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf.pdf_paragraphs import join_lines
+from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
+from docshelf.parsers.pdf.pdf_text import Run
+
+MIN_RULE_WIDTH = 72.0  # one inch: shorter strokes are underlines, not table rules
+MIN_ROWS = 3
+MIN_COLUMN_ROWS = 3  # rows with text in two or more columns
+MIN_MULTI_COLUMN_SHARE = 0.5
+MAX_MEDIAN_CELL_CHARS = 30
+MAX_CELL_CHARS = 120
+MAX_ROWS = 80
+
+
+def find_rule_tables(
+    rules: list[Rule], runs: list[Run], page: int, grids: list[PlacedTable]
+) -> tuple[list[PlacedTable], list[Run]]:
+    """Tables bounded by aligned horizontal rules outside the ruled grids, and the runs left outside them."""
+    horizontal = [
+        rule
+        for rule in horizontal_rules(rules)
+        if rule[2] - rule[0] >= MIN_RULE_WIDTH and not any(_within(rule, grid) for grid in grids)
+    ]
+    tables: list[PlacedTable] = []
+    remaining = runs
+    for group in _aligned_groups(horizontal):
+        placed, remaining = _rule_table(group, remaining, page)
+        if placed is not None:
+            tables.append(placed)
+    return tables, remaining
+
+
+def _within(rule: Rule, grid: PlacedTable) -> bool:
+    middle = (rule[1] + rule[3]) / 2
+    overlaps = rule[0] < grid.x1 and grid.x0 < rule[2]
+    return overlaps and grid.top - SAME_POSITION <= middle <= grid.bottom + SAME_POSITION
+
+
+def _aligned_groups(rules: list[Rule]) -> list[list[Rule]]:
+    """Rules with the same left and right ends (within SAME_POSITION), two or more, each group top-down."""
+    groups: list[list[Rule]] = []
+    for rule in sorted(rules, key=lambda r: r[1]):
+        for group in groups:
+            if abs(group[0][0] - rule[0]) <= SAME_POSITION and abs(group[0][2] - rule[2]) <= SAME_POSITION:
+                if rule[1] - group[-1][3] > SAME_POSITION:  # double rules count once
+                    group.append(rule)
+                break
+        else:
+            groups.append([rule])
+    return [group for group in groups if len(group) >= 2]
+
+
+def _rule_table(rules: list[Rule], runs: list[Run], page: int) -> tuple[PlacedTable | None, list[Run]]:
+    x0, x1 = min(r[0] for r in rules) - TOLERANCE, max(r[2] for r in rules) + TOLERANCE
+    top, bottom = rules[0][3], rules[-1][1]
+    inside: list[Run] = []
+    outside: list[Run] = []
+    for run in runs:
+        middle_y = (run.top + run.bottom) / 2
+        framed = x0 <= run.x0 and run.x1 <= x1 and top < middle_y < bottom and not run.vertical
+        (inside if framed else outside).append(run)
+    if not inside:
+        return None, runs
+    fragments = build_lines(inside)
+    if any(fragment.rtl for fragment in fragments):
+        return None, runs
+    rows = _text_rows(fragments)
+    columns = _columns(fragments)
+    if not MIN_ROWS <= len(rows) <= MAX_ROWS or len(columns) < 2:
+        return None, runs
+    grid = [[_cell_text(row, start, end) for start, end in columns] for row in rows]
+    cells = [text for row in grid for text in row if text]
+    multi_column_rows = sum(1 for row in grid if sum(1 for text in row if text) >= 2)
+    if multi_column_rows < MIN_COLUMN_ROWS or multi_column_rows < MIN_MULTI_COLUMN_SHARE * len(grid):
+        return None, runs
+    if statistics.median(len(text) for text in cells) > MAX_MEDIAN_CELL_CHARS or max(map(len, cells)) > MAX_CELL_CHARS:
+        return None, runs
+    if any(sum(1 for row in grid if row[index]) < 2 for index in range(len(columns))):
+        return None, runs  # a column filled once is a stray label, not a column
+    header_rows = _header_rows(rules, rows)
+    table = Table(
+        cells=tuple(TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)),
+        n_rows=len(grid),
+        n_cols=len(columns),
+        page=page,
+        header_rows=header_rows,
+    )
+    return PlacedTable(table, x0, rules[0][1], x1, rules[-1][3]), outside
+
+
+def _text_rows(fragments: list[Line]) -> list[list[Line]]:
+    """Fragments grouped into visual rows (vertical overlap of half the smaller height), top-down."""
+    rows: list[list[Line]] = []
+    row_bottom = float("-inf")
+    for fragment in sorted(fragments, key=lambda f: f.top):
+        if rows and fragment.top < row_bottom - 0.5 * min(fragment.height, row_bottom - rows[-1][0].top):
+            rows[-1].append(fragment)
+            row_bottom = max(row_bottom, fragment.bottom)
+        else:
+            rows.append([fragment])
+            row_bottom = fragment.bottom
+    return rows
+
+
+def _columns(fragments: list[Line]) -> list[tuple[float, float]]:
+    """The x intervals covered by fragments: the empty stretches between them are the column gutters."""
+    merged: list[tuple[float, float]] = []
+    for start, end in sorted((fragment.x0, fragment.x1) for fragment in fragments):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _cell_text(row: list[Line], start: float, end: float) -> str:
+    """The cell's fragments line by line, each line left to right: fragments set in other fonts or weights sit a
+    little higher or lower on the same line and must not be read after it."""
+    lines = _text_rows([f for f in row if start <= f.x0 and f.x1 <= end])
+    return join_lines([part.text for line in lines for part in sorted(line, key=lambda f: f.x0)])
+
+
+def _header_rows(rules: list[Rule], rows: list[list[Line]]) -> int:
+    """Rows above the first inner rule (the rule under the header), or one."""
+    if len(rules) < 3:
+        return 1
+    inner = rules[1][1]
+    above = sum(1 for row in rows if max(fragment.bottom for fragment in row) <= inner + TOLERANCE)
+    return above if 0 < above < len(rows) else 1

@@ -1,0 +1,263 @@
+"""Text runs and page geometry from PDFium page objects (one run per text object, not per glyph).
+
+The unit here is the text object: its text, bounds, effective font size and boldness. Coordinates are
+converted to a top-down system (`top` grows downwards) in the page's unrotated space. Object texts come
+from `pdf_chars.object_texts` (one page-wide text call); `FPDFTextObj_GetText` rescans every character
+of the page per object and is only the fallback for pages whose text index does not map 1:1.
+"""
+
+from __future__ import annotations
+
+import bisect
+import ctypes
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pypdfium2.raw as pdfium_c
+
+from docshelf.parsers.pdf.pdf_chars import object_texts
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+# Control characters become nothing, layout whitespace becomes a space, PDFium's hyphen markers a hyphen.
+_CLEAN = {code: None for code in range(32)} | {9: " ", 10: " ", 13: " ", 2: "-", 0xAD: "-", 0xFFFE: None, 0xFEFF: None}
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_ITALIC_NAMES = ("italic", "oblique")
+_ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
+_TEXT_BUFFER_UNITS = 4096
+MAX_PATH_SEGMENTS = 256
+DRAWING_SEGMENTS = 6
+FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
+
+
+@dataclass(slots=True)
+class Run:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    vertical: bool = False
+    italic: bool = False
+    font: str = ""  # base font name without the subset tag
+    chars: tuple[int, int] = (0, 0)  # the object's character index range in the text page, when known
+
+
+@dataclass(slots=True)
+class PageText:
+    number: int
+    width: float
+    height: float
+    runs: list[Run] = field(default_factory=list)
+    image_area: float = 0.0
+    rules: list[tuple[float, float, float, float]] = field(default_factory=list)
+    has_vector_paths: bool = False
+    # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
+    drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    @property
+    def image_coverage(self) -> float:
+        return self.image_area / (self.width * self.height) if self.width > 0 and self.height > 0 else 0.0
+
+
+def _multiply(inner: Matrix, outer: Matrix) -> Matrix:
+    a, b, c, d, e, f = inner
+    a2, b2, c2, d2, e2, f2 = outer
+    return (
+        a * a2 + b * c2,
+        a * b2 + b * d2,
+        c * a2 + d * c2,
+        c * b2 + d * d2,
+        e * a2 + f * c2 + e2,
+        e * b2 + f * d2 + f2,
+    )
+
+
+class PageReader:
+    """Reads one page's objects; holds reusable ctypes buffers and a font style cache per page."""
+
+    def __init__(self) -> None:
+        self._text = (ctypes.c_ushort * _TEXT_BUFFER_UNITS)()
+        self._name = ctypes.create_string_buffer(256)
+        self._left, self._bottom = ctypes.c_float(), ctypes.c_float()
+        self._right, self._top = ctypes.c_float(), ctypes.c_float()
+        self._size = ctypes.c_float()
+        self._matrix = pdfium_c.FS_MATRIX()
+        self._fonts: dict[int | None, tuple[bool, bool, str]] = {}
+        self._object_texts: dict[int, str] | None = None
+        self._ranges: dict[int, tuple[int, int]] = {}
+
+    def read(self, page: Any, textpage: Any, number: int) -> PageText:
+        width, height = page.get_size()
+        result = PageText(number=number, width=float(width), height=float(height))
+        self._fonts.clear()  # font handles are only stable while their page is loaded
+        self._ranges = {}
+        self._object_texts = object_texts(textpage.raw, self._ranges)
+        self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
+        return result
+
+    def _walk(self, container: Any, textpage: Any, out: PageText, outer: Matrix, *, is_form: bool) -> None:
+        count = pdfium_c.FPDFFormObj_CountObjects if is_form else pdfium_c.FPDFPage_CountObjects
+        get = pdfium_c.FPDFFormObj_GetObject if is_form else pdfium_c.FPDFPage_GetObject
+        for index in range(count(container)):
+            obj = get(container, index)
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+                run = self._text_run(obj, textpage, out.height, outer)
+                if run is not None:
+                    out.runs.append(run)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+                pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
+                m = self._matrix
+                self._walk(obj, textpage, out, _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer), is_form=True)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                x0, y0, x1, y1 = self._bounds(obj, outer)
+                out.image_area += max(0.0, x1 - x0) * max(0.0, y1 - y0)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                out.has_vector_paths = True
+                x0, y0, x1, y1 = self._bounds(obj, outer)
+                if min(x1 - x0, y1 - y0) <= 2.0 and max(x1 - x0, y1 - y0) >= 4.0:
+                    out.rules.append((x0, out.height - y1, x1, out.height - y0))
+                elif max(x1 - x0, y1 - y0) >= 4.0:
+                    self._stroked_rules(obj, outer, out)
+                    if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
+                        out.drawings.append((x0, out.height - y1, x1, out.height - y0))
+
+    def _stroked_rules(self, obj: Any, outer: Matrix, out: PageText) -> None:
+        """Axis-aligned straight segments of a stroked path (grids and boxes drawn as one path)."""
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        n_segments = pdfium_c.FPDFPath_CountSegments(obj)
+        if not 2 <= n_segments <= MAX_PATH_SEGMENTS or not pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke):
+            return
+        if not stroke.value:
+            return
+        pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
+        m = self._matrix
+        matrix = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
+        x, y = ctypes.c_float(), ctypes.c_float()
+        points: list[tuple[float, float, int]] = []
+        for index in range(n_segments):
+            segment = pdfium_c.FPDFPath_GetPathSegment(obj, index)
+            pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
+            a, b, c, d, e, f = matrix
+            points.append(
+                (
+                    a * x.value + c * y.value + e,
+                    b * x.value + d * y.value + f,
+                    pdfium_c.FPDFPathSegment_GetType(segment),
+                )
+            )
+        for (ax, ay, _), (bx, by, kind) in itertools.pairwise(points):
+            if kind != pdfium_c.FPDF_SEGMENT_LINETO:
+                continue
+            if (abs(ay - by) <= 1.0 and abs(ax - bx) >= 4.0) or (abs(ax - bx) <= 1.0 and abs(ay - by) >= 4.0):
+                out.rules.append((min(ax, bx), out.height - max(ay, by), max(ax, bx), out.height - min(ay, by)))
+
+    def _bounds(self, obj: Any, outer: Matrix) -> tuple[float, float, float, float]:
+        pdfium_c.FPDFPageObj_GetBounds(obj, self._left, self._bottom, self._right, self._top)
+        x0, y0, x1, y1 = self._left.value, self._bottom.value, self._right.value, self._top.value
+        if outer is IDENTITY:
+            return x0, y0, x1, y1
+        a, b, c, d, e, f = outer
+        xs = [a * x + c * y + e for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
+        ys = [b * x + d * y + f for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1))]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def _text_run(self, obj: Any, textpage: Any, page_height: float, outer: Matrix) -> Run | None:
+        chars = (0, 0)
+        if self._object_texts is None:
+            raw_text = self._object_text(obj, textpage)
+        else:
+            address = ctypes.addressof(obj.contents)
+            raw_text = self._object_texts.get(address, "")
+            chars = self._ranges.get(address, chars)
+        text = raw_text.translate(_CLEAN)
+        if not text.strip():
+            return None
+        x0, y0, x1, y1 = self._bounds(obj, outer)
+        pdfium_c.FPDFTextObj_GetFontSize(obj, self._size)
+        pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
+        m = self._matrix
+        scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
+        if outer is not IDENTITY:
+            scale *= math.sqrt(abs(outer[0] * outer[3] - outer[1] * outer[2]))
+        size = self._size.value * scale if self._size.value > 0 else y1 - y0
+        vertical = abs(m.b) > abs(m.a)
+        if not vertical and y1 - y0 < FLAT_BOX_EM * size:
+            # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
+            y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
+        bold, italic, font = self._font_style(obj)
+        top, bottom = page_height - y1, page_height - y0
+        return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars)
+
+    def _object_text(self, obj: Any, textpage: Any) -> str:
+        n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
+        if n_bytes <= 2:
+            return ""
+        if n_bytes > len(self._text) * 2:
+            self._text = (ctypes.c_ushort * (n_bytes // 2 + 1))()
+            n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
+        return ctypes.string_at(self._text, n_bytes - 2).decode("utf-16-le", "replace")
+
+    def _font_style(self, obj: Any) -> tuple[bool, bool, str]:
+        """(bold, italic, base font name) of a text object's font, cached per font handle."""
+        font = pdfium_c.FPDFTextObj_GetFont(obj)
+        key = ctypes.addressof(font.contents) if font else None
+        cached = self._fonts.get(key)
+        if cached is None:
+            cached = (False, False, "")
+            if key is not None:
+                weight = pdfium_c.FPDFFont_GetWeight(font)
+                length = pdfium_c.FPDFFont_GetBaseFontName(font, self._name, len(self._name))
+                name = self._name.raw[: max(0, length - 1)].decode("latin-1")
+                name = name.split("+", 1)[1] if name[6:7] == "+" else name
+                lowered = name.lower()
+                bold = weight >= 600 or any(marker in lowered for marker in _BOLD_NAMES)
+                flags = pdfium_c.FPDFFont_GetFlags(font)
+                italic = bool(flags & _ITALIC_FLAG) or any(marker in lowered for marker in _ITALIC_NAMES)
+                cached = (bold, italic, name)
+            self._fonts[key] = cached
+        return cached
+
+
+def split_run(textpage: Any, page_height: float, run: Run, cuts: list[float]) -> list[Run] | None:
+    """The run cut at the given x positions into one run per side, from its characters' boxes; None when a cut
+    falls inside a word. Without the run's character range, the page's characters inside its box are taken."""
+    if run.vertical:
+        return None
+    start, end = run.chars
+    known = end > start
+    if not known:
+        start, end = 0, max(0, pdfium_c.FPDFText_CountChars(textpage))
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    pieces: dict[int, list[tuple[float, float, str]]] = {}
+    previous_side, previous_char, previous_right = -1, " ", 0.0
+    for index in range(start, end):
+        char = chr(pdfium_c.FPDFText_GetUnicode(textpage, index)).translate(_CLEAN)
+        if not char or not pdfium_c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top):
+            continue
+        x = (left.value + right.value) / 2
+        if not known:
+            y = page_height - (top.value + bottom.value) / 2
+            if not (run.x0 <= x <= run.x1 and run.top <= y <= run.bottom):
+                continue
+        side = bisect.bisect(cuts, x)
+        joined = not char.isspace() and not previous_char.isspace() and left.value - previous_right < 0.25 * run.size
+        if side != previous_side and previous_side >= 0 and joined:
+            return None  # the cut runs through a word
+        pieces.setdefault(side, []).append((left.value, right.value, char))
+        previous_side, previous_char, previous_right = side, char, right.value
+    result: list[Run] = []
+    for _, chars in sorted(pieces.items()):
+        text = "".join(char for _, _, char in chars)
+        boxes = [(x0, x1) for x0, x1, char in chars if not char.isspace()]
+        if not text.strip() or not boxes:
+            continue
+        x0, x1 = min(box[0] for box in boxes), max(box[1] for box in boxes)
+        result.append(Run(text, x0, run.top, x1, run.bottom, run.size, run.bold, False, run.italic, run.font))
+    return result or None

@@ -1,0 +1,1 @@
+"""Spreadsheets and delimited text: XLSX, XLS, CSV and TSV, through one grid of cell values into tables."""

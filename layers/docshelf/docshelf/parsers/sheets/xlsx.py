@@ -1,0 +1,125 @@
+"""XLSX workbooks (openpyxl, read-only streaming): one page per sheet, tables with merged cells and headers.
+
+Memory stays bounded by ParseLimits.max_sheet_cells: the workbook holds at most that many filled cells (merged
+areas included). When the budget runs out, the sheet being read is truncated at that row, later sheets are
+skipped, and both are reported in the warnings — partial content is more useful than none for a huge export.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import PurePosixPath
+from typing import Any
+
+from docshelf.errors import CorruptDocumentError, DocshelfError, EncryptedDocumentError
+from docshelf.model import Block, Heading, Image
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.safe_zip import check_package
+from docshelf.parsers.sheets.sheet_grid import CellBudget, SheetGrid
+from docshelf.parsers.sheets.sheet_package import read_merged_ranges
+from docshelf.parsers.sheets.sheet_tables import sheet_blocks
+from docshelf.parsers.sheets.sheet_values import typed_cell
+from docshelf.parsers.sheets.xlsx_charts import sheet_drawings
+
+TITLE_LEVEL = 2
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        raise EncryptedDocumentError("password-protected workbook (encrypted OLE package)")
+    check_package(data, limits, what=f"XLSX file {filename!r}")  # before openpyxl inflates anything
+    workbook = _open_workbook(data)
+    try:
+        return _read_workbook(workbook, filename=filename, limits=limits)
+    except DocshelfError:
+        raise
+    except MemoryError:
+        raise
+    except Exception as exc:  # openpyxl raises anything from KeyError to its own errors on a broken part
+        raise CorruptDocumentError(f"unreadable worksheet: {exc}") from exc
+    finally:
+        workbook.close()
+
+
+def _open_workbook(data: bytes) -> Any:
+    from openpyxl import load_workbook
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except DocshelfError:
+        raise
+    except MemoryError:
+        raise
+    except Exception as exc:
+        raise CorruptDocumentError(f"not a readable XLSX workbook: {exc}") from exc
+
+
+def _read_workbook(workbook: Any, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    budget = CellBudget(limits.max_sheet_cells)
+    content = ParsedContent(blocks=[], title=_title(workbook, filename))
+    sheets = list(workbook.worksheets)
+    content.page_count = max(len(sheets), 1)
+    for page, sheet in enumerate(sheets, start=1):
+        content.page_labels[page] = str(sheet.title)
+        if budget.remaining == 0:
+            content.warnings.append(f"sheet {sheet.title!r} skipped: the workbook is over {budget.limit} cells")
+            continue
+        grid = _read_sheet(sheet, budget, content.warnings)
+        drawings = _drawings(workbook, sheet, page=page, warnings=content.warnings)
+        if grid.is_empty() and not drawings:
+            continue
+        blocks: list[Block] = [Heading(text=str(sheet.title), level=1, page=page)]
+        if not grid.is_empty():
+            grid.merges = _merged_ranges(workbook, sheet)
+            blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
+        blocks.extend(drawings)
+        content.blocks.extend(blocks)
+    content.truncation = budget.truncation(content.warnings)
+    return content
+
+
+def _read_sheet(sheet: Any, budget: CellBudget, warnings_out: list[str]) -> SheetGrid:
+    grid = SheetGrid()
+    sheet.reset_dimensions()  # declared dimensions are often wrong; read the rows actually present
+    for row_number, row in enumerate(sheet.rows):
+        for col_number, cell in enumerate(row):
+            value = getattr(cell, "value", None)
+            if value is None:
+                continue
+            grid_cell = typed_cell(value, getattr(cell, "number_format", None) or "General")
+            if grid_cell is None:
+                continue
+            if not budget.take():
+                warnings_out.append(
+                    f"sheet {sheet.title!r} truncated at row {row_number + 1}: over {budget.limit} cells"
+                )
+                return grid
+            grid.put(row_number, col_number, grid_cell)
+    return grid
+
+
+def _merged_ranges(workbook: Any, sheet: Any) -> list[Any]:
+    path = getattr(sheet, "_worksheet_path", None)
+    archive = getattr(workbook, "_archive", None)
+    if not path or archive is None:
+        return []
+    with archive.open(path) as source:
+        return read_merged_ranges(source)
+
+
+def _drawings(workbook: Any, sheet: Any, *, page: int, warnings: list[str]) -> list[Image]:
+    path = getattr(sheet, "_worksheet_path", None)
+    archive = getattr(workbook, "_archive", None)
+    if not path or archive is None:
+        return []
+    return sheet_drawings(archive, path, page=page, warnings=warnings)
+
+
+def _title(workbook: Any, filename: str) -> str:
+    declared = getattr(getattr(workbook, "properties", None), "title", None)
+    if isinstance(declared, str) and declared.strip():
+        return declared.strip()
+    return PurePosixPath(filename).name

@@ -1,0 +1,26 @@
+"""Every version a stored object or message carries, in one place: raise one when what it names changes shape or
+content, so that objects written before are recomputed (caches) or refused with a clear error (formats)."""
+
+from __future__ import annotations
+
+# The typed document and chunk model (`_ori`, chunk caches, artifacts): a new major version is refused on read.
+SCHEMA_VERSION = "1.0"
+# The parsers' output: in the parse cache's keys (`cache/<sha256>_p<version>_...`, docshelf.keys) and in
+# `Document.parser`; raised whenever a parser's output changes.
+PARSER_VERSION = "6"
+# The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
+CHUNKER_VERSION = "4"
+# The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
+# shape, so older partial objects are not read.
+PAGES_FORMAT = 3
+# The analyzer's terms: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the terms of the
+# version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does not.
+ANALYZER_VERSION = 3
+# The embedded index's document objects (index/embedded/document_objects.py).
+INDEX_FORMAT = 6
+# The embedded index's namespace snapshots (index/embedded/namespace_snapshot.py).
+SNAPSHOT_FORMAT = 1
+# The search cache's entries (search/cache.py): raised whenever the response's shape changes, so no entry lacks a field.
+CACHE_FORMAT = 3
+# The messages between the AWS stages (aws/events.py).
+STAGE_MESSAGE_VERSION = 1
