@@ -73,7 +73,8 @@ def _build(index: Any, documents: int, rng: random.Random, *, chunks_each: int =
 
 
 def _search(index: Any, version: int, query: str) -> float:
-    from docshelf.search.service import SearchRequest, search
+    from docshelf.search.request import SearchRequest
+    from docshelf.search.service import search
 
     started = time.perf_counter()
     search(index.reader(NAMESPACE, version), SearchRequest(namespace=NAMESPACE, query=query))

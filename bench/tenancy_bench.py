@@ -35,7 +35,8 @@ from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.opensearch.client import opensearch_client
 from docshelf.index.opensearch.tenancy import Tenancy
 from docshelf.model import Chunk
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 
 VOCABULARY = [f"w{i}" for i in range(3000)]
 WEIGHTS = [1 / (rank + 1) for rank in range(len(VOCABULARY))]

@@ -16,7 +16,8 @@ from docshelf.index.base import DocumentChunks
 from docshelf.index.embedded import EmbeddedIndex, change_log
 from docshelf.index.plan import SearchFilters
 from docshelf.model import Chunk
-from docshelf.search.service import SearchRequest, search
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.store.base import ObjectStore
 from docshelf.store.fetch import get_many

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from docshelf.local.cli import main
 from docshelf.index.opensearch import OpenSearchIndex
 from docshelf.index.plan import SearchFilters
 from docshelf.keys import chunk_cache_key
+from docshelf.local.cli import main
 from docshelf.local.services import LocalServices
 from tests.functional.aws.conftest import OPENSEARCH_URL
 from tests.functional.test_hybrid_ingest import TEXTS, _ingest, docs  # noqa: F401

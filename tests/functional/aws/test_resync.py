@@ -14,13 +14,13 @@ import pytest
 
 from docshelf.aws.resync import function_settings
 from docshelf.aws.services import AwsServices
-from docshelf.local.cli import main
 from docshelf.embeddings.base import EmbeddingModel
 from docshelf.errors import DocshelfError
 from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.index.vector_model import VectorModel
 from docshelf.keys import chunk_cache_key
+from docshelf.local.cli import main
 from tests.embedding_fakes import ConceptEmbedder
 from tests.functional.aws.conftest import OPENSEARCH_URL
 from tests.functional.aws.harness import QUEUES, Pipeline

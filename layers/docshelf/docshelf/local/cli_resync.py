@@ -9,13 +9,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from docshelf.local.cli_options import chunk_options, embedding_options, store_options
 from docshelf.config import PipelineConfig
 from docshelf.embeddings.cache import VectorCache
 from docshelf.errors import DocshelfError
 from docshelf.ids import validate_namespace
 from docshelf.index.base import SearchBackend
+from docshelf.local.cli_options import chunk_options, embedding_options, store_options
 from docshelf.local.services import LocalServices
+from docshelf.local.terminal import shown_line
 from docshelf.pipeline.resync import (
     DEFAULT_BATCH_DOCUMENTS,
     Resynced,
@@ -27,7 +28,6 @@ from docshelf.pipeline.resync import (
 from docshelf.registry import Registry
 from docshelf.search.document_names import check_namespace
 from docshelf.store.base import ObjectStore
-from docshelf.local.terminal import shown_line
 
 EXIT_OK, EXIT_FAILED = 0, 1
 # Documents embedded at a time by Bedrock (one request a chunk, ~50 ms each); the local model uses the CPUs itself.
