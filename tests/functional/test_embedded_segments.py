@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from docshelf.index.embedded import EmbeddedIndex, segments
-from docshelf.index.embedded.segments import NamespaceSegments, SegmentError, pack, unpack
+from docshelf.index.embedded.segments import Manifest, NamespaceSegments, SegmentError, pack, unpack
 from docshelf.index.plan import SearchFilters
 from docshelf.store.base import ObjectStore
 from docshelf.store.fetch import get_many
@@ -90,7 +90,7 @@ def test_a_writer_compacts_after_as_many_log_entries_and_retires_old_segments(
     monkeypatch.setattr(EmbeddedIndex, "COMPACT_AFTER_ENTRIES", 3)
     writer = built(store, 10)  # entry 1
     assert store.get(MANIFEST) is None
-    generations = []
+    generations: list[Manifest] = []
     for revision in range(1, 10):  # entries 2 to 10: compactions at 3, 6 and 9
         writer.upsert(NS, f"d{revision}", f"r{revision}", chunks_of(revision, revision))
         manifest = NamespaceSegments(store, "index").manifest(NS)
