@@ -227,3 +227,22 @@ def test_a_failed_compaction_leaves_the_manifest_before_and_no_segment(store: Ob
         NamespaceSegments(store, "index").write(NS, 5, iterate(records, 7), before)
     assert set(segment_keys(store)) == written
     assert NamespaceSegments(store, "index").manifest(NS) == before
+
+
+class NoDeletes(CountingStore):
+    def delete(self, key: str) -> None:
+        raise PermissionError(f"not allowed to delete {key}")
+
+
+def test_segments_that_cannot_be_retired_leave_the_compaction_written(
+    store: ObjectStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    writer = built(store, 10)
+    first = writer.compact(NS)
+    writer.compact(NS)  # retires the first generation: the next compaction deletes it
+    with caplog.at_level(logging.WARNING, logger="docshelf.index.embedded.segments"):
+        third = EmbeddedIndex(NoDeletes(store)).compact(NS)
+    assert "not deleted" in caplog.text
+    assert NamespaceSegments(store, "index").manifest(NS) == third
+    assert {segment.key for segment in first.segments} <= set(segment_keys(store))
+    assert state(EmbeddedIndex(store, writes_snapshots=False)) == full_load(store)

@@ -15,6 +15,7 @@ finds them. A missing or damaged manifest or segment raises SegmentError: the ca
 
 from __future__ import annotations
 
+import logging
 import struct
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,6 +29,7 @@ from docshelf.store.fetch import get_many
 SEGMENTS_FORMAT = 1
 SEGMENT_BYTES = 4 << 20  # a segment holds documents up to this size (a larger document is alone in one)
 SEGMENT_READERS = 4  # segments read at once; with one ahead each, at most 5 segments' bytes are in memory
+_log = logging.getLogger(__name__)
 _MAGIC = b"DSSEG1\n"
 _LENGTHS = struct.Struct(">II")  # id bytes, object bytes
 
@@ -147,7 +149,10 @@ class NamespaceSegments:
                 self.store.delete(segment.key)
             raise
         for key in previous.retired if previous is not None else ():
-            self.store.delete(key)
+            try:
+                self.store.delete(key)
+            except Exception as error:  # the manifest is written: a segment left over only takes room
+                _log.warning("namespace %s: retired segment %s not deleted: %r", namespace, key, error)
         return manifest
 
     def _put_segment(self, key: str, records: Sequence[tuple[str, bytes]]) -> Segment:
