@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from docshelf.index.embedded import EmbeddedIndex, segments
+from docshelf.index.embedded import EmbeddedIndex, change_log, segments
 from docshelf.index.embedded.segments import Manifest, NamespaceSegments, SegmentError, pack, unpack
 from docshelf.index.plan import SearchFilters
 from docshelf.store.base import ObjectStore
@@ -246,3 +246,16 @@ def test_segments_that_cannot_be_retired_leave_the_compaction_written(
     assert NamespaceSegments(store, "index").manifest(NS) == third
     assert {segment.key for segment in first.segments} <= set(segment_keys(store))
     assert state(EmbeddedIndex(store, writes_snapshots=False)) == full_load(store)
+
+
+def test_segments_far_behind_the_log_are_not_used(store: ObjectStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(change_log, "MAX_ENTRIES", 3)
+    writer = built(store, 10)
+    writer.compact(NS)
+    for revision in range(1, 6):
+        writer.upsert(NS, "d0", f"r{revision}", chunks_of(0, revision))
+    counting = CountingStore(store)
+    reader = EmbeddedIndex(counting, writes_snapshots=False)
+    assert holding(reader, "w0r5") == {c.chunk_id for c in chunks_of(0, 5)}
+    assert counting.listings == 1
+    assert state(reader) == full_load(store)
