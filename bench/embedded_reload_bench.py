@@ -7,7 +7,9 @@ documents are built, a search-only reader loads each once (the cold load), then 
 the same bucket, as a publish function is) publishes a document — added, replaced or deleted in turn — and the
 namespace version moves on; the reader's next search is timed (search/service.py, through `reader()` as the
 search function calls it), and the search after it. Each size takes several publishes (at least one, more while
-its time budget lasts); medians are reported.
+its time budget lasts); medians are reported. Then a new reader loads the namespace again (the cold load after the
+publishes: from the segments and the log's tail where the code has them), and the writer compacts the namespace
+into segments once more, timed (code without segments: skipped).
 
 The local store: a namespace of 2,500 chunks in a folder, 8 reader threads sharing one index (as `docshelf serve`
 does) search for a while, with and without one writer publishing a document every 0.2 s; p50 / p95 / max.
@@ -147,17 +149,34 @@ def s3_case(documents: int, latency_s: float, budget_s: float, max_publishes: in
             following.append(_search(reader, version, f"w{rng.randrange(5000)}"))
             publishes.append(published_s)
             kinds.append(kind)
+        after = _cold_after_publishes(EmbeddedIndex, store, writer, version, gets)
     return {
         "documents": documents,
         "build_s": built_s,
         "cold_load_s": cold_s,
         "cold_gets": cold_gets,
+        **after,
         "first_after_publish_s": first,
         "next_search_s": following,
         "publish_s": publishes,
         "reader_gets": reader_gets,
         "kinds": kinds,
     }
+
+
+def _cold_after_publishes(
+    index_type: Any, store: Any, writer: Any, version: int, gets: dict[str, int]
+) -> dict[str, Any]:
+    """A new reader's first search, with its GETs; then a compaction by the writer (code without: None)."""
+    gets["n"] = 0
+    cold_s = _search(index_type(store, prefix="index", writes_snapshots=False), version, "w4 w5")
+    cold_gets = gets["n"]
+    compact_s = None
+    if hasattr(writer, "compact"):
+        started = time.perf_counter()
+        writer.compact(NAMESPACE)
+        compact_s = time.perf_counter() - started
+    return {"cold_after_publishes_s": cold_s, "cold_after_publishes_gets": cold_gets, "compact_s": compact_s}
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:
@@ -283,6 +302,21 @@ def table(results: dict[str, dict[str, Any]]) -> str:
         cells += [_ms(c["cold_load_s"]) for c in cases]
         cells += [f"{_median(c['reader_gets']):,.0f}" for c in cases]
         cells += [_ms(_median(c["publish_s"])) for c in cases]
+        lines.append(f"| {size:,} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Cold load (a new reader's first search; ms, with its GETs in brackets); compaction by the writer (ms)",
+        "",
+        "| documents | " + " | ".join(f"{name}: cold load after the build" for name in names) + " | "
+        + " | ".join(f"{name}: cold load after the publishes" for name in names) + " | "
+        + " | ".join(f"{name}: compaction" for name in names) + " |",
+        "|---" * (1 + 3 * len(names)) + "|",
+    ]  # fmt: skip
+    for at, size in enumerate(sizes):
+        cases = [results[name]["s3"][at] for name in names]
+        cells = [f"{_ms(c['cold_load_s'])} ({c['cold_gets']:,})" for c in cases]
+        cells += [f"{_ms(c['cold_after_publishes_s'])} ({c['cold_after_publishes_gets']:,})" for c in cases]
+        cells += ["–" if c.get("compact_s") is None else _ms(c["compact_s"]) for c in cases]
         lines.append(f"| {size:,} | " + " | ".join(cells) + " |")
     local = {name: result["local"] for name, result in results.items() if "local" in result}
     if local:

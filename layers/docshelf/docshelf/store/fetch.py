@@ -14,12 +14,13 @@ _AHEAD = 4  # results held at most per worker, so a large namespace is not all i
 
 
 def get_many(
-    store: ObjectStore, keys: Sequence[str], *, workers: int = GET_WORKERS
+    store: ObjectStore, keys: Sequence[str], *, workers: int = GET_WORKERS, ahead: int = _AHEAD
 ) -> Iterator[tuple[str, bytes | None]]:
-    """(key, object or None when missing) for each key, in the order of `keys`. The threads end with the iteration:
-    a pool kept for the next call would stop the process forking (`docshelf ingest` forks its parse workers)."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    """(key, object or None when missing) for each key, in the order of `keys`, with at most `workers * ahead`
+    objects read and not yet taken. The threads end with the iteration: a pool kept for the next call would stop
+    the process forking (`docshelf ingest` forks its parse workers)."""
+    if workers < 1 or ahead < 1:
+        raise ValueError(f"workers and ahead must be at least 1, not {workers} and {ahead}")
     if len(keys) <= 1 or workers == 1:
         for key in keys:
             yield key, store.get(key)
@@ -30,7 +31,7 @@ def get_many(
         try:
             for key in waiting:
                 pending.append((key, pool.submit(store.get, key)))
-                if len(pending) >= workers * _AHEAD:
+                if len(pending) >= workers * ahead:
                     break
             while pending:
                 key, future = pending.popleft()

@@ -4,7 +4,9 @@ in batches (analyzed_batch.py); `write` merges postings before it returns, so th
 not pay for the merge. A namespace's postings are also kept in a snapshot object (namespace_snapshot.py), which a new
 process loads instead of analyzing the documents it covers again. Every write is recorded in the namespace's change
 log (change_log.py): a reader whose namespace version moved on reads only the documents changed since, and builds
-the whole namespace again, its objects read concurrently, only when it cannot follow the log.
+the whole namespace again only when it cannot follow the log. Such a whole load, and a cold one, reads the
+namespace's segments (segments.py: its document objects packed into a few objects by a writer now and then) and the
+documents the log names since; without usable segments, each document's object, concurrently.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -30,6 +32,7 @@ from docshelf.index.embedded.change_log import ChangeLog, ChangeLogError
 from docshelf.index.embedded.document_objects import dump_document, load_document
 from docshelf.index.embedded.namespace import Namespace
 from docshelf.index.embedded.namespace_snapshot import NamespaceSnapshot, SnapshotError, decode, encode, fingerprint
+from docshelf.index.embedded.segments import Manifest, NamespaceSegments, SegmentError
 from docshelf.index.embedded.term_table import TermTable
 from docshelf.index.plan import CHANNELS, Channel, ExpansionPlan, QueryPlan, RankedList, SearchFilters, SpellingRule
 from docshelf.index.vectors import EmbeddingModelLike, ModelMismatchError, StoredVectors, VectorModel, refusals
@@ -77,6 +80,8 @@ class _StoredNamespace:
     log_entry: int  # the change log's last entry, read before the documents
     snapshot: NamespaceSnapshot | None
     documents: list[StoredDocument]
+    segments_entry: int = 0  # the log entry of the segments the documents were read from, 0 if none
+    not_from_segments: int = 0  # documents read from their own objects
 
 
 T = TypeVar("T")
@@ -165,6 +170,11 @@ class EmbeddedIndex(SearchBackend):
     # A namespace's snapshot is written again once this many chunks were added since it was loaded or written:
     # by `commit`, and by a load that had to analyze as many (docs/evaluation.md, "Figures from code comments").
     SNAPSHOT_AFTER_CHUNKS = 4096
+    # A writer compacts the namespace into segments once its log has this many entries after the segments', or this
+    # many documents were read or written other than from them. Below the change log's MAX_ENTRIES, so that a cold
+    # reader can follow the log from the segments.
+    COMPACT_AFTER_ENTRIES = 64
+    COMPACT_AFTER_DOCUMENTS = 512
 
     def __init__(self, store: ObjectStore, *, prefix: str = "index", writes_snapshots: bool = True) -> None:
         """`writes_snapshots` False: snapshots are read but never written (a reader that may not write the store)."""
@@ -176,6 +186,7 @@ class EmbeddedIndex(SearchBackend):
         self._lock = threading.RLock()
         self._refreshing: dict[str, threading.Lock] = {}  # one reader at a time brings a namespace up to date
         self._log = ChangeLog(store, prefix)
+        self._segments = NamespaceSegments(store, prefix)
         self._vocabulary = Vocabulary()
         self._terms = TermTable(self._vocabulary)
         self._path_terms: dict[tuple[str, tuple[str, ...]], list[int]] = {}
@@ -191,14 +202,62 @@ class EmbeddedIndex(SearchBackend):
     def _snapshot_key(self, namespace: str) -> str:
         return f"{self.prefix}/{namespace}.snapshot"  # a namespace name holds no dot, so no document is there
 
+    def _document_id(self, namespace: str, key: str) -> str:
+        return key[len(f"{self.prefix}/{namespace}/") : -len(".json")]
+
     def _stored_namespace(self, namespace: str) -> _StoredNamespace:
-        """The namespace's objects, read concurrently. The log's position is read first: documents changed after
+        """The namespace's documents: from its segments and the documents changed since, or, when they cannot be
+        used, from every document's object."""
+        try:
+            stored = self._stored_from_segments(namespace)
+        except (SegmentError, ChangeLogError) as error:
+            _log.warning("namespace %s: segments not used, each document is read: %s", namespace, error)
+            stored = None
+        return stored if stored is not None else self._stored_documents(namespace)
+
+    def _stored_documents(self, namespace: str) -> _StoredNamespace:
+        """Every document's object, read concurrently. The log's position is read first: documents changed after
         it may be read in either version, and a reader following the log from there reads them again."""
         log_entry = self._log.last(namespace)
         snapshot = self._read_snapshot(namespace)
         keys = list(self.store.list(f"{self.prefix}/{namespace}/"))
         documents = [_decoded(raw) for _, raw in get_many(self.store, keys) if raw is not None]
-        return _StoredNamespace(log_entry, snapshot, documents)
+        return _StoredNamespace(log_entry, snapshot, documents, not_from_segments=len(documents))
+
+    def _stored_from_segments(self, namespace: str) -> _StoredNamespace | None:
+        """The documents of the namespace's segments, those the log names since read from their objects; in the
+        order of their keys, as a listing gives them, so the namespace is built as from every object. None without
+        segments or when the log goes on too far past them."""
+        manifest = self._segments.manifest(namespace)
+        if manifest is None:
+            return None
+        changes = self._log.changes_after(namespace, manifest.log_entry)
+        if changes is None:
+            return None
+        snapshot = self._read_snapshot(namespace)
+        documents: dict[str, StoredDocument] = {}
+        for document_id, raw in self._segments.records(namespace, manifest):
+            if document_id in changes.documents:
+                continue
+            decoded = _decoded(raw)
+            if decoded[0] != document_id or document_id in documents:
+                raise SegmentError(f"namespace {namespace}: a segment's record of {document_id} is not its own")
+            documents[document_id] = decoded
+        for document_id, found in self._changed_objects(namespace, changes.documents):
+            if found is None:
+                documents.pop(document_id, None)
+            else:
+                documents[document_id] = _decoded(found)
+        keys = sorted((self._key(namespace, document_id), document_id) for document_id in documents)
+        ordered = [documents[document_id] for _, document_id in keys]
+        return _StoredNamespace(changes.last, snapshot, ordered, manifest.log_entry, len(changes.documents))
+
+    def _changed_objects(self, namespace: str, document_ids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
+        """(document id, its object or None when deleted), read concurrently."""
+        ids = sorted(document_ids)
+        read = get_many(self.store, [self._key(namespace, document_id) for document_id in ids])
+        for document_id, (_, raw) in zip(ids, read, strict=True):
+            yield document_id, raw
 
     def _namespace(self, namespace: str) -> Namespace:
         with self._lock:
@@ -219,6 +278,8 @@ class EmbeddedIndex(SearchBackend):
         postings from it, the others are analyzed."""
         space = Namespace(self._vocabulary, self._analyzed)
         space.log_entry = stored.log_entry
+        space.segments_entry = stored.segments_entry
+        space.changed_since_segments = stored.not_from_segments
         snapshot = stored.snapshot
         in_snapshot = {document.document_id: document for document in snapshot.documents} if snapshot else {}
         covered: dict[str, tuple[Sequence[Chunk], str]] = {}
@@ -304,11 +365,9 @@ class EmbeddedIndex(SearchBackend):
                 if self._is_current(namespace, space, writes):
                     self._built(namespace, stored)
             return
-        ids = sorted(changes.documents)
-        read = get_many(self.store, [self._key(namespace, document_id) for document_id in ids])
         found = [
             (document_id, None if raw is None else _decoded(raw))
-            for document_id, (_, raw) in zip(ids, read, strict=True)
+            for document_id, raw in self._changed_objects(namespace, changes.documents)
         ]
         with self._lock:
             if not self._is_current(namespace, space, writes):
@@ -320,6 +379,7 @@ class EmbeddedIndex(SearchBackend):
                 self._namespaces.pop(namespace, None)  # read whole at its next use
                 raise
             space.log_entry = max(space.log_entry, changes.last)
+            space.changed_since_segments += len(found)
 
     def _is_current(self, namespace: str, space: Namespace, writes: int) -> bool:
         """Whether `space`, read from before this process's last write to it, may take what was read since.
@@ -453,6 +513,56 @@ class EmbeddedIndex(SearchBackend):
         entry = self._log.append(namespace, document_ids, after=space.log_entry)
         if space.log_entry == entry - 1:
             space.log_entry = entry
+        space.changed_since_segments += len(document_ids)
+        self._compact_if_due(namespace, space, entry)
+
+    def _compact_if_due(self, namespace: str, space: Namespace, entry: int) -> None:
+        """Compact the namespace into segments once COMPACT_AFTER_ENTRIES log entries or COMPACT_AFTER_DOCUMENTS
+        documents passed since. Failing to is logged, not raised: segments only save time. Holds the lock."""
+        behind = entry - space.segments_entry
+        due = behind >= self.COMPACT_AFTER_ENTRIES or space.changed_since_segments >= self.COMPACT_AFTER_DOCUMENTS
+        if not self.writes_snapshots or not due:
+            return
+        try:
+            space.segments_entry = self.compact(namespace).log_entry
+        except Exception as error:  # any store's failure; tried again after as many changes
+            _log.warning("namespace %s: segments not written: %r", namespace, error)
+            space.segments_entry = entry
+        space.changed_since_segments = 0
+
+    def compact(self, namespace: str) -> Manifest:
+        """Write the namespace's documents into segments as the store holds them now, from its segments and the
+        documents its log names since when it has usable ones, else from every document's object; the manifest."""
+        try:
+            previous = self._segments.manifest(namespace)
+        except SegmentError as error:
+            _log.warning("namespace %s: segments written again from each document: %s", namespace, error)
+            previous = None
+        if previous is not None:
+            try:
+                changes = self._log.changes_after(namespace, previous.log_entry)
+                if changes is not None:
+                    return self._segments.write(
+                        namespace, changes.last, self._records_since(namespace, previous, changes.documents), previous
+                    )
+            except (SegmentError, ChangeLogError) as error:
+                _log.warning("namespace %s: segments written again from each document: %s", namespace, error)
+        log_entry = self._log.last(namespace)  # before the documents, as a load reads it
+        keys = list(self.store.list(f"{self.prefix}/{namespace}/"))
+        records = (
+            (self._document_id(namespace, key), raw) for key, raw in get_many(self.store, keys) if raw is not None
+        )
+        return self._segments.write(namespace, log_entry, records, previous)
+
+    def _records_since(
+        self, namespace: str, previous: Manifest, changed: frozenset[str]
+    ) -> Iterator[tuple[str, bytes]]:
+        for document_id, raw in self._segments.records(namespace, previous):
+            if document_id not in changed:
+                yield document_id, raw
+        for document_id, found in self._changed_objects(namespace, changed):
+            if found is not None:
+                yield document_id, found
 
     def delete(self, namespace: str, document_id: str) -> None:
         with self._lock:

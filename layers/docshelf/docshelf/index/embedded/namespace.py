@@ -43,6 +43,8 @@ class Namespace:
         self.added_since_snapshot = 0  # chunks added since the namespace's snapshot was loaded or written
         self.log_entry = 0  # the last entry of the namespace's change log (change_log.py) this state holds
         self.writes = 0  # writes by this process, so that a reload read meanwhile is not put over one
+        self.segments_entry = 0  # the log entry the namespace's segments (segments.py) include, 0 without any
+        self.changed_since_segments = 0  # documents read or written since, other than from the segments
         self._allowed: dict[SearchFilters, BoolArray] = {}
         self.vectors: VectorRows | None = None
 
