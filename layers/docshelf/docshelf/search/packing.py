@@ -95,8 +95,8 @@ class _Candidate:
 
     def excerpt_cost(self) -> int:
         """The excerpt's tokens, at least its text's: a whole chunk's as the chunker counted them; passages as the
-        sum of their sentences' counts, one more for each break between them (a word's leading space, or the
-        joiner's two tokens, goes to the next token)."""
+        sum of their sentences' counts and of the text between them (at least a token: a word's leading space goes to
+        the next token), one more and the joiner's tokens between passages."""
         key = (self.whole, tuple(self.claimed))
         if key not in self.excerpt_costs:
             self.excerpt_costs[key] = self._whole_cost() if self.whole else self._passages_cost()
@@ -108,8 +108,15 @@ class _Candidate:
 
     def _passages_cost(self) -> int:
         ranges = _merged([*([self.pinned] if self.pinned and self.claimed else []), *self.claimed])
-        sentences = [at for start, end in ranges for at in range(start, end)]
-        return sum(self._sentence_cost(at) for at in sentences) + len(sentences) - 1 + JOINER_TOKENS * (len(ranges) - 1)
+        sentences = sum(self._sentence_cost(at) for start, end in ranges for at in range(start, end))
+        gaps = sum(self._gap_cost(at) for start, end in ranges for at in range(start, end - 1))
+        return sentences + gaps + (1 + JOINER_TOKENS) * (len(ranges) - 1)
+
+    def _gap_cost(self, at: int) -> int:
+        """The text between sentence `at` and the next, at least one token (a run of line breaks and spaces can be
+        several)."""
+        gap = self.chunk.text[self.spans[at][1] : self.spans[at + 1][0]]
+        return 1 if gap in ("", " ", "\n") else max(1, count_tokens(gap))
 
     def _sentence_cost(self, at: int) -> int:
         if at not in self.sentence_costs:
