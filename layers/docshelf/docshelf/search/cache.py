@@ -23,7 +23,7 @@ from docshelf.search.packing import PACKING
 from docshelf.search.ranking import RANKING
 from docshelf.search.request import SearchRequest
 
-CACHE_FORMAT = 3  # raised whenever the response's shape changes, so no entry lacks a field
+CACHE_FORMAT = 4  # raised whenever the response's shape changes, so no entry lacks a field
 COMPRESS_ABOVE_BYTES = 8_192
 MAX_ENTRY_BYTES = 350_000  # the DynamoDB item limit is 400 KB; the same bound keeps the SQLite file small
 
