@@ -21,6 +21,6 @@ INDEX_FORMAT = 6
 # The embedded index's namespace snapshots (index/embedded/namespace_snapshot.py).
 SNAPSHOT_FORMAT = 1
 # The search cache's entries (search/cache.py): raised whenever the response's shape changes, so no entry lacks a field.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # raised whenever the response's shape changes, so no cached entry lacks a field
 # The messages between the AWS stages (aws/events.py).
 STAGE_MESSAGE_VERSION = 1

@@ -63,7 +63,6 @@ def result_dicts(execution: Execution, query: str, cited: dict[str, tuple[int, s
     return [
         {
             **_chunk_fields(row.chunk),
-            "chunk_type": row.chunk.type,
             "score": row.discovery_score,
             "lexical_score": row.lexical_score,
             "confidence": row.confidence,
@@ -81,9 +80,10 @@ def result_dicts(execution: Execution, query: str, cited: dict[str, tuple[int, s
 
 
 def _chunk_fields(chunk: Chunk) -> dict[str, Any]:
-    """`asdict(chunk)` without its deep copies (a run returns every step's rows)."""
-    data = {name: getattr(chunk, name) for name in CHUNK_FIELDS}
+    """`result_chunk_fields` without its deep copies (a run returns every step's rows)."""
+    data = {name: getattr(chunk, name) for name in CHUNK_FIELDS if name != "type"}
     data["connect_to"] = [asdict(link) for link in chunk.connect_to]
+    data["chunk_type"] = chunk.type
     return data
 
 

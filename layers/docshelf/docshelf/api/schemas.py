@@ -100,7 +100,6 @@ _SEARCH_RESULT_FIELDS: dict[str, Schema] = {
     "document_id": {"type": "string"},
     "namespace": {"type": "string"},
     "chunk_type": _CHUNK_TYPE,
-    "type": _CHUNK_TYPE,
     "text": {"type": "string"},
     "section_path": _STRINGS,
     "pages": {"type": "array", "items": {"type": "integer"}},

@@ -66,7 +66,6 @@ class SearchHit(Record):
     document_id: str = ""
     namespace: str = ""
     chunk_type: str = "text"
-    type: str = "text"
     text: str = ""
     section_path: list[str] = field(default_factory=list)
     pages: list[int] = field(default_factory=list)

@@ -47,8 +47,7 @@ class SearchResponse:
             "answer_text": self.answer_text,
             "results": [
                 {
-                    **asdict(r.chunk),
-                    "chunk_type": r.chunk.type,
+                    **result_chunk_fields(r.chunk),
                     "score": r.score,
                     "lexical_score": r.lexical_score,
                     "confidence": r.confidence,
@@ -69,6 +68,13 @@ class SearchResponse:
             "cache": self.cache,
             "took_ms": self.took_ms,
         }
+
+
+def result_chunk_fields(chunk: Chunk) -> dict[str, Any]:
+    """A result's chunk fields: the chunk's own, its `type` named `chunk_type` (the name filters use)."""
+    data = asdict(chunk)
+    data["chunk_type"] = data.pop("type")
+    return data
 
 
 def cited_fields(cited: tuple[int, str] | None) -> dict[str, Any]:
