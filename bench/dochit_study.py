@@ -5,8 +5,9 @@ Each development set of ../shared/ireval (cached stores of bench/ranking_study.p
 sample of its questions in process under each row below; the runs are scored with evaluate.py: the set's measure
 (nDCG@10 for med, cacm, npl; MRR@10 for the QA sets) and, on the QA sets, Hit@5 and DocHit@1.
 
-Rows: the defaults; the path channel off (`path_weight` 0); RM3 expansion off (`expansion_weight` 0), with fewer
-terms (`expansion_terms` 5) or fewer feedback chunks (`feedback_chunks` 3); passage reordering off (a document's
+Rows: the defaults; the path channel off (`path_weight` 0), at half weight, or asking 0.5 / 0.75 / 1.0 of the
+query's terms (`path_min_share`); RM3 expansion off (`expansion_weight` 0) or from fewer feedback chunks
+(`feedback_chunks` 3); passage reordering off (a document's
 chunks stay in fused order); and document-level evidence fused into the chunk ranking: the first 50 results of the
 defaults re-scored as fused score + w / (rrf_k + r + 1) (w 1-8), r the rank of the chunk's document by the best content
 score among its chunks there (`docmax`), the sum of its best three (`docsum3`), or stemmed BM25 over whole
@@ -14,6 +15,7 @@ documents (`docbm25`). `top50` is the defaults cut from the same 50 (the control
 chunks (bench/ranking_study.py's baseline) and over whole documents are the references.
 
     python bench/dochit_study.py [--sample 300] [--sets covidqa_dev,med,...] [--cache DIR] [--json FILE]
+                                 [--rows "defaults,path_weight 0"]   # only these settings rows
 """
 
 from __future__ import annotations
