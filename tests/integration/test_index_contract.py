@@ -459,8 +459,9 @@ def test_cli_runs_on_opensearch(opensearch: Any, tmp_path: Path, capsys: pytest.
         OpenSearchIndex(opensearch, index=name).drop_index()
 
 
-def test_path_channel_needs_half_the_query_terms(index: SearchBackend) -> None:
-    """The search's plan asks half of a path query's terms (search/query.py); every engine holds to `min_match`."""
+def test_path_channel_needs_every_query_term(index: SearchBackend) -> None:
+    """The search's plan asks all of a path query's terms (search/query.py, `path_min_share`); every engine holds
+    to `min_match`."""
     index.upsert("ns", "d1", "r1", [make_chunk(0, "intro", name="american-broadcasting-company.txt", section=())])
     index.upsert("ns", "d2", "r1", [make_chunk(0, "intro", doc="d2", name="vacation-policy.txt", section=())])
 
@@ -471,8 +472,10 @@ def test_path_channel_needs_half_the_query_terms(index: SearchBackend) -> None:
     long_question = "which company financed the businessmen and their bank"
     assert path_ranking(long_question) == []
     assert ids(index.rank("ns", "path", analyze(long_question), ALL, 10)) == ["d1-c0"]  # one term is enough
-    assert path_ranking("company news") == ["d1-c0"]
-    assert path_ranking("vacation days policy") == ["d2-c0"]
+    assert path_ranking("company news") == []
+    assert path_ranking("american company") == ["d1-c0"]
+    assert path_ranking("vacation days policy") == []
+    assert path_ranking("vacation policy") == ["d2-c0"]
     assert path_ranking(long_question, "content") == []
 
 

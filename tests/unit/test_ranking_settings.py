@@ -62,6 +62,21 @@ def test_settings_choose_the_channels_that_vote(tmp_path: Path) -> None:
     assert [r.chunk.chunk_id for r in plain.results] == ["c04"]
 
 
+def test_the_path_channel_votes_only_for_a_query_its_path_holds_whole(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = [f"Paragraph {i} on shipping crates and pallets." for i in range(12)]
+    texts[4] = "Replace the pump seal when it leaks; a worn seal drips."
+    chunks = [_chunk(i, text, "Pump seals" if i == 7 else "Shipping") for i, text in enumerate(texts)]
+    for document in ("d0", "d1", "d2"):
+        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    question = search(index, SearchRequest("ns", "pump seal leaks", top_k=5))
+    assert not any("path" in r.channel_ranks for r in question.results)
+    half = search(index, SearchRequest("ns", "pump seal leaks", top_k=5), RankingSettings(path_min_share=0.5))
+    assert [r.chunk.chunk_id for r in half.results if "path" in r.channel_ranks] == ["c07"]
+    naming = search(index, SearchRequest("ns", "pump seals", top_k=5))
+    assert [r.chunk.chunk_id for r in naming.results if "path" in r.channel_ranks] == ["c07"]
+
+
 def test_the_term_channel_ranks_only_chunks_holding_every_exact_form(tmp_path: Path) -> None:
     surface = query_terms("error 404 on upload")["term"]
     query = channel_query("term", surface)

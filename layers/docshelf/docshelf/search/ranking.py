@@ -38,8 +38,11 @@ class RankingSettings:
     repeat_saturation: float = 8.0
     # The share of a query's distinct terms a chunk must hold to be ranked by the path and the term channel. A file
     # name or section title sharing one word with a long question is weak evidence, yet RRF gives its rank 0 a full
-    # vote; the term channel re-counts the content channel's evidence unless the chunk holds every exact form.
-    path_min_share: float = 0.5
+    # vote; the term channel re-counts the content channel's evidence unless the chunk holds every exact form. The
+    # path channel votes only for a query its file name or section path holds whole (a query naming a document):
+    # at half the terms, long questions over papers whose titles share their words put every chunk of the wrong
+    # paper first (covidqa_dev DocHit@1 -0.03; no other set moves; docs/evaluation/evidence.md).
+    path_min_share: float = 1.0
     term_min_share: float = 1.0
     # Whether the term channel's query (run only for a query naming a code, identifier or number) also holds the
     # query's plain words, unstemmed, or only its exact forms.
