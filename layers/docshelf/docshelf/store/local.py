@@ -71,12 +71,7 @@ class LocalStore:
             descriptor = os.open(path, _NEW_FILE, 0o666)
         except FileExistsError:
             return False
-        try:
-            unwritten = memoryview(data)
-            while unwritten:
-                unwritten = unwritten[os.write(descriptor, unwritten) :]
-        finally:
-            os.close(descriptor)
+        _write_all(descriptor, data)
         return True
 
     def _temporary(self, path: Path, data: bytes) -> str:
@@ -91,12 +86,7 @@ class LocalStore:
             except FileExistsError:  # left by a crashed writer whose pid came round again
                 continue
         try:
-            try:
-                unwritten = memoryview(data)
-                while unwritten:
-                    unwritten = unwritten[os.write(descriptor, unwritten) :]
-            finally:
-                os.close(descriptor)
+            _write_all(descriptor, data)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
@@ -116,3 +106,13 @@ class LocalStore:
                 key = path.relative_to(self.root).as_posix()
                 if key.startswith(prefix):
                     yield key
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """Every byte of `data` to the open file, which is closed after."""
+    try:
+        unwritten = memoryview(data)
+        while unwritten:
+            unwritten = unwritten[os.write(descriptor, unwritten) :]
+    finally:
+        os.close(descriptor)
