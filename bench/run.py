@@ -174,6 +174,8 @@ def main() -> None:
         "assets_bench",
         "hostile_bench",
         "aws_cold_start",
+        "aws_cost",
+        "embedded_reload_bench",
         "api_bench",
         "highlight_bench",
         "quality_bench",
