@@ -43,10 +43,10 @@ def test_path_text_splits_file_names() -> None:
 
 def _path_match(query: str, title: str) -> bool:
     """Whether a section title is a path-channel candidate for the query (search/query.py's required share)."""
-    from docshelf.search.query import query_terms, required_matches
+    from docshelf.search.query import has_cjk_term, query_terms, required_matches
 
     terms = set(query_terms(query)["path"])
-    return len(terms & set(analyze_path(title))) >= required_matches("path", len(terms))
+    return len(terms & set(analyze_path(title))) >= required_matches("path", len(terms), cjk=has_cjk_term(terms))
 
 
 def test_path_terms_leave_out_kana_fragments_and_read_katakana_words_as_trigrams() -> None:

@@ -77,6 +77,21 @@ def test_the_path_channel_votes_only_for_a_query_its_path_holds_whole(tmp_path: 
     assert [r.chunk.chunk_id for r in naming.results if "path" in r.channel_ranks] == ["c07"]
 
 
+def test_a_query_with_cjk_terms_needs_half_its_characters_and_pairs_in_the_path(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = [f"第{i}条 本規程の手続きについて定める。" for i in range(12)]
+    texts[6] = "年次有給休暇は、勤続年数に応じて次の表のとおり付与する。"
+    chunks = [_chunk(i, text, "第6条（年次有給休暇）" if i == 6 else "総則") for i, text in enumerate(texts)]
+    for document in ("d0", "d1", "d2"):
+        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    asked = search(index, SearchRequest("ns", "有給休暇は何日", top_k=5))
+    assert [r.chunk.chunk_id for r in asked.results if "path" in r.channel_ranks] == ["c06"]
+    whole = RankingSettings(path_min_share_cjk=1.0)
+    assert not any(
+        "path" in r.channel_ranks for r in search(index, SearchRequest("ns", "有給休暇は何日"), whole).results
+    )
+
+
 def test_the_term_channel_ranks_only_chunks_holding_every_exact_form(tmp_path: Path) -> None:
     surface = query_terms("error 404 on upload")["term"]
     query = channel_query("term", surface)

@@ -4,12 +4,16 @@ them a chunk must match."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from docshelf.index.analyzer import analyze, analyze_path, is_trigram, normalize, raw_terms
 from docshelf.index.plan import Channel, ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, term_weights
 from docshelf.index.stopwords import without_question_words
+from docshelf.scripts import CJK_LETTERS
 from docshelf.search.ranking import RANKING, RankingSettings
+
+_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
 
 # Expansion terms found in the content of more than this share of a namespace's chunks are left out of the expanded
 # query: no evidence under BM25, and the longest postings.
@@ -34,11 +38,20 @@ def query_terms(query: str, ranking: RankingSettings = RANKING) -> dict[Channel,
     return queries
 
 
-def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSettings = RANKING) -> int:
-    """The distinct terms a chunk must hold to be a candidate in a channel (`RankingSettings.path_min_share` and
-    `term_min_share` of them in those channels, one in the content channel)."""
-    share = {"path": ranking.path_min_share, "term": ranking.term_min_share}.get(channel, 0.0)
+def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSettings = RANKING, *,
+                     cjk: bool = False) -> int:  # fmt: skip
+    """The distinct terms a chunk must hold to be a candidate in a channel (`RankingSettings.path_min_share`, or
+    `path_min_share_cjk` for a query with CJK terms, and `term_min_share` of them in those channels, one in the
+    content channel)."""
+    path_share = ranking.path_min_share_cjk if cjk else ranking.path_min_share
+    share = {"path": path_share, "term": ranking.term_min_share}.get(channel, 0.0)
     return max(1, math.ceil(share * distinct_terms))
+
+
+def has_cjk_term(terms: Iterable[str]) -> bool:
+    """Whether any term holds a Chinese, Japanese or Korean letter (the analyzer cuts those into characters and
+    pairs)."""
+    return any(_CJK_LETTER.search(term) for term in terms)
 
 
 def channel_query(
@@ -48,7 +61,8 @@ def channel_query(
     indexes only its first MAX_CHUNK_TRIGRAMS), its surface forms are."""
     weights = term_weights(terms if isinstance(terms, Mapping) else ranking.query_weights(terms))
     optional = frozenset(term for term in weights if is_trigram(term)) if channel == "term" else frozenset()
-    return ChannelQuery(weights, required_matches(channel, len(weights) - len(optional), ranking), optional)
+    required = required_matches(channel, len(weights) - len(optional), ranking, cjk=has_cjk_term(weights))
+    return ChannelQuery(weights, required, optional)
 
 
 def query_plan(

@@ -41,8 +41,11 @@ class RankingSettings:
     # vote; the term channel re-counts the content channel's evidence unless the chunk holds every exact form. The
     # path channel votes only for a query its file name or section path holds whole (a query naming a document):
     # at half the terms, long questions over papers whose titles share their words put every chunk of the wrong
-    # paper first (covidqa_dev DocHit@1 -0.03; no other set moves; docs/evaluation/evidence.md).
+    # paper first (docs/evaluation/evidence.md). A query with Chinese, Japanese or Korean terms counts characters
+    # and their overlapping pairs, of which a title holding the query's words holds about half (有給休暇は何日 and
+    # 第6条（年次有給休暇）: 7 of 12), so half of them is enough there; asking for all cost CMRC 2018 MRR@10.
     path_min_share: float = 1.0
+    path_min_share_cjk: float = 0.5
     term_min_share: float = 1.0
     # Whether the term channel's query (run only for a query naming a code, identifier or number) also holds the
     # query's plain words, unstemmed, or only its exact forms.
