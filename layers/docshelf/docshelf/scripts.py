@@ -37,8 +37,14 @@ CJK_LETTERS = KANA + BOPOMOFO + KATAKANA_EXTENSIONS + HAN + HANGUL + HAN_SUPPLEM
 NO_SPACE = CJK_SYMBOLS + KANA + CJK_BLOCKS_3100 + HAN + FULL_WIDTH_FORMS
 
 _NO_SPACE_CHAR = re.compile(f"[{NO_SPACE}]")
+_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
 
 
 def no_space_script(char: str) -> bool:
     """Whether `char` (the first character of the text given) belongs to a script written without spaces."""
     return bool(_NO_SPACE_CHAR.match(char))
+
+
+def has_cjk_letter(text: str) -> bool:
+    """Whether `text` holds a Chinese, Japanese or Korean letter anywhere."""
+    return _CJK_LETTER.search(text) is not None

@@ -4,16 +4,13 @@ them a chunk must match."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from docshelf.index.analyzer import analyze, analyze_path, is_trigram, normalize, raw_terms
 from docshelf.index.plan import Channel, ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, term_weights
 from docshelf.index.stopwords import without_question_words
-from docshelf.scripts import CJK_LETTERS
+from docshelf.scripts import has_cjk_letter
 from docshelf.search.ranking import RANKING, RankingSettings
-
-_CJK_LETTER = re.compile(f"[{CJK_LETTERS}]")
 
 # Expansion terms found in the content of more than this share of a namespace's chunks are left out of the expanded
 # query: no evidence under BM25, and the longest postings.
@@ -51,7 +48,7 @@ def required_matches(channel: Channel, distinct_terms: int, ranking: RankingSett
 def has_cjk_term(terms: Iterable[str]) -> bool:
     """Whether any term holds a Chinese, Japanese or Korean letter (the analyzer cuts those into characters and
     pairs)."""
-    return any(_CJK_LETTER.search(term) for term in terms)
+    return any(has_cjk_letter(term) for term in terms)
 
 
 def channel_query(

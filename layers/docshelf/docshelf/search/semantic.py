@@ -6,18 +6,15 @@ ranked")."""
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Protocol
 
 from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SemanticQuery
 from docshelf.index.vector_model import EmbeddingModelLike, VectorModel
-from docshelf.scripts import CJK_LETTERS
+from docshelf.scripts import has_cjk_letter
 from docshelf.search.ranking import RankingSettings
 
 _log = logging.getLogger(__name__)
-
-_CJK = re.compile(f"[{CJK_LETTERS}]")
 
 
 class QueryEmbedder(Protocol):
@@ -40,7 +37,7 @@ def semantic_query(
     """The plan's semantic query, or None when the channel does not run for this search."""
     if embedder is None or ranking.semantic_weight <= 0:
         return None
-    if not ranking.semantic_cjk and _CJK.search(query):
+    if not ranking.semantic_cjk and has_cjk_letter(query):
         return None
     recorded = index.vector_model(namespace)
     if recorded is None:
