@@ -46,13 +46,19 @@ def _chunk(i: int, text: str, section: str) -> Chunk:
     )  # fmt: skip
 
 
-def test_settings_choose_the_channels_that_vote(tmp_path: Path) -> None:
+def _indexed(tmp_path: Path, chunks: list[Chunk]) -> EmbeddedIndex:
+    """An embedded index of namespace `ns` holding the chunks, a document each of d0, d1 and d2."""
     index = EmbeddedIndex(LocalStore(tmp_path))
+    for document in ("d0", "d1", "d2"):
+        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    return index
+
+
+def test_settings_choose_the_channels_that_vote(tmp_path: Path) -> None:
     texts = [f"Paragraph {i} on shipping crates and pallets." for i in range(12)]
     texts[4] = "Replace the pump seal when it leaks; a worn seal drips."
     chunks = [_chunk(i, text, "Pump seals" if i == 7 else "Shipping") for i, text in enumerate(texts)]
-    for document in ("d0", "d1", "d2"):
-        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    index = _indexed(tmp_path, chunks)
     request = SearchRequest("ns", "pump seal leaks", top_k=5)
     default = search(index, request)
     assert default.results[0].chunk.chunk_id == "c04"
@@ -63,12 +69,10 @@ def test_settings_choose_the_channels_that_vote(tmp_path: Path) -> None:
 
 
 def test_the_path_channel_votes_only_for_a_query_its_path_holds_whole(tmp_path: Path) -> None:
-    index = EmbeddedIndex(LocalStore(tmp_path))
     texts = [f"Paragraph {i} on shipping crates and pallets." for i in range(12)]
     texts[4] = "Replace the pump seal when it leaks; a worn seal drips."
     chunks = [_chunk(i, text, "Pump seals" if i == 7 else "Shipping") for i, text in enumerate(texts)]
-    for document in ("d0", "d1", "d2"):
-        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    index = _indexed(tmp_path, chunks)
     question = search(index, SearchRequest("ns", "pump seal leaks", top_k=5))
     assert not any("path" in r.channel_ranks for r in question.results)
     half = search(index, SearchRequest("ns", "pump seal leaks", top_k=5), RankingSettings(path_min_share=0.5))
@@ -78,12 +82,10 @@ def test_the_path_channel_votes_only_for_a_query_its_path_holds_whole(tmp_path: 
 
 
 def test_a_query_with_cjk_terms_needs_half_its_characters_and_pairs_in_the_path(tmp_path: Path) -> None:
-    index = EmbeddedIndex(LocalStore(tmp_path))
     texts = [f"第{i}条 本規程の手続きについて定める。" for i in range(12)]
     texts[6] = "年次有給休暇は、勤続年数に応じて次の表のとおり付与する。"
     chunks = [_chunk(i, text, "第6条（年次有給休暇）" if i == 6 else "総則") for i, text in enumerate(texts)]
-    for document in ("d0", "d1", "d2"):
-        index.upsert("ns", document, "r", [c for c in chunks if c.document_id == document])
+    index = _indexed(tmp_path, chunks)
     asked = search(index, SearchRequest("ns", "有給休暇は何日", top_k=5))
     assert [r.chunk.chunk_id for r in asked.results if "path" in r.channel_ranks] == ["c06"]
     whole = RankingSettings(path_min_share_cjk=1.0)
