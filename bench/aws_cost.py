@@ -49,10 +49,10 @@ def documents(limit: int) -> list[tuple[str, bytes]]:
     """(key, bytes): the example documents, then the corpus's readable files, a format at a time in turn."""
     from examples.make_examples import main as make_examples
 
-    folder = Path(tempfile.mkdtemp(prefix="docshelf-cost-"))
-    with redirect_stdout(StringIO()):
+    with tempfile.TemporaryDirectory(prefix="docshelf-cost-") as made, redirect_stdout(StringIO()):
+        folder = Path(made)
         make_examples(folder)
-    found = [(f"demo/examples/{p.name}", p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
+        found = [(f"demo/examples/{p.name}", p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
     by_format: dict[str, list[Path]] = defaultdict(list)
     broken = _broken_corpus_files()
     if CORPUS.is_dir():
