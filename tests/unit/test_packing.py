@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docshelf.citations import evidence_header
+from docshelf.citations import PAGELESS_SUFFIXES, evidence_header
 from docshelf.errors import InvalidQueryError
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
+from docshelf.parsers.formats import FORMATS
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.packing import JOINER, is_heading_only, pack_evidence
 from docshelf.search.request import SearchRequest
@@ -86,17 +87,31 @@ def test_a_document_s_blocks_stand_together_in_reading_order_with_short_headers(
     packed = pack_evidence([a1, b, a0], {"seal": 1.0, "pump": 1.0}, 500)
     assert [block.chunk.chunk_id for block in packed.blocks] == ["c0", "c1", "c2"]  # d1 in reading order, then d2
     headers = [block.header for block in packed.blocks]
-    assert headers == ["[1] report.pdf › Checks, p. 1\n", "[2] p. 2\n", "[3] shipping.md › Kits, p. 1\n"]
+    assert headers == ["[1] report.pdf › Checks, p. 1\n", "[2] p. 2\n", "[3] shipping.md › Kits\n"]
 
 
 def test_headers_stay_short_for_long_names_and_titles() -> None:
     title = "First Complete Genome Sequence of a French Bovine coronavirus Strain"
     paper = chunk(1, "Text.", name="003_First_Complete_Genome_Sequence_of_a_French_Bovin.md", path=(title,))
-    assert evidence_header(1, paper) == "[1] 003_First_Complete_Genome_Sequence_of_a_French_Bovin.md, p. 3\n"
+    assert evidence_header(1, paper) == "[1] 003_First_Complete_Genome_Sequence_of_a_French_Bovin.md\n"
     long_title = "Maintenance of the hydraulic pump, its seals and its bearings"
     manual = chunk(2, "Text.", name="manual.pdf", path=("Chapter 4", long_title))
     header = evidence_header(7, manual)
     assert header == "[7] manual.pdf › Maintenance of the hydraulic pump, its seals and…, p. 3\n"
+
+
+def test_a_header_names_a_page_only_for_a_format_with_pages() -> None:
+    for name in ("notes.md", "page.HTML", "table.csv", "log.txt", "letter.rtf", "data.jsonl"):
+        assert evidence_header(1, chunk(1, "Text.", name=name, path=("Kits",), pages=(1,))) == f"[1] {name} › Kits\n"
+    for name in ("report.pdf", "deck.pptx", "book.xlsx", "memo.docx", "scan.tiff", "novel.epub"):
+        header = evidence_header(1, chunk(1, "Text.", name=name, path=("Kits",), pages=(1,)))
+        assert header == f"[1] {name} › Kits, p. 1\n"
+
+
+def test_pageless_suffixes_are_the_extensions_of_the_formats_without_pages() -> None:
+    pageless = {"csv", "tsv", "html", "md", "txt", "json", "xml", "rtf", "odt"}
+    suffixes = {ext for fmt in FORMATS if fmt.name in pageless for ext in fmt.extensions}
+    assert suffixes == PAGELESS_SUFFIXES
 
 
 def test_a_heading_only_chunk_is_never_evidence() -> None:

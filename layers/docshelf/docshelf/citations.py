@@ -11,6 +11,13 @@ from pathlib import PurePosixPath
 
 from docshelf.model import Chunk
 
+# Formats whose parsers read no pages (every block is on page 1): an evidence header names no page for them. The
+# extensions of parsers/formats.py's csv, tsv, html, md, txt, json, xml, rtf and odt (a test keeps them equal).
+PAGELESS_SUFFIXES = frozenset(
+    (".csv", ".tsv", ".tab", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".log", ".json", ".jsonl",
+     ".xml", ".nxml", ".rtf", ".odt")
+)  # fmt: skip
+
 
 def format_pages(pages: Sequence[int]) -> str:
     if not pages:
@@ -60,9 +67,14 @@ def evidence_header(number: int, chunk: Chunk, previous: Chunk | None = None) ->
     header = f"[{number}]" if same_file else f"[{number}] {cited_name(chunk)}"
     if chunk.section_path and not _says_nothing_new(chunk, previous if same_file else None):
         header += f" › {short_title(chunk.section_path[-1])}"
-    if chunk.pages:
+    if chunk.pages and not is_pageless(chunk):
         header += f"{',' if ' ' in header else ''} {format_pages(chunk.pages)}"
     return header + "\n"
+
+
+def is_pageless(chunk: Chunk) -> bool:
+    """Whether the chunk's file is of a format without pages, whose page 1 says nothing."""
+    return PurePosixPath(cited_name(chunk)).suffix.casefold() in PAGELESS_SUFFIXES
 
 
 def _says_nothing_new(chunk: Chunk, previous: Chunk | None) -> bool:

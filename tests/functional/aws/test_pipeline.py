@@ -90,7 +90,7 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     assert top["section_path"][0] == "Pump guide" and top["pages"] == [1]
     assert "500 operating hours" in top["text"]
     assert top["source_key"] == "manuals/pump guide.md"  # the key in the namespace, as cited
-    assert body["evidence_text"].startswith("[1] manuals/pump guide.md, p. 1\n")  # the section is the file's title
+    assert body["evidence_text"].startswith("[1] manuals/pump guide.md\n")  # the section is the file's title
     assert top["evidence_ref"] == 1 and "500 operating hours" in top["evidence_excerpt"]
     assert body["cache"] == "miss" and body["total_chunks"] >= 3
 
