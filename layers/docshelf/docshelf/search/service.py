@@ -103,7 +103,7 @@ def search(
         weights,
         request.max_tokens,
         assets=assets,
-        deferred=_expansion_only(ranked),
+        deferred=expansion_only(ranked),
         settings=packing,
     )
     return SearchResponse(
@@ -129,7 +129,7 @@ def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]
     ]
 
 
-def _expansion_only(ranked: Sequence[RankedChunk]) -> set[str]:
+def expansion_only(ranked: Sequence[RankedChunk]) -> set[str]:
     """Chunks that only the expanded query matched (no word the user wrote, no vector): evidence last."""
     return {r.chunk.chunk_id for r in ranked if r.channel_ranks and set(r.channel_ranks) <= {"expansion"}}
 

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Which passages to pack: scorers for the evidence packer, on every QA set, searched once and packed many times.
+
+Each question of a set (or a seeded sample) is searched once with the defaults (top_k 10, the stores of
+`bench/evidence_study.py`); its ranked chunks and query weights are kept, and each scorer packs them at
+`max_tokens` 667 / 1,333 / 2,667, scored as evaluate.py scores a run (`Ans@500w/1000w/2000w`). Also printed:
+`reach`, the share of questions whose answer is anywhere in the ten chunks (what no packer can beat).
+
+Scorers (the first is the default; the others are studies, not defaults):
+  default       the packer as it is: a passage's idf-weighted share of the query's terms, less 0.03 per chunk rank
+  local-idf     each term's weight times its rarity among the candidates' sentences (log((N + 1) / (df + 0.5)),
+                blended half and half with the collection's idf): a term every candidate sentence holds tells them
+                apart less
+  minilm        the default score plus the cosine of the passage's matching sentence to the query under the local
+                all-MiniLM-L6-v2 (weight 1.0; English questions only, as the semantic channel), with its p50
+                embedding time a search
+
+    python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,local-idf,minilm]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bench.evidence_study import BUDGETS, NAMESPACE, QA_SETS, SHARED, scorer, store_of
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.model import Chunk
+from docshelf.scripts import has_cjk_letter
+from docshelf.search import packing
+from docshelf.search.packing import PackedEvidence, pack_evidence
+from docshelf.search.request import SearchRequest
+from docshelf.search.sentences import analyzed_sentences, matched_terms
+from docshelf.search.service import expansion_only, search
+from docshelf.store import LocalStore
+
+MINILM_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    query: str
+    patterns: list[Any]
+    chunks: list[Chunk]
+    weights: dict[str, float]
+    deferred: set[str]
+
+
+Packer = Callable[[Question, int], PackedEvidence]
+
+
+def questions_of(name: str, sample: int | None, ev: Any) -> list[Question]:
+    import json
+
+    index = EmbeddedIndex(LocalStore(store_of(name)))
+    rows = [json.loads(line) for line in (SHARED / "ireval" / name / "queries.jsonl").open(encoding="utf-8")]
+    if sample and sample < len(rows):
+        rows = random.Random(33).sample(rows, sample)
+    questions = []
+    for row in rows:
+        response = search(index, SearchRequest(NAMESPACE, row["query"], top_k=10, max_tokens=667))
+        patterns = [p for answer in row.get("answers", []) for p in ev.answer_patterns(answer)]
+        chunks = [r.chunk for r in response.results]
+        questions.append(
+            Question(row["query"], patterns, chunks, dict(response.term_weights), expansion_only(response.results))
+        )
+    return questions
+
+
+def default(question: Question, max_tokens: int) -> PackedEvidence:
+    return pack_evidence(question.chunks, question.weights, max_tokens, deferred=question.deferred)
+
+
+def local_idf(question: Question, max_tokens: int) -> PackedEvidence:
+    sentences = [terms for chunk in question.chunks for terms in matched_terms(chunk.text, question.weights.keys())]
+    rarity = {
+        term: math.log((len(sentences) + 1) / (sum(term in terms for terms in sentences) + 0.5))
+        for term in question.weights
+    }
+    total, local_total = sum(question.weights.values()), sum(rarity.values()) or 1.0
+    blended = {
+        term: max(1e-6, 0.5 * weight / total + 0.5 * rarity[term] / local_total)
+        for term, weight in question.weights.items()
+    }
+    return pack_evidence(question.chunks, blended, max_tokens, deferred=question.deferred)
+
+
+@contextmanager
+def rescored(rescore: Callable[[Any, Chunk, Mapping[str, float]], list[float]]) -> Iterator[None]:
+    """The packer with each candidate's passage scores replaced by `rescore(candidate, chunk, weights)` (a study
+    hook on the packer's private candidate builder)."""
+    build = packing._candidate
+
+    def candidate(rank: int, chunk: Chunk, weights: Mapping[str, float], *args: Any) -> Any:
+        built = build(rank, chunk, weights, *args)
+        if built.windows:
+            built.scores = rescore(built, chunk, weights)
+        return built
+
+    packing._candidate = candidate  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        packing._candidate = build
+
+
+class MiniLM:
+    """The cosine of each passage's matching sentence to the query, added to its score."""
+
+    def __init__(self) -> None:
+        from docshelf.embeddings.local import LocalProvider
+
+        self.provider = LocalProvider.load()
+        self.similarities: dict[tuple[str, str], list[float]] = {}
+        self.seconds: list[float] = []
+
+    def prepare(self, question: Question) -> None:
+        if has_cjk_letter(question.query):
+            return
+        started = time.perf_counter()
+        query = self.provider.embed_query(question.query)
+        for chunk in question.chunks:
+            spans = analyzed_sentences(chunk.text)[0]
+            if spans:
+                vectors = self.provider.embed_passages([chunk.text[start:end] for start, end in spans])
+                self.similarities[(question.query, chunk.chunk_id)] = [float(v) for v in vectors @ query]
+        self.seconds.append(time.perf_counter() - started)
+
+    def packer(self) -> Packer:
+        def pack(question: Question, max_tokens: int) -> PackedEvidence:
+            def rescore(candidate: Any, chunk: Chunk, weights: Mapping[str, float]) -> list[float]:
+                cosines = self.similarities.get((question.query, chunk.chunk_id))
+                if cosines is None:
+                    return list(candidate.scores)
+                pairs = zip(candidate.scores, candidate.centers, strict=True)
+                return [score + MINILM_WEIGHT * cosines[at] for score, at in pairs]
+
+            with rescored(rescore):
+                return default(question, max_tokens)
+
+        return pack
+
+
+def study(questions: Sequence[Question], packers: Mapping[str, Packer], ev: Any) -> dict[str, list[float]]:
+    found = {name: dict.fromkeys(BUDGETS, 0) for name in packers}
+    reach = 0
+    for question in questions:
+        reach += ev.answer_within_budget([{"text": c.text} for c in question.chunks], question.patterns, 10**9)
+        for name, pack in packers.items():
+            for words, tokens in BUDGETS.items():
+                text = pack(question, tokens).text
+                found[name][words] += ev.answer_within_budget([{"text": text}], question.patterns, words)
+    count = max(1, len(questions))
+    rows = {name: [found[name][w] / count for w in BUDGETS] for name in packers}
+    rows["reach"] = [reach / count] * len(BUDGETS)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default=",".join(QA_SETS))
+    parser.add_argument("--sample", type=int, default=None, help="a seeded sample of each set's questions")
+    parser.add_argument("--scorers", default="default,local-idf")
+    args = parser.parse_args()
+    ev = scorer()
+    names = args.scorers.split(",")
+    minilm = MiniLM() if "minilm" in names else None
+    packers: dict[str, Packer] = {
+        "default": default,
+        "local-idf": local_idf,
+        **({"minilm": minilm.packer()} if minilm else {}),
+    }
+    packers = {name: packers[name] for name in names}
+    table: dict[str, dict[str, list[float]]] = {}
+    for name in args.sets.split(","):
+        started = time.perf_counter()
+        questions = questions_of(name, args.sample, ev)
+        if minilm:
+            for question in questions:
+                minilm.prepare(question)
+        table[name] = study(questions, packers, ev)
+        print(f"{name}: {len(questions)} questions, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print("| scorer | " + " | ".join(table) + " | macro |")
+    print("|---" * (len(table) + 2) + "|")
+    for scorer_name in [*packers, "reach"]:
+        cells = ["/".join(f"{v:.3f}" for v in table[s][scorer_name]) for s in table]
+        macro = [statistics.mean(table[s][scorer_name][i] for s in table) for i in range(len(BUDGETS))]
+        print(f"| {scorer_name} | " + " | ".join(cells) + " | " + "/".join(f"{v:.3f}" for v in macro) + " |")
+    if minilm and minilm.seconds:
+        print(f"minilm: p50 {statistics.median(minilm.seconds) * 1000:.0f} ms a search to embed the ten chunks' "
+              f"sentences ({len(minilm.seconds)} searches)")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
