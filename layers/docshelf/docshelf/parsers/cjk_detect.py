@@ -76,8 +76,9 @@ def half_width_katakana(data: bytes) -> str | None:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        spelt = _spelt_as_katakana(text, first_half_needed=encoding == "cp932")
-        if not text.isascii() and _NOT_HALF_WIDTH.search(text) is None and spelt:
+        if text.isascii() or _NOT_HALF_WIDTH.search(text) is not None:
+            continue
+        if _spelt_as_katakana(text, first_half_needed=encoding == "cp932"):
             return encoding
     return None
 
