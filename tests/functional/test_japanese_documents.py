@@ -145,6 +145,25 @@ def test_short_shift_jis_text_and_csv_are_read_as_japanese_and_say_so() -> None:
     assert staff.warnings == ("decoded as cp932",)
 
 
+def test_a_half_width_katakana_export_is_read_as_japanese_and_found_by_full_width_words(tmp_path: Path) -> None:
+    """A point-of-sale export in half-width katakana only (Shift_JIS and EUC-JP), as legacy systems write them."""
+    rows = "ｼｮｳﾋﾝｺｰﾄﾞ,ｼｮｳﾋﾝﾒｲ,ｿﾞｸｾｲ\r\nA-100,ｿｹｯﾄ,ﾃｽﾄﾃﾞｰﾀ\r\nB-200,ﾊﾞﾙﾌﾞ,ｶﾀｶﾅ\r\n"
+    for encoding in ("cp932", "euc_jp"):
+        document = parse_bytes(rows.encode(encoding), "商品.csv")
+        table = next(block for block in document.blocks() if isinstance(block, Table))
+        assert [cell.text for cell in table.cells if cell.row == 1] == ["A-100", "ｿｹｯﾄ", "ﾃｽﾄﾃﾞｰﾀ"]
+        assert document.warnings == (f"decoded as {encoding}",)
+    index = _index(tmp_path, {"商品.csv": rows.encode("euc_jp")})
+    results = search(index, SearchRequest("ja", "バルブの商品コード", top_k=1)).results
+    assert "ﾊﾞﾙﾌﾞ" in results[0].chunk.text
+
+
+def test_a_short_kanji_only_euc_jp_file_carries_the_ambiguity_warning() -> None:
+    memo = parse_bytes("東京都\n".encode("euc_jp"), "宛先.txt")
+    assert memo.warnings[0].startswith("decoded as ")
+    assert "the encoding is ambiguous: in euc_jp the bytes read as '東京都'" in memo.warnings
+
+
 def test_sheets_with_japanese_names_are_the_section_paths_of_their_chunks() -> None:
     document = parse_bytes(ja.equipment_xlsx(), "設備台帳.xlsx")
     chunks = chunk_document(document, document_id="equipment", namespace="ja")

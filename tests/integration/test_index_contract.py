@@ -666,3 +666,33 @@ def test_the_trigram_bound_is_the_same_in_both_engines_analysis() -> None:
         expected = bounded_trigrams(content_and_raw_terms(text)[1])
         got = [table.vocabulary.terms[term] for term in term_ids[np.flatnonzero(owners == number)].tolist()]
         assert got == expected, number
+
+
+def test_a_name_in_variant_kanji_is_found_by_its_common_form_and_the_other_way(index: SearchBackend) -> None:
+    """﨑 and 髙 fold at index and query time in every engine: 山崎 finds 山﨑 and 髙橋 finds 高橋."""
+    index.upsert("ns", "d1", "r1", [
+        make_chunk(0, "問い合わせは総務部の山﨑（内線3306）まで。", section=("連絡先",)),
+        make_chunk(1, "高橋一郎 総務部 内線3305", section=("名簿",)),
+        make_chunk(2, "山田花子 営業部 内線3307", section=("名簿",)),
+    ])  # fmt: skip
+    for query, first in [("山崎", "d1-c0"), ("山﨑", "d1-c0"), ("高橋", "d1-c1"), ("髙橋", "d1-c1")]:
+        assert ids(index.rank("ns", "content", analyze(query), ALL, 10))[0] == first, query
+        assert search(index, SearchRequest("ns", f"{query}さんの内線", top_k=3)).results[0].chunk.chunk_id == first
+
+
+def test_variant_kanji_fold_alike_in_the_embedded_term_table_and_the_analyzer() -> None:
+    import numpy as np
+
+    from docshelf.index.analyzer import content_and_raw_terms
+    from docshelf.index.embedded.bm25 import Vocabulary
+    from docshelf.index.embedded.term_table import TermTable
+
+    texts = ["山﨑 花子 総務部", "髙橋の内線は3305", "𠮷野家と黑田 TX-100", "郞 鄕土 悅 緖"]
+    table = TermTable(Vocabulary())
+    (content_ids, content_owners), (raw_ids, raw_owners) = table.text_terms(texts)
+    terms = table.vocabulary.terms
+    for number, text in enumerate(texts):
+        content, raw = content_and_raw_terms(text)
+        assert [terms[term] for term in content_ids[np.flatnonzero(content_owners == number)].tolist()] == content
+        assert [terms[term] for term in raw_ids[np.flatnonzero(raw_owners == number)].tolist()] == raw
+        assert not {"﨑", "髙", "𠮷", "黑"} & set("".join(content + raw))

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from docshelf.index.analyzer import analyze, analyze_path, path_text, raw_terms
+import unicodedata
+
+from docshelf.index.analyzer import analyze, analyze_path, normalize, path_terms, path_text, raw_terms
+from docshelf.index.kanji_variants import VARIANT_KANJI
 
 
 def test_identifiers_stay_whole_even_inside_chinese_text() -> None:
@@ -21,6 +24,31 @@ def test_english_is_stemmed_without_stop_words() -> None:
 
 def test_nfkc_and_case_folding() -> None:
     assert analyze("ＴＸ－１００ Straße") == analyze("tx-100 strasse")
+
+
+def test_variant_kanji_of_japanese_names_are_their_common_form_in_every_channel() -> None:
+    """﨑 (U+FA11) and 髙 are left alone by NFKC; a name written with them meets the name typed with 崎 and 高."""
+    assert unicodedata.normalize("NFKC", "山﨑") == "山﨑"
+    for variant, common in [
+        ("山﨑 花子", "山崎 花子"),
+        ("髙橋一郎", "高橋一郎"),
+        ("𠮷野家", "吉野家"),
+        ("黑田", "黒田"),
+    ]:
+        assert analyze(variant) == analyze(common)
+        assert raw_terms(variant) == raw_terms(common)
+        assert analyze_path(variant) == analyze_path(common)
+        assert path_terms("名簿.txt", (variant,)) == path_terms("名簿.txt", (common,))
+    assert "山崎" in analyze("担当は山﨑（内線3306）です")
+
+
+def test_the_variant_table_maps_kanji_nfkc_leaves_alone_to_common_japanese_kanji() -> None:
+    for variant, common in VARIANT_KANJI.items():
+        assert unicodedata.normalize("NFKC", variant) == variant
+        assert len(common) == 1 and len(common.encode("shift_jis")) == 2  # a JIS X 0208 kanji
+        assert normalize(variant) == common
+    # Old and new forms that registers keep apart, and Traditional Chinese writes, are not folded.
+    assert normalize("渡邊 濱田 國") == "渡邊 濱田 國"
 
 
 def test_cjk_runs_give_bigrams_and_characters() -> None:

@@ -87,5 +87,6 @@ def test_half_width_katakana_is_highlighted_on_the_matching_word_only() -> None:
     text = "ｿｹｯﾄを交換してください。ﾊﾞﾙﾌﾞの点検も毎月行います。"
     assert marked("ソケット", text) == ["ｿｹｯﾄ"]
     assert marked("バルブ", text) == ["ﾊﾞﾙﾌﾞ"]
+    assert marked("山崎", "担当は山﨑（内線3306）です。") == ["山﨑"]  # a variant kanji folds in place
     decomposed = "Cafe\u0301 opens. ＴＸ－１００型の点検"
     assert marked("café tx-100", decomposed) == ["Cafe\u0301", "ＴＸ－１００"]

@@ -6,8 +6,9 @@ from __future__ import annotations
 # The typed document and chunk model (`_ori`, chunk caches, artifacts): a new major version is refused on read.
 SCHEMA_VERSION = "1.0"
 # The parsers' output: in the parse cache's keys (`cache/<sha256>_p<version>_...`, docshelf.keys) and in
-# `Document.parser`; raised whenever a parser's output changes.
-PARSER_VERSION = "6"
+# `Document.parser`; raised whenever a parser's output changes. 7: text files of half-width katakana read as
+# Japanese, ambiguous CJK decodes warned (parsers/cjk_detect.py).
+PARSER_VERSION = "7"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
@@ -15,7 +16,8 @@ CHUNKER_VERSION = "4"
 PAGES_FORMAT = 3
 # The analyzer's terms: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the terms of the
 # version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does not.
-ANALYZER_VERSION = 3
+# 4: variant kanji folded (山﨑 is 山崎, index/kanji_variants.py).
+ANALYZER_VERSION = 4
 # The embedded index's document objects (index/embedded/document_objects.py).
 INDEX_FORMAT = 6
 # The embedded index's namespace snapshots (index/embedded/namespace_snapshot.py).

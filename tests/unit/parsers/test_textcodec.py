@@ -5,6 +5,7 @@ import codecs
 import pytest
 
 from docshelf.errors import UnsupportedFormatError
+from docshelf.parsers.cjk_detect import half_width_katakana
 from docshelf.parsers.textcodec import decode_report, decode_text
 
 
@@ -88,3 +89,75 @@ def test_replaced_bytes_are_counted_in_a_warning() -> None:
 def test_a_latin_1_byte_that_would_read_as_a_lone_half_width_katakana_stays_latin() -> None:
     decoded = decode_report("a,b,c\n4,5,©\n".encode("latin-1"))  # detection guesses cp932: ｩ
     assert (decoded.text, decoded.encoding) == ("a,b,c\n4,5,©\n", "cp1252")
+
+
+# Files of half-width katakana only, as mainframe and POS exports write them. Before, Shift_JIS ones were read as
+# Cyrillic (УНФУоАР ЖРЖХ, ISO-8859-5) or UTF-16, and EUC-JP ones as Shift_JIS kanji of one row (偲漆柴偲酌鴫実).
+HALF_WIDTH_TEXTS = ["ﾃｽﾄﾃﾞｰﾀ ｶﾀｶﾅ", "ﾃﾞｰﾀ,ﾁｪｯｸ\r\nｶﾀｶﾅ,ﾃｽﾄ\r\nﾊﾟﾗﾒｰﾀ,ｾｯﾄｱｯﾌﾟ\r\n", "ｱｲｳｴｵ", "ｿｹｯﾄ ﾊﾞﾙﾌﾞ ﾎﾟﾝﾌﾟ"]
+
+
+@pytest.mark.parametrize("text", HALF_WIDTH_TEXTS)
+@pytest.mark.parametrize("encoding", ["cp932", "euc_jp"])
+def test_a_text_of_half_width_katakana_only_is_read_as_japanese(text: str, encoding: str) -> None:
+    decoded = decode_report(text.encode(encoding))
+    assert (decoded.text, decoded.encoding) == (text, encoding)
+    assert decoded.document_warnings() == [f"decoded as {encoding}"]
+
+
+# Cyrillic in the bytes 0xA1-0xDF that Shift_JIS gives half-width katakana: KOI8-R lower case, cp1251 and ISO-8859-5
+# capitals; and Latin-1 capitals and signs. None is spelt as katakana is.
+NOT_KATAKANA = [
+    ("окончание", "koi8_r"),  # ч is ﾞ after ﾎ, but no byte of 0xA6-0xBF
+    ("что это", "koi8_r"),  # ч is ﾞ at the start of a word
+    ("ПРИВЕТ МИР", "cp1251"),
+    ("ВСЁ ЯСНО", "cp1251"),
+    ("очень хорошо", "iso8859_5"),  # о is ﾞ
+    ("ÀÉÎÕÜ", "latin-1"),
+    ("±5 °C, ½ ¼", "latin-1"),  # lone half-width katakana, ｰ at a word's start
+]
+
+
+@pytest.mark.parametrize(("text", "encoding"), NOT_KATAKANA)
+def test_cyrillic_and_latin_in_the_half_width_katakana_bytes_are_not_read_as_katakana(text: str, encoding: str) -> None:
+    assert half_width_katakana(text.encode(encoding)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("Съешь же ещё этих мягких французских булок, да выпей чаю.", "koi8_r"),
+        ("Привет, как дела? Это тестовый файл.", "cp1251"),
+        ("привет мир", "iso8859_5"),
+        ("ÀÉÎÕÜ", "cp1252"),
+        ("Crème brûlée, ±5 °C", "cp1252"),
+        ("où", "cp1252"),  # guessed UTF-16 (no NUL): 濹
+    ],
+)
+def test_cyrillic_and_latin_texts_of_the_same_length_still_decode(text: str, encoding: str) -> None:
+    decoded = decode_report(text.encode(encoding))
+    assert (decoded.text, decoded.encoding) == (text, encoding)
+    assert decoded.warnings == []
+
+
+def test_a_short_kanji_only_euc_text_that_reads_as_chinese_too_says_it_is_ambiguous() -> None:
+    """東京都 in EUC-JP is 澎叠旁 in GB 2312: everyday characters both; nothing but a default chooses."""
+    decoded = decode_report("東京都".encode("euc_jp"))
+    assert "the encoding is ambiguous: in euc_jp the bytes read as '東京都'" in decoded.warnings
+    chinese = decode_report("北京市".encode("gb18030"))  # still Chinese, and ambiguous the other way
+    assert (chinese.text, chinese.encoding) == ("北京市", "gb18030")
+    assert "the encoding is ambiguous: in euc_jp the bytes read as '臼奨偏'" in chinese.warnings
+
+
+def test_even_half_width_katakana_that_read_as_everyday_hanzi_are_named_in_the_warning() -> None:
+    """Two half-width katakana are one double-byte character: ｺﾝﾊﾟｲﾙ is 狠蔬操 in GBK, three everyday hanzi."""
+    decoded = decode_report("ｺﾝﾊﾟｲﾙ".encode("cp932"))
+    assert "the encoding is ambiguous: in cp932 the bytes read as 'ｺﾝﾊﾟｲﾙ'" in decoded.warnings
+
+
+def test_text_with_kana_or_in_whole_sentences_is_not_ambiguous() -> None:
+    for text, encoding in [
+        ("東京都の会議は明日です。", "euc_jp"),
+        ("这是一个测试文件，包含中文字符。我们需要检测编码。", "gb18030"),
+    ]:
+        decoded = decode_report(text.encode(encoding))
+        assert (decoded.text, decoded.warnings) == (text, [])

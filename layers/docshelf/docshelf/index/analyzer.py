@@ -1,8 +1,9 @@
 """The one analyzer every backend indexes and queries with (docs/architecture.md#analyzer).
 
-NFKC and case folding; e-mail addresses and identifiers (`TX-100`, `v2.3.1`) kept whole and also
-split into their parts; English words stemmed (Snowball) without stop words; Chinese, Japanese
-and Korean runs as character bigrams (a lone character as itself), so no dictionary is needed.
+NFKC, case folding and variant kanji (山﨑 is 山崎: index/kanji_variants.py); e-mail addresses and
+identifiers (`TX-100`, `v2.3.1`) kept whole and also split into their parts; English words stemmed
+(Snowball) without stop words; Chinese, Japanese and Korean runs as character bigrams (a lone
+character as itself), so no dictionary is needed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from docshelf.index.kanji_variants import fold_variant_kanji
 from docshelf.index.plan import Channel
 from docshelf.index.stopwords import ENGLISH_STOP_WORDS
 from docshelf.model import Chunk
@@ -40,7 +42,7 @@ _PARTS = re.compile(_WORD + "+")
 
 
 def normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    return fold_variant_kanji(unicodedata.normalize("NFKC", text).casefold())
 
 
 @lru_cache(maxsize=200_000)

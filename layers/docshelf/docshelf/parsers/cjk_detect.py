@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import pairwise
 
 # Candidates in the order that breaks a tie (ISO-2022-JP is told by its escape sequences, before this).
 CANDIDATES = ("cp932", "euc_jp", "gb18030", "big5", "cp949")
@@ -22,10 +24,29 @@ SCORED_CHARS = 20_000
 MIN_COMMON_SHARE = 0.6
 # Shares this close to the best are a tie; a tie without other evidence goes to the first of TIE_ORDER.
 TIE = 0.05
+ALL_COMMON = 1 - TIE  # a share that ties with every character being common
 TIE_ORDER = ("gb18030", "big5", "cp949")
 _CANONICAL = {"shift_jis": "cp932", "euc_kr": "cp949", "gb2312": "gb18030", "gbk": "gb18030", "big5hkscs": "big5"}
 _LONE_HALF_WIDTH_KANA = re.compile("(?<![\uff61-\uff9f])[\uff61-\uff9f](?![\uff61-\uff9f])")
 _ISO2022_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I", b"\x1b$(D")
+# Half-width katakana: words of ｦ-ﾟ (U+FF66-U+FF9F), between ASCII and the half-width punctuation ｡｢｣､･.
+_HALF_WIDTH_WORD = re.compile("[\uff66-\uff9f]+")
+_NOT_HALF_WIDTH = re.compile("[^\x00-\x7f\uff61-\uff9f]")
+# Marks that belong to the kana before them: small kana ｧ-ｯ, the long vowel ｰ, ﾝ, the (semi-)voiced sound marks.
+_DEPENDENT = frozenset("ｧｨｩｪｫｬｭｮｯｰﾝﾞﾟ")
+_VOICED = frozenset("ｳｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾊﾋﾌﾍﾎ")  # what ﾞ follows (ｳﾞ is ヴ)
+_SEMI_VOICED = frozenset("ﾊﾋﾌﾍﾎ")  # what ﾟ follows
+MIN_HALF_WIDTH_KANA = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CjkDecoding:
+    text: str
+    encoding: str
+    share: float  # of its non-ASCII characters, the common ones (`common_share`)
+    # Other encodings whose different reading of the bytes is as common, when nothing but a default chose between
+    # them: a short kanji-only text reads as everyday characters in EUC-JP and in GB 2312 alike (東京都 is 澎叠旁).
+    rivals: tuple[tuple[str, str], ...] = ()  # (encoding, its text)
 
 
 def iso2022_jp(data: bytes) -> str | None:
@@ -38,14 +59,57 @@ def iso2022_jp(data: bytes) -> str | None:
         return None
 
 
-def best_cjk_decoding(data: bytes, hint: str = "") -> tuple[str, str, float] | None:
-    """(text, encoding, common share) of the CJK decoding whose characters are the most common, when one decodes
-    the bytes strictly and holds at least MIN_COMMON_SHARE common characters; None otherwise.
+def half_width_katakana(data: bytes) -> str | None:
+    """'cp932' or 'euc_jp' when the bytes read in it as ASCII and half-width katakana written as katakana is written,
+    else None. Shift_JIS keeps half-width katakana in the single bytes 0xA1-0xDF, where single-byte code pages keep
+    letters (KOI8-R and ISO-8859-5 Cyrillic, cp1251's capitals, Latin-1's accented capitals): a statistical detector
+    reads a file of them as Cyrillic. EUC-JP writes them as 0x8E and that byte, which Shift_JIS reads as kanji of
+    one row (ﾃｽﾄ is 偲漆柴). The test is the script's own spelling, no dictionary: words of two or more, none starting
+    with a mark that belongs to the kana before it (small kana, ｰ, ﾝ, ﾞ, ﾟ), ﾞ only after a kana that takes it, ﾟ
+    only after ﾊ-ﾎ, and in Shift_JIS at least one of ｦ-ｿ (the vowels, the カ and サ rows, small kana, ｰ: bytes
+    0xA6-0xBF, where KOI8-R has box drawing and cp1251 and ISO-8859-5 only rare letters; most katakana texts have
+    one, and the lower-case letters of KOI8-R, the capitals of cp1251 are all in 0xC0-0xDF). Cyrillic read so breaks
+    these rules: KOI8-R's ч and ISO-8859-5's о are ﾞ. Whether the bytes read better as double-byte characters is the
+    caller's to ask (`best_cjk_decoding`)."""
+    for encoding in ("cp932", "euc_jp"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if text.isascii() or _NOT_HALF_WIDTH.search(text) is not None:
+            continue
+        if _spelt_as_katakana(text, first_half_needed=encoding == "cp932"):
+            return encoding
+    return None
+
+
+def _spelt_as_katakana(text: str, *, first_half_needed: bool) -> bool:
+    words = _HALF_WIDTH_WORD.findall(text)
+    if sum(map(len, words)) < MIN_HALF_WIDTH_KANA:
+        return False
+    if first_half_needed and not any("\uff66" <= char <= "\uff7f" for char in "".join(words)):
+        return False
+    for word in words:
+        if len(word) < 2 or word[0] in _DEPENDENT:
+            return False
+        for before, char in pairwise(word):
+            if (char == "ﾞ" and before not in _VOICED) or (char == "ﾟ" and before not in _SEMI_VOICED):
+                return False
+    return True
+
+
+def best_cjk_decoding(data: bytes, hint: str = "") -> CjkDecoding | None:
+    """The CJK decoding whose characters are the most common, when one decodes the bytes strictly and holds at least
+    MIN_COMMON_SHARE common characters; None otherwise.
 
     The EUC encodings (EUC-JP, GB 2312, EUC-KR) share their byte layout, and a short text can read as common
     characters in more than one: a tie goes to `hint` (a statistical detector's guess) when it is one of them, to
-    Japanese when the text has kana (both EUC-JP and GB 2312 hold kana at the same bytes, so Chinese text that has
-    them is rare), else to Chinese."""
+    Korean when its hangul come in words, to Japanese when the text has kana (both EUC-JP and GB 2312 hold kana at
+    the same bytes, so Chinese text that has them is rare), else to Chinese. A tie that neither hangul nor kana
+    decide names the other readings as the decoding's `rivals`: the guess of a detector that has seen a few bytes is
+    little evidence. How often a language uses each character would tell more, but the character sets do not rank
+    their everyday tier (GB 2312 level 1 is in pinyin order, JIS level 1 in reading order), and a frequency list is
+    a dictionary."""
     scored = []
     for encoding in CANDIDATES:
         try:
@@ -58,17 +122,25 @@ def best_cjk_decoding(data: bytes, hint: str = "") -> tuple[str, str, float] | N
     if not scored:
         return None
     top = max(share for share, _, _ in scored)
-    tied = {encoding: (text, encoding, share) for share, encoding, text in scored if share >= top - TIE}
+    tied = {encoding: CjkDecoding(text, encoding, share) for share, encoding, text in scored if share >= top - TIE}
     if len(tied) == 1:
         return next(iter(tied.values()))
-    if _CANONICAL.get(hint, hint) in tied:
-        return tied[_CANONICAL.get(hint, hint)]
-    if "cp949" in tied and _spaced_hangul(tied["cp949"][0]):
-        return tied["cp949"]
-    for encoding in ("cp932", "euc_jp"):
-        if encoding in tied and _kana_share(tied[encoding][0]) >= 0.1:
-            return tied[encoding]
-    return next(tied[encoding] for encoding in (*TIE_ORDER, *CANDIDATES) if encoding in tied)
+    hinted = _CANONICAL.get(hint, hint)
+    told = _told_by_script(tied)
+    if hinted not in tied and told is not None:
+        return tied[told]
+    chosen = tied[hinted] if hinted in tied else next(tied[name] for name in (*TIE_ORDER, *CANDIDATES) if name in tied)
+    if chosen.encoding == told:
+        return chosen
+    rivals = tuple((name, other.text) for name, other in tied.items() if other.text != chosen.text)
+    return CjkDecoding(chosen.text, chosen.encoding, chosen.share, rivals)
+
+
+def _told_by_script(tied: dict[str, CjkDecoding]) -> str | None:
+    """Korean when the hangul reading's syllables come in space-separated words, Japanese when a reading has kana."""
+    if "cp949" in tied and _spaced_hangul(tied["cp949"].text):
+        return "cp949"
+    return next((name for name in ("cp932", "euc_jp") if name in tied and _kana_share(tied[name].text) >= 0.1), None)
 
 
 def _spaced_hangul(text: str) -> bool:

@@ -7,7 +7,7 @@ import codecs
 from dataclasses import dataclass, field
 
 from docshelf.errors import UnsupportedFormatError
-from docshelf.parsers.cjk_detect import best_cjk_decoding, iso2022_jp
+from docshelf.parsers.cjk_detect import ALL_COMMON, best_cjk_decoding, half_width_katakana, iso2022_jp
 
 # Detected encodings distinctive enough to trust: CJK, Cyrillic, Greek, Hebrew, Arabic, Thai, EBCDIC.
 TRUSTED_DETECTIONS = frozenset(
@@ -54,6 +54,7 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 DETECTION_SAMPLE = 200_000
+AMBIGUITY_SHOWN = 40  # characters of another reading of ambiguous bytes a warning shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,28 +100,46 @@ def decode_report(data: bytes, *, declared: str | None = None) -> DecodedText:
             warnings.append(f"the declared charset {declared!r} does not decode the bytes; the encoding was detected")
     if _looks_binary(data):
         raise UnsupportedFormatError("binary content, not text in any known encoding")
-    encoding = _detected(data[:DETECTION_SAMPLE])
-    return _replacing(data, encoding, warnings, detected=True)
+    encoding, ambiguity = _detected(data[:DETECTION_SAMPLE])
+    return _replacing(data, encoding, [*warnings, *ambiguity], detected=True)
 
 
-def _detected(sample: bytes) -> str:
+def _detected(sample: bytes) -> tuple[str, list[str]]:
+    """The detected encoding, and warnings when the bytes read as common text in another encoding too."""
     from charset_normalizer import from_bytes
 
+    whole = _whole_characters(sample)
+    # Half-width katakana: a statistical detector reads their single Shift_JIS bytes as Cyrillic or Latin capitals,
+    # and their EUC-JP byte pairs as kanji.
+    half_width = half_width_katakana(whole)
+    if half_width == "euc_jp":
+        return half_width, []
     best = from_bytes(sample).best()
     guess = str(best.encoding) if best is not None and best.encoding else ""
     # UTF-16 without a BOM has NULs (its ASCII's high bytes, its line breaks): a short CJK text is guessed UTF-16.
     unlikely = guess.startswith("utf_16") and b"\x00" not in sample
-    if guess in TRUSTED_DETECTIONS and guess not in CJK_DETECTIONS and not unlikely:
-        return guess
-    cjk = best_cjk_decoding(_whole_characters(sample), hint=guess)
-    if cjk is not None:
-        return cjk[1]
-    if guess not in TRUSTED_DETECTIONS or guess in CJK_DETECTIONS:
+    if guess in TRUSTED_DETECTIONS and guess not in CJK_DETECTIONS and not unlikely and half_width is None:
+        return guess, []
+    cjk = best_cjk_decoding(whole, hint=guess)
+    # Two half-width katakana are one double-byte character of EUC, GBK or Big5: a reading whose characters are all
+    # everyday ones is likelier than katakana (short Chinese texts read so, 北京市 is ｱｱｾｩﾊﾐ), any other is not.
+    if cjk is not None and (half_width is None or cjk.share >= ALL_COMMON):
+        rivals = [*cjk.rivals, *([(half_width, whole.decode(half_width))] if half_width else [])]
+        return cjk.encoding, [_ambiguity(encoding, text) for encoding, text in rivals]
+    if half_width is not None:
+        return half_width, []
+    if unlikely or guess not in TRUSTED_DETECTIONS or guess in CJK_DETECTIONS:
         # No CJK reading is plausible (a lone Latin-1 byte reads as a half-width katakana in cp932), and detection
         # cannot tell the Latin single-byte code pages apart on short texts (cp1250, mac_latin2 and even cp1006
         # score alike for "Crème"): windows-1252, which is also what browsers assume for unlabelled pages.
-        return "cp1252"
-    return guess
+        return "cp1252", []
+    return guess, []
+
+
+def _ambiguity(encoding: str, text: str) -> str:
+    shown = " ".join(text.split())
+    shown = shown if len(shown) <= AMBIGUITY_SHOWN else shown[: AMBIGUITY_SHOWN - 1] + "…"
+    return f"the encoding is ambiguous: in {encoding} the bytes read as {shown!r}"
 
 
 def _whole_characters(sample: bytes) -> bytes:
