@@ -93,6 +93,7 @@ from docshelf.index.opensearch.vectors import (
 from docshelf.index.plan import ChannelQuery, ExpansionPlan, QueryPlan, SearchFilters, SpellingRule
 from docshelf.index.vector_model import VectorModel, refusals
 from docshelf.model import Chunk
+from docshelf.versions import ANALYZER_VERSION
 
 if TYPE_CHECKING:
     from docshelf.index.vectors import StoredVectors  # numpy: not at import on the search path
@@ -150,10 +151,12 @@ class OpenSearchIndex(SearchBackend):
 
     @property
     def identity(self) -> str:
-        """The node and name prefix."""
+        """The node, the name prefix and the analyzer version: the index keeps each chunk's terms as they were
+        analyzed when it was published, so a new analyzer makes every document due to be published again (the
+        embedded index analyzes again on load)."""
         hosts = getattr(getattr(self.client, "transport", None), "hosts", None) or [{}]
         host = hosts[0] if isinstance(hosts[0], dict) else {}
-        return f"opensearch:{host.get('host', '')}:{host.get('port', '')}/{self.index}"
+        return f"opensearch:{host.get('host', '')}:{host.get('port', '')}/{self.index};analyzer={ANALYZER_VERSION}"
 
     def alias(self, namespace: str) -> str:
         """The alias holding a namespace's chunks (namespaces hold no dots, so names cannot collide)."""
