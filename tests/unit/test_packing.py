@@ -16,7 +16,7 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.parsers.formats import FORMATS
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
-from docshelf.search.packing import JOINER, is_heading_only, pack_evidence
+from docshelf.search.packing import JOINER, PACKING, is_heading_only, pack_evidence, passage_weights
 from docshelf.search.request import SearchRequest
 from docshelf.search.sentences import sentence_spans
 from docshelf.search.service import search
@@ -55,6 +55,22 @@ def test_the_answering_sentence_comes_before_the_rest_of_a_long_chunk() -> None:
     block = packed.blocks[0]
     assert not block.whole and answer in block.excerpt and block.excerpt in packed.text
     assert packed.text.startswith("[1] report.pdf › Results, p. 3\n")
+
+
+def test_a_term_every_candidate_sentence_holds_weighs_less_in_choosing_passages() -> None:
+    subject = "Venezuelan equine encephalitis"
+    paper = chunk(0, f"{subject} virus infects horses. {subject} is spread by mosquitoes. {subject} was weaponized.")
+    review = chunk(1, "In children the mortality rate reaches 35%.", doc="d2", name="review.pdf")
+    weights = {"venezuelan": 5.0, "equin": 4.0, "enceph": 3.0, "mortal": 3.0, "rate": 2.0, "children": 3.0}
+    local = passage_weights([paper, review], weights, PACKING.local_share)
+    assert sum(local.values()) == pytest.approx(1.0)
+    assert local["venezuelan"] < weights["venezuelan"] / sum(weights.values())
+    assert local["mortal"] > weights["mortal"] / sum(weights.values())
+    assert passage_weights([paper, review], weights, 0.0) == weights
+    for budget in (30, 40):  # room for one passage: the one holding what the paper's other sentences do not
+        assert pack_evidence([paper, review], weights, budget).text.endswith("mortality rate reaches 35%.")
+        collection_idf = replace(PACKING, local_share=0.0)
+        assert "35%" not in pack_evidence([paper, review], weights, budget, settings=collection_idf).text
 
 
 def test_passages_of_one_chunk_share_a_header_in_reading_order() -> None:

@@ -2,8 +2,9 @@
 
 A long document's chunk holds its answer in a sentence or two; whole chunks spend a budget on the other twenty.
 So the ranked chunks are cut into passages, each sentence holding a query term with `window` neighbours each
-side, and the passages are claimed best first: by the idf-weighted share of the query's terms they hold, less
-`rank_penalty` per rank of their chunk (the ranking knows more than one window's words). A chunk's claimed
+side, and the passages are claimed best first: by the weighted share of the query's terms they hold, less
+`rank_penalty` per rank of their chunk (the ranking knows more than one window's words). A term weighs half by its
+idf in the collection, half by its rarity among the candidates' sentences (`passage_weights`). A chunk's claimed
 passages form one block under its citation header, in reading order, overlapping and adjacent ones merged and
 the others joined by " … "; the blocks of one document stand together in reading order, the documents in the
 order of their best passage. Tokens left once no passage fits widen the blocks (to the whole chunk when it
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import log
 
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
@@ -43,6 +45,7 @@ class PackingSettings:
     window: int = 1  # neighbour sentences each side of a matching one
     rank_penalty: float = 0.03  # taken from a passage's query-term share per rank of its chunk
     group_documents: bool = True  # a document's blocks together, in reading order
+    local_share: float = 0.5  # of a term's weight, the part from its rarity among the candidates' sentences
 
 
 PACKING = PackingSettings()
@@ -171,6 +174,7 @@ def pack_evidence(
     `max_tokens` (cl100k tokens of the whole text)."""
     if max_tokens <= 0:
         return PackedEvidence("", 0, ())
+    weights = passage_weights(chunks, weights, settings.local_share)
     candidates = [
         _candidate(rank, chunk, weights, settings, (assets or {}).get(chunk.chunk_id), chunk.chunk_id in deferred)
         for rank, chunk in enumerate(chunks)
@@ -196,6 +200,25 @@ def pack_evidence(
     if not order and candidates:
         return _best_sentence(candidates, max_tokens, settings)
     return _render(order, max_tokens, settings)
+
+
+def passage_weights(chunks: Sequence[Chunk], weights: Mapping[str, float], local_share: float) -> dict[str, float]:
+    """Each query term's weight for choosing passages among `chunks`: `1 - local_share` of its share of the query's
+    weight (its idf in the collection), `local_share` of its share of the query's rarity among the chunks' sentences,
+    log((N + 1) / (n + 0.5)) with n of their N sentences holding it. A term that every candidate sentence holds (the
+    paper's subject, in a question about one paper) tells them apart less than its idf in the collection says."""
+    total = sum(weights.values())
+    if total <= 0 or local_share <= 0:
+        return dict(weights)
+    sentences = [
+        terms for chunk in chunks if chunk.type != "image" for terms in matched_terms(chunk.text, weights.keys())
+    ]
+    rarity = {term: log((len(sentences) + 1) / (sum(term in held for held in sentences) + 0.5)) for term in weights}
+    rare_total = sum(rarity.values())
+    return {
+        term: (1 - local_share) * weight / total + local_share * rarity[term] / rare_total
+        for term, weight in weights.items()
+    }
 
 
 def _candidate(
