@@ -49,11 +49,14 @@ def manifest(
 
 def write_artifact_objects(
     store: ObjectStore, ref: DocumentRef, manifest: dict[str, Any], chunks: list[Chunk], doc_nav: dict[str, Any]
-) -> None:
+) -> bytes:
+    """The three objects; returns chunks.json's bytes."""
     namespace, document_id = ref.namespace, ref.document_id
     store.put(artifact_key(namespace, document_id, "manifest.json"), dumps(manifest), content_type="application/json")
-    store.put(artifact_key(namespace, document_id, "chunks.json"), chunks_json(chunks, document_id=document_id))
+    chunks_data = chunks_json(chunks, document_id=document_id)
+    store.put(artifact_key(namespace, document_id, "chunks.json"), chunks_data)
     store.put(artifact_key(namespace, document_id, "doc_nav.json"), dumps(doc_nav))
+    return chunks_data
 
 
 def write_failure_artifacts(

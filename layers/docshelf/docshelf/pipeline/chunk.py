@@ -9,12 +9,12 @@ from docshelf import artifacts
 from docshelf.assets.storage import place_document_assets
 from docshelf.chunking import chunk_document
 from docshelf.config import PipelineConfig
-from docshelf.keys import chunk_cache_key
+from docshelf.keys import artifact_key, chunk_cache_key
 from docshelf.model import Chunk, Document, is_asset_ref
 from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
-from docshelf.serde import chunks_from_dict, chunks_json, loads
-from docshelf.store.base import ObjectStore
+from docshelf.serde import chunks_from_dict, loads
+from docshelf.store.base import ObjectStore, put_again
 
 
 def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
@@ -39,13 +39,17 @@ class Chunked:
     asset_names: tuple[str, ...] = ()  # the image assets the document names, placed in its folder
 
     def write(self, store: ObjectStore) -> None:
-        if not self.cache_hit:
-            store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        """The artifacts, then (on a miss) the chunk cache: chunks.json's bytes, which the chunk reader takes as they
+        are, under the cache's key (on a local store a second name for the file, not a second file)."""
         ref = self.ref
         place_document_assets(
             store, namespace=ref.namespace, document_id=ref.document_id, revision=ref.revision, names=self.asset_names
         )
-        write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
+        chunks_data = write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
+        if not self.cache_hit:
+            put_again(
+                store, self.cache_key, chunks_data, same_as=artifact_key(ref.namespace, ref.document_id, "chunks.json")
+            )
 
 
 def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:

@@ -18,3 +18,15 @@ class ObjectStore(Protocol):
     def delete(self, key: str) -> None: ...
 
     def list(self, prefix: str) -> Iterator[str]: ...
+
+
+def put_again(
+    store: ObjectStore, key: str, data: bytes, *, same_as: str, content_type: str = "application/json"
+) -> None:
+    """`store.put(key, data)` where `data` are the bytes of the object `same_as`, just put: a store that can give
+    one object a second name (`LocalStore.link`, a hard link) does that instead of writing them again."""
+    link = getattr(store, "link", None)
+    if link is None:
+        store.put(key, data, content_type=content_type)
+    else:
+        link(same_as, key)
