@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
@@ -27,6 +28,7 @@ SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
 WORD_TERMS_LIMIT = 100_000
 _WORD_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {}
+_COMMA_WORD_TOKENS: dict[str, int] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _WORD = re.compile(rf"[^\W\d_{CJK_LETTERS}]{{3,}}")
 _CJK_PAIR = re.compile(rf"^[{CJK_LETTERS}]{{2}}$")
@@ -98,16 +100,37 @@ def _word_pairs(words: list[str]) -> dict[str, tuple[tuple[str, str], ...]]:
 
 def _bounded(lead: str, words: list[str]) -> str:
     """The lead and as many terms as fit in `SUMMARY_TOKENS`; a lead too long alone is cut (by words, or by
-    characters in a script without spaces)."""
+    characters in a script without spaces).
+
+    Each longer candidate is the previous one and `, word`: after a letter or digit the comma starts a new
+    cl100k pre-token (no pre-token runs from a letter or digit into punctuation), so the candidate's count is
+    the previous one's and that of `, word` alone, which is remembered. After any other character it is encoded."""
     chosen: list[str] = []
+    count = 0
     for word in words:
-        if count_tokens(_with_terms(lead, [*chosen, word])) > SUMMARY_TOKENS:
+        if chosen and unicodedata.category(chosen[-1][-1])[0] in "LN":
+            count += _comma_word_tokens(word)
+        else:
+            count = count_tokens(_with_terms(lead, [*chosen, word]))
+        if count > SUMMARY_TOKENS:
             break
         chosen.append(word)
     summary = _with_terms(lead, chosen)
+    if chosen:
+        return summary  # its count is within the bound
     while count_tokens(summary) > SUMMARY_TOKENS:
         summary = summary.rsplit(" ", 1)[0] if " " in summary else summary[: len(summary) * 4 // 5]
     return summary
+
+
+def _comma_word_tokens(word: str) -> int:
+    """`count_tokens(", " + word)`, remembered."""
+    count = _COMMA_WORD_TOKENS.get(word)
+    if count is None:
+        if len(_COMMA_WORD_TOKENS) >= WORD_TERMS_LIMIT:
+            _COMMA_WORD_TOKENS.clear()
+        count = _COMMA_WORD_TOKENS[word] = count_tokens(", " + word)
+    return count
 
 
 def _with_terms(lead: str, terms: list[str]) -> str:

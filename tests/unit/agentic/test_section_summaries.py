@@ -15,7 +15,7 @@ from docshelf import section_summaries as section_summaries_module
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.model import Document, Heading, Page, Paragraph, Source
 from docshelf.section_summaries import DISTINCT_TERMS, SUMMARY_TOKENS, section_summaries
-from docshelf.tokens import count_tokens
+from docshelf.tokens import count_tokens, encode
 
 if TYPE_CHECKING:
     import pytest
@@ -128,3 +128,41 @@ def test_distinct_words_are_those_of_the_definition(texts: list[str]) -> None:
     for text, counts in zip(texts, frequencies, strict=True):
         expected = _distinct_words_by_definition(text, counts, document_frequency, len(texts))
         assert section_summaries_module._distinct_words(text, counts, document_frequency, len(texts)) == expected
+
+
+def _bounded_by_definition(lead: str, words: list[str]) -> str:
+    """`_bounded` written plainly: every candidate encoded by tiktoken (with the shipped cl100k vocabulary)."""
+
+    def tokens(text: str) -> int:
+        return len(encode(text))
+
+    def with_terms(terms: list[str]) -> str:
+        return f"{lead} — {', '.join(terms)}" if terms else lead
+
+    chosen: list[str] = []
+    for word in words:
+        if tokens(with_terms([*chosen, word])) > SUMMARY_TOKENS:
+            break
+        chosen.append(word)
+    summary = with_terms(chosen)
+    while tokens(summary) > SUMMARY_TOKENS:
+        summary = summary.rsplit(" ", 1)[0] if " " in summary else summary[: len(summary) * 4 // 5]
+    return summary
+
+
+_LEAD_PIECES = st.sampled_from(
+    ["The valve", " has", " 45 Nm.", " seals", "!", "...", " —", " 保修期为两年。", "ボルトを締める", " x²",
+     " (see 2.1)", " naïve", "'s", " ", "\n", "\t", "12345", "Ⅻ", "<|endoftext|>", "🙂", " e\u0301"]
+)  # fmt: skip
+_TERMS = st.one_of(
+    st.sampled_from(
+        ["flange", "torque", "Straße", "naïve", "保修", "密封", "ボルト", "x²", "Ⅻabc", "endoftext", "ésé"]
+    ),
+    st.text(st.characters(categories=["L", "N", "M", "P"]), min_size=1, max_size=12),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LEAD_PIECES, max_size=40).map("".join), st.lists(_TERMS, max_size=DISTINCT_TERMS + 2))
+def test_bounded_summaries_are_those_tiktoken_counts_give(lead: str, words: list[str]) -> None:
+    assert section_summaries_module._bounded(lead, words) == _bounded_by_definition(lead, words)
