@@ -60,14 +60,18 @@ def stored_objects(store: Path) -> dict[str, bytes]:
     return found
 
 
-def ingest_with(tree: Path, folder: Path, store: Path, *, forked: bool) -> dict[str, bytes]:
+def ingest_with(tree: Path, folder: Path, store: Path, *, forked: bool) -> tuple[dict[str, bytes], int]:
+    """The tree's objects after ingesting `folder`, and how many files failed (a tree missing its vocabulary or
+    models fails every file: the counts show it)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree / "layers" / "docshelf"), str(REPO)]))
     env.pop("DOCSHELF_CPUS", None)
     if not forked:
         env["DOCSHELF_CPUS"] = "1"
     command = [sys.executable, "-m", "bench.artifact_identity", "--child", str(store), str(folder)]
-    subprocess.run([*command, *(["--forked"] if forked else [])], env=env, cwd=REPO, check=True, capture_output=True)
-    return stored_objects(store)
+    done = subprocess.run(
+        [*command, *(["--forked"] if forked else [])], env=env, cwd=REPO, check=True, capture_output=True, text=True
+    )
+    return stored_objects(store), int(json.loads(done.stdout.strip().splitlines()[-1])["failed"])
 
 
 def example_documents(tree: Path, scratch: Path) -> Path:
@@ -117,11 +121,12 @@ def main() -> None:
         for name, folder in folders.items():
             for forked in (False, True):
                 mode = "forked" if forked else "serial"
-                ours = ingest_with(tree, folder, scratch / f"ours-{name}-{mode}", forked=forked)
-                theirs = ingest_with(other, folder, scratch / f"theirs-{name}-{mode}", forked=forked)
+                ours, failed = ingest_with(tree, folder, scratch / f"ours-{name}-{mode}", forked=forked)
+                theirs, failed_there = ingest_with(other, folder, scratch / f"theirs-{name}-{mode}", forked=forked)
                 found = differences(ours, theirs, forked=forked)
                 failures += len(found)
-                print(f"{name} ({folder}), {mode}: {len(ours)} objects, {len(found)} differ")
+                print(f"{name} ({folder}), {mode}: {len(ours)} objects, {len(found)} differ; "
+                      f"files failed {failed} here, {failed_there} there")  # fmt: skip
                 for line in found[:20]:
                     print("  " + line)
     print("identical" if not failures else f"{failures} objects differ")
