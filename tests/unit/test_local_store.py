@@ -175,11 +175,13 @@ def test_link_copies_where_there_are_no_hard_links(tmp_path: Path, monkeypatch: 
     assert (tmp_path / "b/c.json").stat().st_ino != (tmp_path / "a.json").stat().st_ino
 
 
-def test_put_again_links_on_a_local_store_and_puts_elsewhere(tmp_path: Path) -> None:
+def test_put_again_links_on_a_local_store_and_puts_otherwise(tmp_path: Path) -> None:
     store = LocalStore(tmp_path)
     store.put("a.json", b"bytes")
     put_again(store, "b.json", b"bytes", same_as="a.json")
     assert (tmp_path / "b.json").stat().st_ino == (tmp_path / "a.json").stat().st_ino
+    put_again(store, "c.json", b"its own bytes", same_as="deleted meanwhile.json")
+    assert store.get("c.json") == b"its own bytes"
 
     class PutOnly:
         def __init__(self) -> None:

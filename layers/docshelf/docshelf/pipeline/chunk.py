@@ -9,12 +9,12 @@ from docshelf import artifacts
 from docshelf.assets.storage import place_document_assets
 from docshelf.chunking import chunk_document
 from docshelf.config import PipelineConfig
-from docshelf.keys import artifact_key, chunk_cache_key
+from docshelf.keys import chunk_cache_key
 from docshelf.model import Chunk, Document, is_asset_ref
 from docshelf.pipeline.artifact_writing import manifest, write_artifact_objects
 from docshelf.pipeline.outcomes import DocumentRef, ParseOutcome, indexed_status
-from docshelf.serde import chunks_from_dict, loads
-from docshelf.store.base import ObjectStore, put_again
+from docshelf.serde import chunks_from_dict, chunks_json, loads
+from docshelf.store.base import ObjectStore
 
 
 def chunk_stage(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> tuple[list[Chunk], bool]:
@@ -39,17 +39,21 @@ class Chunked:
     asset_names: tuple[str, ...] = ()  # the image assets the document names, placed in its folder
 
     def write(self, store: ObjectStore) -> None:
-        """The artifacts, then (on a miss) the chunk cache: chunks.json's bytes, which the chunk reader takes as they
-        are, under the cache's key (on a local store a second name for the file, not a second file)."""
+        """On a miss the chunk cache first, then the artifacts. The cache holds chunks.json's bytes (the chunk
+        reader takes them as they are), so chunks.json is put as a second name of the cache's object where the
+        store can (a hard link on a local store: one file, not two). That way round a cache object always holds
+        its own revision's chunks, whatever another writer does to chunks.json meanwhile."""
         ref = self.ref
+        chunks_data = chunks_json(self.chunks, document_id=ref.document_id)
+        if not self.cache_hit:
+            store.put(self.cache_key, chunks_data, content_type="application/json")
         place_document_assets(
             store, namespace=ref.namespace, document_id=ref.document_id, revision=ref.revision, names=self.asset_names
         )
-        chunks_data = write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
-        if not self.cache_hit:
-            put_again(
-                store, self.cache_key, chunks_data, same_as=artifact_key(ref.namespace, ref.document_id, "chunks.json")
-            )
+        write_artifact_objects(
+            store, ref, self.manifest, self.chunks, self.doc_nav, chunks_data=chunks_data,
+            same_as=None if self.cache_hit else self.cache_key,
+        )  # fmt: skip
 
 
 def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:
