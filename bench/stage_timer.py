@@ -49,6 +49,7 @@ STAGES: dict[str, tuple[str, ...]] = {
         "docshelf.serde:document_json",
         "docshelf.serde:chunks_json",
         "docshelf.store.local:LocalStore.put",
+        "docshelf.store.local:LocalStore.link",
         "docshelf.store.local:LocalStore.get",
     ),
     "index": (

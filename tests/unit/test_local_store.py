@@ -11,6 +11,7 @@ import pytest
 
 from docshelf.errors import StorageError
 from docshelf.store import LocalStore, local
+from docshelf.store.base import put_again
 
 
 def _files(root: Path) -> list[str]:
@@ -135,3 +136,60 @@ def test_create_writes_only_an_absent_key_also_without_hard_links(
     assert store.get("log/1.json") == b"first"
     assert store.get("log/2.json") == b"fourth"
     assert _files(tmp_path) == ["log/1.json", "log/2.json"]
+
+
+def test_link_names_an_object_twice_without_a_second_file(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.put("docs/a/chunks.json", b"chunks")
+    store.put("cache/a/old.json", b"stale")
+    store.link("docs/a/chunks.json", "cache/b/1.json")  # its folder made
+    store.link("docs/a/chunks.json", "cache/a/old.json")  # an existing key replaced
+    assert store.get("cache/b/1.json") == store.get("cache/a/old.json") == b"chunks"
+    assert (tmp_path / "cache/b/1.json").stat().st_ino == (tmp_path / "docs/a/chunks.json").stat().st_ino
+    store.put("docs/a/chunks.json", b"next revision")
+    store.delete("cache/a/old.json")
+    assert store.get("cache/b/1.json") == b"chunks"
+    assert _files(tmp_path) == ["cache/b/1.json", "docs/a/chunks.json"]
+
+
+def test_link_of_a_missing_object_is_refused_and_leaves_nothing(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.put("cache/x.json", b"x")
+    with pytest.raises(StorageError, match=r"no object 'docs/absent\.json'"):
+        store.link("docs/absent.json", "cache/y.json")
+    with pytest.raises(StorageError, match="no object"):
+        store.link("docs/absent.json", "elsewhere/y.json")
+    assert _files(tmp_path) == ["cache/x.json"]
+
+
+def test_link_copies_where_there_are_no_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = LocalStore(tmp_path)
+    store.put("a.json", b"bytes")
+
+    def refused(source: str, target: str) -> None:
+        raise PermissionError(errno.EPERM, "hard links not supported")
+
+    monkeypatch.setattr(os, "link", refused)
+    store.link("a.json", "b/c.json")
+    assert store.get("b/c.json") == b"bytes"
+    assert (tmp_path / "b/c.json").stat().st_ino != (tmp_path / "a.json").stat().st_ino
+
+
+def test_put_again_links_on_a_local_store_and_puts_otherwise(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.put("a.json", b"bytes")
+    put_again(store, "b.json", b"bytes", same_as="a.json")
+    assert (tmp_path / "b.json").stat().st_ino == (tmp_path / "a.json").stat().st_ino
+    put_again(store, "c.json", b"its own bytes", same_as="deleted meanwhile.json")
+    assert store.get("c.json") == b"its own bytes"
+
+    class PutOnly:
+        def __init__(self) -> None:
+            self.puts: dict[str, tuple[bytes, str]] = {}
+
+        def put(self, key: str, data: bytes, *, content_type: str = "application/octet-stream") -> None:
+            self.puts[key] = (data, content_type)
+
+    remote = PutOnly()
+    put_again(remote, "b.json", b"bytes", same_as="a.json")  # type: ignore[arg-type]
+    assert remote.puts == {"b.json": (b"bytes", "application/json")}

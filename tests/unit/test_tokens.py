@@ -78,14 +78,51 @@ def test_cpus_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPatch
     assert forked.usable_cpus() >= 1
 
 
-def test_no_spare_cpus_when_the_machine_has_no_idle_capacity(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_spare_cpus_when_the_machine_has_no_idle_capacity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(forked, "usable_cpus", lambda: 4)
-    loads = {"idle but for this process": 1.0, "one other busy process": 2.2, "saturated": 4.0}
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.setattr(forked, "_LOADAVG", str(loadavg))
+    cases = {  # (one-minute load average, runnable tasks now as /proc/loadavg counts them, this one included)
+        "idle but for this process": (1.0, "1"),
+        "one other busy process": (2.2, "2"),
+        "saturated": (4.0, "6"),
+        "a busy minute past, idle now": (4.0, "1"),
+        "a busy minute past, two others running now": (4.0, "3"),
+        "the running count unreadable": (4.0, "?"),
+    }
     spare = {}
-    for name, load in loads.items():
+    for name, (load, running) in cases.items():
         monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        loadavg.write_text(f"{load} {load} {load} {running}/412 7071\n")
+        monkeypatch.setattr(forked, "_running_seen", [])
         spare[name] = forked.spare_cpus()
-    assert spare == {"idle but for this process": 4, "one other busy process": 4, "saturated": 1}
+    assert spare == {
+        "idle but for this process": 4,
+        "one other busy process": 4,
+        "saturated": 1,
+        "a busy minute past, idle now": 4,
+        "a busy minute past, two others running now": 2,
+        "the running count unreadable": 1,
+    }
+
+
+def test_the_running_count_is_the_busiest_of_its_samples_and_is_reused_for_a_second(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(forked, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    monkeypatch.setattr(forked, "_running_seen", [])
+    samples = [1, 2, 1]
+    reads: list[int] = []
+
+    def runnable() -> int:
+        reads.append(samples[len(reads)])
+        return reads[-1]
+
+    monkeypatch.setattr(forked, "_runnable_tasks", runnable)
+    assert forked.spare_cpus() == 1  # one other task ran in one sample of three
+    assert forked.spare_cpus() == 1  # the same answer within the second, nothing read again
+    assert len(reads) == forked._RUNNING_SAMPLES == 3
 
 
 def test_the_shipped_encoding_is_tiktokens_own_cl100k_base(monkeypatch: pytest.MonkeyPatch) -> None:

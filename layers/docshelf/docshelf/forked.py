@@ -23,8 +23,10 @@ import signal
 import struct
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -44,17 +46,50 @@ def can_fork() -> bool:
 
 
 def spare_cpus() -> int:
-    """CPUs worth spreading work over now: every usable one while the machine has idle capacity, else 1.
+    """CPUs worth spreading work over now: every usable one while the machine has idle capacity, else those no
+    other task is running on.
 
     With the one-minute load average (which counts this process too) at or above the CPU count, extra
     threads and workers only add switching and copying; measured on a shared 2-CPU machine, forked PDF
-    workers gave 1.7x at load ~2 and 0.8x at load ~3."""
+    workers gave 1.7x at load ~2 and 0.8x at load ~3. That average trails by a minute, though: right after a
+    busy minute of this process's own (the previous ingest of a batch, a bench's previous run) it stays high on a
+    machine gone quiet. So a high average is checked against the tasks runnable now (`_others_running`)."""
     cpus = usable_cpus()
     if cpus > 1 and hasattr(os, "getloadavg"):
         with contextlib.suppress(OSError):
             if os.getloadavg()[0] >= cpus:
-                return 1
+                return max(1, cpus - _others_running(cpus))
     return cpus
+
+
+_LOADAVG = "/proc/loadavg"
+_RUNNING_SAMPLES = 3  # a moment when others wait for I/O is no idle machine: several samples, the busiest counts
+_SAMPLE_GAP_SECONDS = 0.001
+_RUNNING_FOR_SECONDS = 1.0  # how long a sampled answer holds (token counting asks for every document)
+_running_seen: list[float] = []  # [when sampled (monotonic), others running]
+
+
+def _others_running(cpus: int) -> int:
+    """Other tasks runnable now: the most of a few samples, a millisecond apart, of the kernel's count
+    (/proc/loadavg's fourth field); `cpus` where it cannot be read."""
+    now = time.monotonic()
+    if _running_seen and now - _running_seen[0] < _RUNNING_FOR_SECONDS:
+        return int(_running_seen[1])
+    others = 0
+    try:
+        for sample in range(_RUNNING_SAMPLES):
+            if sample:
+                time.sleep(_SAMPLE_GAP_SECONDS)
+            others = max(others, _runnable_tasks() - 1)
+    except (OSError, ValueError, IndexError):
+        others = cpus
+    _running_seen[:] = [now, float(others)]
+    return others
+
+
+def _runnable_tasks() -> int:
+    """The kernel's count of tasks runnable now, the reading thread included."""
+    return int(Path(_LOADAVG).read_bytes().split()[3].split(b"/")[0])
 
 
 def usable_cpus() -> int:

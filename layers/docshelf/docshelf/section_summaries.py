@@ -7,8 +7,11 @@ from __future__ import annotations
 import heapq
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from itertools import chain
+from operator import mul, neg
 
 from docshelf.index.analyzer import analyze, normalize
 from docshelf.model import Block, Document
@@ -24,7 +27,8 @@ LEAD_CHARS = 240
 SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
 WORD_TERMS_LIMIT = 100_000
-_WORD_TERMS: dict[str, tuple[str, ...]] = {}
+_WORD_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {}
+_COMMA_WORD_TOKENS: dict[str, int] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _WORD = re.compile(rf"[^\W\d_{CJK_LETTERS}]{{3,}}")
 _CJK_PAIR = re.compile(rf"^[{CJK_LETTERS}]{{2}}$")
@@ -72,39 +76,61 @@ def _lead_sentence(text: str) -> str:
 def _distinct_words(text: str, counts: Counter[str], document_frequency: Counter[str], sections: int) -> list[str]:
     """The section's words whose analyzed term weighs most by tf-idf among the document's sections, as written."""
     words = list(dict.fromkeys(_WORD.findall(normalize(text))))  # each once: a word's terms are always the same
-    surface = {term: word for word in reversed(words) for term in _word_terms(word)}  # the first word wins
+    # term -> the first word giving it: the pairs of the words in reverse, the first word's written last (all in C)
+    surface = dict(chain.from_iterable(map(_word_pairs(words).__getitem__, reversed(words))))
     surface.update((term, term) for term in counts if len(term) == 2 and _CJK_PAIR.match(term))  # as written
-    weights = {
-        term: count * math.log(1 + sections / document_frequency[term])
-        for term, count in counts.items()
-        if term in surface
-    }
-    best = heapq.nsmallest(DISTINCT_TERMS, weights, key=lambda term: (-weights[term], term))
-    return list(dict.fromkeys(surface[term] for term in best))
+    idf = [0.0, *(math.log(1 + sections / holding) for holding in range(1, sections + 1))]
+    kept = [term for term in counts if term in surface]
+    weights = map(mul, map(counts.__getitem__, kept), map(idf.__getitem__, map(document_frequency.__getitem__, kept)))
+    best = heapq.nsmallest(DISTINCT_TERMS, zip(map(neg, weights), kept, strict=True))  # heaviest first; a tie: by term
+    return list(dict.fromkeys(surface[term] for _, term in best))
 
 
-def _word_terms(word: str) -> tuple[str, ...]:
-    """`analyze(word)`, remembered: sections of one language share most of their words."""
-    terms = _WORD_TERMS.get(word)
-    if terms is None:
-        if len(_WORD_TERMS) >= WORD_TERMS_LIMIT:
-            _WORD_TERMS.clear()
-        terms = _WORD_TERMS[word] = tuple(analyze(word))
-    return terms
+def _word_pairs(words: list[str]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """(term, word) for each of `analyze(word)`, remembered for every word: sections of one language share most
+    of their words."""
+    missing = [word for word in words if word not in _WORD_PAIRS]
+    if len(_WORD_PAIRS) + len(missing) > WORD_TERMS_LIMIT:
+        _WORD_PAIRS.clear()
+        missing = words
+    for word in missing:
+        _WORD_PAIRS[word] = tuple((term, word) for term in analyze(word))
+    return _WORD_PAIRS
 
 
 def _bounded(lead: str, words: list[str]) -> str:
     """The lead and as many terms as fit in `SUMMARY_TOKENS`; a lead too long alone is cut (by words, or by
-    characters in a script without spaces)."""
+    characters in a script without spaces).
+
+    Each longer candidate is the previous one and `, word`: after a letter or digit the comma starts a new
+    cl100k pre-token (no pre-token runs from a letter or digit into punctuation), so the candidate's count is
+    the previous one's and that of `, word` alone, which is remembered. After any other character it is encoded."""
     chosen: list[str] = []
+    count = 0
     for word in words:
-        if count_tokens(_with_terms(lead, [*chosen, word])) > SUMMARY_TOKENS:
+        if chosen and unicodedata.category(chosen[-1][-1])[0] in "LN":
+            count += _comma_word_tokens(word)
+        else:
+            count = count_tokens(_with_terms(lead, [*chosen, word]))
+        if count > SUMMARY_TOKENS:
             break
         chosen.append(word)
     summary = _with_terms(lead, chosen)
+    if chosen:
+        return summary  # its count is within the bound
     while count_tokens(summary) > SUMMARY_TOKENS:
         summary = summary.rsplit(" ", 1)[0] if " " in summary else summary[: len(summary) * 4 // 5]
     return summary
+
+
+def _comma_word_tokens(word: str) -> int:
+    """`count_tokens(", " + word)`, remembered."""
+    count = _COMMA_WORD_TOKENS.get(word)
+    if count is None:
+        if len(_COMMA_WORD_TOKENS) >= WORD_TERMS_LIMIT:
+            _COMMA_WORD_TOKENS.clear()
+        count = _COMMA_WORD_TOKENS[word] = count_tokens(", " + word)
+    return count
 
 
 def _with_terms(lead: str, terms: list[str]) -> str:

@@ -1,13 +1,21 @@
 from __future__ import annotations
 
+import heapq
 import json
+import math
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from docshelf import artifacts
+from docshelf import section_summaries as section_summaries_module
+from docshelf.index.analyzer import analyze, normalize
 from docshelf.model import Document, Heading, Page, Paragraph, Source
-from docshelf.section_summaries import SUMMARY_TOKENS, section_summaries
-from docshelf.tokens import count_tokens
+from docshelf.section_summaries import DISTINCT_TERMS, SUMMARY_TOKENS, section_summaries
+from docshelf.tokens import count_tokens, encode
 
 if TYPE_CHECKING:
     import pytest
@@ -86,3 +94,75 @@ def test_the_chunk_stage_summarises_a_document_once_for_the_manifest_and_doc_nav
     manifest = json.loads(store.get(f"docs/ns/{outcome.ref.document_id}/manifest.json") or b"")
     nav = json.loads(store.get(f"docs/ns/{outcome.ref.document_id}/doc_nav.json") or b"")
     assert manifest["HIERARCHY"] == nav["sections"] and "45 Nm" in nav["sections"][0]["children"][0]["summary"]
+
+
+def _distinct_words_by_definition(
+    text: str, counts: Counter[str], document_frequency: Counter[str], sections: int
+) -> list[str]:
+    """What `_distinct_words` computes, written plainly: each word analyzed, the first word of a term as written."""
+    words = list(dict.fromkeys(section_summaries_module._WORD.findall(normalize(text))))
+    surface = {term: word for word in reversed(words) for term in analyze(word)}
+    surface.update((term, term) for term in counts if len(term) == 2 and section_summaries_module._CJK_PAIR.match(term))
+    weights = {
+        term: count * math.log(1 + sections / document_frequency[term])
+        for term, count in counts.items()
+        if term in surface
+    }
+    best = heapq.nsmallest(DISTINCT_TERMS, weights, key=lambda term: (-weights[term], term))
+    return list(dict.fromkeys(surface[term] for term in best))
+
+
+_WORDS = st.sampled_from(
+    ["Bolts", "bolt", "torque", "Torques", "flange", "wrench", "the", "and", "seal", "sealing", "seals", "valve",
+     "45", "Nm", "x2", "naïve", "Straße", "STRASSE", "保修期", "密封件", "阀门", "ボルト", "締め付け", "a"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_WORDS, min_size=1, max_size=30).map(" ".join), min_size=1, max_size=5))
+def test_distinct_words_are_those_of_the_definition(texts: list[str]) -> None:
+    frequencies = [Counter(analyze(text)) for text in texts]
+    document_frequency: Counter[str] = Counter()
+    for counts in frequencies:
+        document_frequency.update(counts.keys())
+    for text, counts in zip(texts, frequencies, strict=True):
+        expected = _distinct_words_by_definition(text, counts, document_frequency, len(texts))
+        assert section_summaries_module._distinct_words(text, counts, document_frequency, len(texts)) == expected
+
+
+def _bounded_by_definition(lead: str, words: list[str]) -> str:
+    """`_bounded` written plainly: every candidate encoded by tiktoken (with the shipped cl100k vocabulary)."""
+
+    def tokens(text: str) -> int:
+        return len(encode(text))
+
+    def with_terms(terms: list[str]) -> str:
+        return f"{lead} — {', '.join(terms)}" if terms else lead
+
+    chosen: list[str] = []
+    for word in words:
+        if tokens(with_terms([*chosen, word])) > SUMMARY_TOKENS:
+            break
+        chosen.append(word)
+    summary = with_terms(chosen)
+    while tokens(summary) > SUMMARY_TOKENS:
+        summary = summary.rsplit(" ", 1)[0] if " " in summary else summary[: len(summary) * 4 // 5]
+    return summary
+
+
+_LEAD_PIECES = st.sampled_from(
+    ["The valve", " has", " 45 Nm.", " seals", "!", "...", " —", " 保修期为两年。", "ボルトを締める", " x²",
+     " (see 2.1)", " naïve", "'s", " ", "\n", "\t", "12345", "Ⅻ", "<|endoftext|>", "🙂", " e\u0301"]
+)  # fmt: skip
+_TERMS = st.one_of(
+    st.sampled_from(
+        ["flange", "torque", "Straße", "naïve", "保修", "密封", "ボルト", "x²", "Ⅻabc", "endoftext", "ésé"]
+    ),
+    st.text(st.characters(categories=["L", "N", "M", "P"]), min_size=1, max_size=12),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LEAD_PIECES, max_size=40).map("".join), st.lists(_TERMS, max_size=DISTINCT_TERMS + 2))
+def test_bounded_summaries_are_those_tiktoken_counts_give(lead: str, words: list[str]) -> None:
+    assert section_summaries_module._bounded(lead, words) == _bounded_by_definition(lead, words)

@@ -34,12 +34,19 @@ def heaviest_terms(
     chunks = len(frequencies)
     total = max(namespace_chunks, chunks)
     across = namespace_holding.get
-    factor = {
-        term: okapi_idf(total, max(across(term, 0), holding)) * math.log(1.0 + chunks / holding)
-        if len(term) >= 2
-        else 0.0
-        for term, holding in in_document.items()
-    }
+    # Both factors depend on a count alone, and a document's terms share few counts: each computed once.
+    namespace_idf: dict[int, float] = {}
+    document_idf = [0.0, *(math.log(1.0 + chunks / holding) for holding in range(1, chunks + 1))]
+    factor = {}
+    for term, holding in in_document.items():
+        if len(term) < 2:
+            factor[term] = 0.0
+            continue
+        held = max(across(term, 0), holding)
+        idf = namespace_idf.get(held)
+        if idf is None:
+            idf = namespace_idf[held] = okapi_idf(total, held)
+        factor[term] = idf * document_idf[holding]
     damped = [
         0.0,
         *(1.0 + math.log(tf) for tf in range(1, max((max(c.values(), default=0) for c in frequencies), default=0) + 1)),

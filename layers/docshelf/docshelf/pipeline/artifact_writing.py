@@ -14,7 +14,7 @@ from docshelf.model import Chunk, Document
 from docshelf.pipeline.graph_writing import delete_document_graph
 from docshelf.pipeline.outcomes import DocumentRef
 from docshelf.serde import chunks_json, dumps
-from docshelf.store.base import ObjectStore
+from docshelf.store.base import ObjectStore, put_again
 
 
 def manifest(
@@ -48,11 +48,26 @@ def manifest(
 
 
 def write_artifact_objects(
-    store: ObjectStore, ref: DocumentRef, manifest: dict[str, Any], chunks: list[Chunk], doc_nav: dict[str, Any]
+    store: ObjectStore,
+    ref: DocumentRef,
+    manifest: dict[str, Any],
+    chunks: list[Chunk],
+    doc_nav: dict[str, Any],
+    *,
+    chunks_data: bytes | None = None,
+    same_as: str | None = None,
 ) -> None:
+    """The three objects. `chunks_data`: chunks.json's bytes if made already; `same_as`: an object holding just
+    those bytes, which chunks.json may become a second name of (`put_again`)."""
     namespace, document_id = ref.namespace, ref.document_id
     store.put(artifact_key(namespace, document_id, "manifest.json"), dumps(manifest), content_type="application/json")
-    store.put(artifact_key(namespace, document_id, "chunks.json"), chunks_json(chunks, document_id=document_id))
+    if chunks_data is None:
+        chunks_data = chunks_json(chunks, document_id=document_id)
+    chunks_key = artifact_key(namespace, document_id, "chunks.json")
+    if same_as is None:
+        store.put(chunks_key, chunks_data)
+    else:
+        put_again(store, chunks_key, chunks_data, same_as=same_as, content_type="application/octet-stream")
     store.put(artifact_key(namespace, document_id, "doc_nav.json"), dumps(doc_nav))
 
 

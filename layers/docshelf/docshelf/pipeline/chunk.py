@@ -39,13 +39,21 @@ class Chunked:
     asset_names: tuple[str, ...] = ()  # the image assets the document names, placed in its folder
 
     def write(self, store: ObjectStore) -> None:
-        if not self.cache_hit:
-            store.put(self.cache_key, chunks_json(self.chunks), content_type="application/json")
+        """On a miss the chunk cache first, then the artifacts. The cache holds chunks.json's bytes (the chunk
+        reader takes them as they are), so chunks.json is put as a second name of the cache's object where the
+        store can (a hard link on a local store: one file, not two). That way round a cache object always holds
+        its own revision's chunks, whatever another writer does to chunks.json meanwhile."""
         ref = self.ref
+        chunks_data = chunks_json(self.chunks, document_id=ref.document_id)
+        if not self.cache_hit:
+            store.put(self.cache_key, chunks_data, content_type="application/json")
         place_document_assets(
             store, namespace=ref.namespace, document_id=ref.document_id, revision=ref.revision, names=self.asset_names
         )
-        write_artifact_objects(store, self.ref, self.manifest, self.chunks, self.doc_nav)
+        write_artifact_objects(
+            store, ref, self.manifest, self.chunks, self.doc_nav, chunks_data=chunks_data,
+            same_as=None if self.cache_hit else self.cache_key,
+        )  # fmt: skip
 
 
 def chunk_without_writing(store: ObjectStore, outcome: ParseOutcome, *, config: PipelineConfig) -> Chunked:

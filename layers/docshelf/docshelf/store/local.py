@@ -63,6 +63,33 @@ class LocalStore:
             Path(temporary).unlink(missing_ok=True)
         return True
 
+    def link(self, source: str, key: str) -> None:
+        """The object `source` under `key` as well, its bytes not written again: a hard link made beside the
+        object, then renamed over it, so `key` changes atomically as with `put`; replacing or deleting either
+        name later leaves the other as it was (every write is a new file). A copy where there are no hard links."""
+        existing, path = self._path(source), self._path(key)
+        while True:
+            temporary = f"{path.parent}/{_TEMPORARY}{os.getpid()}-{_TOKEN}-{next(_SERIALS)}"
+            try:
+                os.link(existing, temporary)
+                break
+            except FileNotFoundError:
+                if path.parent.is_dir() or not existing.is_file():
+                    raise StorageError(f"no object {source!r} to link") from None
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:
+                continue
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                self.put(key, existing.read_bytes())
+                return
+        try:
+            Path(temporary).replace(path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
     @staticmethod
     def _create_in_place(path: Path, data: bytes) -> bool:
         """`create` on a file system without hard links: the object made exclusively and written where it is (a

@@ -251,6 +251,13 @@ class BM25Channel:
     def document_frequency(self, term_id: int) -> int:
         return int(self._df[term_id]) if 0 <= term_id < len(self._df) else 0
 
+    def document_frequencies(self, term_ids: IntArray) -> IntArray:
+        """`document_frequency` of each id, at once."""
+        known = term_ids < len(self._df)
+        found = np.zeros(len(term_ids), dtype=np.int64)
+        found[known] = self._df[term_ids[known]]
+        return found
+
     def idf(self, term_id: int) -> float:
         return bm25_math.okapi_idf(self._live_rows, self.document_frequency(term_id))
 

@@ -201,8 +201,9 @@ class Namespace:
 
     def content_document_frequencies(self, terms: Collection[str]) -> dict[str, int]:
         """How many live chunks hold each of the terms the vocabulary knows in their content."""
-        content = self.channels["content"]
-        return {term: content.document_frequency(self.vocabulary[term]) for term in terms if term in self.vocabulary}
+        known = [term for term in terms if term in self.vocabulary]
+        ids = np.fromiter(map(self.vocabulary.__getitem__, known), dtype=np.int64, count=len(known))
+        return dict(zip(known, self.channels["content"].document_frequencies(ids).tolist(), strict=True))
 
     def similar_terms(self, terms: Sequence[str], rule: SpellingRule) -> dict[str, list[tuple[str, int]]]:
         content, found = self.channels["content"], {}
