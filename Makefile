@@ -31,8 +31,9 @@ $(STAMP): pyproject.toml layers/docshelf/requirements.txt
 $(VOCAB): | $(STAMP)
 	$(PY) infra/fetch_vocab.py
 
-$(OCR_DATA) &: | $(STAMP)
+$(OCR_DATA) &: infra/fetch_ocr_data.py | $(STAMP)
 	$(PY) infra/fetch_ocr_data.py --fonts
+	touch $(OCR_DATA)
 
 $(MODELS): infra/fetch_models.py layers/docshelf/docshelf/embeddings/catalog.py | $(STAMP)
 	$(PY) infra/fetch_models.py

