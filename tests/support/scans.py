@@ -75,14 +75,41 @@ def render_page(
     line_height = round(points * 1.5 / 72 * dpi)
     y = dpi
     if title:
-        draw.text((dpi, y), title, font=ImageFont.truetype(face, round(points / 36 * dpi)), fill=0)
+        _draw_with_fallback(draw, (dpi, y), title, ImageFont.truetype(face, round(points / 36 * dpi)))
         y += 3 * line_height
     for paragraph in paragraphs:
         for line in _wrap(paragraph, font, width - 2 * dpi, language):
-            draw.text((dpi, y), line, font=font, fill=0)
+            _draw_with_fallback(draw, (dpi, y), line, font)
             y += line_height
         y += line_height  # a blank line between paragraphs
     return page
+
+
+def _draw_with_fallback(
+    draw: ImageDraw.ImageDraw, at: tuple[int, int], text: str, font: ImageFont.FreeTypeFont
+) -> None:
+    """`text` in `font`, its characters the face has no glyph for (Droid Sans Fallback has no Latin letters or ASCII
+    digits) in Vera at the same size, as a typesetter's font fallback would: not the face's empty boxes."""
+    fallback = ImageFont.truetype(str(LATIN_FONT), round(font.size))
+    x, y = at
+    for run, has_glyphs in _glyph_runs(text, font):
+        face = font if has_glyphs else fallback
+        draw.text((x, y), run, font=face, fill=0)
+        x += round(face.getlength(run))
+
+
+def _glyph_runs(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, bool]]:
+    """`text` cut into runs of characters that `font` has a glyph for, and runs it has none for (drawn as its
+    .notdef box, the same bitmap as a private-use character's)."""
+    missing = bytes(font.getmask("\ue000"))
+    runs: list[tuple[str, bool]] = []
+    for character in text:
+        has_glyph = character.isspace() or bytes(font.getmask(character)) != missing
+        if runs and runs[-1][1] == has_glyph:
+            runs[-1] = (runs[-1][0] + character, has_glyph)
+        else:
+            runs.append((character, has_glyph))
+    return runs
 
 
 def render_columns(left: list[str], right: list[str], *, dpi: int = 300, points: float = 12) -> Image.Image:
@@ -112,19 +139,19 @@ def render_table_page(
     draw = ImageDraw.Draw(page)
     font = ImageFont.truetype(str(font_path(language)), round(points / 72 * dpi))
     line_height = round(points * 1.5 / 72 * dpi)
-    draw.text((dpi, dpi), before, font=font, fill=0)
+    _draw_with_fallback(draw, (dpi, dpi), before, font)
     top, row_height = dpi + 3 * line_height, 2 * line_height
     column = (width - 2 * dpi) // len(grid[0])
     for row, cells in enumerate(grid):
         for col, text in enumerate(cells):
-            draw.text((dpi + col * column + line_height // 2, top + row * row_height + line_height // 2), text,
-                      font=font, fill=0)  # fmt: skip
+            at = (dpi + col * column + line_height // 2, top + row * row_height + line_height // 2)
+            _draw_with_fallback(draw, at, text, font)
     bottom = top + len(grid) * row_height
     for row in range(len(grid) + 1):
         draw.line([(dpi, top + row * row_height), (width - dpi, top + row * row_height)], fill=0, width=3)
     for col in range(len(grid[0]) + 1):
         draw.line([(dpi + col * column, top), (dpi + col * column, bottom)], fill=0, width=3)
-    draw.text((dpi, bottom + 2 * line_height), after, font=font, fill=0)
+    _draw_with_fallback(draw, (dpi, bottom + 2 * line_height), after, font)
     return page
 
 
