@@ -7,28 +7,28 @@ Each question of a set (or a seeded sample) is searched once with the defaults (
 `reach`, the share of questions whose answer is anywhere in the ten chunks (what no packer can beat).
 
 Scorers (the first is the default; the others are studies, not defaults):
-  default       the packer as it is: a passage's idf-weighted share of the query's terms, less 0.03 per chunk rank
-  local-idf     each term's weight times its rarity among the candidates' sentences (log((N + 1) / (df + 0.5)),
-                blended half and half with the collection's idf): a term every candidate sentence holds tells them
-                apart less
+  default       the packer as it is: a passage's weighted share of the query's terms, less 0.03 per chunk rank; a
+                term weighs half by its idf in the collection, half by its rarity among the candidates' sentences
+                (`packing.passage_weights`)
+  collection-idf  the same with the collection's idf alone (`local_share` 0, the packer before the rarity)
   minilm        the default score plus the cosine of the passage's matching sentence to the query under the local
                 all-MiniLM-L6-v2 (weight 1.0; English questions only, as the semantic channel), with its p50
                 embedding time a search
 
-    python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,local-idf,minilm]
+    python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,collection-idf,minilm]
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bench.evidence_study import BUDGETS, NAMESPACE, QA_SETS, SHARED, scorer, store_of
@@ -36,9 +36,9 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.scripts import has_cjk_letter
 from docshelf.search import packing
-from docshelf.search.packing import PackedEvidence, pack_evidence
+from docshelf.search.packing import PACKING, PackedEvidence, pack_evidence
 from docshelf.search.request import SearchRequest
-from docshelf.search.sentences import analyzed_sentences, matched_terms
+from docshelf.search.sentences import analyzed_sentences
 from docshelf.search.service import expansion_only, search
 from docshelf.store import LocalStore
 
@@ -58,8 +58,6 @@ Packer = Callable[[Question, int], PackedEvidence]
 
 
 def questions_of(name: str, sample: int | None, ev: Any) -> list[Question]:
-    import json
-
     index = EmbeddedIndex(LocalStore(store_of(name)))
     rows = [json.loads(line) for line in (SHARED / "ireval" / name / "queries.jsonl").open(encoding="utf-8")]
     if sample and sample < len(rows):
@@ -79,18 +77,9 @@ def default(question: Question, max_tokens: int) -> PackedEvidence:
     return pack_evidence(question.chunks, question.weights, max_tokens, deferred=question.deferred)
 
 
-def local_idf(question: Question, max_tokens: int) -> PackedEvidence:
-    sentences = [terms for chunk in question.chunks for terms in matched_terms(chunk.text, question.weights.keys())]
-    rarity = {
-        term: math.log((len(sentences) + 1) / (sum(term in terms for terms in sentences) + 0.5))
-        for term in question.weights
-    }
-    total, local_total = sum(question.weights.values()), sum(rarity.values()) or 1.0
-    blended = {
-        term: max(1e-6, 0.5 * weight / total + 0.5 * rarity[term] / local_total)
-        for term, weight in question.weights.items()
-    }
-    return pack_evidence(question.chunks, blended, max_tokens, deferred=question.deferred)
+def collection_idf(question: Question, max_tokens: int) -> PackedEvidence:
+    settings = replace(PACKING, local_share=0.0)
+    return pack_evidence(question.chunks, question.weights, max_tokens, deferred=question.deferred, settings=settings)
 
 
 @contextmanager
@@ -168,14 +157,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sets", default=",".join(QA_SETS))
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of each set's questions")
-    parser.add_argument("--scorers", default="default,local-idf")
+    parser.add_argument("--scorers", default="default,collection-idf")
     args = parser.parse_args()
     ev = scorer()
     names = args.scorers.split(",")
     minilm = MiniLM() if "minilm" in names else None
     packers: dict[str, Packer] = {
         "default": default,
-        "local-idf": local_idf,
+        "collection-idf": collection_idf,
         **({"minilm": minilm.packer()} if minilm else {}),
     }
     packers = {name: packers[name] for name in names}
