@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -90,10 +91,9 @@ def _draw_with_fallback(
 ) -> None:
     """`text` in `font`, its characters the face has no glyph for (Droid Sans Fallback has no Latin letters or ASCII
     digits) in Vera at the same size, as a typesetter's font fallback would: not the face's empty boxes."""
-    fallback = ImageFont.truetype(str(LATIN_FONT), round(font.size))
     x, y = at
     for run, has_glyphs in _glyph_runs(text, font):
-        face = font if has_glyphs else fallback
+        face = font if has_glyphs else _face(str(LATIN_FONT), round(font.size))
         draw.text((x, y), run, font=face, fill=0)
         x += round(face.getlength(run))
 
@@ -101,15 +101,25 @@ def _draw_with_fallback(
 def _glyph_runs(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, bool]]:
     """`text` cut into runs of characters that `font` has a glyph for, and runs it has none for (drawn as its
     .notdef box, the same bitmap as a private-use character's)."""
-    missing = bytes(font.getmask("\ue000"))
     runs: list[tuple[str, bool]] = []
     for character in text:
-        has_glyph = character.isspace() or bytes(font.getmask(character)) != missing
+        has_glyph = character.isspace() or _has_glyph(str(font.path), round(font.size), character)
         if runs and runs[-1][1] == has_glyph:
             runs[-1] = (runs[-1][0] + character, has_glyph)
         else:
             runs.append((character, has_glyph))
     return runs
+
+
+@lru_cache(maxsize=8)
+def _face(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+@lru_cache(maxsize=20_000)
+def _has_glyph(path: str, size: int, character: str) -> bool:
+    face = _face(path, size)
+    return bytes(face.getmask(character)) != bytes(face.getmask("\ue000"))
 
 
 def render_columns(left: list[str], right: list[str], *, dpi: int = 300, points: float = 12) -> Image.Image:
