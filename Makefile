@@ -5,8 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VOCAB := layers/docshelf/docshelf/vocab/9b5ad71b2ce5302211f9c61530b329a4922fc6a4
-# Tesseract's language data (the OcrLayer's content) and the OCR tests' CJK font; chi_sim, from Debian, comes last.
-OCR_DATA := layers/docshelf/tessdata/chi_sim.traineddata tests/fonts/DroidSansFallbackFull.ttf tests/fonts/ipam.ttf \
+# the OCR models (the OcrLayer's content: Tesseract's language data, PP-OCR's) and the OCR tests' CJK fonts
+OCR_DATA := layers/docshelf/tessdata/ppocr/rec.onnx layers/docshelf/tessdata/chi_sim.traineddata tests/fonts/DroidSansFallbackFull.ttf tests/fonts/ipam.ttf \
 	tests/fonts/ipag.ttf tests/fonts/uming.ttc tests/fonts/wqy-microhei.ttc
 # the local embedding models (infra/fetch_models.py, sha256-pinned), fetched again when the catalog changes
 MODELS := layers/docshelf/docshelf/embeddings/models/.fetched

@@ -28,6 +28,8 @@ STAGES: dict[str, tuple[str, ...]] = {
     "OCR": (
         "docshelf.ocr.engine:TesseractEngine.recognise",
         "docshelf.ocr.engine:TesseractEngine.load",
+        "docshelf.ocr.ppocr:PpOcrEngine.recognise",
+        "docshelf.ocr.ppocr:PpOcrEngine.load",
         "docshelf.ocr.grid:find_grids",
         "docshelf.ocr.blocks:recognise_page",
         "docshelf.ocr.images:image_texts",

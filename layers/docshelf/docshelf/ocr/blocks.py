@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from docshelf.model import Heading, Paragraph, Table, TableCell
 from docshelf.ocr.cjk_text import tidy_line
-from docshelf.ocr.engine import OcrEngine
+from docshelf.ocr.engine import OcrEngine, ScriptRoutedEngine
 from docshelf.ocr.grid import Grid, find_grids
 from docshelf.ocr.large_lines import reread_large_lines
 from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord
@@ -32,6 +32,7 @@ HEADING_HEIGHT = 1.3
 TITLE_HEIGHT = 1.8
 HEADING_MAX_CHARS = 120
 _HYPHENATED = re.compile(r"[^\W\d_]-$")
+_TRAILING_RUN = re.compile("[0-9A-Za-z０-９Ａ-Ｚａ-ｚ.,]+$")
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -55,7 +56,8 @@ def recognise_page(
     reader = first_pass_language(languages)
     if reader is not None:
         small = image.reduce(FIRST_PASS_REDUCTION)
-        first_pass = engine.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
+        scout = engine.first_pass if isinstance(engine, ScriptRoutedEngine) else engine
+        first_pass = scout.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
     recognised = reread_large_lines(engine, image, engine.recognise(image, languages, dpi=dpi), languages, dpi=dpi)
     blocks = ocr_blocks(recognised, find_grids(image), page_number)
@@ -202,7 +204,7 @@ def _join_lines(lines: list[str]) -> str:
             text = line
         elif _HYPHENATED.search(text) and line[0].islower():
             text = text[:-1] + line
-        elif no_space_script(text[-1]) or no_space_script(line[0]):
+        elif no_space_script(text[-1]) or no_space_script(line[0]) or _run_in_cjk(text):
             text += line
         else:
             text += " " + line
@@ -212,3 +214,10 @@ def _join_lines(lines: list[str]) -> str:
 def _confidence(words: list[OcrWord]) -> float:
     weight = sum(len(word.text) for word in words)
     return round(sum(word.confidence * len(word.text) for word in words) / weight, 3) if weight else 0.0
+
+
+def _run_in_cjk(text: str) -> bool:
+    """Whether `text` ends in a number or a Latin word set inside Chinese or Japanese text (`点検は20`): CJK lines
+    break anywhere, so the next line continues it without a space."""
+    run = _TRAILING_RUN.search(text)
+    return run is not None and run.start() > 0 and no_space_script(text[run.start() - 1])

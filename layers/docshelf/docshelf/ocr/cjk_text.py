@@ -6,6 +6,10 @@
   digit about as far from the next as the line is tall), they are written full width, as printed.
 - A dash between Latin letters or digits read as a Han, kana or other dash character (`TX一100`, `TXー100`) is the
   identifier's hyphen-minus again (full width when the identifier is), so ＴＸ－１００ stays one identifier.
+- Characters that look alike across scripts, decided by their neighbours: a katakana ヘ/ベ/ペ between hiragana is
+  the hiragana (すベて → すべて), a katakana ニ after a kanji numeral or before a kanji (十ニ, ニ営業) is the numeral
+  二, and an X-like mark between Latin letters and digits (`Tメ-100`, `T×-100`, a Greek or Cyrillic X) is the
+  letter X.
 - A line of words the engine itself gives almost no confidence (a speck read as `RU` at 0.04) is noise, and so
   is such a word of Latin letters inside a CJK line. Han and kana words keep theirs: Tesseract's CJK models give
   correctly read characters a confidence of 0 as often as misread ones.
@@ -35,6 +39,12 @@ _ALPHANUMERIC = frozenset(
 )  # ASCII and full-width digits and letters
 _IDENTIFIER_DASH = re.compile(r"(?<=[0-9A-Za-z０-９Ａ-Ｚａ-ｚ])[一ー－—–‐‑−](?=[0-9A-Za-z０-９Ａ-Ｚａ-ｚ])")
 _FULL_WIDTH_OFFSET = 0xFEE0
+_HIRAGANA = re.compile("[\u3041-\u309f]")
+_KATAKANA_TO_HIRAGANA = {"ヘ": "へ", "ベ": "べ", "ペ": "ぺ"}
+_KATAKANA = re.compile("[\u30a0-\u30ff\u31f0-\u31ff]")
+_KANJI_NUMERALS = frozenset("〇一二三四五六七八九十百千万億")
+_HAN = re.compile(f"[{HAN}]")
+_X_LIKE = re.compile("(?<=[A-Za-zＡ-Ｚａ-ｚ])[メ×ХхΧχ](?=[0-9A-Za-z０-９Ａ-Ｚａ-ｚ一ー－—–‐‑−-])")
 
 
 def tidy_line(line: OcrLine) -> OcrLine | None:
@@ -46,7 +56,7 @@ def tidy_line(line: OcrLine) -> OcrLine | None:
     if any(_CJK.search(word.text) for word in words):
         words = [word for word in words if word.confidence >= NOISE_CONFIDENCE or not _LATIN.fullmatch(word.text)]
         words = _joined_runs(words, max(1, line.box[3] - line.box[1]))
-    return OcrLine(tuple(_restored_dashes(word) for word in words), line.box)
+    return OcrLine(tuple(_restored_dashes(_lookalikes_decided(word)) for word in words), line.box)
 
 
 def _joined_runs(words: list[OcrWord], height: int) -> list[OcrWord]:
@@ -96,4 +106,27 @@ def _restored_dashes(word: OcrWord) -> OcrWord:
         return "－" if not before.isascii() else "-"
 
     text = _IDENTIFIER_DASH.sub(dash, word.text)
+    return word if text == word.text else OcrWord(text, word.box, word.confidence)
+
+
+def _lookalikes_decided(word: OcrWord) -> OcrWord:
+    text = _X_LIKE.sub("X", word.text)
+    if _KATAKANA.search(text):
+        chars = list(text)
+        for index, char in enumerate(chars):
+            before = chars[index - 1] if index else ""
+            after = chars[index + 1] if index + 1 < len(chars) else ""
+            if (
+                char in _KATAKANA_TO_HIRAGANA
+                and _HIRAGANA.fullmatch(before or " ")
+                and _HIRAGANA.fullmatch(after or " ")
+            ):
+                chars[index] = _KATAKANA_TO_HIRAGANA[char]
+            elif (
+                char == "ニ"
+                and not _KATAKANA.fullmatch(before or " ")
+                and (before in _KANJI_NUMERALS or _HAN.fullmatch(after or " "))
+            ):
+                chars[index] = "二"
+        text = "".join(chars)
     return word if text == word.text else OcrWord(text, word.box, word.confidence)

@@ -1,4 +1,6 @@
-"""The OCR engine contract and its Tesseract implementation (tesserocr, libtesseract 5 with LSTM models).
+"""The OCR engine contract, its Tesseract implementation (tesserocr, libtesseract 5 with LSTM models), and the engine
+a process uses: Tesseract for pages in Latin script and for the first pass that finds a page's script, PP-OCRv6
+(ocr/ppocr.py) for Chinese and Japanese pages when its models are installed (docs/evaluation/ocr.md).
 
 One engine per process, reused: initialising Tesseract with its models costs about a second per language set.
 Tesseract's API object is not thread-safe, so every call holds the engine's lock; parallel pages run in forked
@@ -13,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from docshelf.ocr.model import Box, OcrLine, OcrPage, OcrParagraph, OcrWord
 from docshelf.ocr.quiet import quiet_leptonica
-from docshelf.ocr.settings import OcrSettings, unavailable_reason
+from docshelf.ocr.script import CJK_LANGUAGES
+from docshelf.ocr.settings import PPOCR_FOLDER, OcrSettings, cjk_reader_available, unavailable_reason
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -120,7 +123,35 @@ def _word_text(item: Any, level: Any) -> str:
         return ""
 
 
-_shared: dict[Path, TesseractEngine] = {}
+class ScriptRoutedEngine:
+    """Chinese and Japanese pages read by PP-OCR, every other page (and the first pass) by Tesseract."""
+
+    name = "tesseract+pp-ocrv6"
+
+    def __init__(self, tesseract: TesseractEngine, cjk: OcrEngine) -> None:
+        self.first_pass = tesseract
+        self._cjk = cjk
+
+    def _reader(self, languages: tuple[str, ...]) -> OcrEngine:
+        return self._cjk if languages and all(code in CJK_LANGUAGES for code in languages) else self.first_pass
+
+    def load(self, languages: tuple[str, ...]) -> None:
+        self.first_pass.load(languages)  # the first pass reads in any of them
+        if self._reader(languages) is self._cjk:
+            self._cjk.load(languages)
+
+    def recognise(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        return self._reader(languages).recognise(image, languages, dpi=dpi)
+
+    def recognise_line(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
+        """A large line read again by the engine that read its page."""
+        reader = self._reader(languages)
+        if isinstance(reader, TesseractEngine):
+            return reader.recognise_line(image, languages, dpi=dpi)
+        return reader.recognise(image, languages, dpi=dpi)
+
+
+_shared: dict[tuple[Path, bool], OcrEngine] = {}
 _shared_lock = threading.Lock()
 
 
@@ -130,11 +161,16 @@ def shared_engine(settings: OcrSettings) -> OcrEngine:
     if reason is not None:
         raise OcrUnavailableError(reason)
     with _shared_lock:
-        engine = _shared.get(settings.tessdata)
+        key = (settings.tessdata, settings.cjk_reader)
+        engine = _shared.get(key)
         if engine is None:
             try:
                 engine = TesseractEngine(settings.tessdata)
             except ImportError as exc:
                 raise OcrUnavailableError(f"the OCR engine is not installed ({exc.name or 'tesserocr'})") from exc
-            _shared[settings.tessdata] = engine
+            if settings.cjk_reader and cjk_reader_available(settings):
+                from docshelf.ocr.ppocr import PpOcrEngine
+
+                engine = ScriptRoutedEngine(engine, PpOcrEngine(settings.tessdata / PPOCR_FOLDER))
+            _shared[key] = engine
         return engine

@@ -4,8 +4,10 @@
   (or `partial` when other pages have text), with the reason;
 - DOCSHELF_OCR_LANGUAGES: Tesseract language codes joined by `+` (default `eng+chi_sim+jpn`; each page is read in
   the one a first pass finds, ocr/script.py);
-- DOCSHELF_TESSDATA: the folder of the `.traineddata` files; by default Lambda's OcrLayer (/opt/tessdata), else
-  the one `make setup` fills (layers/docshelf/tessdata).
+- DOCSHELF_TESSDATA: the folder of the `.traineddata` files (and of PP-OCR's models, in its `ppocr/`); by default
+  Lambda's OcrLayer (/opt/tessdata), else the one `make setup` fills (layers/docshelf/tessdata);
+- DOCSHELF_OCR_CJK: `tesseract` reads Chinese and Japanese pages with Tesseract too; by default PP-OCRv6 reads them
+  when its models and onnxruntime are installed (ocr/ppocr.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from pathlib import Path
 OCR_ENV = "DOCSHELF_OCR"
 LANGUAGES_ENV = "DOCSHELF_OCR_LANGUAGES"
 TESSDATA_ENV = "DOCSHELF_TESSDATA"
+CJK_ENV = "DOCSHELF_OCR_CJK"
+PPOCR_FOLDER = "ppocr"
+PPOCR_MODELS = ("det.onnx", "rec.onnx")
 DEFAULT_LANGUAGES = ("eng", "chi_sim", "jpn")
 LAMBDA_TESSDATA = Path("/opt/tessdata")
 CHECKOUT_TESSDATA = Path(__file__).resolve().parents[2] / "tessdata"
@@ -28,6 +33,7 @@ class OcrSettings:
     enabled: bool = True
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     tessdata: Path = CHECKOUT_TESSDATA
+    cjk_reader: bool = True  # PP-OCR for Chinese and Japanese pages, where installed
 
 
 def ocr_settings() -> OcrSettings:
@@ -37,6 +43,7 @@ def ocr_settings() -> OcrSettings:
         enabled=enabled,
         languages=tuple(code.strip() for code in languages) or DEFAULT_LANGUAGES,
         tessdata=_tessdata(),
+        cjk_reader=os.environ.get(CJK_ENV, "").strip().lower() != "tesseract",
     )
 
 
@@ -58,3 +65,11 @@ def unavailable_reason(settings: OcrSettings) -> str | None:
         files = ", ".join(f"{code}.traineddata" for code in missing)
         return f"OCR language data missing: {files} not in {settings.tessdata}"
     return None
+
+
+def cjk_reader_available(settings: OcrSettings) -> bool:
+    """Whether PP-OCR can read Chinese and Japanese pages here: onnxruntime and both models installed."""
+    folder = settings.tessdata / PPOCR_FOLDER
+    return importlib.util.find_spec("onnxruntime") is not None and all(
+        (folder / name).is_file() for name in PPOCR_MODELS
+    )

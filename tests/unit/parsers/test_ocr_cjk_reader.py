@@ -1,0 +1,57 @@
+"""Chinese and Japanese pages read by PP-OCR (ocr/ppocr.py) through the parser; English by Tesseract; Tesseract for
+all when DOCSHELF_OCR_CJK=tesseract. Pages in IPA Mincho and AR PL UMing with a title, full-width identifiers and an
+extension number, as bench/ocr_bench.py renders them (its measured figures: docs/evaluation/ocr.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.ocr_bench import CJK_PAGES
+from docshelf.model import Heading
+from docshelf.ocr.engine import ScriptRoutedEngine, TesseractEngine, shared_engine
+from docshelf.ocr.ppocr import PpOcrEngine
+from docshelf.ocr.settings import cjk_reader_available, ocr_settings
+from docshelf.parsers import parse_bytes
+from docshelf.tables import block_text
+from tests.support.scans import SCRIPT_FONTS, character_error_rate, degrade, encode, normalise, render_page
+
+pytestmark = pytest.mark.usefixtures("ocr_ready")
+FACES = {"jpn": "IPA Mincho", "chi_sim": "AR PL UMing"}
+
+
+@pytest.fixture(autouse=True)
+def pp_ocr_installed() -> None:
+    if not cjk_reader_available(ocr_settings()):
+        pytest.fail("PP-OCR's models or onnxruntime are missing: `make setup` places them", pytrace=False)
+
+
+def test_the_process_engine_routes_cjk_pages_to_pp_ocr_and_the_rest_to_tesseract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine = shared_engine(ocr_settings())
+    assert isinstance(engine, ScriptRoutedEngine)
+    assert isinstance(engine.first_pass, TesseractEngine)
+    assert isinstance(engine._reader(("jpn",)), PpOcrEngine)
+    assert isinstance(engine._reader(("chi_sim",)), PpOcrEngine)
+    assert engine._reader(("eng",)) is engine.first_pass
+    monkeypatch.setenv("DOCSHELF_OCR_CJK", "tesseract")
+    assert isinstance(shared_engine(ocr_settings()), TesseractEngine)
+
+
+@pytest.mark.parametrize("language", sorted(CJK_PAGES))
+@pytest.mark.parametrize("worn", [False, True])
+def test_a_cjk_scan_reads_back_nearly_whole_with_its_title_and_identifiers(language: str, worn: bool) -> None:
+    title, paragraphs = CJK_PAGES[language]
+    font = SCRIPT_FONTS[language][FACES[language]]
+    if not font.is_file():
+        pytest.fail(f"{font.name} missing: `make setup` places it", pytrace=False)
+    page = render_page(paragraphs, language, points=12, title=title, font_file=font)
+    document = parse_bytes(encode([degrade(page) if worn else page], "png"), "scan.png")
+    text = "\n".join(block_text(block) for block in document.blocks())
+    rate = character_error_rate("\n".join([title, *paragraphs]), text)
+    print(f"PP-OCR {language} {'degraded' if worn else 'clean'}: CER {rate:.4f}")
+    assert rate <= 0.01  # measured 0-0.6% (Tesseract's script models: 1.6-2.6%)
+    found = normalise(text).replace(" ", "")
+    assert all(identifier in found for identifier in ("TX-100", "TX-200", "3305"))
+    first = document.blocks()[0]
+    assert isinstance(first, Heading) and first.text == title  # level 1 clean; 2 on the skewed page
