@@ -30,11 +30,14 @@ if TYPE_CHECKING:
 DETECTOR = "det.onnx"
 RECOGNISER = "rec.onnx"
 # The detector reads the page at most this many pixels on its longer side (a 300 dpi A4 page is 3,508): on
-# bench/ocr_bench.py 1,280 read as well as 2,000 at 15% less CPU and two thirds of the memory; 960 lost at 10 pt.
+# bench/ocr_bench.py 1,280 read as well as 2,000 at 25% less CPU and two thirds of the memory; 960 lost at 10 pt.
 DETECTION_SIDE = 1280
 LINE_HEIGHT = 48  # the recogniser's input height
 MIN_LINE_WIDTH = 320  # the recogniser's narrowest input (its training width)
 BATCH = 6
+# Grey levels below this are ink; rows of ink at most INK_GAP apart are one line's (a line's strokes leave gaps).
+INK_LEVEL = 128
+INK_GAP = 3
 # A line read with less confidence than this is noise (a speck, a ruling line).
 MIN_LINE_CONFIDENCE = 0.5
 
@@ -58,7 +61,7 @@ class PpOcrEngine:
         rgb = image.convert("RGB")
         lines = _detect(detector, rgb)
         read = _recognise(recogniser, charset, rgb, lines)
-        kept = [(found.box, line) for found, line in zip(lines, read, strict=True) if line]
+        kept = [(line.box, line) for line in read if line]
         order = paragraphs([box for box, _ in kept], rgb.width)
         return OcrPage(
             width=rgb.width,
@@ -127,7 +130,6 @@ def _recognise(recogniser: Any, charset: tuple[str, ...], image: Image, lines: l
     """Each detected line's words (None when nothing was read with confidence), batched by width as PP-OCR batches
     them."""
     result: list[OcrLine | None] = [None] * len(lines)
-    boxes = [line.box for line in lines]
     order = sorted(range(len(lines)), key=lambda i: lines[i].width / max(1.0, lines[i].height))
     name = recogniser.get_inputs()[0].name
     for start in range(0, len(order), BATCH):
@@ -140,10 +142,11 @@ def _recognise(recogniser: Any, charset: tuple[str, ...], image: Image, lines: l
             tensor[row, :, :, :width] = _normalised(np.asarray(crop.resize((width, LINE_HEIGHT)), dtype=np.uint8))
         probabilities = recogniser.run(None, {name: tensor})[0]
         step_width = padded / probabilities.shape[1]  # input pixels a step
-        for index, width, read in zip(batch, widths, greedy_decode(probabilities, charset), strict=True):
+        decoded = greedy_decode(probabilities, charset)
+        for index, crop, width, read in zip(batch, crops, widths, decoded, strict=True):
             if not read.characters or read.confidence < MIN_LINE_CONFIDENCE:
                 continue
-            box = boxes[index]
+            box = _text_box(lines[index], crop)
             to_page = step_width * (box[2] - box[0]) / width
             placed = tuple(
                 OcrWord(
@@ -161,6 +164,26 @@ def _recognise(recogniser: Any, charset: tuple[str, ...], image: Image, lines: l
             if placed:
                 result[index] = OcrLine(placed, box)
     return result
+
+
+def _text_box(line: LineBox, crop: Image) -> Box:
+    """The line's box with the height of its ink: the rows of the crop around its middle that hold dark pixels.
+    The detector's rectangles are grown by an amount that depends on a line's length, so their heights do not keep
+    the text's proportions, which headings are found by."""
+    left, top, right, _ = line.box
+    ink = np.asarray(crop.convert("L")) < INK_LEVEL
+    rows = ink.sum(axis=1) > max(1, crop.width // 200)
+    middle = len(rows) // 2
+    if not rows.any():
+        return line.box
+    marked = np.flatnonzero(rows)
+    centre = int(marked[np.argmin(np.abs(marked - middle))])
+    first = last = centre
+    while first > 0 and rows[max(0, first - INK_GAP) : first].any():
+        first -= 1
+    while last < len(rows) - 1 and rows[last + 1 : min(len(rows), last + 1 + INK_GAP)].any():
+        last += 1
+    return (left, top + first, right, top + last + 1)
 
 
 def _line(parts: list[tuple[Box, OcrLine]]) -> OcrLine:
