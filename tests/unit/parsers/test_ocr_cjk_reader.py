@@ -8,9 +8,10 @@ import pytest
 
 from bench.ocr_bench import CJK_PAGES
 from docshelf.model import Heading
+from docshelf.ocr.blocks import preload
 from docshelf.ocr.engine import ScriptRoutedEngine, TesseractEngine, shared_engine
 from docshelf.ocr.ppocr import PpOcrEngine
-from docshelf.ocr.settings import cjk_reader_available, ocr_settings
+from docshelf.ocr.settings import PPOCR_FOLDER, cjk_reader_available, ocr_settings
 from docshelf.parsers import parse_bytes
 from docshelf.tables import block_text
 from tests.support.scans import SCRIPT_FONTS, character_error_rate, degrade, encode, normalise, render_page
@@ -55,3 +56,12 @@ def test_a_cjk_scan_reads_back_nearly_whole_with_its_title_and_identifiers(langu
     assert all(identifier in found for identifier in ("TX-100", "TX-200", "3305"))
     first = document.blocks()[0]
     assert isinstance(first, Heading) and first.text == title  # level 1 clean; 2 on the skewed page
+
+
+def test_preloading_loads_tesseract_only_for_what_it_reads_and_pp_ocr_for_the_cjk_pages() -> None:
+    settings = ocr_settings()
+    tesseract = TesseractEngine(settings.tessdata)
+    pp_ocr = PpOcrEngine(settings.tessdata / PPOCR_FOLDER)
+    preload(ScriptRoutedEngine(tesseract, pp_ocr), settings)
+    assert set(tesseract._apis) == {("jpn",), ("eng",)}  # the first pass's and English's; no chi_sim
+    assert pp_ocr._sessions is not None

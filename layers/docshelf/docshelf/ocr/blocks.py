@@ -14,7 +14,7 @@ from docshelf.ocr.cjk_text import tidy_line
 from docshelf.ocr.engine import OcrEngine, ScriptRoutedEngine
 from docshelf.ocr.grid import Grid, find_grids
 from docshelf.ocr.large_lines import reread_large_lines
-from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord
+from docshelf.ocr.model import OcrBlock, OcrLine, OcrPage, OcrWord, union
 from docshelf.ocr.script import choose_languages, first_pass_language
 from docshelf.ocr.settings import OcrSettings
 from docshelf.scripts import no_space_script
@@ -39,12 +39,20 @@ if TYPE_CHECKING:
 
 
 def preload(engine: OcrEngine, settings: OcrSettings) -> None:
-    """Load the models every page may use: each language alone, or all together when no first pass chooses."""
-    if first_pass_language(settings.languages) is None:
+    """Load the models every page may use: the first pass's and each language alone in the engine that reads it, or
+    all together when no first pass chooses."""
+    reader = first_pass_language(settings.languages)
+    if reader is None:
         engine.load(settings.languages)
         return
+    _scout(engine).load((reader,))
     for language in settings.languages:
         engine.load((language,))
+
+
+def _scout(engine: OcrEngine) -> OcrEngine:
+    """The engine the first pass reads with."""
+    return engine.first_pass if isinstance(engine, ScriptRoutedEngine) else engine
 
 
 def recognise_page(
@@ -56,8 +64,7 @@ def recognise_page(
     reader = first_pass_language(languages)
     if reader is not None:
         small = image.reduce(FIRST_PASS_REDUCTION)
-        scout = engine.first_pass if isinstance(engine, ScriptRoutedEngine) else engine
-        first_pass = scout.recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
+        first_pass = _scout(engine).recognise(small, (reader,), dpi=dpi // FIRST_PASS_REDUCTION if dpi else None)
         languages = choose_languages("".join(word.text for word in first_pass.words()), languages)
     recognised = reread_large_lines(engine, image, engine.recognise(image, languages, dpi=dpi), languages, dpi=dpi)
     blocks = ocr_blocks(recognised, find_grids(image), page_number)
@@ -144,9 +151,7 @@ def _table(grid: Grid, cells: dict[tuple[int, int], list[OcrWord]], page_number:
 def _cell_text(words: list[OcrWord]) -> str:
     if not words:
         return ""
-    box = (min(w.box[0] for w in words), min(w.box[1] for w in words),
-           max(w.box[2] for w in words), max(w.box[3] for w in words))  # fmt: skip
-    tidied = tidy_line(OcrLine(tuple(words), box))
+    tidied = tidy_line(OcrLine(tuple(words), union([word.box for word in words])))
     return _line_text(tidied.words) if tidied is not None else ""
 
 

@@ -136,9 +136,7 @@ class ScriptRoutedEngine:
         return self._cjk if languages and all(code in CJK_LANGUAGES for code in languages) else self.first_pass
 
     def load(self, languages: tuple[str, ...]) -> None:
-        self.first_pass.load(languages)  # the first pass reads in any of them
-        if self._reader(languages) is self._cjk:
-            self._cjk.load(languages)
+        self._reader(languages).load(languages)
 
     def recognise(self, image: Image, languages: tuple[str, ...], *, dpi: int | None) -> OcrPage:
         return self._reader(languages).recognise(image, languages, dpi=dpi)

@@ -1,4 +1,4 @@
-"""Text-line boxes from a DB text detector's probability map (PP-OCR's detector), as axis-aligned rectangles.
+"""Text-line rectangles from a DB text detector's probability map (PP-OCR's detector).
 
 The detector marks the shrunk core of each text line; a line is a connected region of the map above THRESHOLD,
 kept when the map's mean over its pixels reaches BOX_THRESHOLD, and grown back by the DB rule (each side moves out by

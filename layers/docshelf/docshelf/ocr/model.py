@@ -12,6 +12,11 @@ OcrBlock: TypeAlias = Heading | Paragraph | Table
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels of the recognised image
 
 
+def union(boxes: list[Box]) -> Box:
+    """The smallest box holding all of `boxes`."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 @dataclass(frozen=True, slots=True)
 class OcrWord:
     text: str

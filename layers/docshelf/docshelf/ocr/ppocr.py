@@ -21,7 +21,7 @@ import numpy as np
 
 from docshelf.ocr.ctc import greedy_decode, words
 from docshelf.ocr.line_detection import LineBox, text_line_boxes
-from docshelf.ocr.model import Box, OcrLine, OcrPage, OcrParagraph, OcrWord
+from docshelf.ocr.model import Box, OcrLine, OcrPage, OcrParagraph, OcrWord, union
 from docshelf.ocr.reading_order import paragraphs
 
 if TYPE_CHECKING:
@@ -190,6 +190,4 @@ def _line(parts: list[tuple[Box, OcrLine]]) -> OcrLine:
     """Boxes the reading order put on one row, as one line."""
     if len(parts) == 1:
         return parts[0][1]
-    boxes = [box for box, _ in parts]
-    union = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-    return OcrLine(tuple(word for _, line in parts for word in line.words), union)
+    return OcrLine(tuple(word for _, line in parts for word in line.words), union([box for box, _ in parts]))

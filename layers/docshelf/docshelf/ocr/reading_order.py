@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from docshelf.ocr.model import Box
+from docshelf.ocr.model import Box, union
 
 MIN_COLUMN_LINES = 3
 MIN_COLUMN_WIDTH = 0.15
@@ -28,7 +28,7 @@ def paragraphs(boxes: Sequence[Box], page_width: int) -> list[list[list[int]]]:
     result: list[list[list[int]]] = []
     previous: Box | None = None
     for line in lines:
-        box = _union([boxes[index] for index in line])
+        box = union([boxes[index] for index in line])
         if previous is None or _starts_paragraph(previous, box):
             result.append([])
         result[-1].append(line)
@@ -83,7 +83,7 @@ def _lines(ordered: list[int], boxes: Sequence[Box]) -> list[list[int]]:
     """Consecutive boxes that share most of their height are one line, left to right."""
     lines: list[list[int]] = []
     for index in ordered:
-        if lines and _same_row(_union([boxes[i] for i in lines[-1]]), boxes[index]):
+        if lines and _same_row(union([boxes[i] for i in lines[-1]]), boxes[index]):
             lines[-1].append(index)
         else:
             lines.append([index])
@@ -103,7 +103,3 @@ def _starts_paragraph(previous: Box, box: Box) -> bool:
         or gap > PARAGRAPH_GAP * min(height, last)
         or max(height, last) > SIZE_CHANGE * min(height, last)
     )
-
-
-def _union(boxes: list[Box]) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
