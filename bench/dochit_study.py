@@ -7,7 +7,8 @@ sample of its questions in process under each row below; the runs are scored wit
 
 Rows: the defaults; the path channel off (`path_weight` 0), at half weight, or asking 0.5 / 0.75 / 1.0 of the
 query's terms (`path_min_share`); RM3 expansion off (`expansion_weight` 0) or from fewer feedback chunks
-(`feedback_chunks` 3); passage reordering off (a document's
+(`feedback_chunks` 3); the passage vote across documents off, at weight 2 or 4 (1 is the default), or over the
+first 20 results (not 30) (search/passage_vote.py); passage reordering off (a document's
 chunks stay in fused order); and document-level evidence fused into the chunk ranking: the first 50 results of the
 defaults re-scored as fused score + w / (rrf_k + r + 1) (w 1-8), r the rank of the chunk's document by the best content
 score among its chunks there (`docmax`), the sum of its best three (`docsum3`), or stemmed BM25 over whole
@@ -52,6 +53,10 @@ SETTINGS: dict[str, RankingSettings] = {
     "path_min_share 0.5 (before)": replace(RANKING, path_min_share=0.5),
     "path_min_share 0.75": replace(RANKING, path_min_share=0.75),
     "path_min_share 1.0": replace(RANKING, path_min_share=1.0),
+    "passage vote off": replace(RANKING, passage_vote_weight=0.0),
+    "passage vote w 2": replace(RANKING, passage_vote_weight=2.0),
+    "passage vote w 4": replace(RANKING, passage_vote_weight=4.0),
+    "passage vote depth 20": replace(RANKING, passage_vote_depth=20),
 }
 
 

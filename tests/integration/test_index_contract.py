@@ -14,6 +14,7 @@ import random
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +314,45 @@ def test_small_corpus_is_ranked_best_first_with_the_rest_after(index: SearchBack
     assert [r.chunk.chunk_id for r in response.results] == ["d1-c1", "d1-c0", "d1-c2"]
     assert response.results[0].score > 0 and [r.score for r in response.results[1:]] == [0.0, 0.0]
     assert "about seals" in response.evidence_text.split("\n\n")[0]
+
+
+def test_the_passage_vote_lifts_the_chunk_where_the_query_terms_meet(index: SearchBackend) -> None:
+    """search/passage_vote.py through either engine: among parts of long documents, the chunk whose sentence holds
+    the question's terms passes one that scatters them; one-chunk documents and CJK queries are ranked as before."""
+    fill = "The archive holds letters, maps and ledgers from the period."
+    scattered = " ".join(
+        [
+            "Ribault sailed along the coast.",
+            fill,
+            fill,
+            "The river mouth was charted twice.",
+            fill,
+            fill,
+            "Ribault wrote of the land.",
+            fill,
+            "A claim dispute came much later.",
+            "The river froze.",
+        ]
+    )
+    answer = " ".join([fill, fill, "In 1562 Ribault claimed the land at the river for France.", *[fill] * 5])
+    for doc, text in (("a", scattered), ("b", answer)):
+        index.upsert("ns", doc, "r1", [make_chunk(0, f"Chapter {doc}. {fill}", doc=doc, name=f"{doc}.txt"),
+                                       make_chunk(1, text, doc=doc, name=f"{doc}.txt")])  # fmt: skip
+    index.upsert("ns", "c", "r1", [make_chunk(i, f"Note {i} on ships and weather.", doc="c") for i in range(8)])
+    question = SearchRequest("ns", "when did Ribault claim the land at the river", top_k=3)
+
+    def first(request: SearchRequest, weight: float) -> list[str]:
+        return ids(
+            [
+                (r.chunk.chunk_id, r.score)
+                for r in search(index, request, RankingSettings(passage_vote_weight=weight)).results
+            ]
+        )
+
+    assert first(question, 0.0)[:2] == ["a-c1", "b-c1"]
+    assert first(question, 8.0)[:2] == ["b-c1", "a-c1"]
+    # The same question with a Chinese name no chunk holds: no vote, so the fused order stands.
+    assert first(replace(question, query=f"{question.query} 里博"), 8.0)[:2] == ["a-c1", "b-c1"]
 
 
 # Chunks of 3 to 20 words (lengths Lucene's one-byte norms hold exactly), some words in more than half of them

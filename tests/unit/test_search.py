@@ -16,6 +16,7 @@ from docshelf.model import Chunk
 from docshelf.search.expansion import FEEDBACK_CHUNKS
 from docshelf.search.packing import pack_evidence
 from docshelf.search.query import query_terms
+from docshelf.search.ranking import RANKING
 from docshelf.search.request import SearchRequest
 from docshelf.search.rrf import CHANNEL_WEIGHTS, RRF_K, fuse_rrf
 from docshelf.search.service import search
@@ -72,7 +73,8 @@ def test_a_chunk_its_passage_moves_up_takes_the_fused_score_of_its_new_place(tmp
     together = "Replace the seal and gasket together. " + " ".join(f"Unrelated note {i} here." for i in range(12))
     texts = [spread, together] + [f"Unrelated paragraph number {i} about shipping." for i in range(12)]
     index.upsert("ns", "d1", "r", [chunk(i, text) for i, text in enumerate(texts)])
-    results = search(index, SearchRequest("ns", "replace seal gasket", top_k=4)).results
+    request = SearchRequest("ns", "replace seal gasket", top_k=4)
+    results = search(index, request, replace(RANKING, passage_vote_weight=0.0)).results  # the fused scores alone
     own_score = {
         r.chunk.chunk_id: sum(CHANNEL_WEIGHTS[name] / (RRF_K + rank + 1) for name, rank in r.channel_ranks.items())
         for r in results
@@ -80,6 +82,9 @@ def test_a_chunk_its_passage_moves_up_takes_the_fused_score_of_its_new_place(tmp
     assert [r.chunk.chunk_id for r in results[:2]] == ["c1", "c0"]
     assert results[0].channel_ranks["content"] == 1 and own_score["c0"] > own_score["c1"]  # moved by its passage
     assert [r.score for r in results] == sorted(own_score.values(), reverse=True)
+    voted = search(index, request).results  # the passage vote on top (search/passage_vote.py): scores still fall
+    assert [r.chunk.chunk_id for r in voted[:2]] == ["c1", "c0"]
+    assert [r.score for r in voted] == sorted((r.score for r in voted), reverse=True)
 
 
 def test_corrections_apply_within_the_filters_and_a_backend_failure_to_propose_them_is_no_error(
@@ -228,4 +233,13 @@ def test_feedback_the_first_pass_did_not_read_is_fetched_and_analyzed(tmp_path: 
         unread = {chunk_id for chunk_id, _ in content[known_feedback:FEEDBACK_CHUNKS]}
         fetched = [chunk_id for call in two_pass.fetched for chunk_id in call]
         assert len(fetched) == len(set(fetched)) and not set(fetched) & set(two_pass.fetched_along)
-        assert unread <= set(fetched) <= unread | {r.chunk.chunk_id for r in found.results}
+        # The passage vote reads the first passage_vote_depth candidates: those are the results it may fetch.
+        deep = replace(request, top_k=RANKING.passage_vote_depth)
+        read = search(embedded, deep, replace(RANKING, passage_vote_weight=0.0)).results
+        assert unread <= set(fetched) <= unread | {r.chunk.chunk_id for r in read}
+        unvoted = replace(RANKING, passage_vote_weight=0.0)
+        two_pass.fetched.clear()
+        two_pass.fetched_along.clear()
+        plain = search(two_pass, request, unvoted)
+        fetched = [chunk_id for call in two_pass.fetched for chunk_id in call]
+        assert unread <= set(fetched) <= unread | {r.chunk.chunk_id for r in plain.results}

@@ -221,6 +221,18 @@ def passage_weights(chunks: Sequence[Chunk], weights: Mapping[str, float], local
     }
 
 
+def best_passage_scores(
+    chunks: Sequence[Chunk], weights: Mapping[str, float], settings: PackingSettings = PACKING
+) -> list[float]:
+    """Each chunk's best passage score as the packer weighs passages (`passage_weights` among `chunks`): the
+    weighted share of the query's terms in its best window; 0 for a chunk no term matched."""
+    weights = passage_weights(chunks, weights, settings.local_share)
+    return [
+        max(_candidate(rank, chunk, weights, settings, None, False).scores, default=0.0)
+        for rank, chunk in enumerate(chunks)
+    ]
+
+
 def _candidate(
     rank: int, chunk: Chunk, weights: Mapping[str, float], settings: PackingSettings, asset: str | None, later: bool
 ) -> _Candidate:

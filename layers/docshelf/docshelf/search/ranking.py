@@ -61,6 +61,12 @@ class RankingSettings:
     hit_cap: float = 0.006
     hit_floor: float = 0.6
     hit_depth: int = 50
+    # The passage vote (search/passage_vote.py): each of the first passage_vote_depth fused results gains
+    # passage_vote_weight / (rrf_k + r + 1), r the rank of its best passage among them; 0 turns it off. Weight 1 is
+    # the one of 1, 2 and 4 at or above no vote on every development set with the best mean, depth 30 above 20
+    # (docs/evaluation/evidence.md, "A passage vote across documents").
+    passage_vote_weight: float = 1.0
+    passage_vote_depth: int = 30
 
     def channel_weights(self) -> dict[str, float]:
         return {

@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from docshelf.assets.links import AssetLink, image_asset
 from docshelf.errors import IndexBackendError
@@ -21,6 +22,7 @@ from docshelf.search.empty import check_budget, empty_reason
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.hits import HitReader, boosted, candidates
 from docshelf.search.packing import PACKING, PackingSettings, pack_evidence
+from docshelf.search.passage_vote import may_vote, passage_voted, votes_on
 from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
@@ -163,6 +165,8 @@ def _ranked(
     if "semantic" in first.rankings:
         rankings["semantic"] = [cid for cid, _ in _rounded_scores(first.rankings["semantic"])]
     chunks: dict[str, Chunk] = {}
+    voting = ranking.passage_vote_weight > 0 and may_vote(request.query)
+    depth = max(request.top_k, ranking.passage_vote_depth) if voting else request.top_k
     feedback = rounded.get("content", [])[: _feedback_chunks(ranking)]
     if feedback:
         ids = [chunk_id for chunk_id, _ in feedback]
@@ -174,7 +178,7 @@ def _ranked(
             expansion_terms=ranking.expansion_terms,
             original_weight=ranking.original_weight,
         )
-        likely = _likely_results(rankings, request.top_k, ranking)
+        likely = _likely_results(rankings, depth, ranking)
         fetch = [chunk_id for chunk_id in likely if chunk_id not in chunks]
         second = index.expansion_pass(
             request.namespace, expansion_plan(query, expansion, request.filters, limit, fetch)
@@ -192,10 +196,13 @@ def _ranked(
     if hits is not None and ranking.hit_weight > 0:
         eligible = candidates(fused, ranking.hit_depth, dict(rounded.get("content", [])), ranking.hit_floor)
         fused = boosted(fused, hits.chunk_hits(request.namespace, eligible) if eligible else {}, ranking.hit_prior())
-    results = _distinct_results(index, request, fused, chunks)
+    results = _distinct_results(index, request, fused, chunks, depth)
     content_scores = dict(rounded.get("content", []))
     ordered = _siblings_by_passage(queries.get("content", []), content_scores, first.content_idf, results)
-    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered]
+    if voting and votes_on(ordered):
+        term_weights = query_weights(dict.fromkeys(queries.get("content", [])), first.content_idf)
+        ordered = passage_voted(ordered, term_weights, weight=ranking.passage_vote_weight, rrf_k=ranking.rrf_k)
+    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[: request.top_k]]
 
 
 def _with_corrections(
@@ -236,7 +243,9 @@ def _with_corrections(
     return ranked, shown if ranked else {}
 
 
+@lru_cache(maxsize=1024)
 def _text_key(text: str) -> str:
+    """A text's key for telling repeats apart; kept for the texts ranked last (popular chunks come back)."""
     return " ".join(normalize(text).split())
 
 
@@ -259,16 +268,17 @@ def _distinct_results(
     request: SearchRequest,
     fused: Sequence[tuple[str, float, dict[str, int]]],
     chunks: dict[str, Chunk],
+    depth: int,
 ) -> list[RankedChunk]:
-    """The first `top_k` fused chunks whose texts differ: a text already in the results (the same file uploaded
-    twice, a README as .md and .html, a notice repeated in every document) is left out, whitespace and case
-    aside, and the next chunk takes its place. Chunks are fetched as places need them, so a list without
-    repeats costs the one fetch it always did."""
+    """The first `depth` fused chunks (`top_k`, or the passage vote's depth) whose texts differ: a text already in
+    the results (the same file uploaded twice, a README as .md and .html, a notice repeated in every document) is
+    left out, whitespace and case aside, and the next chunk takes its place. Chunks are fetched as places need
+    them, so a list without repeats costs the one fetch it always did."""
     results: list[RankedChunk] = []
     seen: set[str] = set()
     start = 0
-    while len(results) < request.top_k and start < len(fused):
-        window = fused[start : start + request.top_k - len(results)]
+    while len(results) < depth and start < len(fused):
+        window = fused[start : start + depth - len(results)]
         start += len(window)
         missing = [chunk_id for chunk_id, _, _ in window if chunk_id not in chunks]
         chunks.update((chunk.chunk_id, chunk) for chunk in index.fetch(request.namespace, missing))
