@@ -56,5 +56,10 @@ def test_the_ocr_layer_carries_pp_ocr_and_its_runtime() -> None:
     layer = built() / "OcrLayer"
     assert (layer / "tessdata" / "ppocr" / "det.onnx").is_file()
     assert (layer / "tessdata" / "ppocr" / "rec.onnx").is_file()
+    # Tesseract reads English and runs the first pass with jpn; PP-OCR reads Chinese, so no chi_sim model (6 MB).
+    assert sorted(path.name for path in (layer / "tessdata").glob("*.traineddata")) == [
+        "eng.traineddata",
+        "jpn.traineddata",
+    ]
     assert (layer / "python" / "onnxruntime" / "__init__.py").is_file()
     assert not list((layer / "python" / "onnxruntime").glob("capi/libonnxruntime.so*"))  # the C API library: unused

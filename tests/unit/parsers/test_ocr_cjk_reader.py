@@ -4,6 +4,8 @@ extension number, as bench/ocr_bench.py renders them (its measured figures: docs
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench.ocr_bench import CJK_PAGES
@@ -11,7 +13,13 @@ from docshelf.model import Heading
 from docshelf.ocr.blocks import preload
 from docshelf.ocr.engine import ScriptRoutedEngine, TesseractEngine, shared_engine
 from docshelf.ocr.ppocr import PpOcrEngine
-from docshelf.ocr.settings import PPOCR_FOLDER, cjk_reader_available, ocr_settings
+from docshelf.ocr.settings import (
+    PPOCR_FOLDER,
+    cjk_reader_available,
+    ocr_settings,
+    tesseract_models,
+    unavailable_reason,
+)
 from docshelf.parsers import parse_bytes
 from docshelf.tables import block_text
 from tests.support.scans import SCRIPT_FONTS, character_error_rate, degrade, encode, normalise, render_page
@@ -65,3 +73,20 @@ def test_preloading_loads_tesseract_only_for_what_it_reads_and_pp_ocr_for_the_cj
     preload(ScriptRoutedEngine(tesseract, pp_ocr), settings)
     assert set(tesseract._apis) == {("jpn",), ("eng",)}  # the first pass's and English's; no chi_sim
     assert pp_ocr._sessions is not None
+
+
+def test_a_chinese_scan_needs_no_tesseract_chinese_model_where_pp_ocr_reads_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Lambda's OcrLayer: eng and jpn (the first pass) for Tesseract, PP-OCR's models, no chi_sim.traineddata."""
+    placed = ocr_settings().tessdata
+    for name in ("eng.traineddata", "jpn.traineddata", PPOCR_FOLDER):
+        (tmp_path / name).symlink_to(placed / name)
+    monkeypatch.setenv("DOCSHELF_TESSDATA", str(tmp_path))
+    assert tesseract_models(ocr_settings()) == ("eng", "jpn") and unavailable_reason(ocr_settings()) is None
+    title, paragraphs = CJK_PAGES["chi_sim"]
+    page = render_page(paragraphs, "chi_sim", points=12, title=title, font_file=SCRIPT_FONTS["chi_sim"]["AR PL UMing"])
+    text = "\n".join(block_text(block) for block in parse_bytes(encode([page], "png"), "scan.png").blocks())
+    assert character_error_rate("\n".join([title, *paragraphs]), text) <= 0.01
+    monkeypatch.setenv("DOCSHELF_OCR_CJK", "tesseract")  # Tesseract reading Chinese pages needs its model again
+    assert unavailable_reason(ocr_settings()) == (f"OCR language data missing: chi_sim.traineddata not in {tmp_path}")

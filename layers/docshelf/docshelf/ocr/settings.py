@@ -7,7 +7,8 @@
 - DOCSHELF_TESSDATA: the folder of the `.traineddata` files (and of PP-OCR's models, in its `ppocr/`); by default
   Lambda's OcrLayer (/opt/tessdata), else the one `make setup` fills (layers/docshelf/tessdata);
 - DOCSHELF_OCR_CJK: `tesseract` reads Chinese and Japanese pages with Tesseract too; by default PP-OCRv6 reads them
-  when its models and onnxruntime are installed (ocr/ppocr.py).
+  when its models and onnxruntime are installed (ocr/ppocr.py), and Tesseract then needs no model of theirs but the
+  first pass's (`tesseract_models`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from docshelf.ocr.script import first_pass_language
+
 OCR_ENV = "DOCSHELF_OCR"
 LANGUAGES_ENV = "DOCSHELF_OCR_LANGUAGES"
 TESSDATA_ENV = "DOCSHELF_TESSDATA"
 CJK_ENV = "DOCSHELF_OCR_CJK"
 PPOCR_FOLDER = "ppocr"
 PPOCR_MODELS = ("det.onnx", "rec.onnx")
+PPOCR_LANGUAGES = ("chi_sim", "jpn")  # the languages PP-OCRv6's models read (ocr/ppocr.py)
 DEFAULT_LANGUAGES = ("eng", "chi_sim", "jpn")
 LAMBDA_TESSDATA = Path("/opt/tessdata")
 CHECKOUT_TESSDATA = Path(__file__).resolve().parents[2] / "tessdata"
@@ -60,11 +64,21 @@ def unavailable_reason(settings: OcrSettings) -> str | None:
         return f"OCR is turned off ({OCR_ENV}=off)"
     if importlib.util.find_spec("tesserocr") is None:
         return "the OCR engine is not installed (tesserocr)"
-    missing = [code for code in settings.languages if not (settings.tessdata / f"{code}.traineddata").is_file()]
+    missing = [code for code in tesseract_models(settings) if not (settings.tessdata / f"{code}.traineddata").is_file()]
     if missing:
         files = ", ".join(f"{code}.traineddata" for code in missing)
         return f"OCR language data missing: {files} not in {settings.tessdata}"
     return None
+
+
+def tesseract_models(settings: OcrSettings) -> tuple[str, ...]:
+    """The Tesseract models the configured languages need here: each language's own, but for the Chinese and Japanese
+    that PP-OCR reads, which Tesseract needs only as the first pass's model (ocr/script.py). Lambda's OcrLayer
+    therefore carries no chi_sim model."""
+    if not (settings.cjk_reader and cjk_reader_available(settings)):
+        return settings.languages
+    first_pass = first_pass_language(settings.languages)
+    return tuple(code for code in settings.languages if code not in PPOCR_LANGUAGES or code == first_pass)
 
 
 def cjk_reader_available(settings: OcrSettings) -> bool:
