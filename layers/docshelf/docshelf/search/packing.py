@@ -24,6 +24,7 @@ from math import log
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
 from docshelf.model import Chunk
+from docshelf.search.passages import sentence_terms
 from docshelf.search.sentences import analyzed_sentences, matched_terms
 from docshelf.tokens import count_tokens
 
@@ -203,16 +204,26 @@ def pack_evidence(
 
 
 def passage_weights(chunks: Sequence[Chunk], weights: Mapping[str, float], local_share: float) -> dict[str, float]:
-    """Each query term's weight for choosing passages among `chunks`: `1 - local_share` of its share of the query's
-    weight (its idf in the collection), `local_share` of its share of the query's rarity among the chunks' sentences,
-    log((N + 1) / (n + 0.5)) with n of their N sentences holding it. A term that every candidate sentence holds (the
-    paper's subject, in a question about one paper) tells them apart less than its idf in the collection says."""
-    total = sum(weights.values())
-    if total <= 0 or local_share <= 0:
+    """Each query term's weight for choosing passages among `chunks`: `weights_among` their sentences."""
+    if sum(weights.values()) <= 0 or local_share <= 0:
         return dict(weights)
     sentences = [
         terms for chunk in chunks if chunk.type != "image" for terms in matched_terms(chunk.text, weights.keys())
     ]
+    return weights_among(sentences, weights, local_share)
+
+
+def weights_among(
+    sentences: Sequence[Collection[str]], weights: Mapping[str, float], local_share: float
+) -> dict[str, float]:
+    """Each query term's weight among `sentences` (each the query terms it holds): `1 - local_share` of its share of
+    the query's weight (its idf in the collection), `local_share` of its share of the query's rarity among the
+    sentences, log((N + 1) / (n + 0.5)) with n of the N sentences holding it. A term that every candidate sentence
+    holds (the paper's subject, in a question about one paper) tells them apart less than its idf in the collection
+    says."""
+    total = sum(weights.values())
+    if total <= 0 or local_share <= 0:
+        return dict(weights)
     rarity = {term: log((len(sentences) + 1) / (sum(term in held for held in sentences) + 0.5)) for term in weights}
     rare_total = sum(rarity.values())
     return {
@@ -224,13 +235,31 @@ def passage_weights(chunks: Sequence[Chunk], weights: Mapping[str, float], local
 def best_passage_scores(
     chunks: Sequence[Chunk], weights: Mapping[str, float], settings: PackingSettings = PACKING
 ) -> list[float]:
-    """Each chunk's best passage score as the packer weighs passages (`passage_weights` among `chunks`): the
-    weighted share of the query's terms in its best window; 0 for a chunk no term matched."""
-    weights = passage_weights(chunks, weights, settings.local_share)
-    return [
-        max(_candidate(rank, chunk, weights, settings, None, False).scores, default=0.0)
-        for rank, chunk in enumerate(chunks)
+    """Each chunk's best passage score, weighed as the packer weighs passages (`weights_among` the chunks'
+    sentences): the weighted share of the query's terms in a sentence holding one and `window` neighbours each side;
+    0 for a chunk no term matched. The sentences are `passages.sentence_terms`' (kept for texts ranked again, and
+    shared with the sibling order), which end at . ! ? and 。 only, not at line breaks as the packer's do."""
+    total = sum(weights.values())
+    if total <= 0:
+        return [0.0] * len(chunks)
+    per_chunk = [
+        [frozenset(terms) for terms in sentence_terms(chunk.text, weights)] if chunk.type != "image" else []
+        for chunk in chunks
     ]
+    shares = weights_among([terms for sentences in per_chunk for terms in sentences], weights, settings.local_share)
+    share_total = sum(shares.values())
+    return [_best_window(sentences, shares, settings.window) / share_total for sentences in per_chunk]
+
+
+def _best_window(sentences: Sequence[frozenset[str]], weights: Mapping[str, float], window: int) -> float:
+    return max(
+        (
+            sum(weights[term] for term in frozenset().union(*sentences[max(0, at - window) : at + window + 1]))
+            for at, held in enumerate(sentences)
+            if held
+        ),
+        default=0.0,
+    )
 
 
 def _candidate(
