@@ -56,16 +56,14 @@ def ingest(folder: Path, files: list[Path], store: Path) -> tuple[float, int, in
 def staged_ingest(folder: Path, files: list[Path]) -> tuple[float, dict[str, float], dict[str, list[float]]]:
     """One serial ingest with stage timers: (its CPU seconds, CPU seconds per stage, per source key [parse, chunk]
     CPU seconds)."""
-    import docshelf.pipeline as pipeline_package
-    from docshelf.pipeline import batched, chunk
-
-    # patched where the batched publisher calls it (it imports the name)
+    from docshelf.pipeline import batched, chunk, local_ingest
+    from docshelf.pipeline.parse import parse_stage
 
     os.environ[CPUS_ENV] = "1"
     timer = StageTimer()
     timer.wrap_stages()
     per_file: dict[str, list[float]] = {}
-    parse_stage, chunk_without_writing = pipeline_package.parse_stage, chunk.chunk_without_writing
+    chunk_without_writing = chunk.chunk_without_writing
 
     def timed_parse(*args: object, **kwargs: object) -> object:
         started = time.process_time()
@@ -80,7 +78,8 @@ def staged_ingest(folder: Path, files: list[Path]) -> tuple[float, dict[str, flo
         per_file.setdefault(key, [0.0, 0.0])[1] += time.process_time() - started
         return done
 
-    pipeline_package.parse_stage = timed_parse  # type: ignore[assignment]
+    # patched where the ingest calls it (local_ingest imports the name)
+    local_ingest.parse_stage = timed_parse  # type: ignore[attr-defined,assignment]
     batched.chunk_without_writing = timed_chunk  # type: ignore[attr-defined,assignment]
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -88,7 +87,8 @@ def staged_ingest(folder: Path, files: list[Path]) -> tuple[float, dict[str, flo
             ingest(folder, files, Path(tmp) / "store")
             cpu = time.process_time() - started
     finally:
-        pipeline_package.parse_stage, batched.chunk_without_writing = parse_stage, chunk_without_writing  # type: ignore[attr-defined]
+        local_ingest.parse_stage = parse_stage  # type: ignore[attr-defined]
+        batched.chunk_without_writing = chunk_without_writing  # type: ignore[attr-defined]
         timer.unwrap()
         os.environ.pop(CPUS_ENV, None)
     return cpu, timer.table(cpu), per_file
