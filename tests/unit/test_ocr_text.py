@@ -6,7 +6,7 @@ from docshelf.model import Paragraph, Table
 from docshelf.ocr.blocks import low_confidence_warning, ocr_blocks, ocr_paragraphs
 from docshelf.ocr.grid import Grid, find_grids
 from docshelf.ocr.model import OcrLine, OcrPage, OcrParagraph, OcrWord
-from docshelf.ocr.script import choose_languages, first_pass_language
+from docshelf.ocr.script import choose_languages, first_pass_language, has_letters
 from docshelf.tables import table_grid
 
 CONFIGURED = ("eng", "chi_sim", "jpn")
@@ -107,3 +107,8 @@ def test_ruling_lines_of_a_rendered_table_make_one_grid_and_text_makes_none() ->
         (grid,) = find_grids(page)
         assert (len(grid.rows), len(grid.cols)) == (5, 4)
     assert find_grids(render_page(PARAGRAPHS["eng"] * 3, "eng")) == []
+
+
+def test_a_first_pass_of_marks_and_digits_has_no_letters() -> None:
+    assert not has_letters("") and not has_letters("|— 12 .. 3 %")
+    assert has_letters("a") and has_letters("维") and has_letters("カ") and has_letters("Ü")

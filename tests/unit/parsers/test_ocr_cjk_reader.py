@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageDraw
 
 from bench.ocr_bench import CJK_PAGES
 from docshelf.model import Heading
-from docshelf.ocr.blocks import preload
+from docshelf.ocr.blocks import preload, recognise_page
 from docshelf.ocr.engine import ScriptRoutedEngine, TesseractEngine, shared_engine
 from docshelf.ocr.ppocr import PpOcrEngine
 from docshelf.ocr.settings import (
@@ -90,3 +91,36 @@ def test_a_chinese_scan_needs_no_tesseract_chinese_model_where_pp_ocr_reads_it(
     assert character_error_rate("\n".join([title, *paragraphs]), text) <= 0.01
     monkeypatch.setenv("DOCSHELF_OCR_CJK", "tesseract")  # Tesseract reading Chinese pages needs its model again
     assert unavailable_reason(ocr_settings()) == (f"OCR language data missing: chi_sim.traineddata not in {tmp_path}")
+
+
+class _Counting:
+    """A real engine, its page readings counted by the languages asked."""
+
+    def __init__(self, engine: object) -> None:
+        self.engine = engine
+        self.calls: list[tuple[str, ...]] = []
+
+    def load(self, languages: tuple[str, ...]) -> None:
+        self.engine.load(languages)  # type: ignore[attr-defined]
+
+    def recognise(self, image: object, languages: tuple[str, ...], *, dpi: int | None) -> object:
+        self.calls.append(languages)
+        return self.engine.recognise(image, languages, dpi=dpi)  # type: ignore[attr-defined]
+
+
+def test_a_picture_without_letters_at_the_first_pass_is_read_by_tesseract_not_pp_ocr() -> None:
+    """A chart or a screenshot whose text the first pass (a third of the resolution) cannot see: the first pass's
+    model reads it whole, as before PP-OCR, at a fifth of PP-OCR's CPU; a Chinese page still goes to PP-OCR."""
+    settings = ocr_settings()
+    pp_ocr = _Counting(PpOcrEngine(settings.tessdata / PPOCR_FOLDER))
+    engine = ScriptRoutedEngine(TesseractEngine(settings.tessdata), pp_ocr)  # type: ignore[arg-type]
+    chart = Image.new("L", (900, 600), 255)
+    draw = ImageDraw.Draw(chart)
+    draw.rectangle((100, 100, 800, 500), outline=0, width=4)
+    draw.line((100, 500, 450, 200, 800, 350), fill=0, width=4)
+    recognise_page(engine, chart, settings, 1, dpi=None)
+    assert pp_ocr.calls == []
+    title, paragraphs = CJK_PAGES["chi_sim"]
+    page = render_page(paragraphs, "chi_sim", points=12, title=title, font_file=SCRIPT_FONTS["chi_sim"]["AR PL UMing"])
+    recognise_page(engine, page, settings, 1, dpi=300)
+    assert pp_ocr.calls and all(call == ("chi_sim",) for call in pp_ocr.calls)

@@ -37,6 +37,11 @@ def first_pass_language(configured: tuple[str, ...]) -> str | None:
     return next((code for code in FIRST_PASS_LANGUAGES if code in configured), None)
 
 
+def has_letters(first_pass: str) -> bool:
+    """Whether a first pass read any letter of the scripts it tells apart."""
+    return any(pattern.search(first_pass) for pattern in (_HAN, _KANA, _LATIN))
+
+
 def choose_languages(first_pass: str, configured: tuple[str, ...]) -> tuple[str, ...]:
     """The language of a page whose first pass read `first_pass`, for the full pass."""
     han, kana, latin = (len(pattern.findall(first_pass)) for pattern in (_HAN, _KANA, _LATIN))
