@@ -3,6 +3,7 @@ say what went in and how sure it is (search/confidence.py)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,6 +46,28 @@ def test_sentences_end_at_stops_followed_by_space_cjk_stops_and_lines() -> None:
         "第一句。",
         "第二句！",
     ]
+
+
+_AFTER_A_MARK = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[。！？])|\n+")
+
+
+def _spans_by_lookbehind(text: str) -> list[tuple[int, int]]:
+    """The rule as first written: boundaries found by looking behind each position for the mark."""
+    spans, start = [], 0
+    for boundary in _AFTER_A_MARK.finditer(text):
+        spans.append((start, boundary.start() if boundary.group().isspace() else boundary.end()))
+        start = boundary.end()
+    spans.append((start, len(text)))
+    trimmed = [
+        (s + len(text[s:e]) - len(text[s:e].lstrip()), e - len(text[s:e]) + len(text[s:e].rstrip())) for s, e in spans
+    ]
+    return [(s, e) for s, e in trimmed if s < e]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="ab .!?。！？\"')]\n\t文", max_size=40))
+def test_sentence_boundaries_are_those_a_look_behind_for_the_mark_finds(text: str) -> None:
+    assert sentence_spans(text) == _spans_by_lookbehind(text)
 
 
 def test_the_answering_sentence_comes_before_the_rest_of_a_long_chunk() -> None:

@@ -81,7 +81,9 @@ def mergeable_ranks() -> dict[bytes, int]:
 
 
 def encode(text: str) -> list[int]:
-    return encoding().encode(text, disallowed_special=())
+    # Special-token names in a document are its text: `encode_ordinary` is `encode(text, disallowed_special=())`
+    # without the scan for them (about 10% faster on prose).
+    return encoding().encode_ordinary(text)
 
 
 def decode(tokens: Sequence[int]) -> str:

@@ -36,7 +36,7 @@ def token_windows(text: str, max_tokens: int) -> Iterator[str]:
         span = max_tokens * 8
         while True:
             window = text[start : start + span]
-            tokens = enc.encode(window, disallowed_special=())
+            tokens = enc.encode_ordinary(window)
             if len(tokens) > max_tokens or start + span >= len(text):
                 break
             span *= 2

@@ -21,25 +21,22 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from functools import lru_cache
 from itertools import chain, compress, count
 from math import log
 from operator import not_
 
-from docshelf.index.analyzer import normalize, piece_content_terms
+from docshelf.index.analyzer import text_pieces
 from docshelf.model import Chunk
 
 WINDOW_SENTENCES = 3
 # Term frequency saturates as in BM25 with k1 = 1.5 (the engines' value); a window has no length normalisation.
 TF_SATURATION = 1.5
-_ENDERS = ".!?。"  # after NFKC the full-width ！？． are ASCII; 。 stays
 
 
 def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
-    """Per sentence, its content terms that are in `wanted`. The text's whitespace pieces are analyzed through
-    the analyzer's own cache; a sentence ends with a piece ending in . ! ? or 。 (a space is put after each 。,
-    since Chinese and Japanese write none; 。 is no part of a token, so the terms are the same)."""
-    terms, ends = _pieces(text)
+    """Per sentence (`analyzer.text_pieces`': ending with a piece that ends in . ! ? or 。), its content terms that
+    are in `wanted`."""
+    terms, ends = text_pieces(text)
     wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
     # Positions of pieces with a wanted term, found by C-level maps (most pieces have none).
     matched = compress(count(), map(not_, map(wanted_set.isdisjoint, terms)))
@@ -47,14 +44,6 @@ def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
     for at in matched:
         sentences[bisect_left(ends, at)].extend(term for term in terms[at] if term in wanted_set)
     return sentences
-
-
-@lru_cache(maxsize=1024)
-def _pieces(text: str) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
-    """The content terms of each whitespace piece of `text`, and the positions of the pieces that end a sentence,
-    kept for the texts searched last (the first results' siblings are ordered again by every query that finds them)."""
-    pieces = normalize(text).replace("。", "。 ").split()
-    return tuple(map(piece_content_terms, pieces)), tuple(at for at, piece in enumerate(pieces) if piece[-1] in _ENDERS)
 
 
 def best_window_score(

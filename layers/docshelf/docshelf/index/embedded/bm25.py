@@ -301,6 +301,9 @@ class BM25Channel:
             return np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.bool_)
         rows = np.concatenate(rows_parts)
         scores = np.asarray(np.bincount(rows, weights=np.concatenate(weighted), minlength=size), dtype=np.float64)
+        if required <= 1 and len(counted) == len(rows_parts) and all(weight > 0 for weight in weights.values()):
+            # Every posting adds more than 0 (idf >= MIN_IDF, tf >= 1): a row matched a term iff it scores.
+            return scores, scores > 0
         matching = np.concatenate(counted) if counted else np.zeros(0, dtype=rows.dtype)
         if required > 1:
             return scores, np.bincount(matching, minlength=size) >= required
