@@ -3,7 +3,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from docshelf.index.analyzer import analyze, normalize
 from docshelf.model import Chunk
 from docshelf.search.passages import (
     WINDOW_SENTENCES,
@@ -29,6 +32,30 @@ def best_passage_score(text: str, weights: dict[str, float], window: int = WINDO
 def test_sentences_end_at_western_and_cjk_enders() -> None:
     text = "The pump leaks. Replace the seal! 泵在漏水。更换密封件。"
     assert sentence_terms(text, {"pump", "seal", "密封"}) == [["pump"], ["seal"], [], ["密封"], []]
+
+
+def _sentence_terms_word_by_word(text: str, wanted: set[str]) -> list[list[str]]:
+    sentences: list[list[str]] = [[]]
+    for piece in normalize(text).replace("。", "。 ").split():
+        sentences[-1] += [term for term in analyze(piece) if term in wanted]
+        if piece[-1] in ".!?。":
+            sentences.append([])
+    return sentences
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["pump", "pumps", "seal", "the", "leak.", "Seal!", "密封件。", "泵", "x?", " ", "\n"]),
+        max_size=30,
+    ),
+    st.sets(st.sampled_from(["pump", "seal", "leak", "密封", "泵", "x"])),
+)
+def test_sentence_terms_are_the_wanted_terms_of_each_sentence_in_reading_order(
+    words: list[str], wanted: set[str]
+) -> None:
+    text = " ".join(words)
+    assert sentence_terms(text, wanted) == _sentence_terms_word_by_word(text, wanted)
 
 
 def test_best_window_counts_terms_of_consecutive_sentences_only() -> None:

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import chain, compress, count
+from itertools import accumulate, chain, compress, count
 from operator import itemgetter
 from typing import Any
 
@@ -218,14 +218,17 @@ _SENTENCE_ENDERS = ".!?。"  # after NFKC the full-width ！？． are ASCII; �
 
 
 @lru_cache(maxsize=1024)
-def text_pieces(text: str) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
-    """The content terms of each whitespace piece of `text` (a space put after each 。, since Chinese and Japanese
-    write none; 。 is no part of a token, so the terms are `analyze`'s), and the positions of the pieces that end a
-    sentence (. ! ? 。). Kept for the texts searched last: query feedback, the passage vote and the sibling order
-    read the same first results, and popular chunks come back."""
+def text_terms(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """`analyze(text)`, and where its sentences end: for each sentence but the last, how many of the terms lie in it
+    and those before it. A sentence ends with a whitespace piece ending in . ! ? or 。 (a space is put after each 。,
+    since Chinese and Japanese write none; 。 is no part of a token, so the terms are the same). Kept for the texts
+    searched last: query feedback, the passage vote and the sibling order read the same first results, and popular
+    chunks come back."""
     pieces = normalize(text).replace("。", "。 ").split()
+    per_piece = tuple(map(_PIECE_CONTENT_TERMS.__getitem__, pieces))
+    before = tuple(accumulate(map(len, per_piece)))
     ends = compress(count(), map(_SENTENCE_ENDERS.__contains__, map(itemgetter(-1), pieces)))
-    return tuple(map(_PIECE_CONTENT_TERMS.__getitem__, pieces)), tuple(ends)
+    return tuple(chain.from_iterable(per_piece)), tuple(before[at] for at in ends)
 
 
 def analyze(text: str) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import log
 
 from docshelf.citations import evidence_header
@@ -39,6 +40,11 @@ _SENTENCE_MARK = re.compile(r"[.!?;:,]$|[.!?;]\s|[。！？；：，、]")
 HEADING_LINES = 3
 HEADING_WORDS = 10
 HEADING_CHARS = 80  # a Chinese or Japanese line is one "word": its length bounds it
+
+
+# The sentences and headers of the chunks searched last: popular chunks come back, and 85% of the counts of 300
+# covidqa_dev searches were of a text counted before.
+_piece_tokens = lru_cache(maxsize=8192)(count_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +100,7 @@ class _Candidate:
         """The header's tokens after `previous` (its `[n]` is three tokens for any n up to 999)."""
         key = previous.chunk_id if previous is not None else None
         if key not in self.header_costs:
-            self.header_costs[key] = count_tokens(evidence_header(1, self.chunk, previous))
+            self.header_costs[key] = _piece_tokens(evidence_header(1, self.chunk, previous))
         return self.header_costs[key]
 
     def excerpt_cost(self) -> int:
@@ -120,12 +126,12 @@ class _Candidate:
         """The text between sentence `at` and the next, at least one token (a run of line breaks and spaces can be
         several)."""
         gap = self.chunk.text[self.spans[at][1] : self.spans[at + 1][0]]
-        return 1 if gap in ("", " ", "\n") else max(1, count_tokens(gap))
+        return 1 if gap in ("", " ", "\n") else max(1, _piece_tokens(gap))
 
     def _sentence_cost(self, at: int) -> int:
         if at not in self.sentence_costs:
             start, end = self.spans[at]
-            self.sentence_costs[at] = count_tokens(self.chunk.text[start:end])
+            self.sentence_costs[at] = _piece_tokens(self.chunk.text[start:end])
         return self.sentence_costs[at]
 
     def excerpt(self) -> str:

@@ -18,14 +18,13 @@ that subject.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from itertools import chain, compress, count
+from itertools import chain
 from math import log
-from operator import not_
 
-from docshelf.index.analyzer import text_pieces
+from docshelf.index.analyzer import text_terms
 from docshelf.model import Chunk
 
 WINDOW_SENTENCES = 3
@@ -34,15 +33,22 @@ TF_SATURATION = 1.5
 
 
 def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
-    """Per sentence (`analyzer.text_pieces`': ending with a piece that ends in . ! ? or 。), its content terms that
-    are in `wanted`."""
-    terms, ends = text_pieces(text)
-    wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
-    # Positions of pieces with a wanted term, found by C-level maps (most pieces have none).
-    matched = compress(count(), map(not_, map(wanted_set.isdisjoint, terms)))
-    sentences: list[list[str]] = [[] for _ in range(len(ends) + 1)]
-    for at in matched:
-        sentences[bisect_left(ends, at)].extend(term for term in terms[at] if term in wanted_set)
+    """Per sentence (`analyzer.text_terms`': ending with a piece that ends in . ! ? or 。), its content terms that
+    are in `wanted`, in reading order."""
+    terms, bounds = text_terms(text)
+    found = []
+    for term in set(wanted):
+        at = -1
+        try:
+            while True:  # tuple.index scans in C: a few calls a term, where a loop would visit every term
+                at = terms.index(term, at + 1)
+                found.append((at, term))
+        except ValueError:
+            pass
+    found.sort()
+    sentences: list[list[str]] = [[] for _ in range(len(bounds) + 1)]
+    for at, term in found:
+        sentences[bisect_right(bounds, at)].append(term)
     return sentences
 
 

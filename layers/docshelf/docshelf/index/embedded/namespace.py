@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
-from itertools import chain
 
 import numpy as np
 
 from docshelf.edit_distance import edit_distance
-from docshelf.index.analyzer import text_pieces
+from docshelf.index.analyzer import text_terms
 from docshelf.index.embedded.analyzed_batch import AnalyzedBatch
 from docshelf.index.embedded.bm25 import (
     BM25Channel,
@@ -200,11 +199,9 @@ class Namespace:
 
     def content_frequencies(self, chunk_ids: Sequence[str]) -> list[dict[str, int]]:
         """Each chunk's content terms with their frequencies ({} for an unknown chunk), from its text analyzed again
-        (`text_pieces`, kept for the passage vote and the sibling order, which read the same first results)."""
+        (`text_terms`, kept for the passage vote and the sibling order, which read the same first results)."""
         rows = [self.row_of.get(chunk_id) for chunk_id in chunk_ids]
-        return [
-            {} if row is None else Counter(chain.from_iterable(text_pieces(self._chunk(row).text)[0])) for row in rows
-        ]
+        return [{} if row is None else Counter(text_terms(self._chunk(row).text)[0]) for row in rows]
 
     def content_idf(self, terms: Collection[str]) -> dict[str, float]:
         """The content channel's BM25 idf of each term (0.0 for a term no chunk holds)."""
