@@ -3,7 +3,10 @@ say what went in and how sure it is (search/confidence.py)."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -264,3 +267,28 @@ def test_the_counted_tokens_are_never_fewer_than_the_text_has_nor_over_the_budge
     chunks = [chunk(i, " ".join(words).strip() or "seal", doc=f"d{i % 2}") for i, words in enumerate(texts)]
     packed = pack_evidence(chunks, {"seal": 2.0, "pump": 1.0, "密封": 1.0}, budget)
     assert count_tokens(packed.text) <= packed.tokens <= budget
+
+
+_WINDOW_SCORES = """
+from docshelf.search.packing import PACKING, _candidate, best_passage_scores
+from docshelf.model import Chunk
+texts = ["Alpha beta gamma delta.", "Delta gamma beta alpha.", "Gamma alpha delta beta."]
+chunks = [Chunk(chunk_id=f"c{i}", document_id="d", namespace="ns", type="text", text=text, section_path=(), pages=(1,),
+                token_count=8, ordinal=i, source_file_name="d.md") for i, text in enumerate(texts)]
+weights = {"alpha": 0.1, "beta": 0.2, "gamma": 0.3, "delta": 0.7}
+print(repr(best_passage_scores(chunks, weights)))
+print(repr([_candidate(i, chunk, weights, PACKING, None, False).scores for i, chunk in enumerate(chunks)]))
+"""
+
+
+def test_passage_scores_do_not_depend_on_the_process_string_hashes() -> None:
+    """A window's terms are a set, which iterates in the order of the process's string hashes: the same request
+    served by two processes (two Lambda containers) must still score, and so rank and pack, alike."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _WINDOW_SCORES], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for seed in range(8)
+    }  # fmt: skip
+    assert len(outputs) == 1, outputs

@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from math import log
+from math import fsum, log
 
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
@@ -260,7 +260,7 @@ def best_passage_scores(
 def _best_window(sentences: Sequence[frozenset[str]], weights: Mapping[str, float], window: int) -> float:
     return max(
         (
-            sum(weights[term] for term in frozenset().union(*sentences[max(0, at - window) : at + window + 1]))
+            fsum(weights[term] for term in frozenset().union(*sentences[max(0, at - window) : at + window + 1]))
             for at, held in enumerate(sentences)
             if held
         ),
@@ -279,8 +279,8 @@ def _candidate(
     pinned = _table_head(chunk, spans) if chunk.type == "table" else None
     starts = [at for at, held in enumerate(terms) if held and not (pinned and at < pinned[1])]
     windows = [(max(0, at - settings.window), min(len(spans), at + settings.window + 1)) for at in starts]
-    scores = [sum(weights[t] for t in frozenset().union(*terms[start:end])) / total for start, end in windows]
-    own = [sum(weights[t] for t in terms[at]) / total for at in starts]
+    scores = [fsum(weights[t] for t in frozenset().union(*terms[start:end])) / total for start, end in windows]
+    own = [fsum(weights[t] for t in terms[at]) / total for at in starts]
     return _Candidate(rank, chunk, spans, windows, scores, starts, own, pinned, asset, later)
 
 
