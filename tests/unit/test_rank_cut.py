@@ -14,7 +14,8 @@ def _plain_cut(scores: np.ndarray, candidates: np.ndarray, limit: int) -> np.nda
     if len(candidates) <= limit:
         return candidates
     kth = np.sort(scores[candidates])[len(candidates) - limit]
-    return candidates[scores[candidates] >= kth]
+    kept: np.ndarray = candidates[scores[candidates] >= kth]
+    return kept
 
 
 @pytest.mark.parametrize("seed", range(8))

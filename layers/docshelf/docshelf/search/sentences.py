@@ -19,7 +19,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     start = 0
     for match in _BOUNDARY.finditer(text):
-        begin, end = match.span(match.lastgroup)
+        begin, end = match.span(match.lastgroup or 0)  # every alternative has a named group
         spans.append((start, begin if text[begin:end].isspace() else end))
         start = end
     spans.append((start, len(text)))

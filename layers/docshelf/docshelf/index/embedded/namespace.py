@@ -279,4 +279,5 @@ def best_with_ties(scores: FloatArray, candidates: IntArray, limit: int) -> IntA
         return candidates
     values = scores[candidates]
     kth = np.partition(values, len(values) - limit)[len(values) - limit]
-    return candidates[values >= kth]
+    kept: IntArray = candidates[values >= kth]
+    return kept
