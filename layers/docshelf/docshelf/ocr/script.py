@@ -37,6 +37,11 @@ def first_pass_language(configured: tuple[str, ...]) -> str | None:
     return next((code for code in FIRST_PASS_LANGUAGES if code in configured), None)
 
 
+def letter_count(first_pass: str) -> int:
+    """The letters of the scripts the first pass tells apart."""
+    return sum(len(pattern.findall(first_pass)) for pattern in (_HAN, _KANA, _LATIN))
+
+
 def has_letters(first_pass: str) -> bool:
     """Whether a first pass read any letter of the scripts it tells apart."""
     return any(pattern.search(first_pass) for pattern in (_HAN, _KANA, _LATIN))
