@@ -27,13 +27,15 @@ def sampled_bands(image: Image) -> Image | None:
     """`image`'s three bands stacked, or None for an image too short to be worth cutting."""
     from PIL import Image as PillowImage
 
-    gray = np.asarray(image.convert("L"), dtype=np.int16)
-    height, width = gray.shape
+    grey = image.convert("L")
+    shades = np.asarray(grey, dtype=np.int16)
+    height, width = shades.shape
     band = int(height * BAND_SHARE)
     if band < 16:
         return None
     # A row's ink: how far its pixels are from the page's usual shade (dark text on light, or light on dark).
-    ink = np.abs(gray - int(np.median(gray))).sum(axis=1)
+    background = int(np.median(shades))
+    ink = np.abs(shades - background).sum(axis=1)
     slack = max(1, int(band * EDGE_SLACK))
     spans = []
     for number in range(BANDS):
@@ -42,11 +44,10 @@ def sampled_bands(image: Image) -> Image | None:
         bottom = _quietest(ink, center + band // 2, slack)
         if bottom > top:
             spans.append((top, bottom))
-    background = int(np.median(gray))
     stacked = PillowImage.new("L", (width, sum(b - t for t, b in spans) + GAP * (len(spans) - 1)), background)
     at = 0
     for top, bottom in spans:
-        stacked.paste(image.convert("L").crop((0, top, width, bottom)), (0, at))
+        stacked.paste(grey.crop((0, top, width, bottom)), (0, at))
         at += bottom - top + GAP
     return stacked
 
