@@ -308,13 +308,8 @@ def _feedback_frequencies(
 def _lexical_doubt(terms: Sequence[str], best: Mapping[str, int], idf: Mapping[str, float]) -> float:
     """1 - the idf-weighted share of the query's content terms that the best content chunk holds; a term no chunk
     holds (idf 0) weighs as the query's rarest found term, since the words cannot match it and the vectors might."""
-    weights = {term: idf.get(term, 0.0) for term in dict.fromkeys(terms)}
-    rarest = max(weights.values(), default=0.0) or 1.0
-    weights = {term: weight or rarest for term, weight in weights.items()}
-    total = sum(weights.values())
-    if total <= 0:
-        return 1.0
-    return 1.0 - sum(weight for term, weight in weights.items() if best.get(term)) / total
+    weights = query_weights(dict.fromkeys(terms), idf)
+    return 1.0 - term_share({term for term in weights if best.get(term)}, weights)
 
 
 def _feedback_chunks(ranking: RankingSettings) -> int:
