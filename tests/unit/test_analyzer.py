@@ -2,7 +2,18 @@ from __future__ import annotations
 
 import unicodedata
 
-from docshelf.index.analyzer import analyze, analyze_path, normalize, path_terms, path_text, raw_terms
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docshelf.index.analyzer import (
+    analyze,
+    analyze_path,
+    normalize,
+    path_terms,
+    path_text,
+    raw_terms,
+    text_terms,
+)
 from docshelf.index.kanji_variants import VARIANT_KANJI
 
 
@@ -92,3 +103,44 @@ def test_titles_sharing_only_fragments_with_the_query_are_no_path_match() -> Non
     assert _path_match("キンタイ君", "キンタイ君の使い方")
     assert _path_match("パスワード", "ワンタイムパスワードの設定")
     assert _path_match("有給休暇は何日", "第6条（年次有給休暇）")
+
+
+def _text_terms_piece_by_piece(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The rule `text_terms` keeps: every whitespace piece analyzed alone, a sentence end after each piece ending in
+    . ! ? or 。 (with a space put after each 。)."""
+    terms: list[str] = []
+    ends = []
+    for piece in normalize(text).replace("。", "。 ").split():
+        terms += analyze(piece)
+        if piece[-1] in ".!?。":
+            ends.append(len(terms))
+    return tuple(terms), tuple(ends)
+
+
+_TEXT_PIECES = [
+    "Pumps",
+    "seal",
+    "the",
+    "leak.",
+    "Seal!",
+    "ok?",
+    "3.5",
+    "e.g.",
+    "TX-100.",
+    "密封件。",
+    "泵",
+    "．",
+    "！",
+    "？",
+    "。",
+    ".",
+    "!?",
+]
+_SPACES = [" ", "  ", "\n", "\t", "\x1c", "\u2028", "\xa0", "\u3000"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_TEXT_PIECES + _SPACES), max_size=40))
+def test_text_terms_are_the_terms_and_sentence_ends_of_the_piece_by_piece_rule(words: list[str]) -> None:
+    text = "".join(words)
+    assert text_terms.__wrapped__(text) == _text_terms_piece_by_piece(text)

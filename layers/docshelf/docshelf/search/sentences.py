@@ -10,8 +10,9 @@ from docshelf.index.analyzer import analyze
 
 # A sentence ends after . ! ? followed by white space (so "3.5" and "e.g.x" stay whole), after 。！？ (Chinese and
 # Japanese put no space after them), and at every line break (headings, list items and table rows are lines). The
-# boundary is the named group; matching the mark itself, not looking behind for it, halves the scan.
-_BOUNDARY = re.compile(r"[.!?](?P<closing>[\"')\]]*\s+)|[。！？](?P<cjk>)|(?P<lines>\n+)")
+# boundary is the named group; matching the mark itself, not looking behind for it, halves the scan, and so does the
+# look-ahead for any of the marks before the alternatives are tried.
+_BOUNDARY = re.compile(r"(?=[.!?。！？\n])(?:[.!?](?P<closing>[\"')\]]*\s+)|[。！？](?P<cjk>)|(?P<lines>\n+))")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
