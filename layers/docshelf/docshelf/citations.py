@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from docshelf.model import Chunk
@@ -74,7 +75,14 @@ def evidence_header(number: int, chunk: Chunk, previous: Chunk | None = None) ->
 
 def is_pageless(chunk: Chunk) -> bool:
     """Whether the chunk's file is of a format without pages, whose page 1 says nothing."""
-    return PurePosixPath(cited_name(chunk)).suffix.casefold() in PAGELESS_SUFFIXES
+    return _is_pageless_name(cited_name(chunk))
+
+
+# A search writes a header for each block it weighs, ten or twenty a search over the same few files and sections:
+# the file-name and title work is kept per text.
+@lru_cache(maxsize=4096)
+def _is_pageless_name(name: str) -> bool:
+    return PurePosixPath(name).suffix.casefold() in PAGELESS_SUFFIXES
 
 
 def _says_nothing_new(chunk: Chunk, previous: Chunk | None) -> bool:
@@ -82,8 +90,13 @@ def _says_nothing_new(chunk: Chunk, previous: Chunk | None) -> bool:
     heading, saved under that title)."""
     if previous is not None and previous.section_path == chunk.section_path:
         return True
-    title = _words(chunk.section_path[-1])
-    return bool(title) and title[:24] in _words(PurePosixPath(cited_name(chunk)).stem)
+    return _names_itself(chunk.section_path[-1], cited_name(chunk))
+
+
+@lru_cache(maxsize=4096)
+def _names_itself(title: str, name: str) -> bool:
+    words = _words(title)
+    return bool(words) and words[:24] in _words(PurePosixPath(name).stem)
 
 
 def _words(text: str) -> str:
