@@ -11,11 +11,11 @@ Scorers (the first is the default; the others are studies, not defaults):
                 term weighs half by its idf in the collection, half by its rarity among the candidates' sentences
                 (`packing.passage_weights`)
   collection-idf  the same with the collection's idf alone (`local_share` 0, the packer before the rarity)
-  minilm        the default score plus the cosine of the passage's matching sentence to the query under the local
-                all-MiniLM-L6-v2 (weight 1.0; English questions only, as the semantic channel), with its p50
-                embedding time a search
+  passage-model the packer with `--passage-model local`: the first 30 passages (by the default score) gain the
+                cosine of their matching sentence to the query under the local all-MiniLM-L6-v2 (English questions
+                only), with its p50 time a packing (sentence vectors are kept between packings, as in a server)
 
-    python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,collection-idf,minilm]
+    python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,collection-idf,passage-model]
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,14 +34,10 @@ from bench.evidence_study import BUDGETS, NAMESPACE, QA_SETS, SHARED, scorer, st
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.scripts import has_cjk_letter
-from docshelf.search import packing
-from docshelf.search.packing import PACKING, PackedEvidence, pack_evidence
+from docshelf.search.packing import PACKING, PackedEvidence, PackingSettings, pack_evidence
 from docshelf.search.request import SearchRequest
-from docshelf.search.sentences import analyzed_sentences
 from docshelf.search.service import expansion_only, search
 from docshelf.store import LocalStore
-
-MINILM_WEIGHT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,60 +77,26 @@ def collection_idf(question: Question, max_tokens: int) -> PackedEvidence:
     return pack_evidence(question.chunks, question.weights, max_tokens, deferred=question.deferred, settings=settings)
 
 
-@contextmanager
-def rescored(rescore: Callable[[Any, Chunk, Mapping[str, float]], list[float]]) -> Iterator[None]:
-    """The packer with each candidate's passage scores replaced by `rescore(candidate, chunk, weights)` (a study
-    hook on the packer's private candidate builder)."""
-    build = packing._candidate
+class PassageModel:
+    """The local sentence model in the packer (`--passage-model local`): the first `model_depth` passages gain its
+    cosine of their matching sentence to the query; English questions only, as the search does by default."""
 
-    def candidate(rank: int, chunk: Chunk, weights: Mapping[str, float], *args: Any) -> Any:
-        built = build(rank, chunk, weights, *args)
-        if built.windows:
-            built.scores = rescore(built, chunk, weights)
-        return built
-
-    packing._candidate = candidate  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        packing._candidate = build
-
-
-class MiniLM:
-    """The cosine of each passage's matching sentence to the query, added to its score."""
-
-    def __init__(self) -> None:
+    def __init__(self, settings: PackingSettings = PACKING) -> None:
         from docshelf.embeddings.local import LocalProvider
+        from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
 
-        self.provider = LocalProvider.load()
-        self.similarities: dict[tuple[str, str], list[float]] = {}
+        self.model = EmbeddingSimilarity(LocalProvider.load())
+        self.settings = settings
         self.seconds: list[float] = []
 
-    def prepare(self, question: Question) -> None:
+    def pack(self, question: Question, max_tokens: int) -> PackedEvidence:
         if has_cjk_letter(question.query):
-            return
+            return default(question, max_tokens)
         started = time.perf_counter()
-        query = self.provider.embed_query(question.query)
-        for chunk in question.chunks:
-            spans = analyzed_sentences(chunk.text)[0]
-            if spans:
-                vectors = self.provider.embed_passages([chunk.text[start:end] for start, end in spans])
-                self.similarities[(question.query, chunk.chunk_id)] = [float(v) for v in vectors @ query]
+        packed = pack_evidence(question.chunks, question.weights, max_tokens, deferred=question.deferred,
+                               settings=self.settings, passage_model=self.model, query=question.query)  # fmt: skip
         self.seconds.append(time.perf_counter() - started)
-
-    def packer(self) -> Packer:
-        def pack(question: Question, max_tokens: int) -> PackedEvidence:
-            def rescore(candidate: Any, chunk: Chunk, weights: Mapping[str, float]) -> list[float]:
-                cosines = self.similarities.get((question.query, chunk.chunk_id))
-                if cosines is None:
-                    return list(candidate.scores)
-                pairs = zip(candidate.scores, candidate.centers, strict=True)
-                return [score + MINILM_WEIGHT * cosines[at] for score, at in pairs]
-
-            with rescored(rescore):
-                return default(question, max_tokens)
-
-        return pack
+        return packed
 
 
 def study(questions: Sequence[Question], packers: Mapping[str, Packer], ev: Any) -> dict[str, list[float]]:
@@ -161,20 +122,17 @@ def main() -> int:
     args = parser.parse_args()
     ev = scorer()
     names = args.scorers.split(",")
-    minilm = MiniLM() if "minilm" in names else None
+    model = PassageModel() if "passage-model" in names else None
     packers: dict[str, Packer] = {
         "default": default,
         "collection-idf": collection_idf,
-        **({"minilm": minilm.packer()} if minilm else {}),
+        **({"passage-model": model.pack} if model else {}),
     }
     packers = {name: packers[name] for name in names}
     table: dict[str, dict[str, list[float]]] = {}
     for name in args.sets.split(","):
         started = time.perf_counter()
         questions = questions_of(name, args.sample, ev)
-        if minilm:
-            for question in questions:
-                minilm.prepare(question)
         table[name] = study(questions, packers, ev)
         print(f"{name}: {len(questions)} questions, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     print("| scorer | " + " | ".join(table) + " | macro |")
@@ -183,9 +141,9 @@ def main() -> int:
         cells = ["/".join(f"{v:.3f}" for v in table[s][scorer_name]) for s in table]
         macro = [statistics.mean(table[s][scorer_name][i] for s in table) for i in range(len(BUDGETS))]
         print(f"| {scorer_name} | " + " | ".join(cells) + " | " + "/".join(f"{v:.3f}" for v in macro) + " |")
-    if minilm and minilm.seconds:
-        print(f"minilm: p50 {statistics.median(minilm.seconds) * 1000:.0f} ms a search to embed the ten chunks' "
-              f"sentences ({len(minilm.seconds)} searches)")  # fmt: skip
+    if model and model.seconds:
+        print(f"passage-model: p50 {statistics.median(model.seconds) * 1000:.0f} ms a packing, the model included, "
+              f"its sentence vectors kept between packings ({len(model.seconds)} packings)")  # fmt: skip
     return 0
 
 

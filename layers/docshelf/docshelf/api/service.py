@@ -21,6 +21,7 @@ from docshelf.search.cache import SearchCache, cache_key
 from docshelf.search.document_names import known_namespace, resolved_filters
 from docshelf.search.hits import HitStore, evidence_hits
 from docshelf.search.request import SearchRequest
+from docshelf.search.rerank import Reranker
 from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import search
 
@@ -47,6 +48,10 @@ class ApiServices(Protocol):
     def hits(self) -> HitStore | None:
         """Where the chunks returned in evidence are counted, and the boost reads them (None: neither)."""
 
+    @property
+    def passage_model(self) -> Reranker | None:
+        """The sentence model that also orders the evidence's first passages (None: the words alone)."""
+
 
 def checked_request(services: ApiServices, caller: Caller, request: SearchRequest) -> SearchRequest:
     """The request once the caller may read its namespace (403), the namespace exists (404, naming those the caller
@@ -65,7 +70,14 @@ def run_search(services: ApiServices, caller: Caller, request: SearchRequest) ->
 
     def answer() -> dict[str, Any]:
         index = services.index_for(request.namespace)
-        found = search(index, request, asset_link=services.asset_link, embedder=services.embedder, hits=services.hits)
+        found = search(
+            index,
+            request,
+            asset_link=services.asset_link,
+            embedder=services.embedder,
+            hits=services.hits,
+            passage_model=services.passage_model,
+        )
         return found.to_dict()
 
     return cached_search(services, caller, request, answer)

@@ -24,6 +24,7 @@ SOURCE_URL_SECONDS = 300  # a citation link is opened right after the search tha
 
 if TYPE_CHECKING:
     from docshelf.aws.ingress import AwsIngress
+    from docshelf.search.rerank import Reranker
 
 if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on a cold start
     from docshelf.agentic.navigate import StoreNavSource
@@ -95,6 +96,11 @@ class AwsApiServices:
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def passage_model(self) -> Reranker | None:
+        """Not offered by the search function yet: its evidence is ordered by the words alone."""
+        return None
 
     @property
     def ingress(self) -> AwsIngress | None:

@@ -29,6 +29,7 @@ from docshelf.search.hits_local import SqliteHits
 
 if TYPE_CHECKING:
     from docshelf.local.ingress import LocalIngress
+    from docshelf.search.rerank import Reranker
 
 CACHE_FILE = "search-cache.sqlite"
 
@@ -97,6 +98,10 @@ class LocalApiServices:
     @property
     def embedder(self) -> EmbeddingProvider | None:
         return self.services.embedding_provider()
+
+    @property
+    def passage_model(self) -> Reranker | None:
+        return self.services.passage_model()
 
     @property
     def ingress(self) -> LocalIngress:

@@ -163,6 +163,7 @@ def _services(args: argparse.Namespace) -> LocalServices:
         opensearch_index=args.opensearch_index,
         embedding_provider=getattr(args, "embeddings", "none"),
         embedding_model_id=getattr(args, "embedding_model", ""),
+        passage_model=getattr(args, "passage_model", "none"),
     )
 
 
@@ -192,6 +193,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         asset_link=local_asset_link(services.store.root),
         embedder=services.embedding_provider(),
         hits=services.hits,
+        passage_model=services.passage_model(),
     )
     if args.json:
         print(json.dumps(response.to_dict(), ensure_ascii=False, indent=2))
@@ -232,7 +234,12 @@ def _batch_search(
     for qid, query in queries:
         request = _request(args, query, filters)
         response = search(
-            services.index, request, asset_link=asset_link, embedder=services.embedding_provider(), hits=hits
+            services.index,
+            request,
+            asset_link=asset_link,
+            embedder=services.embedding_provider(),
+            hits=hits,
+            passage_model=services.passage_model(),
         )
         print(json.dumps(batch_line(qid, response.to_dict()), ensure_ascii=False))
     return EXIT_OK

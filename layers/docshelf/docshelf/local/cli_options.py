@@ -11,7 +11,7 @@ from docshelf.chunking import DEFAULT_CHUNK_TOKENS
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PROVIDER_NAMES
 from docshelf.errors import DocshelfError
 from docshelf.local.cli_agentic import add_agentic_option, add_planner_option
-from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE
+from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, PASSAGE_MODELS
 from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 
@@ -23,6 +23,7 @@ def search_options(find: argparse.ArgumentParser) -> None:
     find.add_argument("--queries", type=Path, help='a JSONL file of {"qid", "query"} lines (batch mode)')
     store_options(find)
     embedding_options(find)
+    passage_model_option(find)
     find.add_argument(
         "--top-k", type=int, default=DEFAULT_TOP_K, help=f"results to return, 1-50 (default {DEFAULT_TOP_K})"
     )
@@ -60,6 +61,7 @@ def search_options(find: argparse.ArgumentParser) -> None:
 
 def serve_options(parser: argparse.ArgumentParser) -> None:
     add_planner_option(parser)
+    passage_model_option(parser)
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
@@ -163,6 +165,16 @@ def embedding_options(parser: argparse.ArgumentParser) -> None:
         "--embedding-model",
         default=os.environ.get("DOCSHELF_EMBEDDING_MODEL", ""),
         help="the provider's model id (env DOCSHELF_EMBEDDING_MODEL; default: the provider's own)",
+    )
+
+
+def passage_model_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--passage-model",
+        choices=PASSAGE_MODELS,
+        default=os.environ.get("DOCSHELF_PASSAGE_MODEL", "none"),
+        help="order the evidence's first passages by a sentence model too: local (the local embedding model, about "
+        "0.1 s a search; English queries) or none (env DOCSHELF_PASSAGE_MODEL, default none)",
     )
 
 

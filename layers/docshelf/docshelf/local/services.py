@@ -23,11 +23,13 @@ from docshelf.store import LocalStore
 if TYPE_CHECKING:
     from docshelf.fetch.fetcher import Fetcher
     from docshelf.search.hits_local import SqliteHits
+    from docshelf.search.rerank import Reranker
 
 DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
 Backend = Literal["embedded", "opensearch"]
 BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
+PASSAGE_MODELS = ("none", "local")
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -39,6 +41,8 @@ class LocalServices:
     index: SearchBackend
     config: PipelineConfig
     _embedder: list[EmbeddingProvider | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
+    passage_model_name: str = "none"  # one of PASSAGE_MODELS
+    _passage_model: list[Reranker | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
 
     @classmethod
     def open(
@@ -53,6 +57,7 @@ class LocalServices:
         opensearch_index: str | None = None,
         embedding_provider: str = "none",
         embedding_model_id: str = "",
+        passage_model: str = "none",
     ) -> LocalServices:
         store = LocalStore(root)
         chunking = ChunkConfig(
@@ -69,6 +74,7 @@ class LocalServices:
                     chunking=chunking, embedding_provider=embedding_provider, embedding_model_id=embedding_model_id
                 )
             ),
+            passage_model_name=passage_model,
         )
 
     def embedding_provider(self) -> EmbeddingProvider | None:
@@ -77,6 +83,25 @@ class LocalServices:
         if not self._embedder:
             self._embedder.append(self._load_embedding_provider())
         return self._embedder[0]
+
+    def passage_model(self) -> Reranker | None:
+        """The sentence model that also orders the evidence's first passages (search/packing.py), loaded once: for
+        "local", the default local embedding model (the semantic channel's own when that is the one loaded)."""
+        if not self._passage_model:
+            self._passage_model.append(self._load_passage_model())
+        return self._passage_model[0]
+
+    def _load_passage_model(self) -> Reranker | None:
+        if self.passage_model_name == "none":
+            return None
+        from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL
+        from docshelf.embeddings.local import LocalProvider
+        from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+
+        loaded = self.embedding_provider()
+        if isinstance(loaded, LocalProvider) and loaded.spec.name == DEFAULT_LOCAL_MODEL:
+            return EmbeddingSimilarity(loaded)
+        return EmbeddingSimilarity(LocalProvider.load())
 
     @property
     def hits(self) -> SqliteHits:

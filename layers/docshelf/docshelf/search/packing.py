@@ -26,6 +26,7 @@ from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
 from docshelf.model import Chunk
 from docshelf.search.passages import sentence_terms
+from docshelf.search.rerank import Reranker
 from docshelf.search.sentences import analyzed_sentences, matched_terms
 from docshelf.tokens import count_tokens
 
@@ -53,6 +54,8 @@ class PackingSettings:
     rank_penalty: float = 0.03  # taken from a passage's query-term share per rank of its chunk
     group_documents: bool = True  # a document's blocks together, in reading order
     local_share: float = 0.5  # of a term's weight, the part from its rarity among the candidates' sentences
+    model_depth: int = 30  # passages, best first by their words, whose matching sentence a passage model scores
+    model_weight: float = 1.0  # times the model's score, added to each of those passages' scores
 
 
 PACKING = PackingSettings()
@@ -176,9 +179,12 @@ def pack_evidence(
     assets: Mapping[str, str] | None = None,
     deferred: Collection[str] = (),
     settings: PackingSettings = PACKING,
+    passage_model: Reranker | None = None,
+    query: str = "",
 ) -> PackedEvidence:
     """The evidence of `chunks` (best first) for a query whose content terms weigh `weights`, within
-    `max_tokens` (cl100k tokens of the whole text)."""
+    `max_tokens` (cl100k tokens of the whole text). With `passage_model`, the first `model_depth` passages also
+    gain its score of their matching sentence against `query`."""
     if max_tokens <= 0:
         return PackedEvidence("", 0, ())
     weights = passage_weights(chunks, weights, settings.local_share)
@@ -187,6 +193,8 @@ def pack_evidence(
         for rank, chunk in enumerate(chunks)
         if not is_heading_only(chunk)
     ]
+    if passage_model is not None:
+        _scored_by_model(candidates, query, passage_model, settings)
     order: list[_Candidate] = []  # in the order each first got a passage
     for candidate, window in _passages_best_first(candidates, settings):
         trial = [*candidate.claimed, window]
@@ -295,14 +303,31 @@ def _table_head(chunk: Chunk, spans: list[tuple[int, int]]) -> tuple[int, int] |
 def _passages_best_first(
     candidates: Sequence[_Candidate], settings: PackingSettings
 ) -> list[tuple[_Candidate, tuple[int, int]]]:
+    return [(candidate, candidate.windows[at]) for candidate, at in _ranked_passages(candidates, settings)]
+
+
+def _ranked_passages(candidates: Sequence[_Candidate], settings: PackingSettings) -> list[tuple[_Candidate, int]]:
+    """Every passage, as (candidate, its place in `windows`), best first."""
     keyed = [
         ((candidate.deferred, -round(score - settings.rank_penalty * candidate.rank, 9), -own, candidate.rank,
-          window[0]), candidate, window)
+          window[0]), candidate, at)
         for candidate in candidates
-        for window, score, own in zip(candidate.windows, candidate.scores, candidate.own, strict=True)
+        for at, (window, score, own) in enumerate(zip(candidate.windows, candidate.scores, candidate.own, strict=True))
     ]  # fmt: skip
     keyed.sort(key=lambda item: item[0])
-    return [(candidate, window) for _, candidate, window in keyed]
+    return [(candidate, at) for _, candidate, at in keyed]
+
+
+def _scored_by_model(candidates: Sequence[_Candidate], query: str, model: Reranker, settings: PackingSettings) -> None:
+    """The first `model_depth` passages gain `model_weight` times the model's score of their matching sentence (a
+    sentence model reads what the words only count: "as high as 35% in children" answers a question about a
+    mortality rate). Only the first few: the model costs milliseconds a sentence, and the rest stay behind them."""
+    chosen = _ranked_passages(candidates, settings)[: settings.model_depth]
+    if not chosen:
+        return
+    sentences = [candidate.chunk.text[slice(*candidate.spans[candidate.centers[at]])] for candidate, at in chosen]
+    for (candidate, at), score in zip(chosen, model.scores(query, sentences), strict=True):
+        candidate.scores[at] += settings.model_weight * score
 
 
 def _fits(

@@ -16,6 +16,7 @@ from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SemanticQuery
 from docshelf.model import Chunk
+from docshelf.scripts import has_cjk_letter
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
 from docshelf.search.empty import check_budget, empty_reason
@@ -54,12 +55,15 @@ def search(
     packing: PackingSettings = PACKING,
     reranker: Reranker | None = None,
     rerank_depth: int = DEFAULT_DEPTH,
+    passage_model: Reranker | None = None,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
-    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
-    `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
-    channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
-    often held are boosted (search/hits.py)."""
+        `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
+        `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
+        channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
+        often held are boosted (search/hits.py). With `passage_model` (a sentence model, `--passage-model local`), the
+    evidence's first passages are also ordered by its scores (search/packing.py), for queries the semantic channel
+    reads (not CJK ones with the default settings)."""
     started = time.perf_counter()
     wanted = request.top_k
     if reranker is not None:  # the first stage ranks as many as the reranker reads
@@ -107,6 +111,8 @@ def search(
         assets=assets,
         deferred=expansion_only(ranked),
         settings=packing,
+        passage_model=passage_model if ranking.semantic_cjk or not has_cjk_letter(request.query) else None,
+        query=request.query,
     )
     return SearchResponse(
         evidence_text=packed.text,

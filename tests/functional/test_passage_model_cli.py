@@ -1,0 +1,69 @@
+"""`docshelf search --passage-model local`: the local sentence model orders the evidence's passages where the
+words cannot tell them apart."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL, find_model_dir
+from docshelf.local.cli import main
+
+REPORT = """# Equine virus report
+
+The equine virus cases in the valley were mild for horses. Vaccines exist for animals only.
+Farmers keep records of every outbreak. Most outbreaks end by autumn.
+
+The equine virus cases killed one in three infected kids. Doctors tracked them for a year.
+"""
+QUESTION = "Which equine virus cases were fatal for children?"  # both sentences hold "equine virus cases"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    if find_model_dir(DEFAULT_LOCAL_MODEL) is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true: the local embedding model is not installed (make setup)")
+        pytest.skip("the local embedding model is not installed: python infra/fetch_models.py")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "virus.md").write_text(REPORT, encoding="utf-8")
+    store = str(tmp_path / "store")
+    assert main(["ingest", str(tmp_path / "docs"), "--store", store, "--namespace", "ns", "--quiet"]) == 0
+    return store
+
+
+def evidence(store: str, capsys: pytest.CaptureFixture[str], *options: str) -> str:
+    capsys.readouterr()
+    argv = ["search", QUESTION, "--store", store, "--namespace", "ns", "--max-tokens", "30", "--json", *options]
+    assert main(argv) == 0
+    text: str = json.loads(capsys.readouterr().out)["evidence_text"]
+    return text
+
+
+def test_the_local_passage_model_packs_the_sentence_that_answers(
+    store: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert evidence(store, capsys).endswith("were mild for horses.")  # the first of two equal matches
+    assert evidence(store, capsys, "--passage-model", "local").endswith("killed one in three infected kids.")
+
+
+def test_the_passage_model_is_read_from_the_environment(
+    store: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCSHELF_PASSAGE_MODEL", "local")
+    assert evidence(store, capsys).endswith("killed one in three infected kids.")
+
+
+def test_the_served_api_and_the_store_share_one_loaded_model(store: str) -> None:
+    from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+    from docshelf.local.api_services import LocalApiServices
+    from docshelf.local.services import LocalServices
+
+    assert LocalServices.open(store).passage_model() is None
+    services = LocalServices.open(store, embedding_provider="local", passage_model="local")
+    model = services.passage_model()
+    assert isinstance(model, EmbeddingSimilarity) and model.embedder is services.embedding_provider()
+    assert LocalApiServices(services).passage_model is model

@@ -1,0 +1,108 @@
+"""A sentence model in the packer (`pack_evidence(passage_model=…)`) and the local model as one
+(`EmbeddingSimilarity`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from docshelf.embeddings.sentence_scores import CACHED_SENTENCES, EmbeddingSimilarity
+from docshelf.index.embedded import EmbeddedIndex
+from docshelf.model import Chunk
+from docshelf.search.packing import PACKING, pack_evidence
+from docshelf.search.request import SearchRequest
+from docshelf.search.service import search
+from docshelf.store import LocalStore
+from docshelf.tokens import count_tokens
+
+SUBJECT = "The equine virus"
+PAPER = (
+    f"{SUBJECT} spreads among horses in the valley. {SUBJECT} was isolated from horses and mosquitoes. "
+    "Cases are rare in winter. Most outbreaks end by autumn. "
+    f"{SUBJECT} is lethal for as many as 35% of infected children. Vaccines exist for animals."
+)
+WEIGHTS = {"equin": 3.0, "virus": 1.0, "hors": 2.0, "mosquito": 2.0}
+
+
+def chunk(i: int, text: str, doc: str = "d1") -> Chunk:
+    return Chunk(
+        chunk_id=f"c{i}", document_id=doc, namespace="ns", type="text", text=text, section_path=("Results",),
+        pages=(2,), token_count=count_tokens(text), ordinal=i, source_file_name="paper.pdf",
+    )  # fmt: skip
+
+
+class Favourite:
+    """A model that likes one sentence, and records what it was asked to read."""
+
+    def __init__(self, liked: str) -> None:
+        self.liked = liked
+        self.read: list[list[str]] = []
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        self.read.append(list(texts))
+        return [1.0 if self.liked in text else 0.0 for text in texts]
+
+
+def test_the_model_puts_the_sentence_it_reads_as_the_answer_first() -> None:
+    budget = 50  # room for one passage and its neighbours
+    words_only = pack_evidence([chunk(0, PAPER)], WEIGHTS, budget)
+    assert "35%" not in words_only.text and "mosquitoes" in words_only.text  # the words favour the horses
+    model = Favourite("35%")
+    packed = pack_evidence([chunk(0, PAPER)], WEIGHTS, budget, passage_model=model, query="how lethal for children")
+    assert "35% of infected children" in packed.text and packed.tokens <= budget
+    assert len(model.read) == 1 and any("35%" in text for text in model.read[0])
+
+
+def test_the_model_reads_only_the_first_passages_by_their_words() -> None:
+    chunks = [chunk(i, PAPER, doc=f"d{i}") for i in range(6)]  # 4 passages each
+    model = Favourite("35%")
+    pack_evidence(chunks, WEIGHTS, 400, passage_model=model, query="q", settings=replace(PACKING, model_depth=5))
+    assert [len(texts) for texts in model.read] == [5]
+    assert all(text in PAPER for text in model.read[0])  # one sentence each, the passage's matching one
+
+
+def test_a_cjk_query_is_packed_by_its_words_alone(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert("ns", "d1", "r", [chunk(0, PAPER), chunk(1, "马病毒在美洲传播。马病毒对儿童致命。", doc="d2")])
+    model = Favourite("35%")
+    search(index, SearchRequest("ns", "马病毒", top_k=5), passage_model=model)
+    assert model.read == []
+    english = search(index, SearchRequest("ns", "equine virus horses", top_k=5, max_tokens=50), passage_model=model)
+    assert model.read and "35%" in english.evidence_text
+
+
+VECTORS = {"horse": (1.0, 0.0), "pony": (0.6, 0.8), "car": (0.0, 1.0)}
+
+
+class UnitVectors:
+    """An embedder whose vectors are known: a text's vector is that of its first word."""
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.array(VECTORS[text.split()[0]])
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded += texts
+        return np.array([VECTORS[text.split()[0]] for text in texts])
+
+
+def test_embedding_similarity_is_the_cosine_and_embeds_a_sentence_once() -> None:
+    embedder = UnitVectors()
+    similarity = EmbeddingSimilarity(embedder)
+    assert similarity.scores("horse", ["horse a", "pony b", "car c"]) == [1.0, 0.6, 0.0]
+    assert similarity.scores("pony", ["pony b", "horse a", "pony b"]) == [1.0, 0.6, 1.0]
+    assert embedder.embedded == ["horse a", "pony b", "car c"]
+    assert similarity.scores("car", []) == []
+
+
+def test_embedding_similarity_keeps_the_sentences_scored_last() -> None:
+    embedder = UnitVectors()
+    similarity = EmbeddingSimilarity(embedder)
+    similarity.scores("horse", [f"horse {n}" for n in range(CACHED_SENTENCES + 1)])
+    similarity.scores("horse", ["horse 0", f"horse {CACHED_SENTENCES}"])
+    assert embedder.embedded[CACHED_SENTENCES + 1 :] == ["horse 0"]  # the oldest went; the newest stayed
