@@ -167,6 +167,7 @@ def main() -> None:
     # with a node up: a starting JVM takes CPU from whatever is measured beside it.
     for name in (
         "index_bench",
+        "passage_model_bench",
         "hybrid_bench",
         "embedding_bench",
         "pdf_bench",
