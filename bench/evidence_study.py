@@ -8,7 +8,8 @@ its first N words. Rows: the packing settings given (the default first), and `wh
 packing: whole chunks best first under the full citation header). Also the share of `evidence_tokens` the
 citation headers take at 800 tokens.
 
-    python -m bench.evidence_study [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--json FILE] [--chart SVG]
+    python -m bench.evidence_study [--sets covidqa_dev,xquad_en,…] [--sample N] [--grid] [--passage-model] [--json FILE]
+                                   [--chart SVG]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from docshelf.index.embedded import EmbeddedIndex  # noqa: E402
 from docshelf.model import Chunk  # noqa: E402
 from docshelf.search.packing import PACKING, PackingSettings  # noqa: E402
 from docshelf.search.request import SearchRequest  # noqa: E402
+from docshelf.search.rerank import Reranker  # noqa: E402
 from docshelf.search.service import search  # noqa: E402
 from docshelf.store import LocalStore  # noqa: E402
 from docshelf.tokens import count_tokens  # noqa: E402
@@ -78,7 +80,10 @@ def whole_chunks(chunks: list[Chunk], max_tokens: int) -> str:
     return "\n\n".join(blocks)
 
 
-def study_set(name: str, configs: dict[str, PackingSettings | None], sample: int | None, ev: Any) -> dict[str, Any]:
+def study_set(
+    name: str, configs: dict[str, PackingSettings | None], sample: int | None, ev: Any, model: Reranker | None = None
+) -> dict[str, Any]:
+    """With `model`, the config named `passage-model` searches with it (`--passage-model local`)."""
     index = EmbeddedIndex(LocalStore(store_of(name)))
     questions = [json.loads(line) for line in (SHARED / "ireval" / name / "queries.jsonl").open(encoding="utf-8")]
     if sample and sample < len(questions):
@@ -91,7 +96,8 @@ def study_set(name: str, configs: dict[str, PackingSettings | None], sample: int
         for words, tokens in BUDGETS.items():
             for at, (config, settings) in enumerate(configs.items()):
                 request = SearchRequest(NAMESPACE, question["query"], top_k=10, max_tokens=tokens)
-                response = search(index, request, packing=settings or PACKING)
+                passage_model = model if config == "passage-model" else None
+                response = search(index, request, packing=settings or PACKING, passage_model=passage_model)
                 text = response.evidence_text if settings else whole_chunks([r.chunk for r in response.results], tokens)
                 found[config][words] += ev.answer_within_budget([{"text": text}], patterns, words)
                 if at == 0:
@@ -99,7 +105,8 @@ def study_set(name: str, configs: dict[str, PackingSettings | None], sample: int
                     result_level[words] += ev.answer_within_budget(texts, patterns, words)
         for config, settings in configs.items():
             request = SearchRequest(NAMESPACE, question["query"], top_k=10, max_tokens=HEADER_BUDGET)
-            response = search(index, request, packing=settings or PACKING)
+            passage_model = model if config == "passage-model" else None
+            response = search(index, request, packing=settings or PACKING, passage_model=passage_model)
             if settings and response.evidence_tokens:
                 header_lines = [line for line in response.evidence_text.split("\n") if line.startswith("[")]
                 header_tokens = sum(count_tokens(line + "\n") for line in header_lines)
@@ -138,15 +145,23 @@ def main() -> int:
     parser.add_argument("--sets", default=",".join(QA_SETS))
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of each set's questions")
     parser.add_argument("--grid", action="store_true", help="window x rank penalty x grouping, not only the default")
+    parser.add_argument("--passage-model", action="store_true", help="also a row searched with --passage-model local")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--chart", type=Path, help="also draw Ans@Nw per set as an SVG bar chart")
     args = parser.parse_args()
     ev = scorer()
     configs = grid() if args.grid else {"default": PACKING, "whole": None}
+    model = None
+    if args.passage_model:
+        from docshelf.embeddings.local import LocalProvider
+        from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+
+        model = EmbeddingSimilarity(LocalProvider.load())
+        configs["passage-model"] = PACKING
     rows = {}
     for name in args.sets.split(","):
         started = time.perf_counter()
-        rows[name] = study_set(name, configs, args.sample, ev)
+        rows[name] = study_set(name, configs, args.sample, ev, model)
         print(f"{name}: {time.perf_counter() - started:.0f} s {json.dumps(rows[name])}", file=sys.stderr, flush=True)
     macro = {
         config: {

@@ -12,8 +12,10 @@ import numpy as np
 from docshelf.embeddings.sentence_scores import CACHED_SENTENCES, EmbeddingSimilarity
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
+from docshelf.search.model_vote import model_voted
 from docshelf.search.packing import PACKING, pack_evidence
 from docshelf.search.request import SearchRequest
+from docshelf.search.response import RankedChunk
 from docshelf.search.service import search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
@@ -106,3 +108,38 @@ def test_embedding_similarity_keeps_the_sentences_scored_last() -> None:
     similarity.scores("horse", [f"horse {n}" for n in range(CACHED_SENTENCES + 1)])
     similarity.scores("horse", ["horse 0", f"horse {CACHED_SENTENCES}"])
     assert embedder.embedded[CACHED_SENTENCES + 1 :] == ["horse 0"]  # the oldest went; the newest stayed
+
+
+def ranked(chunks: Sequence[Chunk]) -> list[RankedChunk]:
+    return [RankedChunk(c, 1.0 / (60 + at + 1), {"content": at}) for at, c in enumerate(chunks)]
+
+
+def test_the_model_vote_raises_the_result_whose_passage_says_what_was_asked() -> None:
+    chunks = [
+        chunk(0, "The equine virus spreads among horses. The equine virus is carried by mosquitoes.", doc="d0"),
+        chunk(1, "The equine virus was found in horses of the valley.", doc="d1"),
+        chunk(2, "The equine virus kills a third of infected children.", doc="d2"),
+        chunk(3, "Shipping cartons are stacked on pallets.", doc="d3"),  # no passage: last in the model's order
+    ]
+    model = Favourite("children")
+    voted = model_voted(ranked(chunks), "q", WEIGHTS, model, weight=2.0, sentences=2, rrf_k=60)
+    assert [r.chunk.chunk_id for r in voted] == ["c2", "c0", "c1", "c3"]
+    assert [score for r in voted for score in [r.score]] == sorted((r.score for r in voted), reverse=True)
+    assert [len(texts) for texts in model.read] == [4]  # two best passages of c0, the one of c1 and of c2
+    assert model_voted(ranked(chunks), "q", WEIGHTS, model, weight=0.0, sentences=2, rrf_k=60) == ranked(chunks)
+
+
+def test_a_search_with_a_passage_model_reads_30_results_and_returns_top_k(tmp_path: Path) -> None:
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = [f"The equine virus report {n} covers horses in region {n}." for n in range(40)]
+    texts[35] = "The equine virus report on children: a third of infected kids died."
+    index.upsert("ns", "d1", "r", [chunk(n, text, doc="d1") for n, text in enumerate(texts)])
+    model = Favourite("kids")
+    words_only = [r.chunk.chunk_id for r in search(index, SearchRequest("ns", "equine virus report", top_k=40)).results]
+    with_model = search(index, SearchRequest("ns", "equine virus report", top_k=30), passage_model=model)
+    assert len(model.read[0]) == 30  # the vote read the first 30 results' best passages, one each here
+    order = [r.chunk.chunk_id for r in with_model.results]
+    assert len(order) == 30 and order.index("c35") < words_only.index("c35")  # raised
+    assert [cid for cid in order if cid != "c35"] == [cid for cid in words_only if cid != "c35"][:29]
+    few = search(index, SearchRequest("ns", "equine virus report", top_k=3), passage_model=Favourite("kids"))
+    assert len(few.results) == 3

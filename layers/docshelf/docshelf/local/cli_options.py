@@ -173,8 +173,9 @@ def passage_model_option(parser: argparse.ArgumentParser) -> None:
         "--passage-model",
         choices=PASSAGE_MODELS,
         default=os.environ.get("DOCSHELF_PASSAGE_MODEL", "none"),
-        help="order the evidence's first passages by a sentence model too: local (the local embedding model, about "
-        "0.1 s a search; English queries) or none (env DOCSHELF_PASSAGE_MODEL, default none)",
+        help="a sentence model reads the best passages of the first 30 results: it votes on their order and on the "
+        "evidence's passages; local (the local embedding model, about 0.1-0.2 s a search; English queries) or none "
+        "(env DOCSHELF_PASSAGE_MODEL, default none)",
     )
 
 

@@ -265,6 +265,22 @@ def best_passage_scores(
     return [_best_window(sentences, shares, settings.window) / share_total for sentences in per_chunk]
 
 
+def best_sentences(
+    chunks: Sequence[Chunk], weights: Mapping[str, float], per_chunk: int, settings: PackingSettings = PACKING
+) -> tuple[list[str], list[int]]:
+    """The matching sentences of each chunk's `per_chunk` best passages, as the packer ranks a chunk's passages, and
+    for each the place of its chunk in `chunks`."""
+    shares = passage_weights(chunks, weights, settings.local_share)
+    sentences, owners = [], []
+    for at, chunk in enumerate(chunks):
+        candidate = _candidate(at, chunk, shares, settings, None, False)
+        best = sorted(range(len(candidate.windows)), key=lambda window: -candidate.scores[window])[:per_chunk]
+        for window in best:
+            sentences.append(chunk.text[slice(*candidate.spans[candidate.centers[window]])])
+            owners.append(at)
+    return sentences, owners
+
+
 def _best_window(sentences: Sequence[frozenset[str]], weights: Mapping[str, float], window: int) -> float:
     return max(
         (

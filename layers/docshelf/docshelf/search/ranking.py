@@ -67,6 +67,14 @@ class RankingSettings:
     # (docs/evaluation/evidence.md, "A passage vote across documents").
     passage_vote_weight: float = 1.0
     passage_vote_depth: int = 30
+    # The model vote (search/model_vote.py), cast with a passage model only (`--passage-model local`): each of the
+    # first model_vote_depth results gains model_vote_weight / (rrf_k + r + 1), r the rank of the model's best score
+    # of its model_vote_sentences best passages (by their words) among them. Weight 3 is the pick of four of five
+    # leave-one-collection-out folds over weights 0.25-6 on the five English sets, 4 of the fifth; every weight up to
+    # 4 is above no vote on every set (docs/evaluation/evidence.md, "A vote from the sentence model").
+    model_vote_weight: float = 3.0
+    model_vote_depth: int = 30
+    model_vote_sentences: int = 2
 
     def channel_weights(self) -> dict[str, float]:
         return {

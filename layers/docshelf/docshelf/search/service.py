@@ -22,6 +22,7 @@ from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, ty
 from docshelf.search.empty import check_budget, empty_reason
 from docshelf.search.expansion import expansion_parts
 from docshelf.search.hits import HitReader, boosted, candidates
+from docshelf.search.model_vote import model_voted
 from docshelf.search.packing import PACKING, PackingSettings, pack_evidence
 from docshelf.search.passage_vote import may_vote, passage_voted, votes_on
 from docshelf.search.passages import siblings_by_passage
@@ -62,8 +63,8 @@ def search(
         `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
         channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
         often held are boosted (search/hits.py). With `passage_model` (a sentence model, `--passage-model local`), the
-    evidence's first passages are also ordered by its scores (search/packing.py), for queries the semantic channel
-    reads (not CJK ones with the default settings)."""
+    first results take its vote (search/model_vote.py) and the evidence's first passages its scores
+    (search/packing.py), for queries the semantic channel reads (not CJK ones with the default settings)."""
     started = time.perf_counter()
     wanted = request.top_k
     if reranker is not None:  # the first stage ranks as many as the reranker reads
@@ -79,10 +80,11 @@ def search(
     plan = replace(query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking), semantic=semantic)
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
-    ranked = _ranked(index, request, queries, first, limit, ranking, hits) if first.total else []
+    model = passage_model if ranking.semantic_cjk or not has_cjk_letter(request.query) else None
+    ranked = _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else []
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
-        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic, hits)
+        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic, hits, model)
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
@@ -111,7 +113,7 @@ def search(
         assets=assets,
         deferred=expansion_only(ranked),
         settings=packing,
-        passage_model=passage_model if ranking.semantic_cjk or not has_cjk_letter(request.query) else None,
+        passage_model=model,
         query=request.query,
     )
     return SearchResponse(
@@ -163,9 +165,11 @@ def _ranked(
     hits: HitReader | None = None,
     *,
     lexical_scale: float = 1.0,
+    model: Reranker | None = None,
 ) -> list[RankedChunk]:
     """The fused, distinct, passage-ordered results of a first pass; `lexical_scale` multiplies the word channels'
-    weights (below 1: the semantic channel's order leads, with its weight as is)."""
+    weights (below 1: the semantic channel's order leads, with its weight as is). With `model`, the first results
+    also take its vote (search/model_vote.py)."""
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     if "semantic" in first.rankings:
@@ -173,6 +177,8 @@ def _ranked(
     chunks: dict[str, Chunk] = {}
     voting = ranking.passage_vote_weight > 0 and may_vote(request.query)
     depth = max(request.top_k, ranking.passage_vote_depth) if voting else request.top_k
+    if model is not None:
+        depth = max(depth, ranking.model_vote_depth)
     feedback = rounded.get("content", [])[: _feedback_chunks(ranking)]
     if feedback:
         ids = [chunk_id for chunk_id, _ in feedback]
@@ -205,9 +211,14 @@ def _ranked(
     results = _distinct_results(index, request, fused, chunks, depth)
     content_scores = dict(rounded.get("content", []))
     ordered = _siblings_by_passage(queries.get("content", []), content_scores, first.content_idf, results)
+    term_weights = query_weights(dict.fromkeys(queries.get("content", [])), first.content_idf)
     if voting and votes_on(ordered):
-        term_weights = query_weights(dict.fromkeys(queries.get("content", [])), first.content_idf)
         ordered = passage_voted(ordered, term_weights, weight=ranking.passage_vote_weight, rrf_k=ranking.rrf_k)
+    if model is not None:
+        ordered = model_voted(
+            ordered[: ranking.model_vote_depth], request.query, term_weights, model,
+            weight=ranking.model_vote_weight, sentences=ranking.model_vote_sentences, rrf_k=ranking.rrf_k,
+        ) + ordered[ranking.model_vote_depth :]  # fmt: skip
     return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[: request.top_k]]
 
 
@@ -219,6 +230,7 @@ def _with_corrections(
     ranking: RankingSettings,
     semantic: SemanticQuery | None,
     hits: HitReader | None = None,
+    model: Reranker | None = None,
 ) -> tuple[list[RankedChunk], dict[str, str]]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
     and the corrections; nothing when no word has a close indexed term."""
@@ -244,7 +256,7 @@ def _with_corrections(
     # Beside the semantic channel a guess at the words only breaks its ties and follows its chunks: it never
     # outranks what the vectors found for the query as typed.
     scale = CORRECTED_UNDER_SEMANTIC if semantic is not None else 1.0
-    ranked = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale)
+    ranked = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale, model=model)
     shown = {typed.get(term, term): used for term, used in corrected.items()}
     return ranked, shown if ranked else {}
 
