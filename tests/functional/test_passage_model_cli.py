@@ -67,3 +67,14 @@ def test_the_served_api_and_the_store_share_one_loaded_model(store: str) -> None
     model = services.passage_model()
     assert isinstance(model, EmbeddingSimilarity) and model.embedder is services.embedding_provider()
     assert LocalApiServices(services).passage_model is model
+
+
+@pytest.mark.parametrize("command", [["search", "q"], ["serve", "--no-auth"], ["mcp", "--namespace", "ns"]])
+def test_every_command_that_searches_takes_the_passage_model(
+    command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.local.cli import build_parser
+
+    monkeypatch.delenv("DOCSHELF_PASSAGE_MODEL", raising=False)
+    assert build_parser().parse_args([*command, "--passage-model", "local"]).passage_model == "local"
+    assert build_parser().parse_args(command).passage_model == "none"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from docshelf.ids import validate_namespace
 from docshelf.local.cli_agentic import add_planner_option, planner_from_args
-from docshelf.local.cli_options import engine_options
+from docshelf.local.cli_options import engine_options, passage_model_option
 from docshelf.local.services import DEFAULT_STORE, LocalServices
 
 LOCAL_USER = "local"
@@ -30,6 +30,7 @@ def mcp_options(parser: argparse.ArgumentParser) -> None:
     engine_options(parser)
     parser.add_argument("--cache-ttl", type=int, default=300, help="search cache lifetime in seconds (0: off)")
     add_planner_option(parser)
+    passage_model_option(parser)
 
 
 def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
