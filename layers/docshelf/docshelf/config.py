@@ -43,6 +43,8 @@ class ChunkConfig:
 
 # The embedding providers a setting may name (docshelf.embeddings.provider_from_config builds them).
 PROVIDER_NAMES = ("none", "local", "bedrock")
+# The passage models a setting may name (docshelf.embeddings.passage_model_from_config builds them).
+PASSAGE_MODELS = ("none", "local")
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"

@@ -31,6 +31,7 @@ QUEUES = {"parse": "ParseQueue", "chunk": "ChunkQueue", "publish": "PublishQueue
 PARAMETERS_OF_ENVIRONMENT = {
     "EMBEDDING_PROVIDER": "EmbeddingProvider",
     "EMBEDDING_MODEL_ID": "EmbeddingModelId",
+    "PASSAGE_MODEL": "PassageModel",
     "AGENTIC_PLANNER_MODEL_ID": "AgenticPlannerModelId",
     "OPENSEARCH_ENDPOINT": "OpenSearchEndpoint",
     "OPENSEARCH_SERVICE": "OpenSearchService",

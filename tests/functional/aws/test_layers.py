@@ -99,15 +99,23 @@ def test_the_embedding_runtime_goes_to_its_own_layer_and_no_function_imports_it_
 def test_the_embeddings_layer_goes_to_the_publish_search_and_mcp_functions_when_local() -> None:
     template = load_template()
     resources = template["Resources"]
-    assert resources["EmbeddingsLayer"]["Condition"] == "UseLocalEmbeddings"
+    assert resources["EmbeddingsLayer"]["Condition"] == "UseEmbeddingsLayer"
+    assert template["Conditions"]["UseEmbeddingsLayer"] == {
+        "Fn::Or": [{"Fn::Condition": "UseLocalEmbeddings"}, {"Fn::Condition": "UsePassageModel"}]  # as loaded here
+    }
     assert resources["EmbeddingsLayer"]["Metadata"]["BuildMethod"] == "makefile"
-    conditional = {"Fn::If": ["UseLocalEmbeddings", {"Ref": "EmbeddingsLayer"}, {"Ref": "AWS::NoValue"}]}
-    with_embeddings = sorted(
-        name
-        for name, resource in resources.items()
-        if resource["Type"] == "AWS::Serverless::Function" and conditional in resource["Properties"].get("Layers", [])
-    )
-    assert with_embeddings == ["McpFunction", "PublishFunction", "SearchFunction"]  # chunking embeds nothing
+
+    def functions_with(condition: str) -> list[str]:
+        conditional = {"Fn::If": [condition, {"Ref": "EmbeddingsLayer"}, {"Ref": "AWS::NoValue"}]}
+        return sorted(
+            name
+            for name, resource in resources.items()
+            if resource["Type"] == "AWS::Serverless::Function"
+            and conditional in resource["Properties"].get("Layers", [])
+        )
+
+    assert functions_with("UseLocalEmbeddings") == ["PublishFunction"]  # chunking embeds nothing
+    assert functions_with("UseEmbeddingsLayer") == ["McpFunction", "SearchFunction"]  # a query, or a passage model
     assert template["Parameters"]["EmbeddingProvider"]["Default"] == "none"
 
 

@@ -79,3 +79,6 @@ def test_bedrock_is_allowed_only_with_the_bedrock_provider_and_only_its_model() 
         variables = functions()[name]["Environment"]["Variables"]
         assert variables["EMBEDDING_PROVIDER"] == {"Ref": "EmbeddingProvider"}
         assert variables["EMBEDDING_MODEL_ID"] == {"Ref": "EmbeddingModelId"}
+        assert ("PASSAGE_MODEL" in variables) == (name in ("SearchFunction", "McpFunction"))
+        if "PASSAGE_MODEL" in variables:
+            assert variables["PASSAGE_MODEL"] == {"Ref": "PassageModel"}

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from docshelf.aws.services import AwsServices
 from docshelf.aws.settings import Settings, SettingsError
 from docshelf.config import PipelineConfig
 from docshelf.errors import InvalidConfigError
@@ -24,6 +25,14 @@ def test_the_lambdas_read_the_provider_and_model_from_the_environment() -> None:
     assert settings.pipeline.embedding_model_id == "amazon.titan-embed-text-v2:0/512"
     with pytest.raises(SettingsError, match="EMBEDDING_PROVIDER"):
         Settings.from_env({**BASE, "EMBEDDING_PROVIDER": "openai"})
+
+
+def test_the_search_functions_read_the_passage_model_from_the_environment() -> None:
+    assert Settings.from_env(BASE).passage_model == "none"
+    assert Settings.from_env({**BASE, "PASSAGE_MODEL": "local"}).passage_model == "local"
+    with pytest.raises(SettingsError, match="PASSAGE_MODEL"):
+        Settings.from_env({**BASE, "PASSAGE_MODEL": "cross-encoder"})
+    assert AwsServices(Settings.from_env(BASE)).passage_model() is None
 
 
 def test_the_local_configuration_refuses_an_unknown_provider() -> None:

@@ -99,8 +99,7 @@ class AwsApiServices:
 
     @property
     def passage_model(self) -> Reranker | None:
-        """Not offered by the search function yet: its evidence is ordered by the words alone."""
-        return None
+        return self.services.passage_model()
 
     @property
     def ingress(self) -> AwsIngress | None:

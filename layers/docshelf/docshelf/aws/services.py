@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
 
     from docshelf.embeddings.cache import VectorCache  # numpy: only the functions that publish load it
+    from docshelf.search.rerank import Reranker
 
 INDEX_PREFIX = "index"
 
@@ -33,6 +34,7 @@ class AwsServices:
         self._registry: DynamoDBRegistry | None = None
         self._index: SearchBackend | None = None
         self._embeddings: tuple[EmbeddingProvider | None] | None = None
+        self._passage_model: tuple[Reranker | None] | None = None
 
     def _region(self) -> str | None:
         return self.settings.region or None
@@ -136,6 +138,15 @@ class AwsServices:
                 provider_from_config(config.embedding_provider, config.embedding_model_id or None, **clients),
             )
         return self._embeddings[0]
+
+    def passage_model(self) -> Reranker | None:
+        """The sentence model PASSAGE_MODEL names (None for "none"), loaded on first use from the EmbeddingsLayer: the
+        semantic channel's own provider when that is the same local model."""
+        if self._passage_model is None:
+            from docshelf.embeddings.factory import passage_model_from_config
+
+            self._passage_model = (passage_model_from_config(self.settings.passage_model, self.embedding_provider()),)
+        return self._passage_model[0]
 
     def vector_cache(self) -> VectorCache | None:
         """Chunk vectors for publishing, cached in the artifacts bucket by model and chunk; None without a provider."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from docshelf.config import (
     DEFAULT_CHUNK_TOKENS,
     DEFAULT_OPENSEARCH_INDEX,
+    PASSAGE_MODELS,
     PROVIDER_NAMES,
     ChunkConfig,
     ParseLimits,
@@ -44,6 +45,7 @@ ENV_USER_CLAIM = "USER_CLAIM"
 ENV_AWS_REGION = "AWS_REGION"
 ENV_EMBEDDING_PROVIDER = "EMBEDDING_PROVIDER"
 ENV_EMBEDDING_MODEL_ID = "EMBEDDING_MODEL_ID"
+ENV_PASSAGE_MODEL = "PASSAGE_MODEL"
 ENV_FETCH_ALLOWED_HOSTS = "FETCH_ALLOWED_HOSTS"
 
 DEFAULT_NAMESPACES_CLAIM = "cognito:groups"
@@ -81,6 +83,8 @@ class Settings:
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
     # Internal hosts a namespace's queued web pages may be fetched from (FETCH_ALLOWED_HOSTS), by namespace.
     fetch_allowed_hosts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The search and MCP functions' sentence model (PASSAGE_MODEL, template parameter PassageModel): "none" or "local".
+    passage_model: str = "none"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -107,6 +111,9 @@ class Settings:
             )
         except ValueError as error:
             raise SettingsError(f"invalid chunking settings: {error}") from error
+        passage_model = env.get(ENV_PASSAGE_MODEL, "").strip() or "none"
+        if passage_model not in PASSAGE_MODELS:
+            raise SettingsError(f"{ENV_PASSAGE_MODEL} must be one of {PASSAGE_MODELS}, not {passage_model!r}")
         embedding_provider = env.get(ENV_EMBEDDING_PROVIDER, "").strip() or "none"
         if embedding_provider not in PROVIDER_NAMES:
             raise SettingsError(f"{ENV_EMBEDDING_PROVIDER} must be one of {PROVIDER_NAMES}, not {embedding_provider!r}")
@@ -130,6 +137,7 @@ class Settings:
             namespaces_claim=env.get(ENV_NAMESPACES_CLAIM, "") or DEFAULT_NAMESPACES_CLAIM,
             user_claim=env.get(ENV_USER_CLAIM, "") or DEFAULT_USER_CLAIM,
             fetch_allowed_hosts=allowed_hosts(env.get(ENV_FETCH_ALLOWED_HOSTS, "")),
+            passage_model=passage_model,
             pipeline=PipelineConfig(
                 chunking=chunking,
                 limits=limits,

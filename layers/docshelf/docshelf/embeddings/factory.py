@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from docshelf.config import PROVIDER_NAMES
+from docshelf.config import PASSAGE_MODELS, PROVIDER_NAMES
 from docshelf.embeddings.base import EmbeddingError, EmbeddingProvider
+
+if TYPE_CHECKING:
+    from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
 
 
 def provider_from_config(name: str, model_id: str | None, **clients: Any) -> EmbeddingProvider | None:
@@ -28,3 +31,21 @@ def provider_from_config(name: str, model_id: str | None, **clients: Any) -> Emb
             raise EmbeddingError("the bedrock embedding provider needs a bedrock-runtime client")
         return bedrock_provider(client, model_id or None, sleep=clients.get("sleep"))
     raise EmbeddingError(f"unknown embedding provider {name!r}: use one of {', '.join(PROVIDER_NAMES)}")
+
+
+def passage_model_from_config(name: str, loaded: EmbeddingProvider | None = None) -> EmbeddingSimilarity | None:
+    """The passage model a setting names (`--passage-model`, PASSAGE_MODEL): "none" gives None, "local" the default
+    local embedding model as a scorer of sentences: `loaded` itself when it is that model (the semantic channel's),
+    so one copy is in memory."""
+    choice = (name or "none").strip().lower()
+    if choice == "none":
+        return None
+    if choice != "local":
+        raise EmbeddingError(f"unknown passage model {name!r}: use one of {', '.join(PASSAGE_MODELS)}")
+    from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL
+    from docshelf.embeddings.local import LocalProvider
+    from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+
+    if isinstance(loaded, LocalProvider) and loaded.spec.name == DEFAULT_LOCAL_MODEL:
+        return EmbeddingSimilarity(loaded)
+    return EmbeddingSimilarity(LocalProvider.load())

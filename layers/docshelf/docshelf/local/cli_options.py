@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PROVIDER_NAMES
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PASSAGE_MODELS, PROVIDER_NAMES
 from docshelf.errors import DocshelfError
 from docshelf.local.cli_agentic import add_agentic_option, add_planner_option
-from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE, PASSAGE_MODELS
+from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE
 from docshelf.ocr.settings import OCR_ENV
 from docshelf.search.request import DEFAULT_MAX_TOKENS, DEFAULT_TOP_K
 

@@ -13,7 +13,7 @@ from docshelf.chunking import ChunkConfig, default_overlap
 from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PipelineConfig, local_limits
 from docshelf.embeddings.base import EmbeddingProvider
 from docshelf.embeddings.cache import VectorCache
-from docshelf.embeddings.factory import provider_from_config
+from docshelf.embeddings.factory import passage_model_from_config, provider_from_config
 from docshelf.errors import DocshelfError
 from docshelf.index.base import SearchBackend
 from docshelf.index.embedded import EmbeddedIndex
@@ -29,7 +29,6 @@ DEFAULT_STORE = ".docshelf"
 DEFAULT_OPENSEARCH_URL = "http://127.0.0.1:9200"
 Backend = Literal["embedded", "opensearch"]
 BACKENDS: tuple[Backend, ...] = ("embedded", "opensearch")
-PASSAGE_MODELS = ("none", "local")
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -41,7 +40,7 @@ class LocalServices:
     index: SearchBackend
     config: PipelineConfig
     _embedder: list[EmbeddingProvider | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
-    passage_model_name: str = "none"  # one of PASSAGE_MODELS
+    passage_model_name: str = "none"  # one of config.PASSAGE_MODELS
     _passage_model: list[Reranker | None] = field(default_factory=list, compare=False, repr=False)  # loaded once
 
     @classmethod
@@ -88,20 +87,8 @@ class LocalServices:
         """The sentence model that also orders the evidence's first passages (search/packing.py), loaded once: for
         "local", the default local embedding model (the semantic channel's own when that is the one loaded)."""
         if not self._passage_model:
-            self._passage_model.append(self._load_passage_model())
+            self._passage_model.append(passage_model_from_config(self.passage_model_name, self.embedding_provider()))
         return self._passage_model[0]
-
-    def _load_passage_model(self) -> Reranker | None:
-        if self.passage_model_name == "none":
-            return None
-        from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL
-        from docshelf.embeddings.local import LocalProvider
-        from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
-
-        loaded = self.embedding_provider()
-        if isinstance(loaded, LocalProvider) and loaded.spec.name == DEFAULT_LOCAL_MODEL:
-            return EmbeddingSimilarity(loaded)
-        return EmbeddingSimilarity(LocalProvider.load())
 
     @property
     def hits(self) -> SqliteHits:
