@@ -4,13 +4,12 @@ words cannot tell them apart."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL, find_model_dir
 from docshelf.local.cli import main
+from tests.unit.embeddings.conftest import installed_model
 
 REPORT = """# Equine virus report
 
@@ -24,10 +23,7 @@ QUESTION = "Which equine virus cases were fatal for children?"  # both sentences
 
 @pytest.fixture
 def store(tmp_path: Path) -> str:
-    if find_model_dir(DEFAULT_LOCAL_MODEL) is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true: the local embedding model is not installed (make setup)")
-        pytest.skip("the local embedding model is not installed: python infra/fetch_models.py")
+    installed_model()
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "virus.md").write_text(REPORT, encoding="utf-8")
     store = str(tmp_path / "store")

@@ -3,22 +3,10 @@ evidence as `docshelf search --passage-model local` does, in the deployed shape 
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
-from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL, find_model_dir
 from tests.functional.aws.harness import Pipeline
 from tests.functional.aws.template_resources import TemplateStack
 from tests.functional.test_passage_model_cli import QUESTION, REPORT
-
-
-@pytest.fixture
-def model_installed() -> None:
-    if find_model_dir(DEFAULT_LOCAL_MODEL) is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true: the local embedding model is not installed (make setup)")
-        pytest.skip("the local embedding model is not installed: python infra/fetch_models.py")
+from tests.unit.embeddings.conftest import installed_model
 
 
 def evidence(stack: TemplateStack, environment: dict[str, str]) -> str:
@@ -33,7 +21,6 @@ def test_without_the_passage_model_the_first_of_two_equal_matches_is_packed(stac
     assert evidence(stack, {}).endswith("were mild for horses.")
 
 
-def test_the_search_function_packs_what_the_passage_model_reads_as_the_answer(
-    stack: TemplateStack, model_installed: None
-) -> None:
+def test_the_search_function_packs_what_the_passage_model_reads_as_the_answer(stack: TemplateStack) -> None:
+    installed_model()
     assert evidence(stack, {"PASSAGE_MODEL": "local"}).endswith("killed one in three infected kids.")

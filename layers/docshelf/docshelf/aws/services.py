@@ -145,7 +145,7 @@ class AwsServices:
         if self._passage_model is None:
             from docshelf.embeddings.factory import passage_model_from_config
 
-            self._passage_model = (passage_model_from_config(self.settings.passage_model, self.embedding_provider()),)
+            self._passage_model = (passage_model_from_config(self.settings.passage_model, self.embedding_provider),)
         return self._passage_model[0]
 
     def vector_cache(self) -> VectorCache | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from docshelf.config import PASSAGE_MODELS, PROVIDER_NAMES
@@ -33,9 +34,11 @@ def provider_from_config(name: str, model_id: str | None, **clients: Any) -> Emb
     raise EmbeddingError(f"unknown embedding provider {name!r}: use one of {', '.join(PROVIDER_NAMES)}")
 
 
-def passage_model_from_config(name: str, loaded: EmbeddingProvider | None = None) -> EmbeddingSimilarity | None:
+def passage_model_from_config(
+    name: str, loaded: Callable[[], EmbeddingProvider | None] = lambda: None
+) -> EmbeddingSimilarity | None:
     """The passage model a setting names (`--passage-model`, PASSAGE_MODEL): "none" gives None, "local" the default
-    local embedding model as a scorer of sentences: `loaded` itself when it is that model (the semantic channel's),
+    local embedding model as a scorer of sentences: the semantic channel's provider (`loaded()`) when it is that model,
     so one copy is in memory."""
     choice = (name or "none").strip().lower()
     if choice == "none":
@@ -46,6 +49,7 @@ def passage_model_from_config(name: str, loaded: EmbeddingProvider | None = None
     from docshelf.embeddings.local import LocalProvider
     from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
 
-    if isinstance(loaded, LocalProvider) and loaded.spec.name == DEFAULT_LOCAL_MODEL:
-        return EmbeddingSimilarity(loaded)
+    provider = loaded()
+    if isinstance(provider, LocalProvider) and provider.spec.name == DEFAULT_LOCAL_MODEL:
+        return EmbeddingSimilarity(provider)
     return EmbeddingSimilarity(LocalProvider.load())

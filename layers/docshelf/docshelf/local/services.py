@@ -87,7 +87,7 @@ class LocalServices:
         """The sentence model that also orders the evidence's first passages (search/packing.py), loaded once: for
         "local", the default local embedding model (the semantic channel's own when that is the one loaded)."""
         if not self._passage_model:
-            self._passage_model.append(passage_model_from_config(self.passage_model_name, self.embedding_provider()))
+            self._passage_model.append(passage_model_from_config(self.passage_model_name, self.embedding_provider))
         return self._passage_model[0]
 
     @property

@@ -10,9 +10,9 @@ collection: abstracts gained the most (docs/evaluation/evidence.md, "A vote from
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from docshelf.search.packing import best_sentences
+from docshelf.search.passage_vote import with_vote
 from docshelf.search.rerank import Reranker
 from docshelf.search.response import RankedChunk
 
@@ -37,7 +37,4 @@ def model_voted(
     for owner, score in zip(owners, model.scores(query, texts) if texts else [], strict=True):
         best[owner] = max(best.get(owner, score), score)
     by_model = sorted(range(len(results)), key=lambda at: (at not in best, -best.get(at, 0.0), at))
-    vote = {at: weight / (rrf_k + rank + 1) for rank, at in enumerate(by_model)}
-    voted = [results[at].score + vote[at] for at in range(len(results))]
-    order = sorted(range(len(results)), key=lambda at: (-voted[at], at))
-    return [replace(results[at], score=voted[at]) for at in order]
+    return with_vote(results, by_model, weight, rrf_k)

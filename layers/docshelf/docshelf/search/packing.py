@@ -137,6 +137,11 @@ class _Candidate:
             self.sentence_costs[at] = _piece_tokens(self.chunk.text[start:end])
         return self.sentence_costs[at]
 
+    def center_sentence(self, window: int) -> str:
+        """The text of window `window`'s matching sentence."""
+        start, end = self.spans[self.centers[window]]
+        return self.chunk.text[start:end]
+
     def excerpt(self) -> str:
         if self.whole:
             return self.chunk.text + (image_line(self.asset) if self.asset else "")
@@ -275,9 +280,8 @@ def best_sentences(
     for at, chunk in enumerate(chunks):
         candidate = _candidate(at, chunk, shares, settings, None, False)
         best = sorted(range(len(candidate.windows)), key=lambda window: -candidate.scores[window])[:per_chunk]
-        for window in best:
-            sentences.append(chunk.text[slice(*candidate.spans[candidate.centers[window]])])
-            owners.append(at)
+        sentences += [candidate.center_sentence(window) for window in best]
+        owners += [at] * len(best)
     return sentences, owners
 
 
@@ -341,7 +345,7 @@ def _scored_by_model(candidates: Sequence[_Candidate], query: str, model: Rerank
     chosen = _ranked_passages(candidates, settings)[: settings.model_depth]
     if not chosen:
         return
-    sentences = [candidate.chunk.text[slice(*candidate.spans[candidate.centers[at]])] for candidate, at in chosen]
+    sentences = [candidate.center_sentence(at) for candidate, at in chosen]
     for (candidate, at), score in zip(chosen, model.scores(query, sentences), strict=True):
         candidate.scores[at] += settings.model_weight * score
 

@@ -43,8 +43,13 @@ def passage_voted(
     if weight <= 0 or not results or not weights:
         return list(results)
     scores = best_passage_scores([r.chunk for r in results], weights)
-    by_passage = sorted(range(len(results)), key=lambda at: (-scores[at], at))
-    vote = {at: weight / (rrf_k + rank + 1) for rank, at in enumerate(by_passage)}
+    return with_vote(results, sorted(range(len(results)), key=lambda at: (-scores[at], at)), weight, rrf_k)
+
+
+def with_vote(results: Sequence[RankedChunk], ranks: Sequence[int], weight: float, rrf_k: int) -> list[RankedChunk]:
+    """`results` with each score raised by weight / (rrf_k + r + 1), r the place of its index in `ranks` (a vote's
+    order of them, best first), and sorted again (ties keep their order)."""
+    vote = {at: weight / (rrf_k + rank + 1) for rank, at in enumerate(ranks)}
     voted = [results[at].score + vote[at] for at in range(len(results))]
     order = sorted(range(len(results)), key=lambda at: (-voted[at], at))
     return [replace(results[at], score=voted[at]) for at in order]

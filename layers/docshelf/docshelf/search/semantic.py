@@ -26,6 +26,12 @@ class QueryEmbedder(Protocol):
     def embed_query(self, text: str) -> Any: ...
 
 
+def model_reads(query: str, ranking: RankingSettings) -> bool:
+    """Whether the semantic channel and a passage model read `query`: not one in Han, kana or hangul, unless
+    `semantic_cjk`."""
+    return ranking.semantic_cjk or not has_cjk_letter(query)
+
+
 def semantic_query(
     index: SearchBackend,
     namespace: str,
@@ -35,9 +41,7 @@ def semantic_query(
     limit: int,
 ) -> SemanticQuery | None:
     """The plan's semantic query, or None when the channel does not run for this search."""
-    if embedder is None or ranking.semantic_weight <= 0:
-        return None
-    if not ranking.semantic_cjk and has_cjk_letter(query):
+    if embedder is None or ranking.semantic_weight <= 0 or not model_reads(query, ranking):
         return None
     recorded = index.vector_model(namespace)
     if recorded is None:

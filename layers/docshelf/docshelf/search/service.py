@@ -16,7 +16,6 @@ from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SemanticQuery
 from docshelf.model import Chunk
-from docshelf.scripts import has_cjk_letter
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
 from docshelf.search.empty import check_budget, empty_reason
@@ -32,7 +31,7 @@ from docshelf.search.request import MAX_TOP_K, SearchRequest
 from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
 from docshelf.search.response import RankedChunk, SearchResponse
 from docshelf.search.rrf import fuse_rrf
-from docshelf.search.semantic import QueryEmbedder, semantic_query
+from docshelf.search.semantic import QueryEmbedder, model_reads, semantic_query
 from docshelf.search.sentences import held_terms
 
 _log = logging.getLogger(__name__)
@@ -59,10 +58,10 @@ def search(
     passage_model: Reranker | None = None,
 ) -> SearchResponse:
     """`request` answered with the ranking's constants (the defaults unless a study compares others). With
-        `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
-        `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
-        channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
-        often held are boosted (search/hits.py). With `passage_model` (a sentence model, `--passage-model local`), the
+    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
+    `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
+    channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
+    often held are boosted (search/hits.py). With `passage_model` (a sentence model, `--passage-model local`), the
     first results take its vote (search/model_vote.py) and the evidence's first passages its scores
     (search/packing.py), for queries the semantic channel reads (not CJK ones with the default settings)."""
     started = time.perf_counter()
@@ -80,7 +79,7 @@ def search(
     plan = replace(query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking), semantic=semantic)
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
-    model = passage_model if ranking.semantic_cjk or not has_cjk_letter(request.query) else None
+    model = passage_model if model_reads(request.query, ranking) else None
     ranked = _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else []
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
