@@ -17,6 +17,8 @@ chunks (bench/ranking_study.py's baseline) and over whole documents are the refe
 
     python -m bench.dochit_study [--sample 300] [--sets covidqa_dev,med,...] [--cache DIR] [--json FILE]
                                  [--rows "defaults,path_weight 0"]   # only these settings rows
+                                 [--passage-model]   # every row with the local sentence model; the "model vote w"
+                                                     # rows vary its vote's weight (3 in "defaults")
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from docshelf.index.plan import SearchFilters
 from docshelf.search import service
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import SearchRequest
+from docshelf.search.rerank import Reranker
 from docshelf.search.response import RankedChunk
 from docshelf.search.service import search
 
@@ -57,14 +60,21 @@ SETTINGS: dict[str, RankingSettings] = {
     "passage vote w 2": replace(RANKING, passage_vote_weight=2.0),
     "passage vote w 4": replace(RANKING, passage_vote_weight=4.0),
     "passage vote depth 20": replace(RANKING, passage_vote_depth=20),
+    **{f"model vote w {w:g}": replace(RANKING, model_vote_weight=w) for w in (0.5, 1.0, 2.0, 4.0)},
 }
+
+
+# With --passage-model: every row searched with the local sentence model (`--passage-model local`).
+PASSAGE_MODEL: list[Reranker] = []
 
 
 def results_run(study: StudySet, ranking: RankingSettings, top_k: int = TOP_K) -> dict[str, list[RankedChunk]]:
     out = {}
+    model = PASSAGE_MODEL[0] if PASSAGE_MODEL else None
     for question in study.questions:
         request = SearchRequest(NAMESPACE, question["query"], top_k=top_k, max_tokens=10**6)
-        out[str(question["qid"])] = search(study.index, request, ranking, embedder=study.embedder).results
+        found = search(study.index, request, ranking, embedder=study.embedder, passage_model=model)
+        out[str(question["qid"])] = found.results
     return out
 
 
@@ -209,7 +219,14 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--json", type=Path)
     parser.add_argument("--rows", help="only these settings rows (comma-separated), no reordering or fusion rows")
+    parser.add_argument("--passage-model", action="store_true", help="every row searched with --passage-model local")
     args = parser.parse_args()
+    if args.passage_model:
+        from docshelf.embeddings.factory import passage_model_from_config
+
+        model = passage_model_from_config("local")
+        assert model is not None
+        PASSAGE_MODEL.append(model)
     scorer = ranking_study.evaluate_module()
     table = {}
     for name in args.sets.split(","):
