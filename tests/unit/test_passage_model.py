@@ -84,8 +84,10 @@ class UnitVectors:
 
     def __init__(self) -> None:
         self.embedded: list[str] = []
+        self.queries: list[str] = []
 
     def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
         return np.array(VECTORS[text.split()[0]])
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
@@ -98,7 +100,9 @@ def test_embedding_similarity_is_the_cosine_and_embeds_a_sentence_once() -> None
     similarity = EmbeddingSimilarity(embedder)
     assert similarity.scores("horse", ["horse a", "pony b", "car c"]) == [1.0, 0.6, 0.0]
     assert similarity.scores("pony", ["pony b", "horse a", "pony b"]) == [1.0, 0.6, 1.0]
+    assert similarity.scores("horse", ["car c"]) == [0.0]
     assert embedder.embedded == ["horse a", "pony b", "car c"]
+    assert embedder.queries == ["horse", "pony"]  # a query asked again is not embedded again
     assert similarity.scores("car", []) == []
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -78,6 +79,28 @@ def test_passages_are_cut_at_256_word_pieces(provider: LocalProvider) -> None:
     cut = provider.truncated([head, "Short."])
     assert cut[0] > 300 and cut[1] == 0
     assert provider.embed_passages(["Short."]).shape == (1, 384)  # truncation still on after counting
+
+
+def test_calls_side_by_side_give_the_same_vectors_and_leave_no_thread_behind(
+    provider: LocalProvider, minilm_dir: Path
+) -> None:
+    texts = PASSAGES * 3 + [f"Sentence {n} about the pump's seal and its shaft." for n in range(9)]
+    two_at_a_time = LocalProvider.load(MINILM.name, threads=2)
+    session = two_at_a_time._session
+    callers: set[int] = set()
+
+    class RecordingSession:
+        def get_inputs(self) -> object:
+            return session.get_inputs()
+
+        def run(self, names: object, feed: object) -> object:
+            callers.add(threading.get_ident())
+            return session.run(names, feed)
+
+    two_at_a_time._session = RecordingSession()
+    assert np.array_equal(two_at_a_time.embed_passages(texts), provider.embed_passages(texts))
+    assert callers and threading.get_ident() not in callers and len(callers) <= 2  # run by the pool, two at most
+    assert threading.active_count() == 1  # a fork after this call is still safe (forked.can_fork)
 
 
 def test_empty_input_and_the_model_record(provider: LocalProvider) -> None:
