@@ -74,3 +74,21 @@ def test_every_command_that_searches_takes_the_passage_model(
     monkeypatch.delenv("DOCSHELF_PASSAGE_MODEL", raising=False)
     assert build_parser().parse_args([*command, "--passage-model", "local"]).passage_model == "local"
     assert build_parser().parse_args(command).passage_model == "none"
+
+
+def test_a_cached_answer_is_kept_apart_per_passage_model(store: str) -> None:
+    from docshelf.api.auth import Caller
+    from docshelf.api.service import run_search
+    from docshelf.local.api_services import LocalApiServices
+    from docshelf.local.services import LocalServices
+    from docshelf.search.request import SearchRequest
+
+    caller = Caller("alice", frozenset({"ns"}))
+    request = SearchRequest("ns", QUESTION, max_tokens=30)
+    words_only = LocalApiServices(LocalServices.open(store, passage_model="none"))
+    with_model = LocalApiServices(LocalServices.open(store, passage_model="local"))  # the same cache file
+    first, hit = run_search(words_only, caller, request)
+    assert not hit and first["evidence_text"].endswith("were mild for horses.")
+    answer, hit = run_search(with_model, caller, request)
+    assert not hit and answer["evidence_text"].endswith("killed one in three infected kids.")
+    assert run_search(with_model, caller, request)[1] and run_search(words_only, caller, request)[1]

@@ -80,7 +80,15 @@ def run_search(services: ApiServices, caller: Caller, request: SearchRequest) ->
         )
         return found.to_dict()
 
-    return cached_search(services, caller, request, answer)
+    model = services.passage_model
+    return cached_search(
+        services, caller, request, answer, None if model is None else {"passage_model": identity(model)}
+    )
+
+
+def identity(model: Reranker) -> str:
+    """What names a passage model in a cache key: its own `identity` (model and version), else its type."""
+    return str(getattr(model, "identity", None) or type(model).__qualname__)
 
 
 def cached_search(

@@ -28,6 +28,11 @@ class EmbeddingSimilarity:
     _vectors: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
     _queries: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
 
+    @property
+    def identity(self) -> str:
+        model = getattr(self.embedder, "model", None)
+        return str(getattr(model, "key", None) or type(self.embedder).__qualname__)
+
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []

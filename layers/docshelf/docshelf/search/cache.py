@@ -33,8 +33,8 @@ def normalise_query(query: str) -> str:
 
 
 def cache_key(user: str, request: SearchRequest, mode: Mapping[str, Any] | None = None) -> str:
-    """`mode`: what else decides the response (agentic: the mode, the budget and the planner); classic keys are
-    made without it."""
+    """`mode`: what else decides the response (agentic: the mode, the budget and the planner; classic: the passage
+    model, when there is one)."""
     material = {
         **({"mode": dict(mode)} if mode else {}),
         "format": CACHE_FORMAT,
