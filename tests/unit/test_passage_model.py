@@ -13,7 +13,7 @@ from docshelf.embeddings.sentence_scores import CACHED_SENTENCES, EmbeddingSimil
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.model_vote import model_voted
-from docshelf.search.packing import PACKING, pack_evidence
+from docshelf.search.packing import PACKING, best_sentences, pack_evidence
 from docshelf.search.request import SearchRequest
 from docshelf.search.response import RankedChunk
 from docshelf.search.service import search
@@ -147,3 +147,24 @@ def test_a_search_with_a_passage_model_reads_30_results_and_returns_top_k(tmp_pa
     assert [cid for cid in order if cid != "c35"] == [cid for cid in words_only if cid != "c35"][:29]
     few = search(index, SearchRequest("ns", "equine virus report", top_k=3), passage_model=Favourite("kids"))
     assert len(few.results) == 3
+
+
+TORQUES = (
+    "Tighten the flange bolts crosswise.\n| Bolt size | Torque (Nm) | Pattern |\n|---|---|---|\n"
+    "| M10 | 45 | crosswise |\n| M12 | 80 | crosswise, two passes |"
+)
+
+
+def test_the_model_reads_a_table_row_under_its_column_names() -> None:
+    table = replace(chunk(0, TORQUES), type="table")
+    texts, owners = best_sentences([table], {"m12": 2.0, "torqu": 1.0}, 2)
+    assert texts == ["Bolt size: M12; Torque (Nm): 80; Pattern: crosswise, two passes"] and owners == [0]
+    prose = chunk(1, "The M12 bolts take a torque of 80 Nm. | not a table row |")
+    assert best_sentences([prose], {"m12": 2.0}, 1)[0] == ["The M12 bolts take a torque of 80 Nm."]
+
+
+def test_a_table_matched_only_in_its_head_is_read_by_its_caption_and_first_row() -> None:
+    table = replace(chunk(0, TORQUES), type="table")
+    texts, owners = best_sentences([table, chunk(1, "Shipping cartons.")], {"torqu": 1.0}, 2)
+    assert texts == ["Tighten the flange bolts crosswise. Bolt size: M10; Torque (Nm): 45; Pattern: crosswise"]
+    assert owners == [0]  # the chunk with no match and no table head gives the model nothing to read
