@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from docshelf.embeddings.sentence_scores import CACHED_SENTENCES, EmbeddingSimilarity
 from docshelf.index.embedded import EmbeddedIndex
@@ -168,3 +169,27 @@ def test_a_table_matched_only_in_its_head_is_read_by_its_caption_and_first_row()
     texts, owners = best_sentences([table, chunk(1, "Shipping cartons.")], {"torqu": 1.0}, 2)
     assert texts == ["Tighten the flange bolts crosswise. Bolt size: M10; Torque (Nm): 45; Pattern: crosswise"]
     assert owners == [0]  # the chunk with no match and no table head gives the model nothing to read
+
+
+def test_embedding_similarity_serves_many_threads_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from docshelf.embeddings import sentence_scores
+
+    class Slow(UnitVectors):
+        def embed_query(self, text: str) -> np.ndarray:
+            time.sleep(0.0005)  # another thread runs meanwhile, as while the model computes
+            return super().embed_query(text)
+
+    monkeypatch.setattr(sentence_scores, "CACHED_SENTENCES", 4)
+    monkeypatch.setattr(sentence_scores, "CACHED_QUERIES", 1)
+    similarity = EmbeddingSimilarity(Slow())
+
+    def ask(n: int) -> list[float]:
+        return similarity.scores(["horse", "pony", "car"][n % 3], [f"horse {n}", f"pony {n}", "car c"])
+
+    with ThreadPoolExecutor(8) as threads:
+        answers = list(threads.map(ask, range(400)))
+    expected = {0: [1.0, 0.6, 0.0], 1: [0.6, 1.0, 0.8], 2: [0.0, 0.8, 1.0]}
+    assert all(answer == pytest.approx(expected[n % 3]) for n, answer in enumerate(answers))

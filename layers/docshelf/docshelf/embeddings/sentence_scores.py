@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,11 +23,14 @@ CACHED_QUERIES = 64  # a search asks twice (the vote, then the packer)
 
 @dataclass(frozen=True, slots=True)
 class EmbeddingSimilarity:
-    """Scores texts by their cosine to the query under `embedder`, whose vectors are unit length (the local models')."""
+    """Scores texts by their cosine to the query under `embedder`, whose vectors are unit length (the local models').
+    One instance serves a server's threads and an agentic run's steps at once: the kept vectors are read and
+    changed under a lock, the model runs outside it."""
 
     embedder: PassageEmbedder
     _vectors: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
     _queries: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def identity(self) -> str:
@@ -36,24 +40,25 @@ class EmbeddingSimilarity:
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []
-        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        distinct = list(dict.fromkeys(texts))
+        with self._lock:
+            vectors = {text: self._vectors[text] for text in distinct if text in self._vectors}
+            query_vector = self._queries.get(query)
+        missing = [text for text in distinct if text not in vectors]
         if missing:
-            for text, vector in zip(missing, self.embedder.embed_passages(missing), strict=True):
-                self._vectors[text] = vector
-        query_vector = _remembered(self._queries, query, self.embedder.embed_query, CACHED_QUERIES)
-        scores = [float(self._vectors[text] @ query_vector) for text in texts]
-        for text in texts:
-            self._vectors.move_to_end(text)
-        while len(self._vectors) > CACHED_SENTENCES:
-            self._vectors.popitem(last=False)
-        return scores
+            vectors.update(zip(missing, self.embedder.embed_passages(missing), strict=True))
+        if query_vector is None:
+            query_vector = self.embedder.embed_query(query)
+        with self._lock:
+            _keep(self._vectors, vectors, CACHED_SENTENCES)
+            _keep(self._queries, {query: query_vector}, CACHED_QUERIES)
+        return [float(vectors[text] @ query_vector) for text in texts]
 
 
-def _remembered(cache: OrderedDict[str, Any], key: str, compute: Callable[[str], Any], size: int) -> Any:
-    if key in cache:
+def _keep(cache: OrderedDict[str, Any], values: dict[str, Any], size: int) -> None:
+    """`values` put last in `cache` (the most recent), and the oldest dropped beyond `size`."""
+    for key, value in values.items():
+        cache[key] = value
         cache.move_to_end(key)
-        return cache[key]
-    value = cache[key] = compute(key)
-    if len(cache) > size:
+    while len(cache) > size:
         cache.popitem(last=False)
-    return value
