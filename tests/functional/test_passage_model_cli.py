@@ -42,15 +42,35 @@ def evidence(store: str, capsys: pytest.CaptureFixture[str], *options: str) -> s
 def test_the_local_passage_model_packs_the_sentence_that_answers(
     store: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert evidence(store, capsys).endswith("were mild for horses.")  # the first of two equal matches
+    words_alone = evidence(store, capsys, "--passage-model", "none")
+    assert words_alone.endswith("were mild for horses.")  # the first of two equal matches
     assert evidence(store, capsys, "--passage-model", "local").endswith("killed one in three infected kids.")
+    assert evidence(store, capsys) == evidence(store, capsys, "--passage-model", "auto")
+    assert evidence(store, capsys).endswith("killed one in three infected kids.")  # auto: the model is installed
 
 
 def test_the_passage_model_is_read_from_the_environment(
     store: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("DOCSHELF_PASSAGE_MODEL", "none")
+    assert evidence(store, capsys).endswith("were mild for horses.")
     monkeypatch.setenv("DOCSHELF_PASSAGE_MODEL", "local")
     assert evidence(store, capsys).endswith("killed one in three infected kids.")
+
+
+def test_auto_searches_by_the_words_alone_when_the_model_is_not_installed(
+    store: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.embeddings import catalog, local
+    from docshelf.embeddings.base import EmbeddingError
+    from docshelf.embeddings.factory import passage_model_from_config
+
+    for module in (catalog, local):
+        monkeypatch.setattr(module, "find_model_dir", lambda name: None)
+    assert passage_model_from_config("auto") is None
+    assert evidence(store, capsys).endswith("were mild for horses.")
+    with pytest.raises(EmbeddingError, match="not installed"):
+        passage_model_from_config("local")
 
 
 def test_the_served_api_and_the_store_share_one_loaded_model(store: str) -> None:
@@ -73,7 +93,7 @@ def test_every_command_that_searches_takes_the_passage_model(
 
     monkeypatch.delenv("DOCSHELF_PASSAGE_MODEL", raising=False)
     assert build_parser().parse_args([*command, "--passage-model", "local"]).passage_model == "local"
-    assert build_parser().parse_args(command).passage_model == "none"
+    assert build_parser().parse_args(command).passage_model == "auto"
 
 
 def test_a_cached_answer_is_kept_apart_per_passage_model(store: str) -> None:

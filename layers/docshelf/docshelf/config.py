@@ -43,8 +43,10 @@ class ChunkConfig:
 
 # The embedding providers a setting may name (docshelf.embeddings.provider_from_config builds them).
 PROVIDER_NAMES = ("none", "local", "bedrock")
-# The passage models a setting may name (docshelf.embeddings.passage_model_from_config builds them).
-PASSAGE_MODELS = ("none", "local")
+# The passage models a setting may name (docshelf.embeddings.passage_model_from_config builds them): "auto" is
+# "local" when that model is installed (`make setup`), else "none"; the default of the local commands.
+PASSAGE_MODELS = ("auto", "none", "local")
+DEFAULT_PASSAGE_MODEL = "auto"
 
 # OpenSearch index name prefix: namespace NS lives in the alias `<prefix>.NS` (template.yaml's default too).
 DEFAULT_OPENSEARCH_INDEX = "docshelf-chunks"

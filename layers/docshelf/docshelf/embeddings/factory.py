@@ -39,13 +39,16 @@ def passage_model_from_config(
 ) -> EmbeddingSimilarity | None:
     """The passage model a setting names (`--passage-model`, PASSAGE_MODEL): "none" gives None, "local" the default
     local embedding model as a scorer of sentences: the semantic channel's provider (`loaded()`) when it is that model,
-    so one copy is in memory."""
+    so one copy is in memory. "auto" is "local" when that model's files are installed, else "none"."""
+    from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL, find_model_dir
+
     choice = (name or "none").strip().lower()
+    if choice == "auto":
+        choice = "local" if find_model_dir(DEFAULT_LOCAL_MODEL) is not None else "none"
     if choice == "none":
         return None
     if choice != "local":
         raise EmbeddingError(f"unknown passage model {name!r}: use one of {', '.join(PASSAGE_MODELS)}")
-    from docshelf.embeddings.catalog import DEFAULT_LOCAL_MODEL
     from docshelf.embeddings.local import LocalProvider
     from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
 

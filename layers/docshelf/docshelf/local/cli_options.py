@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from docshelf.chunking import DEFAULT_CHUNK_TOKENS
-from docshelf.config import DEFAULT_OPENSEARCH_INDEX, PASSAGE_MODELS, PROVIDER_NAMES
+from docshelf.config import DEFAULT_OPENSEARCH_INDEX, DEFAULT_PASSAGE_MODEL, PASSAGE_MODELS, PROVIDER_NAMES
 from docshelf.errors import DocshelfError
 from docshelf.local.cli_agentic import add_agentic_option, add_planner_option
 from docshelf.local.services import BACKENDS, DEFAULT_OPENSEARCH_URL, DEFAULT_STORE
@@ -172,10 +172,11 @@ def passage_model_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--passage-model",
         choices=PASSAGE_MODELS,
-        default=os.environ.get("DOCSHELF_PASSAGE_MODEL", "none"),
+        default=os.environ.get("DOCSHELF_PASSAGE_MODEL", DEFAULT_PASSAGE_MODEL),
         help="a sentence model reads the best passages of the first 30 results: it votes on their order and on the "
-        "evidence's passages; local (the local embedding model, about 0.1-0.2 s a search; English queries) or none "
-        "(env DOCSHELF_PASSAGE_MODEL, default none)",
+        "evidence's passages; local (the local embedding model, about 0.1-0.2 s a search; English queries), none "
+        "(the words alone), or auto: local when the model is installed (make setup), else none "
+        f"(env DOCSHELF_PASSAGE_MODEL, default {DEFAULT_PASSAGE_MODEL})",
     )
 
 
