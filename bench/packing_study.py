@@ -14,8 +14,13 @@ Scorers (the first is the default; the others are studies, not defaults):
   passage-model the packer with `--passage-model local`: the first 30 passages (by the default score) gain the
                 cosine of their matching sentence to the query under the local all-MiniLM-L6-v2 (English questions
                 only), with its p50 time a packing (sentence vectors are kept between packings, as in a server)
+  passage-model-wW  the same with the model's weight W (`PackingSettings.model_weight`, 1.0 by default)
+
+`--searched-with-model` searches each question as `--passage-model local` does (the model's vote on the results),
+the ranking the local default packs; without it, by the words alone.
 
     python -m bench.packing_study [--sets covidqa_dev,…] [--sample N] [--scorers default,collection-idf,passage-model]
+                                  [--searched-with-model]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from docshelf.model import Chunk
 from docshelf.scripts import has_cjk_letter
 from docshelf.search.packing import PACKING, PackedEvidence, PackingSettings, pack_evidence
 from docshelf.search.request import SearchRequest
+from docshelf.search.rerank import Reranker
 from docshelf.search.service import expansion_only, search
 from docshelf.store import LocalStore
 
@@ -52,14 +58,14 @@ class Question:
 Packer = Callable[[Question, int], PackedEvidence]
 
 
-def questions_of(name: str, sample: int | None, ev: Any) -> list[Question]:
+def questions_of(name: str, sample: int | None, ev: Any, model: Reranker | None = None) -> list[Question]:
     index = EmbeddedIndex(LocalStore(store_of(name)))
     rows = [json.loads(line) for line in (SHARED / "ireval" / name / "queries.jsonl").open(encoding="utf-8")]
     if sample and sample < len(rows):
         rows = random.Random(33).sample(rows, sample)
     questions = []
     for row in rows:
-        response = search(index, SearchRequest(NAMESPACE, row["query"], top_k=10, max_tokens=667))
+        response = search(index, SearchRequest(NAMESPACE, row["query"], top_k=10, max_tokens=667), passage_model=model)
         patterns = [p for answer in row.get("answers", []) for p in ev.answer_patterns(answer)]
         chunks = [r.chunk for r in response.results]
         questions.append(
@@ -81,11 +87,8 @@ class PassageModel:
     """The local sentence model in the packer (`--passage-model local`): the first `model_depth` passages gain its
     cosine of their matching sentence to the query; English questions only, as the search does by default."""
 
-    def __init__(self, settings: PackingSettings = PACKING) -> None:
-        from docshelf.embeddings.local import LocalProvider
-        from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
-
-        self.model = EmbeddingSimilarity(LocalProvider.load())
+    def __init__(self, model: Reranker, settings: PackingSettings = PACKING) -> None:
+        self.model = model
         self.settings = settings
         self.seconds: list[float] = []
 
@@ -97,6 +100,13 @@ class PassageModel:
                                settings=self.settings, passage_model=self.model, query=question.query)  # fmt: skip
         self.seconds.append(time.perf_counter() - started)
         return packed
+
+
+def local_similarity() -> Reranker:
+    from docshelf.embeddings.local import LocalProvider
+    from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+
+    return EmbeddingSimilarity(LocalProvider.load())
 
 
 def study(questions: Sequence[Question], packers: Mapping[str, Packer], ev: Any) -> dict[str, list[float]]:
@@ -119,20 +129,25 @@ def main() -> int:
     parser.add_argument("--sets", default=",".join(QA_SETS))
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of each set's questions")
     parser.add_argument("--scorers", default="default,collection-idf")
+    parser.add_argument("--searched-with-model", action="store_true", help="search as --passage-model local does")
     args = parser.parse_args()
     ev = scorer()
     names = args.scorers.split(",")
-    model = PassageModel() if "passage-model" in names else None
-    packers: dict[str, Packer] = {
-        "default": default,
-        "collection-idf": collection_idf,
-        **({"passage-model": model.pack} if model else {}),
-    }
+    wanted = args.searched_with_model or any(name.startswith("passage-model") for name in names)
+    similarity = local_similarity() if wanted else None
+    packers: dict[str, Packer] = {"default": default, "collection-idf": collection_idf}
+    models: list[PassageModel] = []
+    for name in names:
+        if name.startswith("passage-model") and similarity is not None:
+            weight = float(name.removeprefix("passage-model-w")) if name != "passage-model" else PACKING.model_weight
+            models.append(PassageModel(similarity, replace(PACKING, model_weight=weight)))
+            packers[name] = models[-1].pack
     packers = {name: packers[name] for name in names}
+    model = models[0] if models else None
     table: dict[str, dict[str, list[float]]] = {}
     for name in args.sets.split(","):
         started = time.perf_counter()
-        questions = questions_of(name, args.sample, ev)
+        questions = questions_of(name, args.sample, ev, similarity if args.searched_with_model else None)
         table[name] = study(questions, packers, ev)
         print(f"{name}: {len(questions)} questions, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     print("| scorer | " + " | ".join(table) + " | macro |")
