@@ -207,3 +207,10 @@ def test_identical_requests_give_one_evidence_text_and_top_k_results(ctx: StepCo
     assert len({body["evidence_text"] for body in bodies}) == 1
     assert len({json.dumps(body["results"], sort_keys=True) for body in bodies}) == 1
     assert all(len(body["results"]) <= ctx.top_k for body in bodies)
+
+
+def test_a_step_claims_the_packers_best_block_first_when_its_share_is_tight(ctx: StepContext) -> None:
+    # The packer fits "Warranty / 2 years" and the Torque chunk's "Valves / Torque" headings in 40 tokens, counting
+    # the second block's shorter header; the share pays each block's full header, so only one fits: the best one.
+    evidence = agentic_search(ctx, AgenticRun("How long is the valve warranty?", 40))["evidence_text"]
+    assert "warranty of 2 years" in evidence and "Torque" not in evidence

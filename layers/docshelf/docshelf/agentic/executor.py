@@ -192,7 +192,7 @@ def _claim_rows(
         _asset_of(row, ctx, assets)
     by_id = {row.chunk.chunk_id: row for row in open_rows}
     packed = pack_evidence([row.chunk for row in open_rows], weights, allowance.left - SEPARATOR_TOKENS, assets=assets)
-    for block in packed.blocks:
+    for block in sorted(packed.blocks, key=lambda block: block.priority):  # the best first, should the share run out
         row = by_id[block.chunk.chunk_id]
         cut = row if block.whole else replace(row, excerpt=block.excerpt)
         if allowance.claim(row.chunk.chunk_id, _row_cost(cut, assets)):

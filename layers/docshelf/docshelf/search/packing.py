@@ -69,6 +69,7 @@ class EvidenceBlock:
     excerpt: str  # the chunk's text that went in: all of it when `whole`
     whole: bool
     header: str
+    priority: int = 0  # the order the packer chose the chunks in, best first (blocks are in reading order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,11 +460,12 @@ def _render(order: list[_Candidate], max_tokens: int, settings: PackingSettings)
         order.pop()
     blocks = _blocks(order, settings)
     text = SEPARATOR.join(header + excerpt for _, header, excerpt in blocks)
+    priority = {id(candidate): at for at, candidate in enumerate(order)}
     return PackedEvidence(
         text,
         tokens,
         tuple(
-            EvidenceBlock(number, c.chunk, excerpt, c.whole, header)
+            EvidenceBlock(number, c.chunk, excerpt, c.whole, header, priority[id(c)])
             for number, (c, header, excerpt) in enumerate(blocks, start=1)
         ),
     )
