@@ -6,7 +6,9 @@ judged-relevant documents), each from a different document, are joined into one 
 "Q1? Q2?", "Q1 and q2", "Q1; Q2", "Q1，Q2", "Q1以及Q2", and CACM's requests (statements of several sentences) as
 "1) R1 2) R2" or "R1; R2". A component is found when its answer (QA sets) or one of its relevant documents
 (CACM, cited in the evidence) is in the evidence text. Both modes get the same budget, `--tokens-per-question`
-times the number of questions, and top_k 8; the single questions alone are measured too. Latency is the median
+times the number of questions, and top_k 8; classic search runs as the CLI's default does (`--passage-model
+auto`: the local sentence model when installed; agentic steps do not use it); the single questions alone are measured
+too. Latency is the median
 over the same requests, both modes run in this process on the embedded engine with the rule-based planner.
 
     python -m bench.agentic_bench [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
@@ -36,6 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 from docshelf.agentic.navigate import StoreNavSource  # noqa: E402
 from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402
 from docshelf.agentic.steps import StepContext  # noqa: E402
+from docshelf.config import DEFAULT_PASSAGE_MODEL  # noqa: E402
 from docshelf.graph.source import StoreGraphSource  # noqa: E402
 from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.request import SearchRequest  # noqa: E402
@@ -148,8 +151,10 @@ def runners(services: LocalServices, graph: bool = False) -> dict[str, Runner]:
     if graph:
         ctx = replace(ctx, follow_graph=False)
 
+    passage_model = services.passage_model()  # classic as the CLI searches by default: with the sentence model
+
     def classic(query: str, budget: int) -> tuple[str, set[str]]:
-        response = search(index, SearchRequest(NAMESPACE, query, TOP_K, budget))
+        response = search(index, SearchRequest(NAMESPACE, query, TOP_K, budget), passage_model=passage_model)
         cited = {r.chunk.source_file_name for r in response.results if r.chunk.chunk_id in response.cited}
         return response.evidence_text, cited
 
@@ -200,7 +205,7 @@ def ingest(key: str, store: Path) -> None:
 def measure_set(key: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     store = work / key
     ingest(key, store)
-    modes = runners(LocalServices.open(store), args.graph)
+    modes = runners(LocalServices.open(store, passage_model=DEFAULT_PASSAGE_MODEL), args.graph)
     language = SETS[key]
     questions = questions_of(key)
     rng = random.Random(24)
@@ -215,7 +220,8 @@ def measure_set(key: str, args: argparse.Namespace, work: Path) -> dict[str, Any
 
 
 def print_table(results: dict[str, Any], per: int) -> None:
-    print(f"\nagentic vs classic, equal budgets ({per} tokens a question, top_k {TOP_K}, embedded, rules planner)")
+    print(f"\nagentic vs classic, equal budgets ({per} tokens a question, top_k {TOP_K}, embedded, rules planner, "
+          f"classic with --passage-model {DEFAULT_PASSAGE_MODEL} as the CLI's default)")  # fmt: skip
     print("| set | kind | components | classic found | agentic found | gain (points) | p50 classic | p50 agentic | x |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key, row in results.items():
