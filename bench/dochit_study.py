@@ -61,6 +61,7 @@ SETTINGS: dict[str, RankingSettings] = {
     "passage vote w 4": replace(RANKING, passage_vote_weight=4.0),
     "passage vote depth 20": replace(RANKING, passage_vote_depth=20),
     **{f"model vote w {w:g}": replace(RANKING, model_vote_weight=w) for w in (0.5, 1.0, 2.0, 4.0)},
+    **{f"model vote depth {d}": replace(RANKING, model_vote_depth=d) for d in (20, 25)},
 }
 
 
