@@ -49,6 +49,21 @@ def test_the_local_passage_model_packs_the_sentence_that_answers(
     assert evidence(store, capsys).endswith("killed one in three infected kids.")  # auto: the model is installed
 
 
+def test_the_response_names_the_model_that_read_it(store: str, capsys: pytest.CaptureFixture[str]) -> None:
+    def body(*options: str) -> dict[str, object]:
+        capsys.readouterr()
+        assert main(["search", QUESTION, "--store", store, "--namespace", "ns", "--json", *options]) == 0
+        answer: dict[str, object] = json.loads(capsys.readouterr().out)
+        return answer
+
+    assert body()["passage_model"] == "local-all-minilm-l6-v2-q-v1-384"
+    assert body("--passage-model", "none")["passage_model"] is None
+    capsys.readouterr()
+    assert main(["search", "马病毒", "--store", store, "--namespace", "ns", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["passage_model"] is None  # the model does not read CJK queries
+    assert body("--agentic")["passage_model"] is None
+
+
 def test_the_passage_model_is_read_from_the_environment(
     store: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,6 +59,7 @@ def agentic_search(
         "evidence_chunks": len(cited),
         "evidence_tokens": tokens,
         "good_match": any(row.confidence >= GOOD_MATCH for row in executed.results),
+        "passage_model": None,  # the steps search and pack by their words (docs/evaluation/evidence.md)
         "corrections": {},
         "cache": "miss",
         "took_ms": took_ms,

@@ -190,6 +190,12 @@ SEARCH_OUT = _closed(
             "description": "Some result holds 60% of the query's idf-weighted words (its confidence reaches that "
             "share's); false: nothing matched well (a weak answer or none)",
         },
+        "passage_model": {
+            "type": ["string", "null"],
+            "description": "The sentence model that voted on the results and ordered the evidence's passages "
+            "(model and version, e.g. local-all-minilm-l6-v2-q-v1-384); null: the words alone (no model, a query "
+            "in Chinese, Japanese or Korean, or agentic mode)",
+        },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},
         **AGENTIC_OUT_FIELDS,

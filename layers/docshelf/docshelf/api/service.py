@@ -21,7 +21,7 @@ from docshelf.search.cache import SearchCache, cache_key
 from docshelf.search.document_names import known_namespace, resolved_filters
 from docshelf.search.hits import HitStore, evidence_hits
 from docshelf.search.request import SearchRequest
-from docshelf.search.rerank import Reranker
+from docshelf.search.rerank import Reranker, reranker_identity
 from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import search
 
@@ -82,13 +82,8 @@ def run_search(services: ApiServices, caller: Caller, request: SearchRequest) ->
 
     model = services.passage_model
     return cached_search(
-        services, caller, request, answer, None if model is None else {"passage_model": identity(model)}
+        services, caller, request, answer, None if model is None else {"passage_model": reranker_identity(model)}
     )
-
-
-def identity(model: Reranker) -> str:
-    """What names a passage model in a cache key: its own `identity` (model and version), else its type."""
-    return str(getattr(model, "identity", None) or type(model).__qualname__)
 
 
 def cached_search(

@@ -153,6 +153,7 @@ class SearchResult(Record):
     corrections: dict[str, str] = field(default_factory=dict)
     empty_reason: str = ""
     good_match: bool = False
+    passage_model: str | None = None
     cache: str = "miss"
     took_ms: float = 0.0
     mode: str | None = None

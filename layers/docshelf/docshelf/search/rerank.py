@@ -26,6 +26,12 @@ class Reranker(Protocol):
         ...
 
 
+def reranker_identity(model: Reranker) -> str:
+    """What names a reranker or passage model in a cache key and a response: its own `identity` (model and
+    version), else its type."""
+    return str(getattr(model, "identity", None) or type(model).__qualname__)
+
+
 @dataclass(frozen=True, slots=True)
 class BedrockReranker:
     """Bedrock Agent Runtime's `Rerank` with the model `model_arn` (e.g. amazon.rerank-v1:0, cohere.rerank-v3-5:0)."""

@@ -37,6 +37,7 @@ class SearchResponse:
     cited: dict[str, tuple[int, str]] = field(default_factory=dict)  # chunk id -> its [n] and excerpt in evidence
     good_match: bool = False  # some result's confidence reaches GOOD_MATCH
     term_weights: dict[str, float] = field(default_factory=dict)  # the query's content terms, as packing weighed them
+    passage_model: str = ""  # the sentence model that read the query's passages ("": the words alone)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON body shared by `docshelf search --json`, `docshelf serve` and the search API; the highlights are
@@ -63,6 +64,7 @@ class SearchResponse:
             "evidence_chunks": self.evidence_chunks,
             "evidence_tokens": self.evidence_tokens,
             "good_match": self.good_match,
+            "passage_model": self.passage_model or None,
             "corrections": self.corrections,
             **({"empty_reason": self.empty_reason} if self.empty_reason else {}),
             "cache": self.cache,

@@ -28,7 +28,7 @@ from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import MAX_TOP_K, SearchRequest
-from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, with_rerank_scores
+from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, reranker_identity, with_rerank_scores
 from docshelf.search.response import RankedChunk, SearchResponse
 from docshelf.search.rrf import fuse_rrf
 from docshelf.search.semantic import QueryEmbedder, model_reads, semantic_query
@@ -129,6 +129,7 @@ def search(
         cited={block.chunk.chunk_id: (block.number, block.excerpt) for block in packed.blocks},
         good_match=any(r.confidence >= GOOD_MATCH for r in ranked),
         term_weights=weights,
+        passage_model=reranker_identity(model) if model is not None else "",
     )
 
 
