@@ -67,6 +67,7 @@ def checked_request(services: ApiServices, caller: Caller, request: SearchReques
 def run_search(services: ApiServices, caller: Caller, request: SearchRequest) -> tuple[dict[str, Any], bool]:
     """(response body, served from the cache)."""
     request = checked_request(services, caller, request)
+    model = services.passage_model
 
     def answer() -> dict[str, Any]:
         index = services.index_for(request.namespace)
@@ -76,11 +77,10 @@ def run_search(services: ApiServices, caller: Caller, request: SearchRequest) ->
             asset_link=services.asset_link,
             embedder=services.embedder,
             hits=services.hits,
-            passage_model=services.passage_model,
+            passage_model=model,
         )
         return found.to_dict()
 
-    model = services.passage_model
     return cached_search(
         services, caller, request, answer, None if model is None else {"passage_model": reranker_identity(model)}
     )

@@ -28,13 +28,13 @@ from docshelf.model import Chunk
 from docshelf.search.passages import sentence_terms
 from docshelf.search.rerank import Reranker
 from docshelf.search.sentences import analyzed_sentences, matched_terms
+from docshelf.search.table_cells import is_row, row_cells
 from docshelf.tokens import count_tokens
 
 JOINER = " … "
 JOINER_TOKENS = 2
 SEPARATOR = "\n\n"
 SEPARATOR_TOKENS = 2
-_CELL_BORDER = re.compile(r"(?<!\\)\|")
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}")
 _HEADING_MARKS = re.compile(r"^[#\s]+")
 # Sentence punctuation: . ! ? ; , at a line's end or before a space, and the CJK marks anywhere (no spaces there).
@@ -139,11 +139,6 @@ class _Candidate:
             self.sentence_costs[at] = _piece_tokens(self.chunk.text[start:end])
         return self.sentence_costs[at]
 
-    def center_sentence(self, window: int) -> str:
-        """The text of window `window`'s matching sentence."""
-        start, end = self.spans[self.centers[window]]
-        return self.chunk.text[start:end]
-
     def model_text(self, window: int) -> str:
         """What a sentence model reads for window `window`: its matching sentence, or a table row as "column: cell"
         pairs under the table's header row (a small model reads "| M12 | 80 |" as next to nothing: its cosine to a
@@ -162,10 +157,13 @@ class _Candidate:
     def _row_text(self, sentence: int) -> str:
         start, end = self.spans[sentence]
         text = self.chunk.text[start:end]
-        if self.pinned is None or self.pinned[1] < 2 or not text.lstrip().startswith("|"):
+        if self.pinned is None or self.pinned[1] < 2 or not is_row(text):
             return text
         start, end = self.spans[self.pinned[1] - 2]  # the row above the |---| rule
-        names, cells = _row_cells(self.chunk.text[start:end]), _row_cells(text)
+        header = self.chunk.text[start:end]
+        if not is_row(header):
+            return text
+        names, cells = row_cells(header), row_cells(text)
         if len(names) != len(cells):
             return text
         return "; ".join(f"{name}: {cell}" if name else cell for name, cell in zip(names, cells, strict=True) if cell)
@@ -340,12 +338,6 @@ def _candidate(
     scores = [fsum(weights[t] for t in frozenset().union(*terms[start:end])) / total for start, end in windows]
     own = [fsum(weights[t] for t in terms[at]) / total for at in starts]
     return _Candidate(rank, chunk, spans, windows, scores, starts, own, pinned, asset, later)
-
-
-def _row_cells(row: str) -> list[str]:
-    """The cells of a Markdown table row, stripped ("\\|" is a pipe inside a cell)."""
-    inner = row.strip().removeprefix("|").removesuffix("|")
-    return [cell.strip().replace("\\|", "|") for cell in _CELL_BORDER.split(inner)]
 
 
 def _table_head(chunk: Chunk, spans: list[tuple[int, int]]) -> tuple[int, int] | None:

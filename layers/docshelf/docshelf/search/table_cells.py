@@ -18,7 +18,7 @@ def table_cells(text: str) -> dict[str, Any] | None:
     """`{"caption", "header_rows", "rows"}` of a Markdown table chunk, or None when the text is not one."""
     lines = text.split("\n")
     caption: list[str] = []
-    while lines and not _is_row(lines[0]):
+    while lines and not is_row(lines[0]):
         caption.append(lines.pop(0))
     rows: list[list[str]] = []
     header_rows = 0
@@ -27,8 +27,8 @@ def table_cells(text: str) -> dict[str, Any] | None:
             if header_rows or not rows:
                 return None
             header_rows = len(rows)
-        elif _is_row(line):
-            rows.append(_cells(line))
+        elif is_row(line):
+            rows.append(row_cells(line))
         else:
             return None
     widths = {len(row) for row in rows}
@@ -37,10 +37,10 @@ def table_cells(text: str) -> dict[str, Any] | None:
     return {"caption": "\n".join(caption), "header_rows": header_rows, "rows": rows}
 
 
-def _is_row(line: str) -> bool:
+def is_row(line: str) -> bool:
     return len(line) >= 4 and line.startswith("| ") and line.endswith(" |")
 
 
-def _cells(line: str) -> list[str]:
+def row_cells(line: str) -> list[str]:
     # An escaped pipe is written `\|`, never ` | `, so the separator between cells is unambiguous.
     return [cell.replace("\\|", "|") for cell in line[2:-2].split(" | ")]
