@@ -4,7 +4,9 @@ words cannot tell them apart."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,3 +129,29 @@ def test_a_cached_answer_is_kept_apart_per_passage_model(store: str) -> None:
     answer, hit = run_search(with_model, caller, request)
     assert not hit and answer["evidence_text"].endswith("killed one in three infected kids.")
     assert run_search(with_model, caller, request)[1] and run_search(words_only, caller, request)[1]
+
+
+@pytest.mark.parametrize("command", [["serve", "--no-auth", "--port", "0"], ["mcp", "--namespace", "ns"]])
+def test_a_server_loads_the_model_before_it_answers(
+    command: list[str], store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.local import server
+    from docshelf.mcp import server as mcp_server
+
+    found: list[object] = []  # what the first request would find loaded
+
+    class Listening:
+        def run(self, transport: str) -> None:
+            pass
+
+    def serve_http(backend: Any, *args: object, **kwargs: object) -> None:
+        found.extend(backend.services._passage_model)
+
+    def serve_mcp(backend: Callable[[], Any], *args: object, **kwargs: object) -> Listening:
+        found.extend(backend().services._passage_model)
+        return Listening()
+
+    monkeypatch.setattr(server, "run_server", serve_http)
+    monkeypatch.setattr(mcp_server, "build_mcp_server", serve_mcp)
+    assert main([*command, "--store", store]) == 0
+    assert len(found) == 1 and found[0] is not None

@@ -367,8 +367,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cors_origin=args.cors_origin,
         jwt_leeway_s=args.jwt_leeway,
     )
+    services = _services(args)
+    services.load_models()
     backend = LocalApiServices(
-        _services(args), cache_ttl_s=args.cache_ttl, sources=_sources(args.sources), planner=planner_from_args(args)
+        services, cache_ttl_s=args.cache_ttl, sources=_sources(args.sources), planner=planner_from_args(args)
     )
     try:
         run_server(backend, config, host=args.host, port=args.port)

@@ -44,7 +44,9 @@ def cmd_mcp(args: argparse.Namespace, services: Callable[[argparse.Namespace], L
     from docshelf.mcp.server import build_mcp_server, fixed_caller
 
     namespaces = [validate_namespace(namespace) for namespace in args.namespace]
-    backend = LocalApiServices(services(args), cache_ttl_s=args.cache_ttl, planner=planner_from_args(args))
+    local = services(args)
+    local.load_models()
+    backend = LocalApiServices(local, cache_ttl_s=args.cache_ttl, planner=planner_from_args(args))
     caller = Caller(LOCAL_USER, frozenset(namespaces))
     server = build_mcp_server(lambda: backend, fixed_caller(caller), default_namespace=namespaces[0])
     server.run("stdio")
