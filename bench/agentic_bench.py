@@ -6,9 +6,9 @@ judged-relevant documents), each from a different document, are joined into one 
 "Q1? Q2?", "Q1 and q2", "Q1; Q2", "Q1，Q2", "Q1以及Q2", and CACM's requests (statements of several sentences) as
 "1) R1 2) R2" or "R1; R2". A component is found when its answer (QA sets) or one of its relevant documents
 (CACM, cited in the evidence) is in the evidence text. Both modes get the same budget, `--tokens-per-question`
-times the number of questions, and top_k 8; classic search runs as the CLI's default does (`--passage-model
-auto`: the local sentence model when installed; agentic steps do not use it); the single questions alone are measured
-too. Latency is the median
+times the number of questions, and top_k 8; both modes run as the CLI's default does (`--passage-model auto`: the
+local sentence model when installed, which orders classic evidence's passages and each agentic step's); the single
+questions alone are measured too. Latency is the median
 over the same requests, both modes run in this process on the embedded engine with the rule-based planner.
 
     python -m bench.agentic_bench [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
@@ -147,11 +147,13 @@ def runners(services: LocalServices, graph: bool = False) -> dict[str, Runner]:
     (`agentic_graph`), else agentic as its defaults have it."""
     index = services.index.reader(NAMESPACE, services.registry.namespace_version(NAMESPACE))
     graphs = StoreGraphSource(services.store)
-    ctx = StepContext(index, NAMESPACE, TOP_K, nav_source=StoreNavSource(services.store), graph_source=graphs)
+    passage_model = services.passage_model()  # both modes as the CLI searches by default: with the sentence model
+    ctx = StepContext(
+        index, NAMESPACE, TOP_K, nav_source=StoreNavSource(services.store), graph_source=graphs,
+        passage_model=passage_model,
+    )  # fmt: skip
     if graph:
         ctx = replace(ctx, follow_graph=False)
-
-    passage_model = services.passage_model()  # classic as the CLI searches by default: with the sentence model
 
     def classic(query: str, budget: int) -> tuple[str, set[str]]:
         response = search(index, SearchRequest(NAMESPACE, query, TOP_K, budget), passage_model=passage_model)
@@ -221,7 +223,7 @@ def measure_set(key: str, args: argparse.Namespace, work: Path) -> dict[str, Any
 
 def print_table(results: dict[str, Any], per: int) -> None:
     print(f"\nagentic vs classic, equal budgets ({per} tokens a question, top_k {TOP_K}, embedded, rules planner, "
-          f"classic with --passage-model {DEFAULT_PASSAGE_MODEL} as the CLI's default)")  # fmt: skip
+          f"both with --passage-model {DEFAULT_PASSAGE_MODEL} as the CLI's default)")  # fmt: skip
     print("| set | kind | components | classic found | agentic found | gain (points) | p50 classic | p50 agentic | x |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key, row in results.items():

@@ -63,7 +63,14 @@ def test_the_response_names_the_model_that_read_it(store: str, capsys: pytest.Ca
     capsys.readouterr()
     assert main(["search", "马病毒", "--store", store, "--namespace", "ns", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["passage_model"] is None  # the model does not read CJK queries
-    assert body("--agentic")["passage_model"] is None
+    assert body("--agentic")["passage_model"] == "local-all-minilm-l6-v2-q-v1-384"  # its steps' passages
+    assert body("--agentic", "--passage-model", "none")["passage_model"] is None
+
+
+def test_an_agentic_step_packs_the_sentence_that_answers(store: str, capsys: pytest.CaptureFixture[str]) -> None:
+    words_alone = evidence(store, capsys, "--agentic", "--passage-model", "none")
+    assert words_alone.endswith("were mild for horses.")
+    assert evidence(store, capsys, "--agentic").endswith("killed one in three infected kids.")
 
 
 def test_the_passage_model_is_read_from_the_environment(
@@ -129,6 +136,25 @@ def test_a_cached_answer_is_kept_apart_per_passage_model(store: str) -> None:
     answer, hit = run_search(with_model, caller, request)
     assert not hit and answer["evidence_text"].endswith("killed one in three infected kids.")
     assert run_search(with_model, caller, request)[1] and run_search(words_only, caller, request)[1]
+
+
+def test_a_cached_agentic_answer_is_kept_apart_per_passage_model(store: str) -> None:
+    from docshelf.api.auth import Caller
+    from docshelf.api.service_agentic import run_agentic_search
+    from docshelf.local.api_services import LocalApiServices
+    from docshelf.local.services import LocalServices
+    from docshelf.search.request import SearchRequest
+
+    caller = Caller("alice", frozenset({"ns"}))
+    request = SearchRequest("ns", QUESTION, max_tokens=30)
+    words_only = LocalApiServices(LocalServices.open(store, passage_model="none"))
+    with_model = LocalApiServices(LocalServices.open(store, passage_model="local"))
+    first, hit = run_agentic_search(words_only, caller, request)
+    assert not hit and first["evidence_text"].endswith("were mild for horses.")
+    answer, hit = run_agentic_search(with_model, caller, request)
+    assert not hit and answer["evidence_text"].endswith("killed one in three infected kids.")
+    assert answer["passage_model"] == "local-all-minilm-l6-v2-q-v1-384" and first["passage_model"] is None
+    assert run_agentic_search(with_model, caller, request)[1] and run_agentic_search(words_only, caller, request)[1]
 
 
 @pytest.mark.parametrize("command", [["serve", "--no-auth", "--port", "0"], ["mcp", "--namespace", "ns"]])

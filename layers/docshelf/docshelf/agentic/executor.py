@@ -24,6 +24,7 @@ from docshelf.assets.links import image_asset
 from docshelf.citations import evidence_header
 from docshelf.model import Chunk
 from docshelf.search.packing import image_line, pack_evidence
+from docshelf.search.semantic import model_reads
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
@@ -191,7 +192,15 @@ def _claim_rows(
     for row in open_rows:
         _asset_of(row, ctx, assets)
     by_id = {row.chunk.chunk_id: row for row in open_rows}
-    packed = pack_evidence([row.chunk for row in open_rows], weights, allowance.left - SEPARATOR_TOKENS, assets=assets)
+    model = ctx.passage_model if model_reads(run.step.query, ctx.ranking) else None
+    packed = pack_evidence(
+        [row.chunk for row in open_rows],
+        weights,
+        allowance.left - SEPARATOR_TOKENS,
+        assets=assets,
+        passage_model=model,
+        query=run.step.query,
+    )
     for block in sorted(packed.blocks, key=lambda block: block.priority):  # the best first, should the share run out
         row = by_id[block.chunk.chunk_id]
         cut = row if block.whole else replace(row, excerpt=block.excerpt)

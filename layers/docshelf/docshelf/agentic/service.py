@@ -16,6 +16,8 @@ from docshelf.errors import InvalidQueryError
 from docshelf.registry.run_records import RunLog, RunRecord, StepRecord, new_run_id
 from docshelf.search.confidence import GOOD_MATCH
 from docshelf.search.empty import check_budget
+from docshelf.search.rerank import reranker_identity
+from docshelf.search.semantic import model_reads
 
 MIN_STEP_TOP_K = 4
 
@@ -59,7 +61,7 @@ def agentic_search(
         "evidence_chunks": len(cited),
         "evidence_tokens": tokens,
         "good_match": any(row.confidence >= GOOD_MATCH for row in executed.results),
-        "passage_model": None,  # the steps search and pack by their words (docs/evaluation/evidence.md)
+        "passage_model": passage_model_of(ctx, run.query),
         "corrections": {},
         "cache": "miss",
         "took_ms": took_ms,
@@ -69,6 +71,13 @@ def agentic_search(
         "plan": plan.to_dict(),
         "steps": [step_dict(step_run) for step_run in execution.runs],
     }
+
+
+def passage_model_of(ctx: StepContext, query: str) -> str | None:
+    """The identity of the sentence model that ordered the steps' passages, as classic responses name theirs."""
+    if ctx.passage_model is None or not model_reads(query, ctx.ranking):
+        return None
+    return reranker_identity(ctx.passage_model)
 
 
 def within_top_k(execution: Execution, top_k: int) -> Execution:

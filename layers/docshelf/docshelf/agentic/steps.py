@@ -18,6 +18,7 @@ from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import DEFAULT_MAX_TOKENS, SearchRequest
+from docshelf.search.rerank import Reranker
 from docshelf.search.semantic import QueryEmbedder
 from docshelf.search.service import search
 
@@ -45,6 +46,10 @@ class StepContext:
     graph_source: GraphSource | None = None  # graph.json of a document: navigation follows its edges
     follow_graph: bool = FOLLOW_GRAPH
     min_score: float = 0.0
+    # The sentence model of classic search (`--passage-model`): it orders each step's passages as it orders classic
+    # evidence's. Its vote in the steps' searches is left out: it found fewer composite components
+    # (docs/evaluation/evidence.md, "The sentence model in agentic mode").
+    passage_model: Reranker | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,8 +193,8 @@ SEARCH_OUT = _closed(
         "passage_model": {
             "type": ["string", "null"],
             "description": "The sentence model that voted on the results and ordered the evidence's passages "
-            "(model and version, e.g. local-all-minilm-l6-v2-q-v1-384); null: the words alone (no model, a query "
-            "in Chinese, Japanese or Korean, or agentic mode)",
+            "(model and version, e.g. local-all-minilm-l6-v2-q-v1-384; in agentic mode it orders each step's "
+            "passages); null: the words alone (no model, or a query in Chinese, Japanese or Korean)",
         },
         "cache": {"type": "string", "enum": ["hit", "miss"]},
         "took_ms": {"type": "number"},

@@ -18,6 +18,7 @@ from docshelf.api.errors import NotFoundError
 from docshelf.api.service import ApiServices, cached_search, checked_request
 from docshelf.registry.run_records import RunLog
 from docshelf.search.request import SearchRequest
+from docshelf.search.rerank import reranker_identity
 
 
 @runtime_checkable
@@ -44,10 +45,14 @@ def run_agentic_search(services: ApiServices, caller: Caller, request: SearchReq
             services.index_for(request.namespace), request.namespace, request.top_k, request.filters,
             nav_source=parts.nav_source if parts is not None else None, embedder=services.embedder,
             asset_link=services.asset_link, graph_source=getattr(services, "graph_source", None),
+            passage_model=model,
         )  # fmt: skip
         return agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
 
+    model = services.passage_model
     mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
+    if model is not None:
+        mode["passage_model"] = reranker_identity(model)
     return cached_search(services, caller, request, answer, mode)
 
 

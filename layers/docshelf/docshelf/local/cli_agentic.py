@@ -62,7 +62,7 @@ def agentic_search_command(
     ctx = StepContext(
         index, args.namespace, args.top_k, filters, nav_source=StoreNavSource(services.store),
         embedder=services.embedding_provider(), asset_link=local_asset_link(services.store.root),
-        graph_source=StoreGraphSource(services.store),
+        graph_source=StoreGraphSource(services.store), passage_model=services.passage_model(),
     )  # fmt: skip
     run_log = LocalRunLog(services.registry.path)
     planner = planner_from_args(args)
