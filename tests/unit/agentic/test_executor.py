@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docshelf.agentic.budget import TokenBudget
-from docshelf.agentic.executor import execute, row_block
+from docshelf.agentic.executor import SEPARATOR_TOKENS, execute, row_block
 from docshelf.agentic.plan import ACTIONS, Action, Plan, Step, validate_plan
 from docshelf.agentic.render import render
 from docshelf.agentic.rules import rule_plan
@@ -210,7 +210,20 @@ def test_identical_requests_give_one_evidence_text_and_top_k_results(ctx: StepCo
 
 
 def test_a_step_claims_the_packers_best_block_first_when_its_share_is_tight(ctx: StepContext) -> None:
-    # The packer fits "Warranty / 2 years" and the Torque chunk's "Valves / Torque" headings in 40 tokens, counting
-    # the second block's shorter header; the share pays each block's full header, so only one fits: the best one.
+    # At 40 tokens "Warranty / 2 years" and the Torque chunk's "Valves / Torque" headings both fit, each paid at its
+    # header as rendered; at 34 the share holds one of them: the packer's best.
     evidence = agentic_search(ctx, AgenticRun("How long is the valve warranty?", 40))["evidence_text"]
+    assert "warranty of 2 years" in evidence and "Torque" in evidence
+    evidence = agentic_search(ctx, AgenticRun("How long is the valve warranty?", 34))["evidence_text"]
     assert "warranty of 2 years" in evidence and "Torque" not in evidence
+
+
+@pytest.mark.parametrize("budget", [60, 120, 300])
+def test_a_step_pays_for_its_blocks_as_they_are_rendered(ctx: StepContext, budget: int) -> None:
+    # Each block is paid at its header as rendered (the file named only when the block before is of another file)
+    # and a separator: what the step paid is the evidence's tokens and at most a separator's worth a block more.
+    body = agentic_search(ctx, AgenticRun("How long is the valve warranty?", budget))
+    (step,) = body["steps"]
+    blocks = body["evidence_chunks"] + body["evidence_text"].count("[outline]")
+    assert body["evidence_chunks"] >= 2
+    assert body["evidence_tokens"] <= step["tokens"] <= body["evidence_tokens"] + SEPARATOR_TOKENS * blocks

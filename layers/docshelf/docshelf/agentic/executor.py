@@ -5,7 +5,8 @@ faster). The steps of a wave gather on threads (discovery and navigation), then 
 request always claims the same evidence: each packs its rows into passages within its share (search/packing.py,
 as classic evidence is packed) and hands back what it did not use. Rows whose `agent_score` is 0 wait in a
 fallback pool, claimed from what is left once every step ran. When the budget is spent, the steps not started
-are skipped and the evidence gathered so far is what the run returns.
+are skipped and the evidence gathered so far is what the run returns. The evidence lists its blocks in the order
+they were claimed (`Ledger`), so each is paid at its header as rendered.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class StepRun:
 @dataclass
 class Execution:
     runs: list[StepRun]
-    evidence_rows: list[Row]  # claimed, in evidence order
+    evidence_rows: list[Row]  # claimed, in claim order, which is the evidence's order
     outlines: list[OutlineLine]
     results: list[Row]  # every distinct row found, in result order
     fallback_ids: set[str]
@@ -60,23 +61,44 @@ class Execution:
     truncated: bool
 
 
+@dataclass
+class Ledger:
+    """The evidence rows in the order they were claimed, which is the order they are rendered in: claims happen one
+    at a time (steps claim in plan order), so each row's cost is that of its block as rendered, its header
+    shortened against the block before it (citations.evidence_header)."""
+
+    assets: dict[str, str] = field(default_factory=dict)
+    rows: list[Row] = field(default_factory=list)
+
+    def cost(self, row: Row) -> int:
+        previous = self.rows[-1].chunk if self.rows else None
+        block = row_block(len(self.rows) + 1, row, self.assets.get(row.chunk.chunk_id), previous)
+        return count_tokens(block) + SEPARATOR_TOKENS
+
+    def claim(self, allowance: Allowance, row: Row) -> bool:
+        if not allowance.claim(row.chunk.chunk_id, self.cost(row)):
+            return False
+        self.rows.append(row)
+        return True
+
+
 def execute(plan: Plan, ctx: StepContext, budget_tokens: int) -> Execution:
     budget = TokenBudget(budget_tokens, steps_left=len(plan.steps))
-    assets: dict[str, str] = {}
+    ledger = Ledger()
     runs: dict[str, StepRun] = {}
     waves = topological_levels(plan)
     for wave in waves:
         allowances = [(step, budget.reserve_share()) for step in wave]
         jobs = [partial(_gather, ctx, step, _earlier(step, runs), allowance) for step, allowance in allowances]
         for (step, allowance), gathered in zip(allowances, _together(jobs), strict=True):
-            runs[step.id] = _claim_step(ctx, step, gathered, allowance, assets)
+            runs[step.id] = _claim_step(ctx, step, gathered, allowance, ledger)
     ordered = [runs[step.id] for step in plan.steps]
-    leftovers, fallback = _claim_what_is_left(ordered, budget, ctx, assets)
-    claimed = sorted([*(row for run in ordered for row in run.claimed), *leftovers], key=lambda row: row.order)
-    _settle_statuses(ordered, {row.chunk.chunk_id for row in claimed})
+    fallback = _claim_what_is_left(ordered, budget, ctx, ledger)
+    _settle_statuses(ordered, {row.chunk.chunk_id for row in ledger.rows})
+    assets = ledger.assets
     return Execution(
         runs=ordered,
-        evidence_rows=claimed + fallback,
+        evidence_rows=ledger.rows,
         outlines=[line for run in ordered for line in run.outlines],
         results=_results(ordered),
         fallback_ids={row.chunk.chunk_id for row in fallback},
@@ -150,7 +172,7 @@ def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: All
 
 
 def _claim_step(
-    ctx: StepContext, step: Step, gathered: Gathered | None, allowance: Allowance, assets: dict[str, str]
+    ctx: StepContext, step: Step, gathered: Gathered | None, allowance: Allowance, ledger: Ledger
 ) -> StepRun:
     """The step's claims from its share, in plan order: its discovered rows' passages, then, when the share still
     holds an outline line, what navigation found."""
@@ -160,12 +182,12 @@ def _claim_step(
         run.status = "skipped"
         return run
     run.offered = list(gathered.discovered)
-    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, assets)
+    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, ledger)
     if allowance.left >= MIN_NAVIGATION_TOKENS:  # navigation only spends what discovery left of the share
         known = {row.chunk.chunk_id for row in run.offered}
         fresh = [row for row in gathered.walked.rows if row.chunk.chunk_id not in known]
         run.offered.extend(fresh)
-        _claim_rows(run, fresh, gathered.weights, allowance, ctx, assets)
+        _claim_rows(run, fresh, gathered.weights, allowance, ctx, ledger)
         for line in gathered.walked.outlines:
             if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
                 run.outlines.append(line)
@@ -181,7 +203,7 @@ def _claim_rows(
     weights: dict[str, float],
     allowance: Allowance,
     ctx: StepContext,
-    assets: dict[str, str],
+    ledger: Ledger,
 ) -> None:
     """The passages of `rows` (search/packing.py) that fit the step's share, each claimed with its chunk; rows
     with agent_score 0 go to the pool."""
@@ -189,6 +211,7 @@ def _claim_rows(
     open_rows = [row for row in rows if row.agent_score > 0 and not allowance.budget.is_claimed(row.chunk.chunk_id)]
     if not open_rows or allowance.left <= 0:
         return
+    assets = ledger.assets
     for row in open_rows:
         _asset_of(row, ctx, assets)
     by_id = {row.chunk.chunk_id: row for row in open_rows}
@@ -204,7 +227,7 @@ def _claim_rows(
     for block in sorted(packed.blocks, key=lambda block: block.priority):  # the best first, should the share run out
         row = by_id[block.chunk.chunk_id]
         cut = row if block.whole else replace(row, excerpt=block.excerpt)
-        if allowance.claim(row.chunk.chunk_id, _row_cost(cut, assets)):
+        if ledger.claim(allowance, cut):
             run.claimed.append(cut)
 
 
@@ -212,11 +235,6 @@ def _asset_of(row: Row, ctx: StepContext, assets: dict[str, str]) -> None:
     name = image_asset(row.chunk)
     if name is not None and ctx.asset_link is not None:
         assets[row.chunk.chunk_id] = ctx.asset_link(row.chunk, name)
-
-
-def _row_cost(row: Row, assets: dict[str, str]) -> int:
-    """A row's tokens with its file named in the header (the most a header costs) and the separator."""
-    return count_tokens(row_block(1, row, assets.get(row.chunk.chunk_id))) + SEPARATOR_TOKENS
 
 
 def row_block(number: int, row: Row, asset: str | None, previous: Chunk | None = None) -> str:
@@ -227,11 +245,9 @@ def row_block(number: int, row: Row, asset: str | None, previous: Chunk | None =
     return header + row.chunk.text + (image_line(asset) if asset is not None else "")
 
 
-def _claim_what_is_left(
-    runs: Sequence[StepRun], budget: TokenBudget, ctx: StepContext, assets: dict[str, str]
-) -> tuple[list[Row], list[Row]]:
+def _claim_what_is_left(runs: Sequence[StepRun], budget: TokenBudget, ctx: StepContext, ledger: Ledger) -> list[Row]:
     """Once every step ran, what the shares left pays first for the rows with an agent_score that did not fit
-    (best first), then for the fallback pool (best discovery first)."""
+    (best first), then for the fallback pool (best discovery first). Returns the pool's rows it claimed."""
     allowance = budget.reserve_rest()
     pending = sorted(
         (row for run in runs for row in run.offered if row.agent_score > 0 and row not in run.claimed),
@@ -239,13 +255,13 @@ def _claim_what_is_left(
     )
     pool = sorted((row for run in runs for row in run.pool), key=lambda row: -row.discovery_score)
     for row in pending + pool:
-        _asset_of(row, ctx, assets)
-    picked = [
-        [row for row in rows if allowance.left > 0 and allowance.claim(row.chunk.chunk_id, _row_cost(row, assets))]
-        for rows in (pending, pool)
-    ]
+        _asset_of(row, ctx, ledger.assets)
+    for row in pending:
+        if allowance.left > 0:
+            ledger.claim(allowance, row)
+    fallback = [row for row in pool if allowance.left > 0 and ledger.claim(allowance, row)]
     allowance.release()
-    return picked[0], picked[1]
+    return fallback
 
 
 def _results(runs: Sequence[StepRun]) -> list[Row]:

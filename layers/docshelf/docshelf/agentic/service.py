@@ -81,10 +81,11 @@ def passage_model_of(ctx: StepContext, query: str) -> str | None:
 
 
 def within_top_k(execution: Execution, top_k: int) -> Execution:
-    """The execution's evidence and results held to `top_k` chunks, as a classic search's are: the first `top_k`
-    evidence rows, and results made of those rows and then the best others, in result order; every `[n]` of the
-    evidence names a result."""
-    rows = execution.evidence_rows[:top_k]
+    """The execution's evidence and results held to `top_k` chunks, as a classic search's are: the best `top_k`
+    evidence rows (agent_score, then discovery score) in their evidence order, and results made of those rows and
+    then the best others, in result order; every `[n]` of the evidence names a result."""
+    best = {row.chunk.chunk_id for row in sorted(execution.evidence_rows, key=lambda row: row.order)[:top_k]}
+    rows = [row for row in execution.evidence_rows if row.chunk.chunk_id in best]
     cited = {row.chunk.chunk_id for row in rows}
     others = [row for row in execution.results if row.chunk.chunk_id not in cited][: top_k - len(rows)]
     kept = cited | {row.chunk.chunk_id for row in others}
