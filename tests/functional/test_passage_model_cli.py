@@ -181,3 +181,28 @@ def test_a_server_loads_the_model_before_it_answers(
     monkeypatch.setattr(mcp_server, "build_mcp_server", serve_mcp)
     assert main([*command, "--store", store]) == 0
     assert len(found) == 1 and found[0] is not None
+
+
+def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from docshelf.agentic import steps
+    from docshelf.agentic.navigate import StoreNavSource
+    from docshelf.agentic.service import AgenticRun, agentic_search
+    from docshelf.local.services import LocalServices
+
+    services = LocalServices.open(store, passage_model="local")
+    model = services.passage_model()
+    voted: list[object] = []
+    searched = steps.search
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        voted.append(kwargs.get("passage_model"))
+        return searched(*args, **kwargs)
+
+    monkeypatch.setattr(steps, "search", recording)
+    index = services.index.reader("ns", services.registry.namespace_version("ns"))
+    ctx = steps.StepContext(index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=model)
+    agentic_search(ctx, AgenticRun(QUESTION, 200))
+    assert voted == [model]  # one step: it searches as classic search does, the model voting
+    voted.clear()
+    agentic_search(ctx, AgenticRun("Which equine virus cases were mild? Who keeps records of outbreaks?", 200))
+    assert voted == [None, None]  # the steps of a composite: no vote

@@ -40,7 +40,7 @@ def agentic_search(
     """The response body of an agentic search (contracts: every classic field plus mode, run_id, plan, steps)."""
     started = time.perf_counter()
     plan = planner(run.query, ctx.namespace)
-    step_ctx = replace(ctx, top_k=step_top_k(ctx.top_k, plan), min_score=run.min_score)
+    step_ctx = replace(ctx, top_k=step_top_k(ctx.top_k, plan), min_score=run.min_score, vote=is_one_search(plan))
     executed = execute(plan, step_ctx, run.budget_tokens)
     execution = within_top_k(executed, ctx.top_k)
     if execution.results:
@@ -93,6 +93,11 @@ def within_top_k(execution: Execution, top_k: int) -> Execution:
     found = {row.chunk.chunk_id for row in execution.results}
     results += [row for row in rows if row.chunk.chunk_id not in found]
     return replace(execution, evidence_rows=rows, results=results)
+
+
+def is_one_search(plan: Plan) -> bool:
+    """A plan of a single search step: the question was not split, and its step searches as classic search does."""
+    return len(plan.steps) == 1 and plan.steps[0].action == "search"
 
 
 def step_top_k(top_k: int, plan: Plan) -> int:

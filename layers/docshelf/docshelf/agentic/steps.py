@@ -47,9 +47,11 @@ class StepContext:
     follow_graph: bool = FOLLOW_GRAPH
     min_score: float = 0.0
     # The sentence model of classic search (`--passage-model`): it orders each step's passages as it orders classic
-    # evidence's. Its vote in the steps' searches is left out: it found fewer composite components
+    # evidence's. It votes in a step's search only when `vote`: a plan of one search, the whole question, searches
+    # as classic search does; in the steps of a composite its vote found fewer components
     # (docs/evaluation/evidence.md, "The sentence model in agentic mode").
     passage_model: Reranker | None = None
+    vote: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,8 @@ def walk(ctx: StepContext, step: Step, terms: set[str], basis: Sequence[Row]) ->
 
 def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
     request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters, ctx.min_score)
-    response = search(ctx.index, request, ctx.ranking, embedder=ctx.embedder)
+    model = ctx.passage_model if ctx.vote else None
+    response = search(ctx.index, request, ctx.ranking, embedder=ctx.embedder, passage_model=model)
     rows = [
         Row(
             ranked.chunk,
