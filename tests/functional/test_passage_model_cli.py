@@ -206,3 +206,24 @@ def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: p
     voted.clear()
     agentic_search(ctx, AgenticRun("Which equine virus cases were mild? Who keeps records of outbreaks?", 200))
     assert voted == [None, None]  # the steps of a composite: no vote
+
+
+def test_identical_agentic_requests_with_the_model_give_one_evidence_text(store: str) -> None:
+    # The steps gather on threads and the model's calls run on threads of their own: the claims stay in plan order.
+    from docshelf.agentic.navigate import StoreNavSource
+    from docshelf.agentic.service import AgenticRun, agentic_search
+    from docshelf.agentic.steps import StepContext
+    from docshelf.embeddings.sentence_scores import EmbeddingSimilarity
+    from docshelf.local.services import LocalServices
+
+    services = LocalServices.open(store, passage_model="local")
+    index = services.index.reader("ns", services.registry.namespace_version("ns"))
+    model = services.passage_model()
+    assert isinstance(model, EmbeddingSimilarity)
+    query = "Which equine virus cases were fatal for children? Who keeps records? When do outbreaks end?"
+    texts = set()
+    for _ in range(20):
+        fresh = EmbeddingSimilarity(model.embedder)  # nothing kept: every request embeds its sentences again
+        ctx = StepContext(index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=fresh)
+        texts.add(agentic_search(ctx, AgenticRun(query, 60))["evidence_text"])
+    assert len(texts) == 1
