@@ -191,14 +191,15 @@ def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: p
 
     services = LocalServices.open(store, passage_model="local")
     model = services.passage_model()
+    from docshelf.search.service import search
+
     voted: list[object] = []
-    searched = steps.search
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         voted.append(kwargs.get("passage_model"))
-        return searched(*args, **kwargs)
+        return search(*args, **kwargs)
 
-    monkeypatch.setattr(steps, "search", recording)
+    monkeypatch.setattr("docshelf.agentic.steps.search", recording)
     index = services.index.reader("ns", services.registry.namespace_version("ns"))
     ctx = steps.StepContext(index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=model)
     agentic_search(ctx, AgenticRun(QUESTION, 200))
