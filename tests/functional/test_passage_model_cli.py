@@ -228,3 +228,22 @@ def test_identical_agentic_requests_with_the_model_give_one_evidence_text(store:
         ctx = StepContext(index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=fresh)
         texts.add(agentic_search(ctx, AgenticRun(query, 60))["evidence_text"])
     assert len(texts) == 1
+
+
+@pytest.mark.parametrize("command", [["serve", "--no-auth", "--port", "0"], ["mcp", "--namespace", "ns"]])
+def test_a_server_whose_model_is_not_installed_stops_before_it_answers(
+    command: list[str], store: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from docshelf.embeddings import catalog, local
+    from docshelf.local import server
+    from docshelf.mcp import server as mcp_server
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    for module in (catalog, local):
+        monkeypatch.setattr(module, "find_model_dir", lambda name: None)
+    monkeypatch.setattr(server, "run_server", never)
+    monkeypatch.setattr(mcp_server, "build_mcp_server", never)
+    assert main([*command, "--store", store, "--passage-model", "local"]) == 2
+    assert "make setup" in capsys.readouterr().err

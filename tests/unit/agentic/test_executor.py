@@ -227,3 +227,18 @@ def test_a_step_pays_for_its_blocks_as_they_are_rendered(ctx: StepContext, budge
     blocks = body["evidence_chunks"] + body["evidence_text"].count("[outline]")
     assert body["evidence_chunks"] >= 2
     assert body["evidence_tokens"] <= step["tokens"] <= body["evidence_tokens"] + SEPARATOR_TOKENS * blocks
+
+
+def test_the_evidence_lists_each_steps_claims_in_plan_order_and_top_k_keeps_the_best(ctx: StepContext) -> None:
+    from docshelf.agentic.service import within_top_k
+
+    # s2's warranty chunks score above s1's pump seal chunk: ordered by score, s2's blocks would come first.
+    execution = execute(rule_plan("pump seal hours? TX-100 warranty?", "ns"), ctx, 400)
+    claimed = {row.chunk.chunk_id: run.step.id for run in execution.runs for row in run.claimed}
+    steps = [claimed[row.chunk.chunk_id] for row in execution.evidence_rows if row.chunk.chunk_id in claimed]
+    assert steps == sorted(steps) and set(steps) == {"s1", "s2"}  # s1's blocks, then s2's, as they were claimed
+    kept = within_top_k(execution, 2).evidence_rows
+    dropped = [row for row in execution.evidence_rows if row not in kept]
+    assert len(kept) == 2 and dropped
+    assert max(row.order for row in kept) <= min(row.order for row in dropped)  # the best by agent and discovery
+    assert kept == [row for row in execution.evidence_rows if row in kept]  # in the evidence's order
