@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docshelf.graph import MAX_EDGES_PER_NODE, document_graph, overlap_score
 from docshelf.graph.build import content_terms, section_node_id
 from docshelf.graph.edges import keyword_edges
-from docshelf.graph.keywords import heaviest_terms
+from docshelf.graph.keywords import CANDIDATES_PER_CHUNK, heaviest_terms
+from docshelf.index.bm25_math import okapi_idf
 from docshelf.model import Chunk
 from tests.functional.test_caches_and_artifacts import _validator
 
@@ -110,3 +114,42 @@ def test_an_empty_document_has_an_empty_graph() -> None:
     assert graph["nodes"] == [] and graph["edges"] == []
     with pytest.raises(jsonschema.ValidationError):
         _validator("graph.schema.json").validate({**graph, "rule": {}})
+
+
+def _heaviest_by_definition(
+    frequencies: list[Counter[str]], namespace_chunks: int, holding: dict[str, int]
+) -> list[list[tuple[str, float]]]:
+    """The module's rule written plainly: (1 + log tf) x namespace idf x log(1 + M / m), single characters left out,
+    the heaviest first (a tie: the later term first)."""
+    chunks = len(frequencies)
+    in_document = Counter(term for counts in frequencies for term in counts)
+    found = []
+    for counts in frequencies:
+        weights = []
+        for term, tf in counts.items():
+            if len(term) < 2:
+                continue
+            idf = okapi_idf(max(namespace_chunks, chunks), max(holding.get(term, 0), in_document[term]))
+            weights.append(((1.0 + math.log(tf)) * (idf * math.log(1.0 + chunks / in_document[term])), term))
+        found.append([(term, weight) for weight, term in sorted(weights, reverse=True)[:CANDIDATES_PER_CHUNK]])
+    return found
+
+
+_TERMS = st.sampled_from(["valve", "seal", "torque", "bolt", "a", "x", "nut", "保修", "gasket", "flange", "pump"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.dictionaries(_TERMS, st.integers(1, 6), min_size=1), min_size=1, max_size=6),
+    st.dictionaries(_TERMS, st.integers(0, 900)),
+    st.integers(0, 1000),
+)
+def test_heaviest_terms_are_those_of_the_definition(
+    frequencies: list[dict[str, int]], holding: dict[str, int], namespace_chunks: int
+) -> None:
+    counted = [Counter(counts) for counts in frequencies]
+    holding = {term: min(held, namespace_chunks) for term, held in holding.items()}  # no more than the namespace has
+    expected = _heaviest_by_definition(counted, namespace_chunks, holding)
+    assert heaviest_terms(counted, namespace_chunks, holding) == [
+        [(term, weight) for term, weight in chunk_terms if weight > 0] for chunk_terms in expected
+    ]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from itertools import chain
 from operator import mul, neg
 
-from docshelf.index.analyzer import analyze, normalize
+from docshelf.index.analyzer import analyze, normalize, pieces_content_terms
 from docshelf.model import Block, Document
 from docshelf.scripts import CJK_LETTERS
 from docshelf.structure import section_paths
@@ -27,7 +27,6 @@ LEAD_CHARS = 240
 SECTION_SAMPLE_CHARS = 20_000
 DISTINCT_TERMS = 5
 WORD_TERMS_LIMIT = 100_000
-_WORD_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {}
 _COMMA_WORD_TOKENS: dict[str, int] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _WORD = re.compile(rf"[^\W\d_{CJK_LETTERS}]{{3,}}")
@@ -39,13 +38,17 @@ def section_summaries(document: Document | None) -> dict[tuple[str, ...], str]:
     if document is None:
         return {}
     texts = _section_texts(document.blocks())
-    frequencies = {path: Counter(analyze(text)) for path, text in texts.items()}
+    # Each section's whitespace pieces, normalised as the analyzer normalises them: its terms are theirs.
+    pieces = {path: normalize(text).split() for path, text in texts.items()}
+    frequencies = {path: Counter(pieces_content_terms(found)) for path, found in pieces.items()}
     document_frequency: Counter[str] = Counter()
     for counts in frequencies.values():
         document_frequency.update(counts.keys())
     sections = len(texts)
     return {
-        path: _bounded(_lead_sentence(text), _distinct_words(text, frequencies[path], document_frequency, sections))
+        path: _bounded(
+            _lead_sentence(text), _distinct_words(pieces[path], frequencies[path], document_frequency, sections)
+        )
         for path, text in texts.items()
         if path
     }
@@ -73,29 +76,39 @@ def _lead_sentence(text: str) -> str:
     return sentence if len(sentence) <= LEAD_CHARS else sentence[: LEAD_CHARS - 1].rstrip() + "…"
 
 
-def _distinct_words(text: str, counts: Counter[str], document_frequency: Counter[str], sections: int) -> list[str]:
-    """The section's words whose analyzed term weighs most by tf-idf among the document's sections, as written."""
-    words = list(dict.fromkeys(_WORD.findall(normalize(text))))  # each once: a word's terms are always the same
+def _distinct_words(
+    pieces: list[str], counts: Counter[str], document_frequency: Counter[str], sections: int
+) -> list[str]:
+    """The section's words whose analyzed term weighs most by tf-idf among the document's sections, as written.
+    `pieces`: the section's normalised whitespace pieces (a word never spans two)."""
+    distinct = list(dict.fromkeys(pieces))
     # term -> the first word giving it: the pairs of the words in reverse, the first word's written last (all in C)
-    surface = dict(chain.from_iterable(map(_word_pairs(words).__getitem__, reversed(words))))
-    surface.update((term, term) for term in counts if len(term) == 2 and _CJK_PAIR.match(term))  # as written
+    surface = dict(chain.from_iterable(map(_PIECE_PAIRS.__getitem__, reversed(distinct))))
+    if not all(map(str.isascii, distinct)):
+        surface.update((term, term) for term in counts if len(term) == 2 and _CJK_PAIR.match(term))  # as written
     idf = [0.0, *(math.log(1 + sections / holding) for holding in range(1, sections + 1))]
-    kept = [term for term in counts if term in surface]
+    kept = list(filter(surface.__contains__, counts))
     weights = map(mul, map(counts.__getitem__, kept), map(idf.__getitem__, map(document_frequency.__getitem__, kept)))
     best = heapq.nsmallest(DISTINCT_TERMS, zip(map(neg, weights), kept, strict=True))  # heaviest first; a tie: by term
     return list(dict.fromkeys(surface[term] for _, term in best))
 
 
-def _word_pairs(words: list[str]) -> dict[str, tuple[tuple[str, str], ...]]:
-    """(term, word) for each of `analyze(word)`, remembered for every word: sections of one language share most
-    of their words."""
-    missing = [word for word in words if word not in _WORD_PAIRS]
-    if len(_WORD_PAIRS) + len(missing) > WORD_TERMS_LIMIT:
-        _WORD_PAIRS.clear()
-        missing = words
-    for word in missing:
-        _WORD_PAIRS[word] = tuple((term, word) for term in analyze(word))
-    return _WORD_PAIRS
+class _PiecePairs(dict[str, tuple[tuple[str, str], ...]]):
+    """A normalised piece's (term, word) for each of `analyze(word)` of its words (`_WORD` matches), the last
+    word's first, computed on first sight: sections of one language share most of their pieces."""
+
+    def __missing__(self, piece: str) -> tuple[tuple[str, str], ...]:
+        if len(self) >= WORD_TERMS_LIMIT:
+            self.clear()
+        if piece.isascii() and piece.isalpha():  # one plain word, as _WORD would find it
+            words: list[str] = [piece] if len(piece) >= 3 else []
+        else:
+            words = _WORD.findall(piece)
+        pairs = self[piece] = tuple((term, word) for word in reversed(words) for term in analyze(word))
+        return pairs
+
+
+_PIECE_PAIRS = _PiecePairs()
 
 
 def _bounded(lead: str, words: list[str]) -> str:

@@ -151,11 +151,40 @@ PLAIN_CHARACTERS = [*"abc XYZ 123 .,;:-+=#$%@^{}|'\"()/?>\t\u00a0\u3000漢字か
 def test_plain_inline_text_skips_the_inline_parser_with_the_same_result(text: str) -> None:
     from docshelf.parsers.markup import markdown_inline
 
+    assert markdown_inline.render_inline(text, page=1) == _rendered_by_markdown_it(text)
+
+
+def _rendered_by_markdown_it(text: str) -> tuple[str, list[Image]]:
+    """`render_inline` of `text` (no reference definitions) with every run through markdown-it."""
+    from docshelf.parsers.markup import markdown_inline
+
     images: list[Image] = []
     parts: list[str] = []
     for token in markdown_inline._PARSER.parseInline(text, {"references": {}}):
         markdown_inline._render(token.children or [], 1, parts, images)
-    assert markdown_inline.render_inline(text, page=1) == (markdown_inline._plain_lines("".join(parts)), images)
+    return markdown_inline._plain_lines("".join(parts)), images
+
+
+# Brackets and `!` among plain text: a link or image only with `](` (no reference definitions given).
+BRACKETED_CHARACTERS = [*PLAIN_CHARACTERS, "[", "]", "!", "(", ")", "[12]", "](x)", "![", ": ", "<"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(BRACKETED_CHARACTERS), max_size=30).map("".join))
+def test_bracketed_text_renders_as_markdown_it_renders_it(text: str) -> None:
+    from docshelf.parsers.markup import markdown_inline
+
+    assert markdown_inline.render_inline(text, page=1) == _rendered_by_markdown_it(text)
+
+
+def test_a_bracketed_label_with_a_reference_definition_is_still_a_link() -> None:
+    from docshelf.parsers.markup import markdown_inline
+
+    references = markdown_inline.link_references(["spec"])
+    assert markdown_inline.render_inline("see [the spec][spec] and [spec]", page=1, references=references)[0] == (
+        "see the spec and spec"
+    )
+    assert markdown_inline.render_inline("see [spec] [1]", page=1)[0] == "see [spec] [1]"
 
 
 def test_plain_inline_text_never_reaches_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,5 +195,6 @@ def test_plain_inline_text_never_reaches_markdown_it(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(markdown_inline._PARSER, "parseInline", refuse)
     assert markdown_inline.render_inline("Seals (TX-100) cost 45 %; see p. 3 - ok?", page=1)[0].startswith("Seals")
+    assert markdown_inline.render_inline("as found [12], [3, 4]! (p. 5)", page=1)[0].startswith("as found [12]")
     with pytest.raises(AssertionError):
         markdown_inline.render_inline("an *emphasis*", page=1)

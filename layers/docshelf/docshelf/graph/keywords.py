@@ -13,7 +13,8 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from functools import lru_cache
+from itertools import chain, compress, repeat
 from operator import mul
 
 from docshelf.index.bm25_math import okapi_idf
@@ -33,20 +34,14 @@ def heaviest_terms(
     in_document = Counter(chain.from_iterable(frequencies))
     chunks = len(frequencies)
     total = max(namespace_chunks, chunks)
-    across = namespace_holding.get
-    # Both factors depend on a count alone, and a document's terms share few counts: each computed once.
-    namespace_idf: dict[int, float] = {}
     document_idf = [0.0, *(math.log(1.0 + chunks / holding) for holding in range(1, chunks + 1))]
-    factor = {}
-    for term, holding in in_document.items():
-        if len(term) < 2:
-            factor[term] = 0.0
-            continue
-        held = max(across(term, 0), holding)
-        idf = namespace_idf.get(held)
-        if idf is None:
-            idf = namespace_idf[held] = okapi_idf(total, held)
-        factor[term] = idf * document_idf[holding]
+    # Through map() over C functions and a remembered idf: a document's terms are weighed without a Python call
+    # each (a term the namespace lacks is held by this document's chunks alone).
+    terms, holdings = list(in_document.keys()), list(in_document.values())
+    held = map(max, map(namespace_holding.get, terms, repeat(0)), holdings)
+    weights = map(mul, map(_namespace_idf, repeat(total), held), map(document_idf.__getitem__, holdings))
+    factor = dict(zip(terms, weights, strict=True))
+    factor.update(dict.fromkeys(compress(terms, map((2).__gt__, map(len, terms))), 0.0))  # single characters
     damped = [
         0.0,
         *(1.0 + math.log(tf) for tf in range(1, max((max(c.values(), default=0) for c in frequencies), default=0) + 1)),
@@ -60,6 +55,11 @@ def heaviest_terms(
         ]  # C, unlike nlargest
         found.append([(term, weight) for weight, term in top if weight > 0])
     return found
+
+
+@lru_cache(maxsize=65_536)
+def _namespace_idf(chunks: int, holding: int) -> float:
+    return okapi_idf(chunks, holding)
 
 
 def top_keywords(weights: Mapping[str, float], k: int = KEYWORDS_PER_NODE) -> list[str]:

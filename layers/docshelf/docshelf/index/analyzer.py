@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, compress, count
 from operator import itemgetter
@@ -198,6 +198,11 @@ _PIECE_RAW_TERMS = _TokenTerms(lambda piece: tuple(chain.from_iterable(map(_RAW_
 def piece_content_terms(piece: str) -> tuple[str, ...]:
     """`analyze` of a piece of normalised text without whitespace, from the same cache."""
     return _PIECE_CONTENT_TERMS[piece]
+
+
+def pieces_content_terms(pieces: Iterable[str]) -> Iterator[str]:
+    """`analyze` of normalised text already split at whitespace, from the same cache."""
+    return chain.from_iterable(map(_PIECE_CONTENT_TERMS.__getitem__, pieces))
 
 
 def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -29,6 +29,9 @@ _BREAKS = frozenset({"softbreak", "hardbreak"})
 # The characters at which one of the enabled inline rules (escapes, code, emphasis, strike-through, links, images,
 # autolinks, raw HTML, entities, line breaks) or the input normalisation can act: a run without any is plain text.
 _INLINE_SYNTAX = re.compile(r"[\n\r\0\\`*_\[\]!<&~]")
+# Without link reference definitions, brackets and `!` act only in `[text](target)` and `![alt](source)`: a run
+# whose other characters are plain and that holds no `](` is plain text too (papers cite as "[12]" or "[3, 4]").
+_INLINE_SYNTAX_BUT_BRACKETS = re.compile(r"[\n\r\0\\`*_<&~]")
 
 # normalised label -> {"href", "title"}: the shape markdown-it's reference rule looks labels up in.
 LinkReferences = dict[str, dict[str, str]]
@@ -41,13 +44,19 @@ def link_references(labels: Sequence[str]) -> LinkReferences:
 
 def render_inline(text: str, *, page: int, references: LinkReferences | None = None) -> tuple[str, list[Image]]:
     """Plain text of a Markdown inline run, and the images it contains (in order)."""
-    if not _INLINE_SYNTAX.search(text):  # markdown-it would return it as one text token
+    if _is_plain(text, references):  # markdown-it would return it as text tokens alone
         return _plain_lines(text), []
     images: list[Image] = []
     parts: list[str] = []
     for token in _PARSER.parseInline(text, {"references": references or {}}):
         _render(token.children or [], page, parts, images)
     return _plain_lines("".join(parts)), images
+
+
+def _is_plain(text: str, references: LinkReferences | None) -> bool:
+    if not _INLINE_SYNTAX.search(text):
+        return True
+    return not references and "](" not in text and not _INLINE_SYNTAX_BUT_BRACKETS.search(text)
 
 
 def _plain_lines(text: str) -> str:
