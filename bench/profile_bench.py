@@ -96,6 +96,9 @@ def staged_ingest(folder: Path, files: list[Path]) -> tuple[float, dict[str, flo
 
 def child_ingest(folder: str) -> None:
     import docshelf.local.services  # noqa: F401  (the package import, outside the timed part like the peer's)
+    from docshelf.tokens import encoding
+
+    encoding()  # the vocabulary, loaded before the timed part as the peer's is (bench/qwen_agent_peer.py)
 
     root = Path(folder)
     files = [Path(line) for line in sys.stdin.read().splitlines() if line]

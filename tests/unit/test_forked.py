@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from docshelf import forked
 from docshelf.forked import ForkedPool, forked_imap
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
@@ -124,3 +126,18 @@ def test_the_children_work_while_the_caller_does(tmp_path: Path) -> None:
         assert started.exists() and started.read_text() != str(PARENT)
         assert list(pool.results()) == [(0, 5)]
     assert _no_children_left()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are set on Linux only")
+def test_a_results_pipe_holds_a_megabyte_where_the_system_allows() -> None:
+    import fcntl
+
+    read_fd, write_fd = os.pipe()
+    try:
+        forked._widen(write_fd)
+        size = fcntl.fcntl(read_fd, 1032)  # F_GETPIPE_SZ
+        limit = forked._system_pipe_limit()
+        assert size >= 1 << 20 or (os.geteuid() != 0 and size == limit)
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)

@@ -38,6 +38,11 @@ _JOB = struct.Struct("<I")
 _LENGTH = struct.Struct("<Q")
 _READ_BYTES = 1 << 20
 _JOBS_PER_WRITE = 1024  # 4 KiB: one atomic pipe write (PIPE_BUF)
+# A child's results pipe holds this much (where Linux lets a pipe grow past its 64 KiB): a child goes on with its
+# next items while the caller is busy elsewhere (publishing a batch) instead of waiting for it to read. With 64
+# KiB, about two plain reports' chunks, `docshelf ingest` of 400 reports took about 12% longer.
+_RESULTS_PIPE_BYTES = 1 << 20
+_F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ, named by Python only on Linux
 
 
 def can_fork() -> bool:
@@ -236,6 +241,7 @@ class ForkedPool(Generic[T, R]):
 
     def _spawn(self, child_setup: Callable[[], None] | None) -> _Child:
         read_fd, write_fd = os.pipe()
+        _widen(write_fd)
         pid = os.fork()
         if pid == 0:  # the child: never returns into the caller's code
             inherited = [read_fd, self._jobs_write, *(c.fd for c in self._children)]
@@ -262,6 +268,26 @@ class ForkedPool(Generic[T, R]):
             if child.pid:
                 stop_child(child.pid)
                 child.pid = 0
+
+
+def _widen(pipe_fd: int) -> None:
+    """Let the pipe hold `_RESULTS_PIPE_BYTES`, or as much as the system allows; elsewhere it stays as it is."""
+    if not sys.platform.startswith("linux"):
+        return
+    import fcntl
+
+    for size in (_RESULTS_PIPE_BYTES, _system_pipe_limit()):
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(pipe_fd, _F_SETPIPE_SZ, size)
+            return
+
+
+def _system_pipe_limit() -> int:
+    """The most an unprivileged process may give a pipe (/proc/sys/fs/pipe-max-size); 0 if unknown."""
+    try:
+        return int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    except (OSError, ValueError):
+        return 0
 
 
 def _complete_messages(child: _Child) -> Iterator[tuple[int, R]]:

@@ -59,12 +59,13 @@ class _Waiting:
 class BatchedPublishing:
     """`ingest_parsed` over the parsed files of one writer (`docshelf ingest`), publishing their chunks together:
     one bulk write per PUBLISH_CHUNKS chunks or PUBLISH_DOCUMENTS documents. One write per small document cost
-    the embedded index about 4x its share of a bulk one. A file's result comes once it is published; failed and
-    unchanged files come at once. Files still waiting when the command stops have no record, so the next ingest
-    publishes them (from its parse and chunk caches)."""
+    the embedded index about 4x its share of a bulk one; a large last batch is published alone once the parse
+    workers are done (256 documents a batch made a 400-report ingest about 10% longer than 64). A file's result
+    comes once it is published; failed and unchanged files come at once. Files still waiting when the command
+    stops have no record, so the next ingest publishes them (from its parse and chunk caches)."""
 
     PUBLISH_CHUNKS = 4096
-    PUBLISH_DOCUMENTS = 256
+    PUBLISH_DOCUMENTS = 64
 
     def __init__(
         self,

@@ -25,6 +25,7 @@ from docshelf.pipeline.parse import document_ref, parse_stage
 from docshelf.pipeline.parsed import already_published, ingest_parsed
 from docshelf.registry import Registry
 from docshelf.store.base import ObjectStore
+from docshelf.tokens import encoding
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -99,6 +100,8 @@ def ingest_files(
             config=config,
         )
 
+    if len(changed) > 1:
+        encoding()  # the vocabulary is loaded once here (about 0.25 s), not by each forked parse worker
     publishing = BatchedPublishing(store, registry, index, config=config, vectors=vectors)
     for outcome in unreadable:
         _called(on_parsed)
