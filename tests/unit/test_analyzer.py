@@ -144,3 +144,20 @@ _SPACES = [" ", "  ", "\n", "\t", "\x1c", "\u2028", "\xa0", "\u3000"]
 def test_text_terms_are_the_terms_and_sentence_ends_of_the_piece_by_piece_rule(words: list[str]) -> None:
     text = "".join(words)
     assert text_terms.__wrapped__(text) == _text_terms_piece_by_piece(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*"abcxyzAÉé1-_.' ", "the", "and", "ing", "保修", "ボルト"]), max_size=12).map("".join))
+def test_a_piece_has_the_terms_of_its_tokens(piece: str) -> None:
+    """The plain-word shortcut of the piece caches gives what their tokens' terms give."""
+    from docshelf.index import analyzer
+
+    normalized = normalize(piece)
+    for part in normalized.split():
+        tokens = analyzer._tokens(part)
+        assert analyzer._content_terms_of_piece(part) == tuple(
+            term for token in tokens for term in analyzer._content_terms_of_token(token)
+        )
+        assert analyzer._raw_terms_of_piece(part) == tuple(
+            term for token in tokens for term in analyzer._raw_terms_of_token(token)
+        )

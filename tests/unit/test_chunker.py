@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docshelf.chunking import ChunkConfig, chunk_document
+from docshelf.chunking import split as split_module
 from docshelf.chunking.split import split_sentences, split_text, token_windows
 from docshelf.model import Block, Chunk, Document, Heading, Image, Page, Paragraph, Source
 from docshelf.parsers import assemble
@@ -31,6 +33,17 @@ def test_sentences_concatenate_back_exactly() -> None:
     assert "".join(pieces) == text
     assert pieces[0] == "First one. "
     assert "第一句。" in pieces
+
+
+_LOOK_BEHIND_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？．!?])(?=\S)|(?<=[。！？．])\s*")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from([*"ab .!?。！？．\u3000\n", "  ", "x.y", "e.g. "]), max_size=30).map("".join))
+def test_sentence_ends_are_where_the_look_behind_pattern_ends_them(text: str) -> None:
+    ends = [match.end() for match in _LOOK_BEHIND_SENTENCE_END.finditer(text)]
+    found = [match.end() for match in split_module._SENTENCE_END.finditer(text)]
+    assert found == ends
 
 
 def test_token_windows_respect_the_bound_and_lose_nothing() -> None:

@@ -7,8 +7,10 @@ from collections.abc import Iterator
 
 from docshelf.tokens import count_tokens, count_tokens_batch, encoding
 
-# A sentence ends after . ! ? (and full-width 。！？．) followed by space, or right after CJK enders.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？．!?])(?=\S)|(?<=[。！？．])\s*")
+# A sentence ends after . ! ? (and full-width 。！？．) followed by space, or right after CJK enders. A match holds
+# the ender and the space after it: where it ends is the same as with the ender in a look-behind, which made the
+# engine test every character of a text (a test holds the two equal), and about twice as fast on prose.
+_SENTENCE_END = re.compile(r"[.!?]\s+|[。！？．!?](?=\S)|[。！？．]\s*")
 
 
 def split_sentences(text: str) -> list[str]:

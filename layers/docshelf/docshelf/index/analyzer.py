@@ -187,12 +187,23 @@ class _TokenTerms(dict[str, tuple[str, ...]]):
 _CONTENT_TERMS = _TokenTerms(_content_terms_of_token)
 _RAW_TERMS = _TokenTerms(_raw_terms_of_token)
 
+
 # No token holds whitespace and none can look past it, so a text's tokens are the tokens of its
 # whitespace-separated pieces in order, and a piece's terms are cached like a token's.
-_PIECE_CONTENT_TERMS = _TokenTerms(
-    lambda piece: tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _tokens(piece))))
-)
-_PIECE_RAW_TERMS = _TokenTerms(lambda piece: tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _tokens(piece)))))
+def _content_terms_of_piece(piece: str) -> tuple[str, ...]:
+    if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find
+        return () if piece in ENGLISH_STOP_WORDS else (stem(piece),)
+    return tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _tokens(piece))))
+
+
+def _raw_terms_of_piece(piece: str) -> tuple[str, ...]:
+    if piece.isascii() and piece.isalpha():
+        return () if piece in ENGLISH_STOP_WORDS else (piece,)
+    return tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _tokens(piece))))
+
+
+_PIECE_CONTENT_TERMS = _TokenTerms(_content_terms_of_piece)
+_PIECE_RAW_TERMS = _TokenTerms(_raw_terms_of_piece)
 
 
 def piece_content_terms(piece: str) -> tuple[str, ...]:
