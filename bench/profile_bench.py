@@ -102,16 +102,21 @@ def child_ingest(folder: str) -> None:
 
     root = Path(folder)
     files = [Path(line) for line in sys.stdin.read().splitlines() if line]
-    cpu_before = _cpu_with_children()
+    cpu_before, writer_before = _cpu_with_children(), _cpu_of(resource.RUSAGE_SELF)
     with tempfile.TemporaryDirectory() as tmp:
         seconds, chunks, failed = ingest(root, files, Path(tmp) / "store")
     cpu = _cpu_with_children() - cpu_before  # the forked parse workers' too, reaped by now
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "chunks": chunks, "failed": failed}))
+    writer = _cpu_of(resource.RUSAGE_SELF) - writer_before  # this process: publishing (and parsing, when serial)
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "writer_cpu": writer, "chunks": chunks, "failed": failed}))
 
 
 def _cpu_with_children() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return _cpu_of(resource.RUSAGE_SELF) + _cpu_of(resource.RUSAGE_CHILDREN)
+
+
+def _cpu_of(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fresh_ingest(folder: Path, files: list[Path]) -> dict[str, float]:

@@ -7,7 +7,8 @@ For each N (default 400 1600): N Markdown reports of about 11 KB are generated (
 random with a fixed seed from the 51 covidqa_dev papers in ../shared/ireval, under a title and four section
 headings), then ingested by docshelf into a fresh store as `docshelf ingest` does (forked parse workers on the CPUs
 the load leaves, a new interpreter), and by Qwen-Agent (bench/qwen_agent_peer.py: SimpleDocParser, then DocParser
-chunking at page size 500 with every document split). Printed: ms per document of each, the ratio, and the ms per
+chunking at page size 500 with every document split). Printed: ms per document of each, the ratio, docshelf's CPU split
+between the writer (publishing) and its forked parse workers (parsing, summaries, chunks, artifacts), and the ms per
 document of each docshelf stage from a serial run with the stage timers (bench/stage_timer.py).
 """
 
@@ -84,7 +85,9 @@ def main() -> None:
             ours = fresh_ingest(folder, files)
             per_doc = ours["seconds"] / count * 1000
             cpu_per_doc = ours["cpu"] / count * 1000
-            detail = (f"{ours['seconds']:.2f} s, {cpu_per_doc:.2f} CPU ms/doc, {int(ours['chunks'])} chunks, "
+            writer_per_doc = ours["writer_cpu"] / count * 1000
+            detail = (f"{ours['seconds']:.2f} s, {cpu_per_doc:.2f} CPU ms/doc (writer {writer_per_doc:.2f}, parse "
+                      f"workers {cpu_per_doc - writer_per_doc:.2f}), {int(ours['chunks'])} chunks, "
                       f"{size:.1f} KB a report")  # fmt: skip
             if with_peer:
                 theirs = run_peer(files)
