@@ -191,15 +191,15 @@ def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: p
 
     services = LocalServices.open(store, passage_model="local")
     model = services.passage_model()
-    from docshelf.search.service import search
+    from docshelf.search.service import rank
 
     voted: list[object] = []
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         voted.append(kwargs.get("passage_model"))
-        return search(*args, **kwargs)
+        return rank(*args, **kwargs)
 
-    monkeypatch.setattr("docshelf.agentic.steps.search", recording)
+    monkeypatch.setattr("docshelf.search.service.rank", recording)
     index = services.index.reader("ns", services.registry.namespace_version("ns"))
     ctx = steps.StepContext(index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=model)
     agentic_search(ctx, AgenticRun(QUESTION, 200))
@@ -207,6 +207,26 @@ def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: p
     voted.clear()
     agentic_search(ctx, AgenticRun("Which equine virus cases were mild? Who keeps records of outbreaks?", 200))
     assert voted == [None, None]  # the steps of a composite: no vote
+
+
+def test_a_search_step_ranks_without_packing_evidence(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The executor packs every step's share: evidence packed by a step's search was computed and dropped.
+    from docshelf.agentic import steps
+    from docshelf.agentic.navigate import StoreNavSource
+    from docshelf.agentic.service import AgenticRun, agentic_search
+    from docshelf.local.services import LocalServices
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a search step packed evidence")
+
+    monkeypatch.setattr("docshelf.search.service.pack_evidence", refuse)
+    services = LocalServices.open(store, passage_model="local")
+    index = services.index.reader("ns", services.registry.namespace_version("ns"))
+    ctx = steps.StepContext(
+        index, "ns", 8, nav_source=StoreNavSource(services.store), passage_model=services.passage_model()
+    )
+    for query in (QUESTION, "Which equine virus cases were mild? Who keeps records of outbreaks?"):
+        assert "[1]" in agentic_search(ctx, AgenticRun(query, 200))["evidence_text"]
 
 
 def test_identical_agentic_requests_with_the_model_give_one_evidence_text(store: str) -> None:

@@ -16,11 +16,11 @@ from docshelf.index.base import SearchBackend
 from docshelf.index.plan import SearchFilters
 from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
+from docshelf.search import service as search_service
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import DEFAULT_MAX_TOKENS, SearchRequest
 from docshelf.search.rerank import Reranker
 from docshelf.search.semantic import QueryEmbedder
-from docshelf.search.service import search
 
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12
@@ -132,7 +132,7 @@ def walk(ctx: StepContext, step: Step, terms: set[str], basis: Sequence[Row]) ->
 def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
     request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters, ctx.min_score)
     model = ctx.passage_model if ctx.vote else None
-    response = search(ctx.index, request, ctx.ranking, embedder=ctx.embedder, passage_model=model)
+    found = search_service.rank(ctx.index, request, ctx.ranking, embedder=ctx.embedder, passage_model=model)
     rows = [
         Row(
             ranked.chunk,
@@ -143,10 +143,10 @@ def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
             lexical_score=ranked.lexical_score,
             confidence=ranked.confidence,
         )
-        for ranked in response.results
+        for ranked in found.results
         if ranked.chunk.namespace == ctx.namespace
     ]
-    return Discovery(rows, response.term_weights)
+    return Discovery(rows, found.term_weights)
 
 
 def _navigate(

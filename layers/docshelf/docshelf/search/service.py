@@ -7,7 +7,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from docshelf.assets.links import AssetLink, image_asset
@@ -57,14 +57,74 @@ def search(
     rerank_depth: int = DEFAULT_DEPTH,
     passage_model: Reranker | None = None,
 ) -> SearchResponse:
-    """`request` answered with the ranking's constants (the defaults unless a study compares others). With
-    `asset_link`, image chunks link to their asset (a path, a presigned URL) in the evidence and results. With
+    """`request` answered with the ranking's constants (the defaults unless a study compares others): its results
+    (`rank`) and their evidence under `max_tokens`. With `asset_link`, image chunks link to their asset (a path, a
+    presigned URL) in the evidence and results. With `passage_model`, the evidence's first passages also take its
+    scores (search/packing.py), for queries it reads."""
+    started = time.perf_counter()
+    found = rank(
+        index, request, ranking, embedder=embedder, hits=hits, reranker=reranker, rerank_depth=rerank_depth,
+        passage_model=passage_model,
+    )  # fmt: skip
+    ranked = found.results
+    assets = _asset_links(ranked, asset_link)
+    packed = pack_evidence(
+        [r.chunk for r in ranked],
+        found.term_weights,
+        request.max_tokens,
+        assets=assets,
+        deferred=expansion_only(ranked),
+        settings=packing,
+        passage_model=found.passage_model,
+        query=request.query,
+    )
+    return SearchResponse(
+        evidence_text=packed.text,
+        assets=assets,
+        results=ranked,
+        total_chunks=found.total_chunks,
+        took_ms=round((time.perf_counter() - started) * 1000, 3),
+        evidence_chunks=len(packed.blocks),
+        evidence_tokens=packed.tokens,
+        corrections=found.corrections,
+        query=request.query,
+        empty_reason=found.empty_reason,
+        cited={block.chunk.chunk_id: (block.number, block.excerpt) for block in packed.blocks},
+        good_match=any(r.confidence >= GOOD_MATCH for r in ranked),
+        term_weights=found.term_weights,
+        passage_model=reranker_identity(found.passage_model) if found.passage_model is not None else "",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A search's results without their evidence (`rank`)."""
+
+    results: list[RankedChunk]
+    total_chunks: int
+    corrections: dict[str, str]
+    empty_reason: str
+    term_weights: dict[str, float]  # the query's content terms, as packing weighs them
+    passage_model: Reranker | None  # the sentence model that read the query, None for the words alone
+
+
+def rank(
+    index: SearchBackend,
+    request: SearchRequest,
+    ranking: RankingSettings = RANKING,
+    *,
+    embedder: QueryEmbedder | None = None,
+    hits: HitReader | None = None,
+    reranker: Reranker | None = None,
+    rerank_depth: int = DEFAULT_DEPTH,
+    passage_model: Reranker | None = None,
+) -> Ranked:
+    """`search` up to its evidence: the results, best first, with their confidence, at least `min_score`. With
     `embedder` (the namespace's embedding provider), a namespace holding vectors is also ranked by the semantic
     channel (search/semantic.py). With `hits` (the namespace's hit statistics), chunks the namespace's evidence
     often held are boosted (search/hits.py). With `passage_model` (a sentence model, `--passage-model local`), the
-    first results take its vote (search/model_vote.py) and the evidence's first passages its scores
-    (search/packing.py), for queries the semantic channel reads (not CJK ones with the default settings)."""
-    started = time.perf_counter()
+    first results take its vote (search/model_vote.py), for queries the semantic channel reads (not CJK ones with
+    the default settings). An agentic step ranks so: its executor packs the evidence of all the steps."""
     wanted = request.top_k
     if reranker is not None:  # the first stage ranks as many as the reranker reads
         request = replace(request, top_k=min(MAX_TOP_K, max(request.top_k, rerank_depth)))
@@ -104,33 +164,7 @@ def search(
         if matched
         else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
     )
-    assets = _asset_links(ranked, asset_link)
-    packed = pack_evidence(
-        [r.chunk for r in ranked],
-        weights,
-        request.max_tokens,
-        assets=assets,
-        deferred=expansion_only(ranked),
-        settings=packing,
-        passage_model=model,
-        query=request.query,
-    )
-    return SearchResponse(
-        evidence_text=packed.text,
-        assets=assets,
-        results=ranked,
-        total_chunks=first.total,
-        took_ms=round((time.perf_counter() - started) * 1000, 3),
-        evidence_chunks=len(packed.blocks),
-        evidence_tokens=packed.tokens,
-        corrections=corrected,
-        query=request.query,
-        empty_reason=reason,
-        cited={block.chunk.chunk_id: (block.number, block.excerpt) for block in packed.blocks},
-        good_match=any(r.confidence >= GOOD_MATCH for r in ranked),
-        term_weights=weights,
-        passage_model=reranker_identity(model) if model is not None else "",
-    )
+    return Ranked(ranked, first.total, corrected, reason, weights, model)
 
 
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
