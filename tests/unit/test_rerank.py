@@ -88,3 +88,17 @@ def test_search_with_a_bedrock_reranker_puts_its_best_first(tmp_path: Path) -> N
     assert response.results[0].score >= response.results[1].score  # scores still fall down the list
     assert "Replace the pump seal every 2000 operating hours." in response.evidence_text
     assert response.to_dict()["results"][0]["evidence_ref"] is not None
+
+
+def test_a_passage_model_reads_queries_the_semantic_channel_reads() -> None:
+    from dataclasses import replace
+
+    from docshelf.search.ranking import RANKING
+    from docshelf.search.rerank import model_identity, reading_model
+
+    model = BedrockReranker(boto3.client("bedrock-agent-runtime", region_name="us-east-1"), "arn:model")
+    assert reading_model(model, "torque of the M12 bolt", RANKING) is model
+    assert reading_model(model, "保修期是多久", RANKING) is None  # Han: the words alone, by default
+    assert reading_model(model, "保修期是多久", replace(RANKING, semantic_cjk=True)) is model
+    assert reading_model(None, "torque", RANKING) is None
+    assert model_identity(None) == "" and model_identity(model) == "BedrockReranker"

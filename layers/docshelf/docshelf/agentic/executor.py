@@ -25,7 +25,7 @@ from docshelf.assets.links import image_asset
 from docshelf.citations import evidence_header
 from docshelf.model import Chunk
 from docshelf.search.packing import image_line, pack_evidence
-from docshelf.search.semantic import model_reads
+from docshelf.search.rerank import reading_model
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
@@ -215,7 +215,7 @@ def _claim_rows(
     for row in open_rows:
         _asset_of(row, ctx, assets)
     by_id = {row.chunk.chunk_id: row for row in open_rows}
-    model = ctx.passage_model if model_reads(run.step.query, ctx.ranking) else None
+    model = reading_model(ctx.passage_model, run.step.query, ctx.ranking)
     packed = pack_evidence(
         [row.chunk for row in open_rows],
         weights,

@@ -16,8 +16,7 @@ from docshelf.errors import InvalidQueryError
 from docshelf.registry.run_records import RunLog, RunRecord, StepRecord, new_run_id
 from docshelf.search.confidence import GOOD_MATCH
 from docshelf.search.empty import check_budget
-from docshelf.search.rerank import reranker_identity
-from docshelf.search.semantic import model_reads
+from docshelf.search.rerank import model_identity, reading_model
 
 MIN_STEP_TOP_K = 4
 
@@ -75,9 +74,7 @@ def agentic_search(
 
 def passage_model_of(ctx: StepContext, query: str) -> str | None:
     """The identity of the sentence model that ordered the steps' passages, as classic responses name theirs."""
-    if ctx.passage_model is None or not model_reads(query, ctx.ranking):
-        return None
-    return reranker_identity(ctx.passage_model)
+    return model_identity(reading_model(ctx.passage_model, query, ctx.ranking)) or None
 
 
 def within_top_k(execution: Execution, top_k: int) -> Execution:

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from docshelf.search.ranking import RankingSettings
+from docshelf.search.semantic import model_reads
+
 DEFAULT_DEPTH = 20
 # Bedrock's Rerank takes at most 1,000 sources per call and scores a passage's first ~512 tokens; longer text is cut
 # here, in characters, so a request never carries a whole long chunk it would not read.
@@ -30,6 +33,17 @@ def reranker_identity(model: Reranker) -> str:
     """What names a reranker or passage model in a cache key and a response: its own `identity` (model and
     version), else its type."""
     return str(getattr(model, "identity", None) or type(model).__qualname__)
+
+
+def reading_model(model: Reranker | None, query: str, ranking: RankingSettings) -> Reranker | None:
+    """The passage model that reads `query`: `model`, unless the query is one it leaves to the words alone
+    (`semantic.model_reads`: Han, kana or hangul with the default settings)."""
+    return model if model is not None and model_reads(query, ranking) else None
+
+
+def model_identity(model: Reranker | None) -> str:
+    """`reranker_identity`, or "" for the words alone: what a response's `passage_model` names."""
+    return reranker_identity(model) if model is not None else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,10 +28,10 @@ from docshelf.search.passages import siblings_by_passage
 from docshelf.search.query import expansion_plan, query_plan, query_terms
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import MAX_TOP_K, SearchRequest
-from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, reranked, reranker_identity, with_rerank_scores
+from docshelf.search.rerank import DEFAULT_DEPTH, Reranker, model_identity, reading_model, reranked, with_rerank_scores
 from docshelf.search.response import RankedChunk, SearchResponse
 from docshelf.search.rrf import fuse_rrf
-from docshelf.search.semantic import QueryEmbedder, model_reads, semantic_query
+from docshelf.search.semantic import QueryEmbedder, semantic_query
 from docshelf.search.sentences import held_terms
 
 _log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ def search(
         cited={block.chunk.chunk_id: (block.number, block.excerpt) for block in packed.blocks},
         good_match=any(r.confidence >= GOOD_MATCH for r in ranked),
         term_weights=found.term_weights,
-        passage_model=reranker_identity(found.passage_model) if found.passage_model is not None else "",
+        passage_model=model_identity(found.passage_model),
     )
 
 
@@ -139,7 +139,7 @@ def rank(
     plan = replace(query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking), semantic=semantic)
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
-    model = passage_model if model_reads(request.query, ranking) else None
+    model = reading_model(passage_model, request.query, ranking)
     ranked = _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else []
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
