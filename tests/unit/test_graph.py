@@ -135,12 +135,28 @@ def _heaviest_by_definition(
     return found
 
 
-_TERMS = st.sampled_from(["valve", "seal", "torque", "bolt", "a", "x", "nut", "保修", "gasket", "flange", "pump"])
+# More terms than a chunk's CANDIDATES_PER_CHUNK, and weights that tie (the same tf and holding).
+_TERMS = st.sampled_from(
+    [
+        "valve",
+        "seal",
+        "torque",
+        "bolt",
+        "a",
+        "x",
+        "nut",
+        "保修",
+        "gasket",
+        "flange",
+        "pump",
+        *(f"t{i:02d}" for i in range(30)),
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.dictionaries(_TERMS, st.integers(1, 6), min_size=1), min_size=1, max_size=6),
+    st.lists(st.dictionaries(_TERMS, st.integers(1, 3), min_size=1, max_size=30), min_size=1, max_size=6),
     st.dictionaries(_TERMS, st.integers(0, 900)),
     st.integers(0, 1000),
 )

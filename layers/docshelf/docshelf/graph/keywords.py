@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import mul
@@ -49,10 +49,14 @@ def heaviest_terms(
     found = []
     for counts in frequencies:
         # map() over C functions: a document's term occurrences are weighed without a Python call each
-        weights = map(mul, map(factor.__getitem__, counts.keys()), map(damped.__getitem__, counts.values()))
-        top = sorted(zip(weights, counts.keys(), strict=True), reverse=True)[
-            :CANDIDATES_PER_CHUNK
-        ]  # C, unlike nlargest
+        chunk_weights = list(map(mul, map(factor.__getitem__, counts.keys()), map(damped.__getitem__, counts.values())))
+        pairs: Iterable[tuple[float, str]] = zip(chunk_weights, counts.keys(), strict=True)
+        if len(chunk_weights) > CANDIDATES_PER_CHUNK:
+            # Only pairs at least as heavy as the CANDIDATES_PER_CHUNK-th weight can be among the heaviest (ties
+            # at it all kept): sorting the bare floats first is cheaper than sorting every (weight, term) pair.
+            cut = sorted(chunk_weights, reverse=True)[CANDIDATES_PER_CHUNK - 1]
+            pairs = compress(pairs, map(cut.__le__, chunk_weights))
+        top = sorted(pairs, reverse=True)[:CANDIDATES_PER_CHUNK]  # C, unlike nlargest
         found.append([(term, weight) for weight, term in top if weight > 0])
     return found
 
