@@ -164,23 +164,26 @@ def test_a_server_loads_the_model_before_it_answers(
     from docshelf.local import server
     from docshelf.mcp import server as mcp_server
 
-    found: list[object] = []  # what the first request would find loaded
+    found: list[tuple[bool, object]] = []  # what the first request would find loaded
 
     class Listening:
         def run(self, transport: str) -> None:
             pass
 
+    def loaded(services: Any) -> tuple[bool, object]:
+        return services.models_loaded, services.passage_model()  # in this order: asking loads what is not
+
     def serve_http(backend: Any, *args: object, **kwargs: object) -> None:
-        found.extend(backend.services._passage_model)
+        found.append(loaded(backend.services))
 
     def serve_mcp(backend: Callable[[], Any], *args: object, **kwargs: object) -> Listening:
-        found.extend(backend().services._passage_model)
+        found.append(loaded(backend().services))
         return Listening()
 
     monkeypatch.setattr(server, "run_server", serve_http)
     monkeypatch.setattr(mcp_server, "build_mcp_server", serve_mcp)
     assert main([*command, "--store", store]) == 0
-    assert len(found) == 1 and found[0] is not None
+    assert len(found) == 1 and found[0][0] and found[0][1] is not None
 
 
 def test_the_model_votes_in_a_plan_of_one_search_only(store: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,6 +90,11 @@ class LocalServices:
             self._passage_model.append(passage_model_from_config(self.passage_model_name, self.embedding_provider))
         return self._passage_model[0]
 
+    @property
+    def models_loaded(self) -> bool:
+        """Whether the embedding provider and the passage model are loaded (by `load_models` or a first use)."""
+        return bool(self._embedder) and bool(self._passage_model)
+
     def load_models(self) -> None:
         """Load the embedding provider and the passage model now, as a server does before it listens: the first
         search then pays no model load (about a quarter of a second for the local sentence model)."""
