@@ -161,3 +161,17 @@ def test_a_piece_has_the_terms_of_its_tokens(piece: str) -> None:
         assert analyzer._raw_terms_of_piece(part) == tuple(
             term for token in tokens for term in analyzer._raw_terms_of_token(token)
         )
+
+
+_PATH_PARTS = st.lists(
+    st.sampled_from(
+        ["Bolt", "torque", "ΑΣ", "\u0301e", "e\u0301", "①", "Ｆｕｌｌ", "保修期", "ボルト", " ", "-", "x_y", "Ⅻ", "ß"]
+    ),
+    max_size=4,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PATH_PARTS, st.lists(_PATH_PARTS, max_size=4).map(tuple))
+def test_path_terms_are_the_terms_of_the_whole_path_text(name: str, section_path: tuple[str, ...]) -> None:
+    assert path_terms(name + ".pdf", section_path) == tuple(analyze_path(path_text(name + ".pdf", section_path)))

@@ -294,15 +294,26 @@ def content_and_raw_terms(text: str) -> tuple[list[str], list[str]]:
 
 
 def path_text(source_file_name: str, section_path: tuple[str, ...]) -> str:
+    return " ".join([_spaced_name(source_file_name), *section_path])
+
+
+def _spaced_name(source_file_name: str) -> str:
     stem_name = source_file_name.rsplit(".", 1)[0]
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|[_.\-]+", " ", stem_name)
-    return " ".join([spaced, *section_path])
+    return re.sub(r"(?<=[a-z])(?=[A-Z])|[_.\-]+", " ", stem_name)
 
 
 @lru_cache(maxsize=65_536)
 def path_terms(source_file_name: str, section_path: tuple[str, ...]) -> tuple[str, ...]:
-    """The path channel's terms of a file name and section path (cached: a document's chunks share a few)."""
-    return tuple(analyze_path(path_text(source_file_name, section_path)))
+    """The path channel's terms of a file name and section path (cached: a document's chunks share a few).
+    `path_text` joins its parts with spaces, which normalisation joins to no neighbour, so its terms are its parts'
+    in turn; each part is analyzed once, as a document's section paths share their leading titles."""
+    parts = map(_part_path_terms, [_spaced_name(source_file_name), *section_path])
+    return tuple(chain.from_iterable(parts))
+
+
+@lru_cache(maxsize=65_536)
+def _part_path_terms(part: str) -> tuple[str, ...]:
+    return tuple(analyze_path(part))
 
 
 def analyze_path(text: str) -> list[str]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain
+from itertools import chain, compress
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -620,7 +620,7 @@ class EmbeddedIndex(SearchBackend):
         with self._lock:
             space = self._namespace(namespace)
             holding = space.content_document_frequencies(terms)
-            return len(space.row_of), {term: n for term, n in holding.items() if n}
+            return len(space.row_of), dict(compress(holding.items(), holding.values()))  # the terms some chunk holds
 
     def count(self, namespace: str, filters: SearchFilters) -> int:
         with self._lock:

@@ -210,7 +210,7 @@ class Namespace:
 
     def content_document_frequencies(self, terms: Collection[str]) -> dict[str, int]:
         """How many live chunks hold each of the terms the vocabulary knows in their content."""
-        known = [term for term in terms if term in self.vocabulary]
+        known = list(filter(self.vocabulary.__contains__, terms))  # in C: a document's graph asks for ~1,000
         ids = np.fromiter(map(self.vocabulary.__getitem__, known), dtype=np.int64, count=len(known))
         return dict(zip(known, self.channels["content"].document_frequencies(ids).tolist(), strict=True))
 
