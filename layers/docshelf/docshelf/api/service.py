@@ -81,9 +81,12 @@ def run_search(services: ApiServices, caller: Caller, request: SearchRequest) ->
         )
         return found.to_dict()
 
-    return cached_search(
-        services, caller, request, answer, None if model is None else {"passage_model": reranker_identity(model)}
-    )
+    return cached_search(services, caller, request, answer, passage_model_mode(model) or None)
+
+
+def passage_model_mode(model: Reranker | None) -> dict[str, str]:
+    """What a cached answer's key holds of its passage model: the model's identity, nothing for the words alone."""
+    return {} if model is None else {"passage_model": reranker_identity(model)}
 
 
 def cached_search(

@@ -15,10 +15,9 @@ from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.api.auth import Caller
 from docshelf.api.errors import NotFoundError
-from docshelf.api.service import ApiServices, cached_search, checked_request
+from docshelf.api.service import ApiServices, cached_search, checked_request, passage_model_mode
 from docshelf.registry.run_records import RunLog
 from docshelf.search.request import SearchRequest
-from docshelf.search.rerank import reranker_identity
 
 
 @runtime_checkable
@@ -50,9 +49,7 @@ def run_agentic_search(services: ApiServices, caller: Caller, request: SearchReq
         return agentic_search(ctx, run, planner=planner, run_log=parts.run_log if parts is not None else None)
 
     model = services.passage_model
-    mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name}
-    if model is not None:
-        mode["passage_model"] = reranker_identity(model)
+    mode = {"mode": "agentic", "budget_tokens": run.budget_tokens, "planner": planner.name, **passage_model_mode(model)}
     return cached_search(services, caller, request, answer, mode)
 
 

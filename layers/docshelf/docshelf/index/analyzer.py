@@ -191,15 +191,20 @@ _RAW_TERMS = _TokenTerms(_raw_terms_of_token)
 # No token holds whitespace and none can look past it, so a text's tokens are the tokens of its
 # whitespace-separated pieces in order, and a piece's terms are cached like a token's.
 def _content_terms_of_piece(piece: str) -> tuple[str, ...]:
-    if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find
+    if _is_plain_word(piece):
         return () if piece in ENGLISH_STOP_WORDS else (stem(piece),)
     return tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, _tokens(piece))))
 
 
 def _raw_terms_of_piece(piece: str) -> tuple[str, ...]:
-    if piece.isascii() and piece.isalpha():
+    if _is_plain_word(piece):
         return () if piece in ENGLISH_STOP_WORDS else (piece,)
     return tuple(chain.from_iterable(map(_RAW_TERMS.__getitem__, _tokens(piece))))
+
+
+def _is_plain_word(piece: str) -> bool:
+    """One plain ASCII word, a token of its own (as _tokens and _kind would find)."""
+    return piece.isascii() and piece.isalpha()
 
 
 _PIECE_CONTENT_TERMS = _TokenTerms(_content_terms_of_piece)
@@ -221,8 +226,8 @@ def piece_terms(piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     `analyze` too: the embedded index analyzes its texts piece by piece, and queries then analyze some again."""
     content: tuple[str, ...]
     raw: tuple[str, ...]
-    if piece.isascii() and piece.isalpha():  # one plain word, as _tokens and _kind would find
-        content, raw = ((), ()) if piece in ENGLISH_STOP_WORDS else ((stem(piece),), (piece,))
+    if _is_plain_word(piece):
+        content, raw = _content_terms_of_piece(piece), _raw_terms_of_piece(piece)
     else:
         tokens = _tokens(piece)
         content = tuple(chain.from_iterable(map(_CONTENT_TERMS.__getitem__, tokens)))
