@@ -200,3 +200,22 @@ def test_files_published_into_one_index_are_published_again_into_another(
     assert calls == []  # unchanged for the index it was last published into
     list(first.ingest_files(files, namespace="acme"))
     assert calls == [3]  # the registry keeps one index per document: going back publishes again
+
+
+def test_the_vocabulary_is_loaded_before_the_parse_workers_are_forked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf import tokens
+    from docshelf.pipeline import local_ingest
+
+    loaded_at_fork: list[int] = []
+    parse_in_workers = local_ingest.parse_in_workers
+
+    def recording(*args: object, **kwargs: object) -> object:
+        loaded_at_fork.append(tokens.encoding.cache_info().currsize)  # what every forked worker inherits
+        return parse_in_workers(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(local_ingest, "parse_in_workers", recording)
+    tokens.encoding.cache_clear()
+    results = list(LocalServices.open(tmp_path / "store").ingest_files(_files(tmp_path / "docs", 3), namespace="acme"))
+    assert loaded_at_fork == [1] and len(results) == 5
