@@ -219,3 +219,11 @@ def test_the_vocabulary_is_loaded_before_the_parse_workers_are_forked(
     tokens.encoding.cache_clear()
     results = list(LocalServices.open(tmp_path / "store").ingest_files(_files(tmp_path / "docs", 3), namespace="acme"))
     assert loaded_at_fork == [1] and len(results) == 5
+
+
+@pytest.mark.usefixtures("serial")
+def test_files_are_published_64_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Smaller batches leave less to publish after the last file is parsed (docs/evaluation/speed.md, third pass).
+    calls = counted_bulk_upserts(monkeypatch)
+    results = list(LocalServices.open(tmp_path / "store").ingest_files(_files(tmp_path / "docs", 70), namespace="acme"))
+    assert calls == [64, 6] and sum(result.status == "ok" for result in results) == 70
