@@ -194,3 +194,28 @@ def test_a_statute_caption_on_the_line_above_its_article_is_the_article_title() 
         ("heading", "第二条（定義）"),
         ("paragraph", "この法律で…をいう。"),
     ]
+
+
+def _headings(lines: list[str]) -> list[str]:
+    blocks = numbered_headings([Paragraph(line, 1) for line in lines])
+    return [block.text for block in blocks if block.kind == "heading"]
+
+
+def test_a_line_that_only_starts_with_a_number_is_no_heading() -> None:
+    letter = ["ACME Ltd", "10 Downing Street", "London SW1A 2AA", "Dear Ms Smith,", "Your rent will rise."]
+    assert _headings(letter) == []
+    assert _headings(["Call us.", "24 Hour Service", "We answer.", "365 Days Open", "Always."]) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (["1 Introduction", "Text.", "2 Methods", "Text."], ["1 Introduction", "2 Methods"]),
+        (["Title", "1 Introduction", "Only one section."], ["1 Introduction"]),
+        (["3 Methods", "Text.", "3.2 Data", "Text."], ["3 Methods", "3.2 Data"]),
+        (["2.3 Results", "Text.", "2.4 Discussion", "Text."], ["2.3 Results", "2.4 Discussion"]),
+        (["4 Results", "Text.", "4.1.3 Setup", "Text."], ["4 Results"]),
+    ],
+)
+def test_a_numbered_heading_has_a_neighbour_in_its_numbering(lines: list[str], expected: list[str]) -> None:
+    assert _headings(lines) == expected

@@ -219,6 +219,7 @@ def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
     if not any(marks):
         return list(blocks)
     _drop_runs(marks)
+    _drop_unsequenced(marks)
     captions = _article_captions(split, marks)
     above = max((heading.level for heading in existing), default=0)
     ranks = sorted({mark.rank for mark in marks if mark is not None})
@@ -298,6 +299,33 @@ def _drop_runs(marks: list[NumberingMark | None]) -> None:
             if end - index >= 2:
                 marks[index:end] = [None] * (end - index)
         index = end
+
+
+def _drop_unsequenced(marks: list[NumberingMark | None]) -> None:
+    """Unmark each dotted number with no neighbour in a numbering: a heading `2.3` comes with a `2.2` or `2.4`,
+    its parent `2`, or a child `2.3.1`, and a lone one starts at 1 (`1 Introduction`). A line that only starts with
+    a number (`10 Downing Street`, `24 Hour Service`) has none."""
+    numbers = [_dotted_number(mark) for mark in marks]
+    present = {number for number in numbers if number is not None}
+    for index, number in enumerate(numbers):
+        if number is None or number[-1] == 1:
+            continue
+        parent, last = number[:-1], number[-1]
+        related = (
+            (*parent, last - 1) in present
+            or (*parent, last + 1) in present
+            or (parent and parent in present)
+            or any(other[: len(number)] == number and len(other) > len(number) for other in present)
+        )
+        if not related:
+            marks[index] = None
+
+
+def _dotted_number(mark: NumberingMark | None) -> tuple[int, ...] | None:
+    if mark is None or not _DOTTED_RANK < mark.rank < _PARENTHESISED_RANK:
+        return None
+    dotted = _DOTTED.match(unicodedata.normalize("NFKC", mark.heading))
+    return tuple(int(part) for part in dotted.group(1).split(".")) if dotted else None
 
 
 def section_paths(blocks: Iterable[Block]) -> Iterator[tuple[Block, tuple[str, ...]]]:
