@@ -96,3 +96,17 @@ def test_corpus_epubs(corpus_dir: Path) -> None:
     print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}")
     assert text >= 0.95
     assert headings >= 0.8
+
+
+def test_a_footnote_aside_is_kept_where_the_chapter_puts_it() -> None:
+    noted = (
+        b'<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
+        b'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>x</title></head><body><h1>One</h1>'
+        b'<p>The river rose three metres<a epub:type="noteref" href="#n1">1</a>.</p>'
+        b'<aside epub:type="footnote" id="n1"><p>Measured at the Mill Bridge gauge.</p></aside>'
+        b"<aside><p>Also in this series</p></aside></body></html>"
+    )
+    content = parse(epub({"OEBPS/text/ch1.xhtml": noted}), filename="b.epub", limits=ParseLimits())
+    texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
+    assert texts[:2] == ["The river rose three metres1.", "Measured at the Mill Bridge gauge."]
+    assert "Also in this series" not in texts

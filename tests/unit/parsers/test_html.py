@@ -165,3 +165,40 @@ def test_corpus_html_against_groundtruth(corpus_dir: Path, relative: str) -> Non
 def test_parse_bytes_routes_html() -> None:
     document = parse_bytes(b"<!doctype html><html><body><h1>Hi</h1><p>there</p></body></html>", "x.htm")
     assert document.title == "Hi"
+
+
+def _texts(markup: str) -> list[str]:
+    return [block.text for block in blocks_of(markup) if isinstance(block, Heading | Paragraph)]
+
+
+def test_a_form_wrapping_the_page_keeps_its_content_and_a_search_form_is_dropped() -> None:
+    markup = """<html><body><form id="aspnetForm" action="default.aspx"><h1>Travel Policy</h1>
+    <p>Book travel at least 14 days ahead.</p><input type="hidden" name="__VIEWSTATE" value="x"/></form>
+    <form action="/search"><label>Search the site</label><input name="q"/><button>Go</button></form></body></html>"""
+    assert _texts(markup) == ["Travel Policy", "Book travel at least 14 days ahead."]
+
+
+def test_an_articles_aside_and_footer_and_a_quotations_attribution_are_its_text() -> None:
+    markup = """<body><article><h2>Widget</h2><p>Use it daily.</p>
+    <aside><p>Note: never submerge the widget in water.</p></aside>
+    <blockquote><p>A great widget.</p><footer>Jane Doe, CTO</footer></blockquote>
+    <footer>Last reviewed by Legal.</footer></article>
+    <aside><p>Popular posts</p></aside><footer>Copyright 2024 ACME</footer></body>"""
+    assert _texts(markup) == [
+        "Widget",
+        "Use it daily.",
+        "Note: never submerge the widget in water.",
+        "A great widget.",
+        "Jane Doe, CTO",
+        "Last reviewed by Legal.",
+    ]
+
+
+def test_ordered_lists_are_numbered_as_a_browser_shows_them() -> None:
+    markup = """<ol start="4"><li>Four</li><li>Five</li></ol><ol type="a"><li>Alpha</li><li>Beta</li></ol>
+    <ol reversed><li>Three</li><li>Two</li><li>One</li></ol><ol type="I"><li value="9">Nine</li><li>Ten</li></ol>
+    <ol start="x"><li>Plain</li></ol><ul><li>Bullet</li></ul>"""
+    assert _texts(markup) == [
+        "4. Four", "5. Five", "a. Alpha", "b. Beta", "3. Three", "2. Two", "1. One", "IX. Nine", "X. Ten",
+        "1. Plain", "Bullet",
+    ]  # fmt: skip

@@ -17,12 +17,21 @@ if TYPE_CHECKING:
 
 DROPPED_TAGS = frozenset(
     {
-        "script", "style", "noscript", "template", "nav", "footer", "aside", "form", "button", "svg",
+        "script", "style", "noscript", "template", "nav", "button", "svg",
         "iframe", "object", "embed", "select", "textarea", "input", "head", "map", "canvas", "audio",
         "video", "dialog", "link", "meta", "base",
     }
 )  # fmt: skip
 DROPPED_ROLES = frozenset({"navigation", "search", "menubar", "menu", "toolbar"})
+# A page's sidebar and footer are furniture; inside an article or a quotation they are its own (a note, a byline,
+# an attribution), and a note (EPUB's footnotes are asides) is text wherever it is.
+PAGE_FURNITURE_TAGS = frozenset({"aside", "footer"})
+_CONTENT_OWNERS = frozenset({"article", "blockquote"})
+_NOTE_TYPES = frozenset({"footnote", "endnote", "rearnote", "note", "doc-footnote", "doc-endnote"})
+_EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
+# A form holding such elements wraps a page's content (ASP.NET and SharePoint pages put the whole body in one);
+# one without them is a search box or a login, even under a heading of its own (Drupal's "Search form").
+_CONTENT_TAGS = frozenset({"p", "table", "article", "main", "section", "ul", "ol", "blockquote", "pre"})
 NOISE_CLASSES = frozenset(
     {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "navbox", "skip-link", "skip-links", "skiplink"}
 )
@@ -60,6 +69,10 @@ def is_dropped(element: etree._Element) -> bool:
     name = local_name(element)
     if name in DROPPED_TAGS:
         return True
+    if name in PAGE_FURNITURE_TAGS and not _is_own_content(element):
+        return True
+    if name == "form" and not any(local_name(inner) in _CONTENT_TAGS for inner in element.iterdescendants()):
+        return True
     get = element.get
     if get("hidden") is not None or str(get("aria-hidden", "")).lower() == "true":
         return True
@@ -74,10 +87,65 @@ def is_dropped(element: etree._Element) -> bool:
     return bool(_NOISE_NAME.search(" ".join([*classes, str(get("id", ""))])))
 
 
+def _is_own_content(element: etree._Element) -> bool:
+    """Whether an aside or footer is a note, or belongs to an article or a quotation rather than to the page."""
+    kinds = f"{element.get('role', '')} {element.get('epub:type', '')} {element.get(_EPUB_TYPE, '')}".lower().split()
+    if any(kind in _NOTE_TYPES for kind in kinds):
+        return True
+    return any(local_name(ancestor) in _CONTENT_OWNERS for ancestor in element.iterancestors())
+
+
 @dataclass(slots=True)
 class _ListState:
     ordered: bool
-    counter: int = 0
+    counter: int = 0  # the number of the item before the next one
+    step: int = 1  # -1 in a reversed list
+    style: str = "1"  # the `type` of an ordered list: 1, a, A, i or I
+
+    @classmethod
+    def of(cls, element: etree._Element) -> _ListState:
+        """An <ol>'s numbering as a browser shows it: `start`, `reversed` and `type` honoured."""
+        if local_name(element) != "ol":
+            return cls(ordered=False)
+        step = -1 if element.get("reversed") is not None else 1
+        start = _integer(element.get("start"))
+        if start is None:
+            start = sum(1 for child in element if local_name(child) == "li") if step < 0 else 1
+        style = str(element.get("type") or "1")
+        return cls(ordered=True, counter=start - step, step=step, style=style if style in _LIST_STYLES else "1")
+
+    def next_marker(self, item: etree._Element) -> str:
+        value = _integer(item.get("value"))
+        self.counter = value if value is not None else self.counter + self.step
+        return f"{_list_label(self.counter, self.style)}. " if self.ordered else ""
+
+
+_LIST_STYLES = frozenset("1aAiI")
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))  # fmt: skip
+
+
+def _integer(value: object) -> int | None:
+    text = str(value or "").strip()
+    digits = text.removeprefix("-")
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 10 else None
+
+
+def _list_label(number: int, style: str) -> str:
+    """An item's number as its list's `type` writes it (browsers fall back to decimal where a style has no form)."""
+    if style in "aA" and number > 0:
+        letters = ""
+        while number > 0:
+            number, rest = divmod(number - 1, 26)
+            letters = chr(ord("a") + rest) + letters
+        return letters if style == "a" else letters.upper()
+    if style in "iI" and 0 < number < 4000:
+        roman = ""
+        for value, numeral in _ROMAN:
+            count, number = divmod(number, value)
+            roman += numeral * count
+        return roman if style == "i" else roman.upper()
+    return str(number)
 
 
 class HtmlBlockWalker:
@@ -147,16 +215,14 @@ class HtmlBlockWalker:
                 self.blocks.append(Paragraph(text=code, page=self.page, list_level=self._level(), code=True))
         elif name in LIST_TAGS:
             self._flush()
-            self._lists.append(_ListState(ordered=name == "ol"))
+            self._lists.append(_ListState.of(element))
             self._children(element)
             self._flush()
             self._lists.pop()
         elif name == "li":
             self._flush()
             if self._lists:
-                state = self._lists[-1]
-                state.counter += 1
-                self._marker = f"{state.counter}. " if state.ordered else ""
+                self._marker = self._lists[-1].next_marker(element)
             self._in_item += 1
             self._children(element)
             self._flush()
