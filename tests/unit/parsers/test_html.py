@@ -202,3 +202,18 @@ def test_ordered_lists_are_numbered_as_a_browser_shows_them() -> None:
         "4. Four", "5. Five", "a. Alpha", "b. Beta", "3. Three", "2. Two", "1. One", "IX. Nine", "X. Ten",
         "1. Plain", "Bullet",
     ]  # fmt: skip
+
+
+def test_a_div_layouts_sidebar_footer_and_navigation_bar_are_dropped() -> None:
+    markup = """<body><div id="navbar"><ul><li><a href="/">Home</a></li><li><a href="/hr">HR</a></li></ul></div>
+    <div id="content"><h1>Leave Policy</h1><p>Employees accrue 2 days of leave per month.</p>
+    <div class="footer-note">Approved by the board.</div></div>
+    <div id="sidebar" class="sidebar"><h3>Related links</h3><ul><li><a href="/x">Expense policy</a></li></ul></div>
+    <div class="menu"><p>Soup of the day</p></div>
+    <div id="footer">Copyright 2024 ACME Corp. All rights reserved.</div></body>"""
+    assert _texts(markup) == [
+        "Leave Policy",
+        "Employees accrue 2 days of leave per month.",
+        "Approved by the board.",
+        "Soup of the day",
+    ]

@@ -26,6 +26,12 @@ DROPPED_ROLES = frozenset({"navigation", "search", "menubar", "menu", "toolbar"}
 # A page's sidebar and footer are furniture; inside an article or a quotation they are its own (a note, a byline,
 # an attribution), and a note (EPUB's footnotes are asides) is text wherever it is.
 PAGE_FURNITURE_TAGS = frozenset({"aside", "footer"})
+# The same parts of a page laid out with <div>s, named by an id or a class exactly (not `footer-note`; not `menu`,
+# which a restaurant's page uses for its dishes).
+FURNITURE_NAMES = frozenset(
+    {"footer", "site-footer", "page-footer", "sidebar", "side-bar", "main-menu", "navbar", "nav", "topnav",
+     "breadcrumb", "breadcrumbs"}
+)  # fmt: skip
 _CONTENT_OWNERS = frozenset({"article", "blockquote"})
 _NOTE_TYPES = frozenset({"footnote", "endnote", "rearnote", "note", "doc-footnote", "doc-endnote"})
 _EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
@@ -69,7 +75,7 @@ def is_dropped(element: etree._Element) -> bool:
     name = local_name(element)
     if name in DROPPED_TAGS:
         return True
-    if name in PAGE_FURNITURE_TAGS and not _is_own_content(element):
+    if (name in PAGE_FURNITURE_TAGS or _named_furniture(element)) and not _is_own_content(element):
         return True
     if name == "form" and not any(local_name(inner) in _CONTENT_TAGS for inner in element.iterdescendants()):
         return True
@@ -85,6 +91,12 @@ def is_dropped(element: etree._Element) -> bool:
     if any(cls in NOISE_CLASSES for cls in classes):
         return True
     return bool(_NOISE_NAME.search(" ".join([*classes, str(get("id", ""))])))
+
+
+def _named_furniture(element: etree._Element) -> bool:
+    get = element.get
+    names = f"{get('id', '')} {get('class', '')}".lower().split()
+    return any(name in FURNITURE_NAMES for name in names)
 
 
 def _is_own_content(element: etree._Element) -> bool:
