@@ -198,3 +198,19 @@ def test_plain_inline_text_never_reaches_markdown_it(monkeypatch: pytest.MonkeyP
     assert markdown_inline.render_inline("as found [12], [3, 4]! (p. 5)", page=1)[0].startswith("as found [12]")
     with pytest.raises(AssertionError):
         markdown_inline.render_inline("an *emphasis*", page=1)
+
+
+def _item_texts(text: str) -> list[str]:
+    return [block.text for block in blocks_of(text) if isinstance(block, Paragraph) and block.list_level is not None]
+
+
+def test_ordered_items_are_numbered_as_rendered_counting_on_from_the_lists_start() -> None:
+    text = (
+        "# Steps\n\n1. Build\n1. Push\n1. Roll out\n   1. sub a\n   1. sub b\n1. Verify\n\n"
+        "Text between.\n\n3. Three\n\n3. Four\n\n- bullet\n\n1) paren\n1) paren two\n7. new list\n"
+    )
+    assert _item_texts(text) == [
+        "1. Build", "2. Push", "3. Roll out", "1. sub a", "2. sub b", "4. Verify",
+        "3. Three", "4. Four", "bullet", "1. paren", "2. paren two", "7. new list",
+    ]  # fmt: skip
+    assert _item_texts("1. a\n\n## Next\n\n1. b\n") == ["1. a", "1. b"]

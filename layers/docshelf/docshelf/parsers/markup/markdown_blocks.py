@@ -49,6 +49,8 @@ class _BlockScanner:
         self.references = references
         self.blocks: list[Block] = []
         self.list_indents: list[int] = []  # content column of each open list item, outermost first
+        self.item_kinds: list[tuple[str, int]] = []  # each open item's (marker kind, number), as list_indents
+        self.closed_items: dict[int, tuple[str, int]] = {}  # depth -> the item just closed there, in a list still open
         self.i = 0
 
     def scan(self) -> list[Block]:
@@ -64,7 +66,8 @@ class _BlockScanner:
         indent = len(line) - len(line.lstrip(" "))
         if not _ITEM.match(line):
             while self.list_indents and indent < self.list_indents[-1]:
-                self.list_indents.pop()
+                self._close_item()
+            self._forget_lists_below(len(self.list_indents))
         if heading := _ATX.match(line):
             self.i += 1
             self._heading(heading.group(2) or "", len(heading.group(1)))
@@ -92,7 +95,9 @@ class _BlockScanner:
 
     def _heading(self, raw: str, level: int) -> None:
         text, images = render_inline(raw, page=self.page, references=self.references)
-        self.list_indents.clear()
+        while self.list_indents:
+            self._close_item()
+        self.closed_items.clear()
         if text:
             self.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=self.page))
         self.blocks.extend(images)
@@ -124,20 +129,41 @@ class _BlockScanner:
         if code.strip():
             self.blocks.append(Paragraph(text=code, page=self.page, code=True, list_level=self._list_level()))
 
+    def _item_number(self, marker: str) -> int:
+        """An ordered item's number as rendered: the list's first item gives its start, and each item after it in the
+        same list (same depth, same delimiter) counts on from there, whatever it says (`1.` `1.` `1.` is 1, 2, 3)."""
+        kind = marker[-1] if marker[0].isdigit() else marker
+        before = self.closed_items.get(len(self.list_indents))
+        written = int(marker[:-1]) if kind in ".)" else 0
+        number = before[1] + 1 if before is not None and before[0] == kind else written
+        self.item_kinds.append((kind, number))
+        return number
+
+    def _close_item(self) -> None:
+        self.list_indents.pop()
+        self.closed_items[len(self.list_indents)] = self.item_kinds.pop()
+
+    def _forget_lists_below(self, depth: int) -> None:
+        """Lists at `depth` and deeper have ended: an item there starts a new one."""
+        for ended in [key for key in self.closed_items if key >= depth]:
+            del self.closed_items[ended]
+
     def _list_level(self) -> int | None:
         return len(self.list_indents) - 1 if self.list_indents else None
 
     def _list_item(self, item: re.Match[str]) -> None:
         indent = len(item.group(1))
         while self.list_indents and indent < self.list_indents[-1]:
-            self.list_indents.pop()
+            self._close_item()
+        self._forget_lists_below(len(self.list_indents) + 1)
         marker = item.group(2)
         first = item.group(3) or ""
         gap = len(self.lines[self.i]) - indent - len(marker) - len(first.lstrip(" ")) if first.strip() else 1
+        number = self._item_number(marker)
         self.list_indents.append(indent + len(marker) + min(max(gap, 1), 4))
         if first.startswith(("[ ] ", "[x] ", "[X] ")):
             first = first[4:]
-        prefix = f"{marker[:-1]}. " if marker[0].isdigit() else ""
+        prefix = f"{number}. " if marker[0].isdigit() else ""
         self.i += 1
         self._emit_paragraph([first, *self._continuation(lazy=True)], prefix=prefix, list_level=self._list_level())
 
