@@ -290,3 +290,24 @@ def test_short_lines_in_a_rounded_panel_are_text_not_a_figure() -> None:
     pdf.save()
     body = " ".join(_texts(_parse(buffer.getvalue())))
     assert all(bullet in body for bullet in bullets)
+
+
+@pytest.mark.parametrize("angle", [30, 45, 60])
+def test_a_diagonal_watermark_stays_out_of_the_text_and_leaves_its_lines_in_order(angle: int) -> None:
+    lines = [f"Line {index:02d} of the clause: the tenant shall pay the rent on day {index + 1}." for index in range(9)]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.saveState()
+    pdf.setFillGray(0.85)
+    pdf.translate(WIDTH / 2, HEIGHT - 200)
+    pdf.rotate(angle)
+    pdf.setFont("Helvetica-Bold", 72)
+    pdf.drawCentredString(0, 0, "DRAFT")
+    pdf.restoreState()
+    pdf.setFont("Helvetica", 10)
+    for index, line in enumerate(lines):
+        pdf.drawString(72, HEIGHT - 72 - 13 * index, line)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [" ".join(lines)]
+

@@ -31,6 +31,9 @@ _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
 DRAWING_SEGMENTS = 6
 FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
+# A baseline turned more than this many degrees from the page's axes is not set in a line of the page: a diagonal
+# watermark or stamp ("DRAFT" at 45°), a slanted chart label.
+SKEWED_DEGREES = 10.0
 
 
 @dataclass(slots=True)
@@ -179,15 +182,16 @@ class PageReader:
         text = raw_text.translate(_CLEAN)
         if not text.strip():
             return None
-        x0, y0, x1, y1 = self._bounds(obj, outer)
-        pdfium_c.FPDFTextObj_GetFontSize(obj, self._size)
         pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
         m = self._matrix
-        scale = math.sqrt(abs(m.a * m.d - m.b * m.c))
-        if outer is not IDENTITY:
-            scale *= math.sqrt(abs(outer[0] * outer[3] - outer[1] * outer[2]))
+        a, b, c, d, _, _ = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
+        if is_skewed(a, b):
+            return None
+        x0, y0, x1, y1 = self._bounds(obj, outer)
+        pdfium_c.FPDFTextObj_GetFontSize(obj, self._size)
+        scale = math.sqrt(abs(a * d - b * c))
         size = self._size.value * scale if self._size.value > 0 else y1 - y0
-        vertical = abs(m.b) > abs(m.a)
+        vertical = abs(b) > abs(a)
         if not vertical and y1 - y0 < FLAT_BOX_EM * size:
             # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
             y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
@@ -223,6 +227,13 @@ class PageReader:
                 cached = (bold, italic, name)
             self._fonts[key] = cached
         return cached
+
+
+def is_skewed(a: float, b: float) -> bool:
+    """Whether a text matrix whose baseline runs along (a, b) sets its text askew: neither along a line of the page
+    nor across it (vertical text, a margin stamp turned by 90°)."""
+    angle = math.degrees(math.atan2(abs(b), abs(a)))
+    return SKEWED_DEGREES < angle < 90.0 - SKEWED_DEGREES
 
 
 def split_run(textpage: Any, page_height: float, run: Run, cuts: list[float]) -> list[Run] | None:
