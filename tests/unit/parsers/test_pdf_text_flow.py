@@ -311,3 +311,34 @@ def test_a_diagonal_watermark_stays_out_of_the_text_and_leaves_its_lines_in_orde
     pdf.save()
     assert _texts(_parse(buffer.getvalue())) == [" ".join(lines)]
 
+
+def test_a_stamp_in_the_margin_is_no_heading_and_the_paragraph_goes_on_across_the_page() -> None:
+    """arXiv's identifier set vertically in the left margin of page 1, larger than the body, beside a paragraph
+    that runs over onto page 2."""
+    stamp = "arXiv:2101.01234v2 [cs.CL] 14 Feb 2021"
+    lines = [
+        f"the hand pumps of village {name} serve many people and fail when nobody services them" for name in "abcdefgh"
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.saveState()
+    pdf.translate(32, 220)
+    pdf.rotate(90)
+    pdf.setFont("Times-Roman", 20)
+    pdf.drawString(0, 0, stamp)
+    pdf.restoreState()
+    pdf.setFont("Times-Bold", 12)
+    pdf.drawString(72, HEIGHT - 72, "1 Introduction")
+    for index, line in enumerate(lines):
+        if index == 4:
+            pdf.showPage()
+        pdf.setFont("Times-Roman", 10)
+        pdf.drawString(72, HEIGHT - 92 - 12 * (index % 4), line)
+    pdf.showPage()
+    pdf.save()
+    content = _parse(buffer.getvalue())
+    assert [(block.text, block.level) for block in content.blocks if isinstance(block, Heading)] == [
+        ("1 Introduction", 1)
+    ]
+    assert _texts(content)[1:] == [" ".join(lines), stamp]
+

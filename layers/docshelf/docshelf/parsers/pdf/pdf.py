@@ -300,7 +300,8 @@ def _rejoined(candidates: list[TextBlock | PlacedTable | PlacedImage]) -> list[T
             if last_text is not None and continues(last_text, candidate):
                 merge_into(last_text, candidate)
                 continue
-            if not is_caption(candidate.text):  # a caption floats with its figure, as tables and images do
+            # A caption floats with its figure, as tables and images do; text beside the flow is no part of it.
+            if not (candidate.aside or is_caption(candidate.text)):
                 last_text = candidate
         result.append(candidate)
     return result
@@ -316,9 +317,10 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
     items: list[Line | PlacedTable] = [*(line for line in page.lines if not line.vertical), *page.tables]
     regions = reading_order(items, gutter, rtl=rtl)
-    rotated: list[Line | PlacedTable] = [line for line in page.lines if line.vertical]
-    if rotated:
-        regions.append(rotated)  # margin stamps and side labels are read last
+    rotated: list[Line] = [line for line in page.lines if line.vertical]
+    aside = [] if _written_vertically(page.lines) else rotated  # margin stamps, side labels, turned headings
+    if rotated and not aside:
+        regions.append(list(rotated))
     body = _body_size(page.lines)
     notes: list[TextBlock] = []
     for region in regions:
@@ -344,6 +346,7 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
             candidates[region_start:] = [item for item in candidates[region_start:] if id(item) not in moved]
     candidates.extend(reversed(images))
     candidates.extend(notes)  # footnotes at the end of their page's flow
+    candidates.extend(_asides(aside, page.number))
     return candidates
 
 
@@ -352,6 +355,21 @@ def _body_size(lines: list[Line]) -> float:
     for line in lines:
         weights[line.size] = weights.get(line.size, 0) + len(line.text)
     return max(weights.items(), key=lambda item: item[1])[0] if weights else 10.0
+
+
+def _written_vertically(lines: list[Line]) -> bool:
+    """Whether most of the page's text is set in vertical lines (tategaki): its vertical lines are its flow. On a
+    page written horizontally they stand beside the flow (arXiv's identifier in the margin, turned labels)."""
+    vertical = sum(len(line.text) for line in lines if line.vertical)
+    return vertical >= sum(len(line.text) for line in lines if not line.vertical)
+
+
+def _asides(lines: list[Line], page: int) -> list[TextBlock]:
+    """Lines beside the page's flow as paragraphs at its end: never headings, no break in a paragraph."""
+    blocks = paragraphs(lines, page)
+    for block in blocks:
+        block.aside = True
+    return blocks
 
 
 def _cited_images(page: PageLayout) -> list[PlacedImage]:

@@ -80,6 +80,7 @@ def body_size(blocks: list[TextBlock]) -> float:
 
 class HeadingClassifier:
     def __init__(self, blocks: list[TextBlock], outline: list[OutlineEntry]) -> None:
+        blocks = [block for block in blocks if not block.aside]  # text beside the flow sets no type scale
         self.body = body_size(blocks)
         by_page: dict[int, list[TextBlock]] = defaultdict(list)
         for block in blocks:
@@ -103,6 +104,8 @@ class HeadingClassifier:
     def level(
         self, block: TextBlock, preceding: TextBlock | None = None, following: TextBlock | None = None
     ) -> int | None:
+        if block.aside:
+            return None
         outlined = self._outline_level(block)
         if outlined is not None:
             return outlined

@@ -30,6 +30,8 @@ class TextBlock:
     top: float = 0.0
     bottom: float = 0.0
     italic: bool = False
+    # Text beside the page's flow (a margin stamp set vertically): never a heading, and no break in a paragraph.
+    aside: bool = False
 
 
 def is_list_item(text: str) -> bool:
