@@ -342,3 +342,42 @@ def test_a_stamp_in_the_margin_is_no_heading_and_the_paragraph_goes_on_across_th
     ]
     assert _texts(content)[1:] == [" ".join(lines), stamp]
 
+
+def _headed_pages_pdf(headers: list[str], *, header_size: float = 8) -> tuple[bytes, str]:
+    """One paragraph running over every page, each page under its running header and over its page number."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    lines = []
+    for page, header in enumerate(headers, start=1):
+        pdf.setFont("Helvetica", header_size)
+        pdf.drawString(72, HEIGHT - 40, header)
+        pdf.setFont("Helvetica", 8)
+        pdf.drawCentredString(WIDTH / 2, 36, str(page))
+        pdf.setFont("Helvetica", 10)
+        for index in range(5):
+            line = f"the committee asked in sitting {'abcdefg'[page]}{'vwxyz'[index]} for evidence on the cost and"
+            pdf.drawString(72, HEIGHT - 72 - 13 * index, line)
+            lines.append(line)
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue(), " ".join(lines)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        ["ACME Corp - Internal Memo"] * 2,
+        ["Annual Report 2021", "ACME Corporation"] * 2,
+        [title for title in ("Installing the Pump", "Daily Operation", "Routine Service") for _ in range(2)],
+    ],
+    ids=["two-page-memo", "even-and-odd-pages", "chapter-headers"],
+)
+def test_running_headers_repeated_in_place_are_dropped_and_the_paragraph_goes_on(headers: list[str]) -> None:
+    data, paragraph = _headed_pages_pdf(headers)
+    assert _texts(_parse(data)) == [paragraph]
+
+
+def test_a_title_larger_than_the_body_repeated_in_place_stays() -> None:
+    data, _ = _headed_pages_pdf(["Results"] * 2, header_size=18)
+    assert _texts(_parse(data))[0] == "Results"
+

@@ -41,7 +41,7 @@ from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf.pdf_leader_tables import find_leader_tables
-from docshelf.parsers.pdf.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf.pdf_lines import Line, body_size, build_lines
 from docshelf.parsers.pdf.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock, paragraphs
 from docshelf.parsers.pdf.pdf_rule_tables import find_rule_tables
@@ -321,7 +321,7 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     aside = [] if _written_vertically(page.lines) else rotated  # margin stamps, side labels, turned headings
     if rotated and not aside:
         regions.append(list(rotated))
-    body = _body_size(page.lines)
+    body = body_size(page.lines)
     notes: list[TextBlock] = []
     for region in regions:
         region_start = len(candidates)
@@ -348,13 +348,6 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     candidates.extend(notes)  # footnotes at the end of their page's flow
     candidates.extend(_asides(aside, page.number))
     return candidates
-
-
-def _body_size(lines: list[Line]) -> float:
-    weights: dict[float, int] = {}
-    for line in lines:
-        weights[line.size] = weights.get(line.size, 0) + len(line.text)
-    return max(weights.items(), key=lambda item: item[1])[0] if weights else 10.0
 
 
 def _written_vertically(lines: list[Line]) -> bool:

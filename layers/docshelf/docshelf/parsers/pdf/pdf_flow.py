@@ -46,7 +46,7 @@ def take_footnotes(blocks: list[TextBlock], body: float, page_height: float) -> 
 
 def continues(previous: TextBlock, block: TextBlock) -> bool:
     """Whether `block` goes on with the paragraph `previous` broke off at a column or page end."""
-    if block.aside or not block.text[:1].islower() or block.page - previous.page not in (0, 1):
+    if block.aside or not block.text[:1].islower() or block.page - max(previous.page, previous.end_page) not in (0, 1):
         return False
     if abs(block.size - previous.size) > 0.5 or block.bold != previous.bold or block.list_item:
         return False
@@ -63,6 +63,7 @@ def is_caption(text: str) -> bool:
 def merge_into(previous: TextBlock, block: TextBlock) -> None:
     previous.text = join_lines([previous.text, block.text], marked=True)
     previous.n_lines += block.n_lines
+    previous.end_page = max(previous.end_page, block.page)
 
 
 def resolve_hyphens(blocks: Sequence[TextBlock]) -> None:

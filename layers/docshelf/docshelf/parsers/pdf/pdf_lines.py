@@ -80,6 +80,14 @@ def build_lines(runs: list[Run]) -> list[Line]:
     return lines
 
 
+def body_size(lines: list[Line]) -> float:
+    """The font size of most of the lines' characters (10 without lines)."""
+    weights: dict[float, int] = {}
+    for line in lines:
+        weights[line.size] = weights.get(line.size, 0) + len(line.text)
+    return max(weights.items(), key=lambda item: item[1])[0] if weights else 10.0
+
+
 def text_rows(runs: list[Run]) -> list[list[Run]]:
     """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one. A run much
     taller than the row starts a row of its own, the row counting at least MIN_HEIGHT_EM of its size: a glyph's

@@ -32,6 +32,7 @@ class TextBlock:
     italic: bool = False
     # Text beside the page's flow (a margin stamp set vertically): never a heading, and no break in a paragraph.
     aside: bool = False
+    end_page: int = 0  # the page a paragraph rejoined across page breaks ends on, when not its first
 
 
 def is_list_item(text: str) -> bool:
