@@ -381,3 +381,41 @@ def test_a_title_larger_than_the_body_repeated_in_place_stays() -> None:
     data, _ = _headed_pages_pdf(["Results"] * 2, header_size=18)
     assert _texts(_parse(data))[0] == "Results"
 
+
+def _lines_pdf(paragraphs: list[list[str]], *, font: str = "Times-Roman", paragraph_gap: float = 10) -> bytes:
+    """Paragraphs of left-aligned lines 13.5 points apart, set `paragraph_gap` points further apart."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(font, 11)
+    top = HEIGHT - 72
+    for paragraph in paragraphs:
+        for line in paragraph:
+            pdf.drawString(72, top, line)
+            top -= 13.5
+        top -= paragraph_gap
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_short_line_ending_a_sentence_goes_on_where_paragraphs_are_set_apart_by_a_wider_gap() -> None:
+    paragraphs = [
+        [
+            "The inspection covered all forty-eight villages in the district and took place",
+            "over three weeks in March.",
+            "Each pump was opened, cleaned and tested under load, and every fault was",
+            "written down on the standard form with the parts used and the time spent.",
+        ],
+        ["A second paragraph follows after a larger gap, as in any word processor."],
+    ]
+    assert _texts(_parse(_lines_pdf(paragraphs))) == [" ".join(lines) for lines in paragraphs]
+
+
+def test_a_line_of_text_starting_with_a_number_is_no_numbered_title() -> None:
+    """Lines of one width (a fixed-width face): the number opens a sentence, not a title line."""
+    paragraph = [
+        "The survey covered the wells of forty-eight villages in March.",
+        "12 Wells were dry in March and the teams went back in May to",
+        "see whether the rains had brought their water back by then.",
+    ]
+    assert _texts(_parse(_lines_pdf([paragraph], font="Courier", paragraph_gap=0))) == [" ".join(paragraph)]

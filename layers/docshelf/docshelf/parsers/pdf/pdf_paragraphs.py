@@ -14,6 +14,7 @@ from docshelf.scripts import no_space_script
 
 _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
+_FULL_STOP = re.compile(r"[.!?]$")
 _SIZE_CHANGE = 0.12
 
 
@@ -44,10 +45,11 @@ def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
         return []
     right_edge = max(line.x1 for line in lines)
     typical_gap = _typical_gap(lines)
+    spaced = _spaced(lines, typical_gap)
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
     for line in lines[1:]:
-        if _continues(current, line, typical_gap, right_edge):
+        if _continues(current, line, typical_gap, right_edge, spaced=spaced):
             current.append(line)
         else:
             blocks.append(_block(current, page))
@@ -61,13 +63,29 @@ def _typical_gap(lines: list[Line]) -> float:
     return max(0.0, statistics.median(gaps)) if gaps else 0.0
 
 
-def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float) -> bool:
+def _spaced(lines: list[Line], typical_gap: float) -> bool:
+    """Whether the lines set their paragraphs apart by a wider gap: two lines in one type, the first ending a
+    sentence, stand further apart than the lines do. Then the gaps carry the paragraph breaks, and a short line
+    ending a sentence at the lines' gap does not end its paragraph (ragged-right text, as word processors set it)."""
+    return any(
+        _paragraph_gap(previous, line, typical_gap) and _SENTENCE_END.search(previous.text) is not None
+        for previous, line in itertools.pairwise(lines)
+        if (previous.size, previous.bold) == (line.size, line.bold) and not _numbered_title(line)
+    )
+
+
+def _paragraph_gap(previous: Line, line: Line, typical_gap: float) -> bool:
+    size = max(line.size, previous.size, 1.0)
+    return line.top - previous.bottom > max(typical_gap + 0.4 * size, 0.5 * size)
+
+
+def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool) -> bool:
     previous = current[-1]
     if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
         return True  # another fragment of the same visual row
     size = max(line.size, previous.size, 1.0)
     gap = line.top - previous.bottom
-    if gap > max(typical_gap + 0.4 * size, 0.5 * size) or gap < -size:
+    if _paragraph_gap(previous, line, typical_gap) or gap < -size:
         return False
     if abs(line.size - previous.size) > _SIZE_CHANGE * size or line.bold != previous.bold:
         return False
@@ -80,14 +98,24 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         return False
     short = previous.x1 < right_edge - 2.0 * size
     ended = short or _SENTENCE_END.search(previous.text) is not None
-    if (ended and _numbered_title(line)) or (short and len(current) == 1 and _numbered_title(previous)):
+    # After a full stop, a numbered line running on to the right edge opens a sentence (`12 Wells were dry in…`).
+    wraps_on = _FULL_STOP.search(previous.text) is not None and line.x1 >= right_edge - 2.0 * size
+    titled = _numbered_title(line) and not wraps_on
+    if (ended and titled) or (short and len(current) == 1 and _numbered_title(previous)):
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
-    if short and (
-        _SENTENCE_END.search(previous.text) is not None or (wrapped_below and line.italic != previous.italic)
-    ):
+    if short and wrapped_below and line.italic != previous.italic:
         return False
+    if short and _SENTENCE_END.search(previous.text) is not None and not (spaced and _next_sentence(previous, line)):
+        return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _next_sentence(previous: Line, line: Line) -> bool:
+    """Whether, after a line ending with a full stop, the line opens the paragraph's next sentence (ragged-right
+    text): a capital at the line's left edge, not indented, no bullet, number or code."""
+    indent = line.x0 - previous.x0
+    return _FULL_STOP.search(previous.text) is not None and line.text[:1].isupper() and indent < 0.5 * line.size
 
 
 def _numbered_title(line: Line) -> bool:
