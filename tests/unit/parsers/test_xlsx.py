@@ -60,6 +60,48 @@ def test_sheets_are_pages_with_heading_tables_and_typed_values() -> None:
     assert content.blocks[2:] == [Heading(text="Notes", level=1, page=3), Paragraph(text="Only text here", page=3)]
 
 
+def test_numbers_show_what_excel_shows_for_their_format() -> None:
+    workbook = Workbook()
+    sheet = workbook.active
+    for value, number_format in [
+        (1234567.5, "$#,##0.00"),
+        (1234567, "#,##0"),
+        (0.125, "0%"),
+        (0.0125, "0.0%"),
+        (2.675, "0.00"),
+        (6.022e23, "0.00E+00"),
+        (-1234, "#,##0;[Red](#,##0)"),
+        (-1234.5, "#,##0.00"),
+        (0, '_(* #,##0_);_(* \\(#,##0\\);_(* "—"_);_(@_)'),
+        (5, '"USD "0.00'),
+        (5, "#,##0.00 [$€-407]"),
+        (1234567, '#,##0,"K"'),
+        (1.5, "0.0#"),
+        (45000.5, "[>100]0.0;0"),  # a condition is not rendered: the General form stays
+    ]:
+        sheet.append(["x", value])
+        sheet.cell(row=sheet.max_row, column=2).number_format = number_format
+
+    (table,) = _tables(parse(_xlsx(workbook), filename="n.xlsx", limits=ParseLimits()).blocks)
+
+    assert [row[1] for row in table_grid(table)] == [
+        "$1,234,567.50",
+        "1,234,567",
+        "13%",
+        "1.3%",
+        "2.68",
+        "6.02E+23",
+        "(1,234)",
+        "-1,234.50",
+        "—",
+        "USD 5.00",
+        "5.00 €",
+        "1,235K",
+        "1.5",
+        "45000.5",
+    ]
+
+
 def test_merged_cells_become_spans_and_multi_row_headers() -> None:
     workbook = Workbook()
     sheet = workbook.active

@@ -7,6 +7,8 @@ import math
 import re
 from typing import Final, NamedTuple
 
+from docshelf.parsers.sheets.number_format import general_number, render_number
+
 TEXT: Final = "text"
 NUMBER: Final = "number"
 DATE: Final = "date"
@@ -20,8 +22,6 @@ class GridCell(NamedTuple):
     kind: str
 
 
-_DECIMALS = re.compile(r"^[#,0]*\.(0+)")
-_PERCENT_DECIMALS = re.compile(r"\.(0+)%")
 _NUMERIC_TEXT = re.compile(
     r"^[-+−]?\(?[-+−]?[$€£¥₹]?\s?(\d{1,3}([,.\s']\d{3})+|\d+)([.,]\d+)?([eE][-+]?\d+)?\s?(%|‰|[$€£¥₹])?\)?$"
 )
@@ -37,20 +37,15 @@ def clean_text(text: str) -> str:
 
 
 def format_number(value: float, number_format: str = "General") -> str:
-    """Integers without `.0`, float noise rounded away, percent and fixed-decimal formats honoured."""
+    """The text Excel shows for a number: its format rendered (see `number_format`), or the General form for
+    General and for formats that module cannot render."""
     if math.isnan(value) or math.isinf(value):
         return str(value)
-    section = number_format.split(";", 1)[0]
-    if "%" in section:
-        match = _PERCENT_DECIMALS.search(section)
-        decimals = len(match.group(1)) if match else 0
-        return f"{value * 100:.{decimals}f}%"
-    match = _DECIMALS.match(section.replace("\\", "").lstrip("_(* "))
-    if match:
-        return f"{value:.{len(match.group(1))}f}"
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.15g}"
+    if number_format.lower() != "general":
+        rendered = render_number(value, number_format)
+        if rendered is not None:
+            return rendered
+    return general_number(value)
 
 
 def format_datetime(value: dt.datetime | dt.date | dt.time | dt.timedelta) -> str:
@@ -72,7 +67,7 @@ def typed_cell(value: object, number_format: str = "General") -> GridCell | None
     if isinstance(value, bool):
         return GridCell("TRUE" if value else "FALSE", BOOL)
     if isinstance(value, int | float):
-        return GridCell(format_number(float(value), number_format) if isinstance(value, float) else str(value), NUMBER)
+        return GridCell(format_number(value, number_format), NUMBER)
     if isinstance(value, dt.datetime | dt.date | dt.time | dt.timedelta):
         return GridCell(format_datetime(value), DATE)
     text = clean_text(str(value))
