@@ -148,6 +148,39 @@ def test_sub_tables_title_rows_and_tables_not_at_a1() -> None:
     assert [t.header_rows for t in tables] == [1, 1, 1]
 
 
+def test_a_blank_row_inside_a_table_does_not_split_it() -> None:
+    workbook = Workbook()
+    sheet = workbook.active
+    for row in [
+        ["Region", "Q1", "Q2"],
+        ["North", 10, 11],
+        ["South", 20, 21],
+        [],  # a spacer row inside the table: the rows below keep its header
+        ["East", 30, 31],
+        ["West", 40, 41],
+        [],  # a new header row over the same columns: another table
+        ["Product", "Units", "Price"],
+        ["Bolts", 5, 0.5],
+    ]:
+        sheet.append(row)
+    sheet["F1"], sheet["G1"], sheet["F2"], sheet["G2"] = "Manager", "Region", "Alice", "North"
+
+    tables = _tables(parse(_xlsx(workbook), filename="b.xlsx", limits=ParseLimits()).blocks)
+
+    assert [table_grid(t) for t in tables] == [
+        [
+            ["Region", "Q1", "Q2"],
+            ["North", "10", "11"],
+            ["South", "20", "21"],
+            ["East", "30", "31"],
+            ["West", "40", "41"],
+        ],
+        [["Manager", "Region"], ["Alice", "North"]],
+        [["Product", "Units", "Price"], ["Bolts", "5", "0.5"]],
+    ]
+    assert [t.header_rows for t in tables] == [1, 1, 1]
+
+
 def test_cell_budget_truncates_with_a_warning() -> None:
     workbook = Workbook()
     sheet = workbook.active

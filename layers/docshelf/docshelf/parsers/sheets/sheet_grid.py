@@ -112,11 +112,17 @@ class Occupancy:
         return cols[bisect_left(cols, left) : bisect_right(cols, right)]
 
 
-def split_regions(occupancy: Occupancy, joins: Callable[[Box, Box], bool] | None = None) -> list[Box]:
+def split_regions(
+    occupancy: Occupancy,
+    joins: Callable[[Box, Box], bool] | None = None,
+    continues: Callable[[Box, Box], bool] | None = None,
+) -> list[Box]:
     """The table regions of a sheet in reading order (top to bottom, then left to right).
 
     `joins(upper, lower)` may keep two row bands together across blank rows (a header band set apart from
-    its data by a spacer row); the joined band is then split by columns only.
+    its data by a spacer row); the joined band is then split by columns only. `continues(upper, lower)` may
+    rejoin a region to the one a single blank row above it over the same columns (a table with a spacer row
+    in its body): the whole table then takes the upper part's place in the reading order.
     """
     start = occupancy.bounds()
     if start is None:
@@ -136,7 +142,7 @@ def split_regions(occupancy: Occupancy, joins: Callable[[Box, Box], bool] | None
             regions.append(parts[0])
         else:
             pending.extend(reversed(parts))
-    return regions
+    return regions if continues is None else _join_continued(occupancy, regions, continues)
 
 
 def _runs(values: list[int]) -> list[tuple[int, int]]:
@@ -167,6 +173,26 @@ def _join_bands(bands: list[Box], joins: Callable[[Box, Box], bool]) -> list[Box
         else:
             joined.append(band)
     return joined
+
+
+def _join_continued(occupancy: Occupancy, regions: list[Box], continues: Callable[[Box, Box], bool]) -> list[Box]:
+    """Each region `continues` the part just above it joined to that part's table (asking about the last part
+    only, so a long table broken by many spacer rows costs one pass)."""
+    joined: list[Box] = []
+    below: dict[tuple[int, int, int], tuple[int, Box]] = {}  # (top, left, right) of a continuation -> table, part
+    for lower in regions:
+        at, part = below.pop((lower.top, lower.left, lower.right), (None, lower))
+        if at is not None and _is_spacer_row(occupancy, part) and continues(part, lower):
+            joined[at] = joined[at]._replace(bottom=lower.bottom)
+        else:
+            at = len(joined)
+            joined.append(lower)
+        below[(lower.bottom + 2, lower.left, lower.right)] = (at, lower)
+    return joined
+
+
+def _is_spacer_row(occupancy: Occupancy, upper: Box) -> bool:
+    return not occupancy.columns_in(upper.bottom + 1, upper.left, upper.right)
 
 
 def _column_groups(occupancy: Occupancy, box: Box) -> list[Box]:

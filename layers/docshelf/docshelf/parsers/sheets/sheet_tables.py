@@ -5,6 +5,7 @@ table become a Heading, note rows below it Paragraphs, and regions that are only
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import dropwhile
 
 from docshelf.model import Block, Heading, Paragraph, Table, TableCell
 from docshelf.parsers.sheets.sheet_grid import Box, CellBudget, Occupancy, SheetGrid, split_regions
@@ -23,7 +24,7 @@ def sheet_blocks(grid: SheetGrid, *, page: int, budget: CellBudget, title_level:
     occupancy = Occupancy(grid, merges)
     layout = _Layout(grid, merges, occupancy)
     blocks: list[Block] = []
-    for box in split_regions(occupancy, joins=layout.is_detached_header):
+    for box in split_regions(occupancy, joins=layout.is_detached_header, continues=layout.continues_table):
         blocks.extend(layout.region_blocks(box, page=page, title_level=title_level))
     return blocks
 
@@ -71,6 +72,30 @@ class _Layout:
             and len(first_data) >= 2
             and any(cell.kind != TEXT for cell in first_data)
         )
+
+    def continues_table(self, upper: Box, lower: Box) -> bool:
+        """A band one blank row below a table that goes on with it: the table's body rows (below its leading
+        label rows) hold values, and the band holds only kinds its columns already hold there — a band
+        starting with its own labels, or with columns of other kinds, is another table. A title or note
+        row on either side of the gap ends the table."""
+        upper_rows, lower_rows = self.rows_in(upper), self.rows_in(lower)
+        body = list(dropwhile(lambda row: self.is_label_row(row, upper), upper_rows))
+        if not body or self.lone_cell(upper_rows[-1], upper) or self.is_label_row(lower_rows[0], lower):
+            return False
+        kinds: dict[int, set[str]] = {}
+        for row in body:
+            for col, cell in self.anchors(row, upper.left, upper.right):
+                kinds.setdefault(col, set()).add(cell.kind)
+        if all(column <= {TEXT} for column in kinds.values()):
+            return False
+        return all(
+            cell.kind in kinds.get(col, set())
+            for row in lower_rows
+            for col, cell in self.anchors(row, lower.left, lower.right)
+        )
+
+    def is_label_row(self, row: int, box: Box) -> bool:
+        return _is_label_row([cell for _, cell in self.anchors(row, box.left, box.right)])
 
     def lone_cell(self, row: int, box: Box) -> _Lone | None:
         anchors = self.anchors(row, box.left, box.right)
