@@ -181,6 +181,59 @@ def test_a_blank_row_inside_a_table_does_not_split_it() -> None:
     assert [t.header_rows for t in tables] == [1, 1, 1]
 
 
+def _calculated(data: bytes, values: dict[str, str]) -> bytes:
+    """The workbook with each formula of `values` given the cached value Excel would have saved."""
+    source, buffer = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as target:
+        for item in source.infolist():
+            content = source.read(item.filename)
+            if item.filename.startswith("xl/worksheets/"):
+                for formula, value in values.items():
+                    content = content.replace(
+                        f"<f>{formula}</f><v></v>".encode(), f"<f>{formula}</f><v>{value}</v>".encode()
+                    )
+            target.writestr(item, content)
+    return buffer.getvalue()
+
+
+def test_formulas_without_a_computed_value_show_their_formula_with_a_warning() -> None:
+    workbook = Workbook()
+    sheet = workbook.active
+    for row in [
+        ["Item", "Cost", "Share"],
+        ["Rent", 1200, "=B2/B4"],
+        ["Staff", 5400, "=B3/B4"],
+        ["Total", "=SUM(B2:B3)"],
+    ]:
+        sheet.append(row)
+    never_calculated = _xlsx(workbook)
+
+    content = parse(never_calculated, filename="f.xlsx", limits=ParseLimits())
+    (table,) = _tables(content.blocks)
+    assert table_grid(table)[1:] == [
+        ["Rent", "1200", "=B2/B4"],
+        ["Staff", "5400", "=B3/B4"],
+        ["Total", "=SUM(B2:B3)", ""],
+    ]
+    assert content.warnings == [
+        "formula cells without a computed value (the workbook was never calculated): 3, shown as their formulas"
+    ]
+
+    content = parse(_calculated(never_calculated, {"SUM(B2:B3)": "6600"}), filename="f.xlsx", limits=ParseLimits())
+    (table,) = _tables(content.blocks)
+    assert table_grid(table)[3] == ["Total", "6600", ""]
+    assert content.warnings[0].endswith(": 2, shown as their formulas")
+
+    calculated = _calculated(never_calculated, {"SUM(B2:B3)": "6600", "B2/B4": "0.18", "B3/B4": "0.82"})
+    content = parse(calculated, filename="f.xlsx", limits=ParseLimits())
+    assert [row[1:] for row in table_grid(_tables(content.blocks)[0])[1:]] == [
+        ["1200", "0.18"],
+        ["5400", "0.82"],
+        ["6600", ""],
+    ]
+    assert content.warnings == []
+
+
 def test_cell_budget_truncates_with_a_warning() -> None:
     workbook = Workbook()
     sheet = workbook.active
