@@ -192,6 +192,23 @@ def test_deleted_revisions_are_dropped_and_text_boxes_are_read() -> None:
     assert texts == ["Kept inserted", "Inside the box"]
 
 
+def test_ruby_reads_through_its_base_and_hidden_runs_are_dropped() -> None:
+    document = docx.Document()
+    document.add_paragraph("会場は")._p.append(
+        parse_xml(
+            f'<w:r {nsdecls("w")}><w:ruby><w:rubyPr><w:hps w:val="10"/></w:rubyPr>'
+            "<w:rt><w:r><w:t>とうきょう</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>東京</w:t></w:r></w:rubyBase>"
+            "</w:ruby></w:r>"
+        )
+    )
+    document.paragraphs[0].add_run("です。")
+    paragraph = document.add_paragraph("Visible part. ")
+    paragraph.add_run("HIDDEN drafting note").font.hidden = True
+    paragraph.add_run(" Shown again.").font.hidden = False
+    texts = [block.text for block in parse_doc(document).blocks if isinstance(block, Paragraph)]
+    assert texts == ["会場は東京です。", "Visible part. Shown again."]
+
+
 def test_broken_packages_are_corrupt() -> None:
     data = saved_bytes(docx.Document())
     with pytest.raises(CorruptDocumentError):

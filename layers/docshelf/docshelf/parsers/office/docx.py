@@ -19,7 +19,7 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.office.docx_numbering import Numbering, int_val, w, w_val
+from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, w_val
 from docshelf.parsers.office.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
 from docshelf.parsers.office.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.office.docx_text import PictureInfo, count_page_breaks, paragraph_content
@@ -167,7 +167,7 @@ class BodyReader:
     def _paragraph(self, p: etree._Element) -> None:
         content = paragraph_content(p)
         ppr = p.find(w("pPr"))
-        if ppr is not None and _flag(ppr.find(w("pageBreakBefore"))):
+        if ppr is not None and flag(ppr.find(w("pageBreakBefore"))):
             content.breaks_before += 1
         # Word sometimes also marks a hard or section break with a rendered break on the new page: count it once.
         rendered = 0 if self._fresh_page else content.rendered_breaks_before
@@ -294,7 +294,3 @@ def _box_text(box: etree._Element, cell_text: Any) -> str:
         else:
             texts.append(paragraph_content(child).text)
     return "\n".join(text for text in texts if text)
-
-
-def _flag(element: etree._Element | None) -> bool:
-    return element is not None and (w_val(element) or "true").lower() not in ("0", "false", "off")

@@ -26,6 +26,11 @@ def w_val(element: etree._Element | None, attribute: str = "val") -> str | None:
     return None if value is None else str(value)
 
 
+def flag(element: etree._Element | None) -> bool:
+    """An on/off property: present and not switched off by w:val 0/false/off."""
+    return element is not None and (w_val(element) or "true").lower() not in ("0", "false", "off")
+
+
 def int_val(element: etree._Element | None, default: int | None = None) -> int | None:
     value = w_val(element)
     try:

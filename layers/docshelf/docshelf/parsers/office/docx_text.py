@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docshelf.parsers.office.docx_numbering import w
+from docshelf.parsers.office.docx_numbering import flag, w
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -24,7 +24,8 @@ _PICTURE_URIS = (
     "http://schemas.openxmlformats.org/drawingml/2006/chart",
     "http://schemas.openxmlformats.org/drawingml/2006/diagram",
 )
-# Subtrees with no visible text of their own: deleted revisions, properties, field codes, fallback renderings.
+# Subtrees with no visible text of their own: deleted revisions, properties, field codes, fallback renderings,
+# and the ruby (furigana) printed above a base text: the sentence reads through the base alone.
 _SKIPPED = frozenset(
     {
         w("del"),
@@ -35,6 +36,7 @@ _SKIPPED = frozenset(
         w("sdtEndPr"),
         w("instrText"),
         w("delText"),
+        w("rt"),
         f"{{{MC_NS}}}Fallback",
     }
 )
@@ -82,7 +84,7 @@ class _Collector:
     def walk(self, element: etree._Element) -> None:
         for child in element:
             tag = child.tag
-            if not isinstance(tag, str) or tag in _SKIPPED:
+            if not isinstance(tag, str) or tag in _SKIPPED or _is_hidden_run(child):
                 continue
             if tag in (w("t"), MATH_TEXT):
                 self.parts.append(child.text or "")
@@ -121,6 +123,11 @@ class _Collector:
             width, height = _vml_size(shape.get("style", ""))
             rel_id = image.get(f"{{{REL_NS}}}id") or ""
             self.picture(PictureInfo(alt_text=alt.strip(), width=width, height=height, rel_id=rel_id))
+
+
+def _is_hidden_run(element: etree._Element) -> bool:
+    """A run whose own properties say w:vanish is hidden text (a vanish in its character style is not looked up)."""
+    return element.tag == w("r") and flag(element.find(f"{w('rPr')}/{w('vanish')}"))
 
 
 def _text_boxes(element: etree._Element) -> list[etree._Element]:
