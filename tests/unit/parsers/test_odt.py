@@ -73,6 +73,22 @@ def test_headings_paragraphs_lists_tables_images() -> None:
     assert len(blocks) == 8
 
 
+def test_cross_references_show_their_text_and_ruby_reads_through_its_base() -> None:
+    body = (
+        '<text:h text:outline-level="1"><text:bookmark-start text:name="s1"/>Payment Schedule'
+        '<text:bookmark-end text:name="s1"/></text:h>'
+        '<text:p>See section <text:bookmark-ref text:reference-format="text" text:ref-name="s1">Payment Schedule'
+        '</text:bookmark-ref> and <text:sequence-ref text:ref-name="t1">Table 2</text:sequence-ref>.</text:p>'
+        "<text:p>会場は<text:ruby><text:ruby-base>東京</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text>"
+        "</text:ruby>です。</text:p>"
+    )
+    assert parse(odt(body), filename="t.odt", limits=ParseLimits()).blocks == [
+        Heading(text="Payment Schedule", level=1, page=1),
+        Paragraph(text="See section Payment Schedule and Table 2.", page=1),
+        Paragraph(text="会場は東京です。", page=1),
+    ]
+
+
 def test_encrypted_manifest_is_reported() -> None:
     manifest = (
         b'<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'

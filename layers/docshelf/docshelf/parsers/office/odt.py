@@ -26,7 +26,7 @@ _SKIPPED = frozenset(
     {
         "tracked-changes", "table-of-content", "alphabetical-index", "illustration-index", "table-index",
         "object-index", "user-index", "bibliography", "annotation", "annotation-end", "note-citation",
-        "sequence-decls", "variable-decls", "user-field-decls", "forms", "bookmark-ref",
+        "sequence-decls", "variable-decls", "user-field-decls", "forms",
     }
 )  # fmt: skip
 _HEADING_STYLE = re.compile(r"^Heading(?:_20_|\s)(\d)$")
@@ -191,7 +191,8 @@ def element_text(node: etree._Element) -> str:
 
 
 def inline_text(node: etree._Element) -> str:
-    """Paragraph text: text:s spaces, tabs and line breaks honoured; notes, frames and annotations left out."""
+    """Paragraph text: text:s spaces, tabs and line breaks honoured; notes, frames, annotations and ruby (furigana
+    over a base text) left out; a cross-reference (bookmark-ref, sequence-ref, ...) is the text it shows."""
     parts: list[str] = []
 
     def collect(element: etree._Element) -> None:
@@ -202,7 +203,7 @@ def inline_text(node: etree._Element) -> str:
             parts.append("\t")
         elif name == "line-break":
             parts.append(_BREAK)
-        elif name in _SKIPPED or name in ("note", "frame", "list", "table"):
+        elif name in _SKIPPED or name in ("note", "frame", "list", "table", "ruby-text"):
             pass
         else:
             parts.append(element.text or "")
