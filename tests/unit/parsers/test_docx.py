@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import docx
 import pytest
 from docx.enum.style import WD_STYLE_TYPE
 from docx.enum.text import WD_BREAK
+from docx.opc.constants import RELATIONSHIP_TYPE
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls, qn
 from docx.shared import Inches
@@ -29,6 +33,9 @@ from tests.unit.parsers.markup_measures import (
     text_recall,
 )
 from tests.unit.parsers.ooxml_fixtures import corpus_files, grid_text, png_bytes, saved_bytes, zip_bomb
+
+if TYPE_CHECKING:
+    from docx.text.paragraph import Paragraph as DocxParagraph
 
 Document = docx.document.Document
 
@@ -207,6 +214,52 @@ def test_ruby_reads_through_its_base_and_hidden_runs_are_dropped() -> None:
     paragraph.add_run(" Shown again.").font.hidden = False
     texts = [block.text for block in parse_doc(document).blocks if isinstance(block, Paragraph)]
     assert texts == ["会場は東京です。", "Visible part. Shown again."]
+
+
+def _add_notes(document: Document, kind: str, texts: dict[str, str]) -> None:
+    """A footnotes or endnotes part holding Word's two separator notes and the given notes by id."""
+    notes = "".join(
+        f'<w:{kind} w:id="{note_id}"><w:p><w:r><w:{kind}Ref/></w:r><w:r><w:t xml:space="preserve"> {text}</w:t></w:r>'
+        f"</w:p></w:{kind}>"
+        for note_id, text in texts.items()
+    )
+    xml = (
+        f'<w:{kind}s {nsdecls("w")}><w:{kind} w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p>'
+        f'</w:{kind}><w:{kind} w:type="continuationSeparator" w:id="0"><w:p><w:r><w:t>cont.</w:t></w:r></w:p>'
+        f"</w:{kind}>{notes}</w:{kind}s>"
+    )
+    content_type = f"application/vnd.openxmlformats-officedocument.wordprocessingml.{kind}s+xml"
+    part = Part(PackURI(f"/word/{kind}s.xml"), content_type, xml.encode(), document.part.package)
+    document.part.relate_to(part, RELATIONSHIP_TYPE.FOOTNOTES if kind == "footnote" else RELATIONSHIP_TYPE.ENDNOTES)
+
+
+def _cite(paragraph: DocxParagraph, kind: str, note_id: str) -> None:
+    paragraph._p.append(parse_xml(f'<w:r {nsdecls("w")}><w:{kind}Reference w:id="{note_id}"/></w:r>'))
+
+
+def test_notes_follow_the_block_citing_them_numbered_in_citation_order() -> None:
+    document = docx.Document()
+    _add_notes(document, "footnote", {"5": "Source: audited accounts FY2023.", "2": "Second note."})
+    _add_notes(document, "endnote", {"1": "Excluding one-off items."})
+    first = document.add_paragraph("Revenue grew.")
+    _cite(first, "footnote", "5")
+    first.add_run(" Strongly.")
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "Costs"
+    _cite(table.cell(0, 1).paragraphs[0], "endnote", "1")
+    _cite(document.add_paragraph("Margins held."), "footnote", "2")
+    _cite(document.add_paragraph("No such note."), "footnote", "9")
+    blocks = parse_doc(document).blocks
+    texts = [grid_text([block]) for block in blocks]
+    assert texts == [
+        "Revenue grew.[^1] Strongly.",
+        "[^1]: Source: audited accounts FY2023.",
+        "Costs\n[^i]",
+        "[^i]: Excluding one-off items.",
+        "Margins held.[^2]",
+        "[^2]: Second note.",
+        "No such note.",
+    ]
 
 
 def test_broken_packages_are_corrupt() -> None:

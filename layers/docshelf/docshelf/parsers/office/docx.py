@@ -1,4 +1,5 @@
-"""DOCX parser: the body in source order (paragraphs, tables, pictures), headings from styles and outline levels."""
+"""DOCX parser: the body in source order (paragraphs, tables, pictures), headings from styles and outline levels,
+each footnote and endnote right after the block citing it."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.office.docx_notes import Notes
 from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, w_val
 from docshelf.parsers.office.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
 from docshelf.parsers.office.docx_tables import children, convert_table, table_as_text
@@ -28,6 +30,7 @@ from docshelf.structure import numbered_headings
 
 if TYPE_CHECKING:
     from docshelf.assets.prepare import PreparedImage
+    from docshelf.parsers.office.docx_text import Cite
 
 # A "heading" this long is a body paragraph wearing a heading style.
 MAX_HEADING_CHARS = 300
@@ -50,9 +53,9 @@ _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     what = f"DOCX file {filename!r}"
     check_package(data, limits, what=what)
-    package, body, styles, numbering = _open(data, what)
+    package, body, styles, numbering, notes = _open(data, what)
     title = _core_title(package)
-    reader = BodyReader(StyleSheet(styles), Numbering(numbering), section_ends=_new_page_section_ends(body))
+    reader = BodyReader(StyleSheet(styles), Numbering(numbering), notes, section_ends=_new_page_section_ends(body))
     reader.image_part = _image_parts(package.main_document_part)
     reader.read_blocks(body)
     if not title:
@@ -84,7 +87,7 @@ def _image_parts(main: Any) -> Callable[[str], bytes | None]:
     return image_bytes
 
 
-def _open(data: bytes, what: str) -> tuple[Any, etree._Element, etree._Element | None, etree._Element | None]:
+def _open(data: bytes, what: str) -> tuple[Any, etree._Element, etree._Element | None, etree._Element | None, Notes]:
     try:
         package = OpcPackage.open(io.BytesIO(data))
         main = package.main_document_part
@@ -92,7 +95,8 @@ def _open(data: bytes, what: str) -> tuple[Any, etree._Element, etree._Element |
         body = root.find(w("body"))
         if body is None:
             raise CorruptDocumentError(f"{what} has no document body")
-        return package, body, _related_xml(main, RT.STYLES), _related_xml(main, RT.NUMBERING)
+        notes = Notes(_related_xml(main, RT.FOOTNOTES), _related_xml(main, RT.ENDNOTES))
+        return package, body, _related_xml(main, RT.STYLES), _related_xml(main, RT.NUMBERING), notes
     except CorruptDocumentError:
         raise
     except _OPEN_ERRORS as exc:
@@ -143,9 +147,12 @@ def _in_paragraph_pr(element: etree._Element) -> bool:
 class BodyReader:
     """Walks block-level content in document order and emits typed blocks with their page."""
 
-    def __init__(self, styles: StyleSheet, numbering: Numbering, *, section_ends: set[etree._Element]) -> None:
+    def __init__(
+        self, styles: StyleSheet, numbering: Numbering, notes: Notes, *, section_ends: set[etree._Element]
+    ) -> None:
         self.styles = styles
         self.numbering = numbering
+        self.notes = notes
         self.section_ends = section_ends
         self.blocks: list[Block] = []
         self.page = 1
@@ -165,7 +172,7 @@ class BodyReader:
                 self.read_blocks(child)
 
     def _paragraph(self, p: etree._Element) -> None:
-        content = paragraph_content(p)
+        content = paragraph_content(p, self.notes.cite)
         ppr = p.find(w("pPr"))
         if ppr is not None and flag(ppr.find(w("pageBreakBefore"))):
             content.breaks_before += 1
@@ -177,6 +184,7 @@ class BodyReader:
         if content.text:
             self._caption_previous_image(ppr, content.text)
             self.blocks.append(self._text_block(p, ppr, content.text))
+            self._cited_notes()
         self._pictures(content.pictures_after)
         for box in content.text_boxes:
             self.read_blocks(box)
@@ -236,6 +244,13 @@ class BodyReader:
             ilvl = from_style[1] if from_style else 0
         return num_id, max(0, min(ilvl, 8))
 
+    def _cited_notes(self) -> None:
+        """The notes the last block cited, each a paragraph `[^1]: text` (its paragraphs one line each)."""
+        for mark, note in self.notes.take():
+            text = _box_text(note, self._cell_text)
+            if text:
+                self.blocks.append(Paragraph(text=f"{mark}: {text}", page=self.page))
+
     def _pictures(self, pictures: list[PictureInfo]) -> None:
         for picture in pictures:
             data = self.image_part(picture.rel_id)
@@ -251,6 +266,7 @@ class BodyReader:
         if table is not None:
             self.blocks.append(table)
             self._fresh_page = False
+        self._cited_notes()
         self._pictures(self._cell_pictures)
         # A row that crosses a page boundary marks the break in each of its cells: count it once per row.
         for row in children(tbl, w("tr")):
@@ -264,7 +280,7 @@ class BodyReader:
             if child.tag == w("tbl"):
                 parts.append(table_as_text(child, self._cell_text))
                 continue
-            content = paragraph_content(child)
+            content = paragraph_content(child, self.notes.cite)
             self._cell_pictures.extend(content.pictures_before + content.pictures_after)
             ppr = child.find(w("pPr"))
             style_id = w_val(ppr.find(w("pStyle"))) if ppr is not None else None
@@ -272,7 +288,7 @@ class BodyReader:
             label = self.numbering.next_label(*numbering) if numbering is not None else ""
             if content.text:
                 parts.append(f"{label} {content.text}" if label else content.text)
-            parts.extend(_box_text(box, self._cell_text) for box in content.text_boxes)
+            parts.extend(_box_text(box, self._cell_text, self.notes.cite) for box in content.text_boxes)
         return "\n".join(part for part in parts if part)
 
 
@@ -286,11 +302,11 @@ def _cell_blocks(container: etree._Element) -> list[etree._Element]:
     return found
 
 
-def _box_text(box: etree._Element, cell_text: Any) -> str:
+def _box_text(box: etree._Element, cell_text: Any, cite: Cite | None = None) -> str:
     texts = []
     for child in _cell_blocks(box):
         if child.tag == w("tbl"):
             texts.append(table_as_text(child, cell_text))
         else:
-            texts.append(paragraph_content(child).text)
+            texts.append(paragraph_content(child, cite).text)
     return "\n".join(text for text in texts if text)

@@ -1,14 +1,20 @@
-"""The visible content of one WordprocessingML paragraph: text, inline pictures, text boxes and page breaks."""
+"""The visible content of one WordprocessingML paragraph: text, note marks, inline pictures, text boxes, page breaks."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from docshelf.parsers.office.docx_notes import REFERENCES
 from docshelf.parsers.office.docx_numbering import flag, w
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lxml import etree
+
+    # (note kind, note id) -> the mark the reference shows ('' for none)
+    Cite = Callable[[str, str], str]
 
 WP_NS = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
@@ -63,9 +69,10 @@ class ParagraphContent:
 
 
 class _Collector:
-    def __init__(self) -> None:
+    def __init__(self, cite: Cite | None) -> None:
         self.parts: list[str] = []
         self.content = ParagraphContent()
+        self.cite = cite
 
     def _has_text(self) -> bool:
         return any(part.strip() for part in self.parts)
@@ -90,11 +97,10 @@ class _Collector:
                 self.parts.append(child.text or "")
             elif tag in _CHARACTERS:
                 self.parts.append(_CHARACTERS[tag])
+            elif tag in REFERENCES and self.cite is not None:
+                self.parts.append(self.cite(REFERENCES[tag], str(child.get(w("id")))))
             elif tag == w("br"):
-                if child.get(w("type")) == "page":
-                    self.page_break()
-                else:
-                    self.parts.append("\n")
+                self._break(child)
             elif tag == w("lastRenderedPageBreak"):
                 # Where Word's last layout broke the page.
                 self.page_break(rendered=True)
@@ -106,6 +112,12 @@ class _Collector:
                 self._vml(child)
             else:
                 self.walk(child)
+
+    def _break(self, br: etree._Element) -> None:
+        if br.get(w("type")) == "page":
+            self.page_break()
+        else:
+            self.parts.append("\n")
 
     def _drawing(self, drawing: etree._Element) -> None:
         self.content.text_boxes.extend(_text_boxes(drawing))
@@ -189,8 +201,9 @@ def count_page_breaks(element: etree._Element) -> int:
     return rendered + sum(1 for br in element.iter(w("br")) if br.get(w("type")) == "page")
 
 
-def paragraph_content(paragraph: etree._Element) -> ParagraphContent:
-    collector = _Collector()
+def paragraph_content(paragraph: etree._Element, cite: Cite | None = None) -> ParagraphContent:
+    """The paragraph's content; note references show the mark `cite` gives them (none without it)."""
+    collector = _Collector(cite)
     collector.walk(paragraph)
     lines = "".join(collector.parts).split("\n")
     collector.content.text = "\n".join(" ".join(line.split()) for line in lines).strip()
