@@ -27,8 +27,8 @@ NAMESPACES = (
 BODY = """
 <text:p text:style-name="P1">Doc title</text:p>
 <text:h text:outline-level="1">Chapter</text:h>
-<text:p>Hello<text:s text:c="2"/>world<text:note><text:note-body><text:p>note</text:p></text:note-body>
-</text:note>.</text:p>
+<text:p>Hello<text:s text:c="2"/>world<text:note><text:note-citation>1</text:note-citation><text:note-body>
+<text:p>note</text:p></text:note-body></text:note>.</text:p>
 <text:p text:style-name="P2">Styled heading</text:p>
 <text:list><text:list-item><text:p>one</text:p><text:list><text:list-item><text:p>deep</text:p></text:list-item>
 </text:list></text:list-item></text:list>
@@ -58,19 +58,20 @@ def test_headings_paragraphs_lists_tables_images() -> None:
     content = parse(odt(), filename="t.odt", limits=ParseLimits())
     assert content.title == "Doc title"
     blocks = content.blocks
-    assert blocks[:6] == [
+    assert blocks[:7] == [
         Heading(text="Doc title", level=1, page=1),
         Heading(text="Chapter", level=1, page=1),
-        Paragraph(text="Hello world.", page=1),
+        Paragraph(text="Hello world[^1].", page=1),
+        Paragraph(text="[^1]: note", page=1),
         Heading(text="Styled heading", level=2, page=1),
         Paragraph(text="one", page=1, list_level=0),
         Paragraph(text="deep", page=1, list_level=1),
     ]
-    table = blocks[6]
+    table = blocks[7]
     assert isinstance(table, Table) and table.header_rows == 1
     assert table_grid(table) == [["Head", "Head"], ["a", "b"]]
-    assert blocks[7] == Image(page=1, alt_text="A duck", asset_ref="Pictures/1.png")
-    assert len(blocks) == 8
+    assert blocks[8] == Image(page=1, alt_text="A duck", asset_ref="Pictures/1.png")
+    assert len(blocks) == 9
 
 
 def test_cross_references_show_their_text_and_ruby_reads_through_its_base() -> None:
@@ -87,6 +88,29 @@ def test_cross_references_show_their_text_and_ruby_reads_through_its_base() -> N
         Paragraph(text="See section Payment Schedule and Table 2.", page=1),
         Paragraph(text="会場は東京です。", page=1),
     ]
+
+
+def test_notes_follow_the_block_citing_them_with_their_mark() -> None:
+    def note(citation: str, text: str) -> str:
+        return (
+            f'<text:note text:note-class="footnote"><text:note-citation>{citation}</text:note-citation>'
+            f"<text:note-body><text:p>{text}</text:p></text:note-body></text:note>"
+        )
+
+    body = (
+        f"<text:p>Revenue grew{note('1', 'Source: audited accounts.')} in the north.</text:p>"
+        "<table:table><table:table-row><table:table-cell>"
+        f"<text:p>Costs{note('i', 'Excluding one-off items.')}</text:p></table:table-cell></table:table-row>"
+        "</table:table><text:p>After.</text:p>"
+    )
+    blocks = parse(odt(body), filename="t.odt", limits=ParseLimits()).blocks
+    assert blocks[:2] == [
+        Paragraph(text="Revenue grew[^1] in the north.", page=1),
+        Paragraph(text="[^1]: Source: audited accounts.", page=1),
+    ]
+    table = blocks[2]
+    assert isinstance(table, Table) and table_grid(table) == [["Costs[^i]"]]
+    assert blocks[3:] == [Paragraph(text="[^i]: Excluding one-off items.", page=1), Paragraph(text="After.", page=1)]
 
 
 def test_encrypted_manifest_is_reported() -> None:

@@ -77,6 +77,8 @@ class OdtWalker:
         self.blocks: list[Block] = []
         self.list_depth = 0
         self.title = ""
+        # A table cell's walker holds its notes here, to follow the whole table rather than sit inside the cell.
+        self.held_notes: list[Paragraph] | None = None
 
     def walk(self, element: etree._Element) -> None:
         for child in element:
@@ -94,7 +96,7 @@ class OdtWalker:
             if style_name in self.heading_levels or style_name in _TITLE_STYLES:
                 level = self.heading_levels.get(style_name) or _TITLE_STYLES[style_name]
                 if level == 1 and not self.title and not self.blocks:
-                    self.title = inline_text(node).replace("\n", " ")
+                    self.title = inline_content(node)[0].replace("\n", " ")
                 self.heading(node, level)
             else:
                 self.paragraph(node)
@@ -108,19 +110,29 @@ class OdtWalker:
             self.walk(node)
 
     def heading(self, node: etree._Element, level: int) -> None:
-        text = inline_text(node).replace("\n", " ")
+        text, notes = inline_content(node)
+        text = text.replace("\n", " ")
         if text:
             self.blocks.append(Heading(text=text, level=max(1, min(level, 6)), page=1))
+        self.notes(notes)
         self.images(node)
 
     def paragraph(self, node: etree._Element) -> None:
-        text = inline_text(node)
+        text, notes = inline_content(node)
         if text:
             level = self.list_depth - 1 if self.list_depth else None
             self.blocks.append(Paragraph(text=text, page=1, list_level=level))
+        self.notes(notes)
         self.images(node)
         for frame_text in (n for n in node.iter() if local(n.tag) == "text-box"):
             self.walk(frame_text)
+
+    def notes(self, notes: list[Paragraph]) -> None:
+        """Note paragraphs go right after the block citing them (after the table, for a note cited in a cell)."""
+        if self.held_notes is None:
+            self.blocks.extend(notes)
+        else:
+            self.held_notes.extend(notes)
 
     def images(self, node: etree._Element) -> None:
         for frame in (n for n in node.iter() if local(n.tag) == "frame"):
@@ -138,6 +150,7 @@ class OdtWalker:
 
     def table(self, node: etree._Element) -> None:
         cells: list[RawCell] = []
+        notes: list[Paragraph] = []
         rows = list(_table_rows(node))
         header_rows = sum(1 for _, in_header in rows if in_header)
         n_cols = 0
@@ -149,7 +162,9 @@ class OdtWalker:
                     continue
                 repeat = min(_int(cell.get(f"{{{TABLE}}}number-columns-repeated"), 1), 1024)
                 if cell_name == "table-cell":
-                    text = "\n".join(_cell_lines(cell, self.heading_levels))
+                    lines, cell_notes = _cell_lines(cell, self.heading_levels)
+                    text = "\n".join(lines)
+                    notes.extend(cell_notes)
                     rowspan = _int(cell.get(f"{{{TABLE}}}number-rows-spanned"), 1)
                     colspan = _int(cell.get(f"{{{TABLE}}}number-columns-spanned"), 1)
                     for _ in range(repeat if text else 1):
@@ -162,6 +177,7 @@ class OdtWalker:
         if any(cell.text for cell in cells):
             n_cols = max(n_cols, max(cell.col + cell.colspan for cell in cells))
             self.blocks.append(compact_table(cells, len(rows), n_cols, header_rows=header_rows, page=1, caption=""))
+        self.notes(notes)
 
 
 def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
@@ -175,10 +191,12 @@ def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
     return rows[:100_000]
 
 
-def _cell_lines(cell: etree._Element, heading_levels: dict[str, int]) -> list[str]:
+def _cell_lines(cell: etree._Element, heading_levels: dict[str, int]) -> tuple[list[str], list[Paragraph]]:
+    """The text lines of a cell (or a note body) and the notes they cite."""
     walker = OdtWalker(heading_levels, ImageSource(lambda src: None))  # a cell's pictures stay alt text
+    walker.held_notes = []
     walker.walk(cell)
-    return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")]
+    return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")], walker.held_notes
 
 
 def _int(value: object, default: int) -> int:
@@ -190,10 +208,12 @@ def element_text(node: etree._Element) -> str:
     return normalise_inline("".join(str(part) for part in node.itertext()))
 
 
-def inline_text(node: etree._Element) -> str:
-    """Paragraph text: text:s spaces, tabs and line breaks honoured; notes, frames, annotations and ruby (furigana
-    over a base text) left out; a cross-reference (bookmark-ref, sequence-ref, ...) is the text it shows."""
+def inline_content(node: etree._Element) -> tuple[str, list[Paragraph]]:
+    """Paragraph text and its notes: text:s spaces, tabs and line breaks honoured; frames, annotations and ruby
+    (furigana over a base text) left out; a cross-reference (bookmark-ref, sequence-ref, ...) is the text it shows;
+    a note leaves its marker `[^1]` in the text and becomes a paragraph `[^1]: text` to place after the block."""
     parts: list[str] = []
+    notes: list[Paragraph] = []
 
     def collect(element: etree._Element) -> None:
         name = local(element.tag)
@@ -203,7 +223,11 @@ def inline_text(node: etree._Element) -> str:
             parts.append("\t")
         elif name == "line-break":
             parts.append(_BREAK)
-        elif name in _SKIPPED or name in ("note", "frame", "list", "table", "ruby-text"):
+        elif name == "note":
+            label = _note_label(element)
+            parts.append(f"[^{label}]")
+            notes.append(Paragraph(text=f"[^{label}]: {_note_text(element)}", page=1))
+        elif name in _SKIPPED or name in ("frame", "list", "table", "ruby-text"):
             pass
         else:
             parts.append(element.text or "")
@@ -212,4 +236,16 @@ def inline_text(node: etree._Element) -> str:
                 parts.append(child.tail or "")
 
     collect(node)
-    return normalise_inline("".join(parts))
+    return normalise_inline("".join(parts)), notes
+
+
+def _note_label(note: etree._Element) -> str:
+    """The mark the note is cited with (its text:note-citation), else its id."""
+    citation = next((child for child in note if local(child.tag) == "note-citation"), None)
+    label = element_text(citation) if citation is not None else ""
+    return label or str(note.get(f"{{{TEXT}}}id") or "*")
+
+
+def _note_text(note: etree._Element) -> str:
+    body = next((child for child in note if local(child.tag) == "note-body"), None)
+    return "\n".join(_cell_lines(body, {})[0]) if body is not None else ""
