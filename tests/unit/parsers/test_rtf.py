@@ -70,12 +70,38 @@ def test_tables_and_fields() -> None:
     assert paragraph == Paragraph(text="after link", page=1)
 
 
-def test_footnotes_go_to_the_end_and_binary_is_skipped() -> None:
-    rtf = rb"{\rtf1\ansi Text{\footnote Note text.} more\par{\*\objdata \bin4 {}\}}\par Last\par}"
+def test_footnotes_follow_the_block_citing_them_and_binary_is_skipped() -> None:
+    rtf = (
+        rb"{\rtf1\ansi Text{\super\chftn{\footnote\pard{\super\chftn} Note text.\par Second line.}} more\par"
+        rb"{\*\objdata \bin4 {}\}}\par Last{\super\chftn{\footnote\ftnalt End note.}}\par"
+        rb"\trowd\cellx1000\pard\intbl Cell{\footnote In a cell.}\cell\row\pard After\par}"
+    )
+    blocks = blocks_of(rtf)
+    assert blocks[:4] == [
+        Paragraph(text="Text[^1] more", page=1),
+        Paragraph(text="[^1]: Note text.\nSecond line.", page=1),
+        Paragraph(text="Last[^i]", page=1),
+        Paragraph(text="[^i]: End note.", page=1),
+    ]
+    assert isinstance(blocks[4], Table) and table_grid(blocks[4]) == [["Cell[^2]"]]
+    assert blocks[5:] == [Paragraph(text="[^2]: In a cell.", page=1), Paragraph(text="After", page=1)]
+
+
+def test_tracked_deletions_are_dropped_and_list_numbers_kept() -> None:
+    rtf = (
+        rb"{\rtf1\ansi{\*\revtbl{Unknown;}{Alice;}}"
+        rb"\pard The fee is {\deleted\revauthdel1 100 dollars}{\revised\revauth1 250 dollars} per month.\par"
+        rb"\pard {\deleted gone}{\deleted0 kept}\par"
+        rb"{\listtext 1.\tab}\ls1\ilvl0 Sign the contract\par{\listtext\pard\plain\f3 \'b7\tab}\ls1\ilvl1 Bullet\par"
+        rb"{\listtext\pard\plain\f3 o\tab}\ls1\ilvl1 Hollow bullet\par{\listtext b)\tab}\ls1\ilvl1 Lettered\par}"
+    )
     assert blocks_of(rtf) == [
-        Paragraph(text="Text more", page=1),
-        Paragraph(text="Last", page=1),
-        Paragraph(text="Note text.", page=1),
+        Paragraph(text="The fee is 250 dollars per month.", page=1),
+        Paragraph(text="kept", page=1),
+        Paragraph(text="1. Sign the contract", page=1, list_level=0),
+        Paragraph(text="Bullet", page=1, list_level=1),
+        Paragraph(text="Hollow bullet", page=1, list_level=1),
+        Paragraph(text="b) Lettered", page=1, list_level=1),
     ]
 
 

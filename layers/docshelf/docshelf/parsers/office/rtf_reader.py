@@ -1,4 +1,8 @@
-"""An RTF reader: groups and destinations, code pages (\\ansicpg, font charsets), \\uN with \\ucN, tables."""
+"""An RTF reader: groups and destinations, code pages (\\ansicpg, font charsets), \\uN with \\ucN, tables.
+
+A footnote leaves its mark `[^1]` where it is cited and becomes a paragraph `[^1]: text` right after the paragraph
+(or table) citing it; footnotes count 1, 2, 3 and endnotes (\\ftnalt) i, ii, iii, Word's default formats.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.office.docx_numbering import format_number
 from docshelf.tables import table_from_rows
 
 _TOKEN = re.compile(
@@ -19,7 +24,7 @@ SKIPPED_DESTINATIONS = frozenset(
     {
         "colortbl", "info", "pict", "object", "header", "headerl", "headerr", "headerf", "footer", "footerl",
         "footerr", "footerf", "fldinst", "themedata", "colorschememapping", "datastore", "xmlnstbl", "listtable",
-        "listoverridetable", "revtbl", "rsidtbl", "generator", "pntext", "pntxta", "pntxtb", "listtext",
+        "listoverridetable", "revtbl", "rsidtbl", "generator", "pntext", "pntxta", "pntxtb",
         "annotation", "atnid", "atnauthor", "xe", "tc", "tcn", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc",
         "nonshppict", "shppict", "sp", "sn", "sv", "latentstyles", "userprops", "docvar", "template", "filetbl",
         "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
@@ -31,6 +36,8 @@ SYMBOLS = {
     "tab": "\t", "line": "\n", "zwj": "", "zwnj": "", "ltrmark": "", "rtlmark": "",
 }  # fmt: skip
 CONTROL_SYMBOLS = {"~": "\u00a0", "-": "", "_": "\u2011", "\\": "\\", "{": "{", "}": "}", "|": "", ":": ""}
+# A list label a reader sees as a number ("1.", "2)", "a.", "iv.", "一、"), not a bullet glyph ("·", "o", "§").
+_NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
 MAX_TEXT = 200_000_000
 
@@ -46,6 +53,8 @@ class _State:
     outline: int | None = None
     list_level: int | None = None
     definition: int | None = None
+    deleted: bool = False  # a tracked deletion (\\deleted): not shown
+    endnote: bool = False
 
 
 @dataclass(slots=True)
@@ -62,7 +71,10 @@ class RtfReader:
         self.style_names: dict[int, list[str]] = {}
         self.title: list[str] = []
         self.body = _Output()
-        self.notes = _Output()
+        self.notes = _Output()  # the text of the footnote being read; its paragraph waits in `cited_notes`
+        self.cited_notes: list[Block] = []
+        self.cited_count = {False: 0, True: 0}  # footnotes, endnotes
+        self.list_label: list[str] = []
         self.pending = bytearray()
         self.skip_chars = 0
         self.cells: list[str] = []
@@ -99,9 +111,10 @@ class RtfReader:
                 elif brace == b"}":
                     self._close_group()
         self._decode_pending()
-        self._end_paragraph(self.body)
+        self._end_paragraph()
         self._end_table()
-        return self.body.blocks + self.notes.blocks
+        self._place_cited_notes()
+        return self.body.blocks
 
     def document_title(self) -> str:
         """The last \\title (a \\upr pair stores the ANSI fallback first, the Unicode one last)."""
@@ -137,7 +150,7 @@ class RtfReader:
 
     def _emit(self, text: str) -> None:
         state = self.state
-        if state.skip:
+        if state.skip or state.deleted:
             return
         if state.destination == "fonttbl":
             return
@@ -149,6 +162,9 @@ class RtfReader:
             self.title[-1] += text
             return
         if state.destination == "info":
+            return
+        if state.destination == "listtext":
+            self.list_label.append(text)
             return
         output = self._output()
         if sum(len(part) for part in output.text) < MAX_TEXT:
@@ -169,7 +185,7 @@ class RtfReader:
             if word not in ("footnote", "title", "ud"):
                 state.skip = True
                 return True
-        if word in ("fonttbl", "stylesheet", "footnote", "info"):
+        if word in ("fonttbl", "stylesheet", "footnote", "info", "listtext"):
             state.destination = word
         elif word == "title" and state.destination == "info":
             state.destination = "title"
@@ -210,6 +226,12 @@ class RtfReader:
             state.in_table, state.style, state.outline, state.list_level = False, 0, None, None
         elif word == "intbl":
             state.in_table = True
+        elif word == "deleted":
+            state.deleted = number != 0
+        elif word == "plain":
+            state.deleted = False
+        elif word == "ftnalt":
+            state.endnote = True
         elif word == "outlinelevel" and number is not None:
             state.outline = number
         elif word == "ilvl" and number is not None:
@@ -237,32 +259,57 @@ class RtfReader:
     def _close_group(self) -> None:
         self.skip_chars = 0
         self.ignorable_next = False
-        if self.state.destination == "footnote" and (not self.stack or self.stack[-1].destination != "footnote"):
-            self._end_paragraph(self.notes)
+        destination = self.state.destination
+        if not self.stack or self.stack[-1].destination != destination:
+            if destination == "footnote":
+                self._cite_note()
+            elif destination == "listtext":
+                self._list_label()
         if self.stack:
             self.state = self.stack.pop()
+
+    def _cite_note(self) -> None:
+        """Close a footnote: its mark goes in the text citing it, its paragraph waits for that text's block."""
+        endnote = self.state.endnote
+        self.cited_count[endnote] += 1
+        mark = f"[^{format_number(self.cited_count[endnote], 'lowerRoman' if endnote else 'decimal')}]"
+        self.body.text.append(mark)
+        text = _lines("".join(self.notes.text))
+        self.notes.text.clear()
+        if text:
+            self.cited_notes.append(Paragraph(text=f"{mark}: {text}", page=1))
+
+    def _place_cited_notes(self) -> None:
+        self.body.blocks.extend(self.cited_notes)
+        self.cited_notes.clear()
+
+    def _list_label(self) -> None:
+        """A {\\listtext} label: kept in front of the item when it is a number, dropped when it is a bullet glyph."""
+        label = " ".join("".join(self.list_label).split())
+        self.list_label.clear()
+        if _NUMBER_LABEL.search(label):
+            self._output().text.append(label + " ")
 
     def _paragraph_break(self) -> None:
         if self.state.skip or self.state.destination not in ("", "footnote"):
             return
-        if self.state.in_table and self.state.destination == "":
-            self.body.text.append("\n")
+        if self.state.in_table or self.state.destination == "footnote":  # a line of a cell or of a note
+            self._output().text.append("\n")
             return
-        if self.state.destination == "":
-            self._end_table()
-        self._end_paragraph(self._output())
+        self._end_table()
+        self._end_paragraph()
 
-    def _end_paragraph(self, output: _Output) -> None:
-        joined = _join_surrogates("".join(output.text))
-        text = "\n".join(" ".join(line.split()) for line in joined.split("\n") if line.strip())
-        output.text.clear()
+    def _end_paragraph(self) -> None:
+        text = _lines("".join(self.body.text))
+        self.body.text.clear()
         if not text:
             return
         level = self._heading_level()
-        if level and output is self.body and len(text) < 300:
-            output.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
+        if level and len(text) < 300:
+            self.body.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
         else:
-            output.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
+            self.body.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
+        self._place_cited_notes()
 
     def _heading_level(self) -> int | None:
         name = "".join(self.style_names.get(self.state.style, [])).strip(" ;")
@@ -275,9 +322,9 @@ class RtfReader:
         return outline + 1 if outline is not None and 0 <= outline < 6 else None
 
     def _end_cell(self) -> None:
-        text = _join_surrogates("".join(self.body.text))
+        text = _lines("".join(self.body.text))
         self.body.text.clear()
-        self.cells.append("\n".join(" ".join(line.split()) for line in text.split("\n") if line.strip()))
+        self.cells.append(text)
 
     def _end_row(self) -> None:
         if self.body.text and "".join(self.body.text).strip():
@@ -292,7 +339,14 @@ class RtfReader:
             self._end_row()
         if self.rows and any(text for row in self.rows for text in row):
             self.body.blocks.append(table_from_rows(self.rows, page=1, header_rows=0))
+            self._place_cited_notes()
         self.rows = []
+
+
+def _lines(text: str) -> str:
+    """Text with surrogates joined, each line's whitespace collapsed, empty lines dropped."""
+    joined = _join_surrogates(text)
+    return "\n".join(" ".join(line.split()) for line in joined.split("\n") if line.strip())
 
 
 def _join_surrogates(text: str) -> str:
