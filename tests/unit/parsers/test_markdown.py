@@ -133,6 +133,29 @@ def test_reference_links_render_their_text_only_when_defined() -> None:
     ]
 
 
+def test_footnotes_follow_the_block_citing_them() -> None:
+    source = (
+        "# Rollback\n\nThe window is 30 minutes.[^1] See [the guide][guide].\n\n[^note]: Defined before its use.\n\n"
+        "| Step | Time |\n|---|---|\n| Drain[^note] | 5 min |\n\n## Later\n\nText.\n\n"
+        "[^1]: Measured from the end\nof the rollout.\n\n    A second paragraph.\n\n"
+        "[^spare]: Cited nowhere.\n\n[guide]: https://guide.example\n"
+    )
+    blocks = blocks_of(source)
+    assert blocks[:3] == [
+        Heading(text="Rollback", level=1, page=1),
+        Paragraph(text="The window is 30 minutes.[^1] See the guide.", page=1),
+        Paragraph(text="[^1]: Measured from the end of the rollout.\nA second paragraph.", page=1),
+    ]
+    table = blocks[3]
+    assert isinstance(table, Table) and table_grid(table)[1] == ["Drain[^note]", "5 min"]
+    assert blocks[4:] == [
+        Paragraph(text="[^note]: Defined before its use.", page=1),
+        Heading(text="Later", level=2, page=1),
+        Paragraph(text="Text.", page=1),
+        Paragraph(text="[^spare]: Cited nowhere.", page=1),
+    ]
+
+
 def test_inline_markup_edge_cases() -> None:
     source = b"a `co*de*` b\\*c *un closed **strong** ~~gone~~ x<br>y <img alt='pic' src='p.png'> &amp; <!-- c -->\n"
     content = parse(source, filename="e.md", limits=ParseLimits())

@@ -1,4 +1,8 @@
-"""Markdown block structure (CommonMark/GFM subset): headings, paragraphs, lists, code, tables, HTML blocks."""
+"""Markdown block structure (CommonMark/GFM subset): headings, paragraphs, lists, code, tables, HTML blocks.
+
+A GFM footnote keeps its reference `[^1]` in the text; its definition `[^1]: text` becomes a paragraph placed
+right after the first block citing it (where it is defined when nothing cites it, at the end when only code does).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import re
 
 from lxml import etree, html
 
-from docshelf.model import Block, Heading, Image, Paragraph
+from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
 from docshelf.parsers.markup.markdown_inline import LinkReferences, link_references, render_inline
 from docshelf.scripts import NO_SPACE
@@ -20,6 +24,8 @@ _ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|$)")
 _QUOTE = re.compile(r"^ {0,3}> ?(.*)$")
 _TABLE_RULE = re.compile(r"^ *\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
+_FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:[ \t]*(.*)$")
+_FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
 _LINK_LABEL = re.compile(r"^ {0,3}(?:> ?)*\[([^\]\n]+)\]:[ \t]*\S", re.M)
 _HTML_START = re.compile(
     r"^ {0,3}<(?:!--|/?(?:address|article|aside|blockquote|center|details|dl|div|figure|footer|h[1-6]|header|hr|"
@@ -33,20 +39,46 @@ _CJK_JOIN = re.compile(rf"(?<=[{NO_SPACE}])\n(?=[{NO_SPACE}])")
 MAX_QUOTE_DEPTH = 32
 
 
+class _Footnotes:
+    """The document's footnote definitions (label -> raw text), the labels cited and the labels already placed."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.definitions: dict[str, str] = {}
+        self.cited: set[str] = set()
+        self.placed: set[str] = set()
+        i = 0
+        while i < len(lines):
+            if definition := _FOOTNOTE_DEFINITION.match(lines[i]):
+                i, text = _footnote_extent(lines, i, definition)
+                self.definitions.setdefault(definition.group(1), text)
+            else:
+                self.cited.update(_FOOTNOTE_REFERENCE.findall(lines[i]))
+                i += 1
+
+
 def markdown_blocks(
-    text: str, *, page: int = 1, depth: int = 0, references: LinkReferences | None = None
+    text: str,
+    *,
+    page: int = 1,
+    depth: int = 0,
+    references: LinkReferences | None = None,
+    footnotes: _Footnotes | None = None,
 ) -> list[Block]:
+    lines = text.expandtabs(4).split("\n")
     if references is None:
-        references = link_references(_LINK_LABEL.findall(text))
-    return _BlockScanner(text.expandtabs(4).split("\n"), page, depth, references).scan()
+        references = link_references([label for label in _LINK_LABEL.findall(text) if not label.startswith("^")])
+    return _BlockScanner(lines, page, depth, references, footnotes or _Footnotes(lines)).scan()
 
 
 class _BlockScanner:
-    def __init__(self, lines: list[str], page: int, depth: int, references: LinkReferences) -> None:
+    def __init__(
+        self, lines: list[str], page: int, depth: int, references: LinkReferences, footnotes: _Footnotes
+    ) -> None:
         self.lines = lines
         self.page = page
         self.depth = depth
         self.references = references
+        self.footnotes = footnotes
         self.blocks: list[Block] = []
         self.list_indents: list[int] = []  # content column of each open list item, outermost first
         self.item_kinds: list[tuple[str, int]] = []  # each open item's (marker kind, number), as list_indents
@@ -55,8 +87,24 @@ class _BlockScanner:
 
     def scan(self) -> list[Block]:
         while self.i < len(self.lines):
+            emitted = len(self.blocks)
             self._next_block()
+            for block in self.blocks[emitted:]:
+                for label in _FOOTNOTE_REFERENCE.findall(_cited_text(block)):
+                    if label in self.footnotes.definitions:
+                        self._footnote(label, self.footnotes.definitions[label])
+        if self.depth == 0:
+            for label, raw in self.footnotes.definitions.items():
+                self._footnote(label, raw)
         return self.blocks
+
+    def _footnote(self, label: str, raw: str) -> None:
+        if label in self.footnotes.placed:
+            return
+        self.footnotes.placed.add(label)
+        text, images = render_inline(raw, page=self.page, references=self.references)
+        self.blocks.append(Paragraph(text=f"[^{label}]: {text}", page=self.page))
+        self.blocks.extend(images)
 
     def _next_block(self) -> None:  # noqa: PLR0912
         line = self.lines[self.i]
@@ -88,10 +136,20 @@ class _BlockScanner:
             self._html_block()
         elif self._at_table():
             self._table()
-        elif _LINK_DEFINITION.match(line):
-            self.i += 1
+        elif _LINK_DEFINITION.match(line) or _FOOTNOTE_DEFINITION.match(line):
+            self._definition(line)
         else:
             self._paragraph()
+
+    def _definition(self, line: str) -> None:
+        """A link reference definition is dropped; a footnote's is placed here when nothing cites it."""
+        footnote = _FOOTNOTE_DEFINITION.match(line)
+        if footnote is None:
+            self.i += 1
+            return
+        self.i, raw = _footnote_extent(self.lines, self.i, footnote)
+        if footnote.group(1) not in self.footnotes.cited:
+            self._footnote(footnote.group(1), raw)
 
     def _heading(self, raw: str, level: int) -> None:
         text, images = render_inline(raw, page=self.page, references=self.references)
@@ -176,7 +234,13 @@ class _BlockScanner:
             self._emit_paragraph(inner, prefix="", list_level=None)
         else:
             self.blocks.extend(
-                markdown_blocks("\n".join(inner), page=self.page, depth=self.depth + 1, references=self.references)
+                markdown_blocks(
+                    "\n".join(inner),
+                    page=self.page,
+                    depth=self.depth + 1,
+                    references=self.references,
+                    footnotes=self.footnotes,
+                )
             )
 
     def _html_block(self) -> None:
@@ -255,6 +319,32 @@ class _BlockScanner:
         if text:
             self.blocks.append(Paragraph(text=prefix + text, page=self.page, list_level=list_level))
         self.blocks.extend(images)
+
+
+def _footnote_extent(lines: list[str], start: int, definition: re.Match[str]) -> tuple[int, str]:
+    """Where a footnote definition ends, and its raw text: the first line, lines continuing it, and further
+    paragraphs indented by four spaces (one line each in the text)."""
+    paragraphs = [definition.group(2).strip()]
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and not _starts_block(line) and not _FOOTNOTE_DEFINITION.match(line):
+            paragraphs[-1] += " " + line.strip()
+            i += 1
+            continue
+        following = next((j for j in range(i, len(lines)) if lines[j].strip()), len(lines))
+        if following > i and following < len(lines) and lines[following].startswith("    "):
+            paragraphs.append(lines[following].strip())
+            i = following + 1
+            continue
+        break
+    return i, "\n".join(paragraph for paragraph in paragraphs if paragraph)
+
+
+def _cited_text(block: Block) -> str:
+    if isinstance(block, Table):
+        return " ".join(cell.text for cell in block.cells)
+    return "" if isinstance(block, Image) or (isinstance(block, Paragraph) and block.code) else block.text
 
 
 def _hard_break(line: str) -> str:
