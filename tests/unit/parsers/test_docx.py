@@ -335,3 +335,21 @@ def test_docx_matches_the_reference_conversion(corpus_dir: Path, relative: str) 
     assert text >= 0.95
     assert headings >= 0.8
     assert cells >= 0.9
+
+
+def test_table_of_contents_lines_are_not_body_text() -> None:
+    document = docx.Document()
+    for name in ("TOC Heading", "toc 1", "toc 2", "table of figures"):
+        if name not in [style.name for style in document.styles]:
+            document.styles.add_style(name, WD_STYLE_TYPE.PARAGRAPH)
+    document.add_paragraph("Contents", style="TOC Heading")
+    document.add_paragraph("Introduction\t1", style="toc 1")
+    document.add_paragraph("Scope\t1", style="toc 2")
+    document.add_paragraph("Figure 1: Layout\t2", style="table of figures")
+    document.add_heading("Introduction", level=1)
+    document.add_paragraph("The policy covers every site.")
+    content = parse_doc(document)
+    assert [block.text for block in content.blocks if isinstance(block, Heading | Paragraph)] == [
+        "Introduction",
+        "The policy covers every site.",
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -47,6 +48,7 @@ _OPEN_ERRORS = (
     zlib.error,
     OSError,
 )
+_CONTENTS_STYLE = re.compile(r"^(?:toc [1-9]|toc heading|table of figures)$", re.IGNORECASE)
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
 
@@ -181,7 +183,7 @@ class BodyReader:
         self._turn_pages(content.breaks_before + rendered)
         emitted = len(self.blocks)
         self._pictures(content.pictures_before)
-        if content.text:
+        if content.text and not self._is_contents_entry(ppr):
             self._caption_previous_image(ppr, content.text)
             self.blocks.append(self._text_block(p, ppr, content.text))
             self._cited_notes()
@@ -191,6 +193,12 @@ class BodyReader:
         if len(self.blocks) > emitted:
             self._fresh_page = False
         self._turn_pages(content.breaks_after + (1 if p in self.section_ends else 0))
+
+    def _is_contents_entry(self, ppr: etree._Element | None) -> bool:
+        """A line of a table of contents or of figures (Word's `toc 1`-`toc 9`, `TOC Heading`, `table of figures`
+        styles): the headings again with page numbers, which would match every question about them."""
+        style_id = w_val(ppr.find(w("pStyle"))) if ppr is not None else None
+        return _CONTENTS_STYLE.match(self.styles.name(style_id)) is not None
 
     def _caption_previous_image(self, ppr: etree._Element | None, text: str) -> None:
         """A paragraph in Word's Caption style right after a picture is that picture's caption (it stays a
