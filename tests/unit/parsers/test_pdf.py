@@ -326,6 +326,50 @@ def test_two_text_columns_between_rules_are_not_a_table() -> None:
     assert " ".join(LEFT_COLUMN) in _texts(content)
 
 
+def _unruled_table_pdf(rows: list[tuple[float, list[str]]]) -> bytes:
+    """An unruled table: each row drawn at its own distance below the one before, its cells at fixed tab stops."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    y = HEIGHT - 100
+    for drop, row in rows:
+        y -= drop
+        for x, text in zip((72, 200, 300, 400), row, strict=True):
+            if text:
+                pdf.drawString(x, y, text)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("first", "drop", "wrapped"),
+    [("Well B (old", 13, "casing)"), ("Well B", 10, "North")],
+)
+def test_a_cell_wrapped_onto_a_line_of_its_own_goes_on_in_its_row(first: str, drop: float, wrapped: str) -> None:
+    """At the row pitch the line reads on from the cell above (lower case, an open bracket); nearer than the pitch
+    it is part of it whatever it reads."""
+    rows = [
+        (0, ["Station", "Depth (m)", "pH", "Nitrate"]),
+        (13, ["Well A", "12", "7.1", "3.2"]),
+        (13, [first, "30", "6.8", "4.0"]),
+        (drop, [wrapped, "", "", ""]),
+        (13, ["Borehole C", "55", "7.4", "0.9"]),
+        (13, ["Spring D", "0", "6.5", "5.5"]),
+    ]
+    content = _parse(_unruled_table_pdf(rows))
+    assert [block.kind for block in content.blocks] == ["table"]
+    table = content.blocks[0]
+    assert isinstance(table, Table)
+    assert table_grid(table) == [
+        ["Station", "Depth (m)", "pH", "Nitrate"],
+        ["Well A", "12", "7.1", "3.2"],
+        [f"{first} {wrapped}", "30", "6.8", "4.0"],
+        ["Borehole C", "55", "7.4", "0.9"],
+        ["Spring D", "0", "6.5", "5.5"],
+    ]
+
+
 def test_image_only_page_needs_ocr_when_ocr_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCSHELF_OCR", "off")
     with pytest.raises(NeedsOcrError, match=r"has no text layer .*OCR is turned off \(DOCSHELF_OCR=off\)"):

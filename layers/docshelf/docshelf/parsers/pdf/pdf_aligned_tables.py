@@ -4,7 +4,8 @@ A row's runs are cut into cells where a gap wider than a font size separates the
 more short cells, close together and over the same stretch of the page, make a block; the block's columns are the
 x intervals its cells cover, and the empty stretches between them are gutters every row respects (a cell that
 crosses one merges two columns). A row just above the block whose runs sit in two or more of those columns is its
-header, even where the header cells stand closer than a font size (CJK headers set with narrow gaps). Prose is
+header, even where the header cells stand closer than a font size (CJK headers set with narrow gaps). A cell
+wrapped onto a line of its own (one cell, inside one column, between two rows) goes on in the row above. Prose is
 kept out by cell lengths (a text column's lines are long), hanging lists by their first column (markers only),
 and a column filled once is a stray label, not a column.
 """
@@ -35,6 +36,7 @@ MIN_FILLED_SHARE = 0.6
 SAME_LINE_EM = 0.3
 MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case is a line of prose wrapping on
 MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
+WRAP_PITCH_SHARE = 0.85  # a wrapped cell's line this much closer to its row than the next row is goes on in it
 _MARKER = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[ivx]{1,4}[.)])$")
 
 
@@ -62,8 +64,8 @@ def find_aligned_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], 
     index = 0
     while index < len(rows):
         end = _block_end(rows, index)
-        if end - index >= MIN_ROWS:
-            block = rows[index:end]
+        block = _folded(rows[index:end])
+        if len(block) >= MIN_ROWS:
             header = rows[index - 1] if index > 0 and id(rows[index - 1]) not in used else None
             placed = _table(block, header, page)
             if placed is not None:
@@ -114,25 +116,94 @@ def _tabular(row: _Row) -> bool:
 
 
 def _block_end(rows: list[_Row], start: int) -> int:
-    """The end of the run of tabular rows from `start`, close together and over the same stretch of the page."""
+    """The end of the run of tabular rows from `start`, close together and over the same stretch of the page; a
+    wrapped cell's line between two of them (`_wraps`) goes with them."""
     if not _tabular(rows[start]):
         return start
     end = start + 1
-    while end < len(rows) and _tabular(rows[end]):
-        previous, row = rows[end - 1], rows[end]
-        size = statistics.median(run.size for run in previous.runs + row.runs)
-        overlap = min(previous.x1, row.x1) - max(previous.x0, row.x0)
-        if row.top - previous.top > MAX_ROW_PITCH_EM * size or overlap < 0.5 * min(
-            previous.x1 - previous.x0, row.x1 - row.x0
-        ):
+    while end < len(rows):
+        if _tabular(rows[end]) and _next_row(rows[end - 1], rows[end]):
+            end += 1
+        elif end + 1 < len(rows) and _wraps(rows[start:end], rows[end], rows[end + 1]):
+            end += 2
+        else:
             break
-        end += 1
     return end
+
+
+def _next_row(previous: _Row, row: _Row) -> bool:
+    """The row stands within a row pitch below the previous one, over the same stretch of the page."""
+    size = statistics.median(run.size for run in previous.runs + row.runs)
+    overlap = min(previous.x1, row.x1) - max(previous.x0, row.x0)
+    return row.top - previous.top <= MAX_ROW_PITCH_EM * size and overlap >= 0.5 * min(
+        previous.x1 - previous.x0, row.x1 - row.x0
+    )
+
+
+def _wraps(block: list[_Row], line: _Row, below: _Row) -> bool:
+    """Whether the one-cell line under the block is the rest of a cell of its last row: it lies inside one column
+    of the block under a filled cell, a tabular row with its cells in the block's columns follows it, and it
+    stands nearer the row above than the row below does (or, at the same pitch, reads on from the cell above:
+    lower case, an open bracket)."""
+    if len(line.cells) != 1 or not _tabular(below) or not _next_row(line, below) or not _next_row(block[-1], line):
+        return False
+    index = _cell_above(block, line)
+    columns = _columns(block)
+    in_columns = [_column_of(columns, _span(cell)) for cell in below.cells]
+    if index is None or None in in_columns or len(set(in_columns)) < len(in_columns):
+        return False
+    nearer = line.top - block[-1].top < WRAP_PITCH_SHARE * (below.top - line.top)
+    return nearer or _reads_on(_cell_text(block[-1].cells[index]), _cell_text(line.cells[0]))
+
+
+def _cell_above(rows: list[_Row], line: _Row) -> int | None:
+    """The index of the last row's cell in the one column of the rows that holds the line, if there is one."""
+    columns = _columns(rows)
+    column = _column_of(columns, (line.x0, line.x1))
+    cells = [i for i, cell in enumerate(rows[-1].cells) if _column_of(columns, _span(cell)) == column]
+    return cells[0] if column is not None and cells else None
+
+
+def _column_of(columns: list[tuple[float, float]], span: tuple[float, float]) -> int | None:
+    """The one column the span overlaps without reaching into its neighbours, if any."""
+    x0, x1 = span
+    inside = [i for i, (start, end) in enumerate(columns) if x0 < end and start < x1]
+    if len(inside) != 1:
+        return None
+    index = inside[0]
+    left = columns[index - 1][1] if index > 0 else float("-inf")
+    right = columns[index + 1][0] if index + 1 < len(columns) else float("inf")
+    return index if left < x0 and x1 < right else None
+
+
+def _reads_on(above: str, text: str) -> bool:
+    """The text reads as the rest of the cell above: it starts in lower case, or the cell above leaves a bracket
+    open or ends on a joining mark."""
+    return text[:1].islower() or above.count("(") > above.count(")") or above.endswith(("-", ",", "/", "&"))
+
+
+def _folded(block: list[_Row]) -> list[_Row]:
+    """The block's rows, each wrapped cell's line (a one-cell row `_block_end` let in) put into the cell above."""
+    rows: list[_Row] = []
+    for row in block:
+        index = _cell_above(rows, row) if rows and len(row.cells) == 1 else None
+        if index is None:
+            rows.append(row)
+            continue
+        previous = rows[-1]
+        cells = list(previous.cells)
+        cells[index] = sorted(cells[index] + row.runs, key=lambda run: run.x0)
+        rows[-1] = _Row(previous.runs + row.runs, cells, previous.top, row.bottom)
+    return rows
+
+
+def _span(cell: list[Run]) -> tuple[float, float]:
+    return cell[0].x0, max(run.x1 for run in cell)
 
 
 def _columns(rows: list[_Row]) -> list[tuple[float, float]]:
     merged: list[tuple[float, float]] = []
-    spans = sorted((cell[0].x0, max(run.x1 for run in cell)) for row in rows for cell in row.cells)
+    spans = sorted(_span(cell) for row in rows for cell in row.cells)
     for start, end in spans:
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
@@ -199,7 +270,7 @@ def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTabl
     for row in rows:
         texts = ["" for _ in columns]
         for cell in row.cells:
-            middle = (cell[0].x0 + max(run.x1 for run in cell)) / 2
+            middle = sum(_span(cell)) / 2
             column = next(i for i, (start, end) in enumerate(columns) if start <= middle <= end)
             texts[column] = join_lines([part for part in (texts[column], _cell_text(cell)) if part])
         grid.append(texts)
