@@ -320,6 +320,35 @@ def test_table_with_horizontal_rules_only_is_a_table() -> None:
     assert _texts(content) == ["Table 1. Accuracy by model size.", "Larger models are more accurate."]
 
 
+def test_a_row_wrapped_between_horizontal_rules_is_one_row() -> None:
+    """Description cells wrapped onto a second line, the rows set further apart than a row's lines."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    for y in (HEIGHT - 100, HEIGHT - 120, HEIGHT - 182):
+        pdf.line(72, y, 480, y)
+    rows = [
+        (HEIGHT - 114, ["Method", "Description", "Accuracy"]),
+        (HEIGHT - 134, ["Baseline", "Linear model on raw", "71.2"]),
+        (HEIGHT - 146, ["", "features", ""]),
+        (HEIGHT - 162, ["Neural", "Two-layer network", "81.5"]),
+        (HEIGHT - 174, ["", "with dropout", ""]),
+    ]
+    for y, row in rows:
+        for x, text in zip((76, 170, 330), row, strict=True):
+            pdf.drawString(x, y, text)
+    pdf.showPage()
+    pdf.save()
+    tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [
+        [
+            ["Method", "Description", "Accuracy"],
+            ["Baseline", "Linear model on raw features", "71.2"],
+            ["Neural", "Two-layer network with dropout", "81.5"],
+        ]
+    ]
+
+
 def test_two_text_columns_between_rules_are_not_a_table() -> None:
     content = _parse(_booktabs_pdf(prose_between_rules=True))
     assert not any(isinstance(block, Table) for block in content.blocks)

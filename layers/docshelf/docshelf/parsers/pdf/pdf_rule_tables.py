@@ -4,7 +4,8 @@ Between two or more long horizontal rules of the same extent, the text is cut in
 wider than a font size ends a fragment); the fragments' x coverage has empty stretches (gutters) that every
 row respects. Only a region whose rows fill at least two columns on three or more rows, in short cells, is
 taken: prose framed by rules (a boxed example, lined paper, two text columns between a header and a footer
-rule) has long fragments or no gutter and stays running text.
+rule) has long fragments or no gutter and stays running text. A line that leaves the first column empty and fills
+only columns filled in the row above, nearer to it than the rows stand apart, is that row's cells wrapping on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ MIN_MULTI_COLUMN_SHARE = 0.5
 MAX_MEDIAN_CELL_CHARS = 30
 MAX_CELL_CHARS = 120
 MAX_ROWS = 80
+WRAP_PITCH_SHARE = 0.9  # a line this much nearer the line above than the rows' pitch wraps a row on
 
 
 def find_rule_tables(
@@ -91,6 +93,9 @@ def _rule_table(rules: list[Rule], runs: list[Run], page: int) -> tuple[PlacedTa
         return None, runs
     if any(sum(1 for row in grid if row[index]) < 2 for index in range(len(columns))):
         return None, runs  # a column filled once is a stray label, not a column
+    # The evidence above is taken line by line; the table's rows take in the lines that wrap them on.
+    rows = _folded(rows, columns)
+    grid = [[_cell_text(row, start, end) for start, end in columns] for row in rows]
     header_rows = _header_rows(rules, rows)
     table = Table(
         cells=tuple(TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)),
@@ -114,6 +119,31 @@ def _text_rows(fragments: list[Line]) -> list[list[Line]]:
             rows.append([fragment])
             row_bottom = fragment.bottom
     return rows
+
+
+def _folded(rows: list[list[Line]], columns: list[tuple[float, float]]) -> list[list[Line]]:
+    """The rows with each wrapped line put into the row above: a line that leaves the first column empty, fills
+    only columns the row above fills, and stands nearer the line above than the median pitch of the lines that
+    start a row (those with a first cell) and no further from it than from the line below (an accent set on a
+    line of its own over the next row's letter stays out)."""
+    tops = [min(fragment.top for fragment in row) for row in rows]
+    filled = [{i for i, (start, end) in enumerate(columns) if _cell_text(row, start, end)} for row in rows]
+    starts = [tops[i] - tops[i - 1] for i in range(1, len(rows)) if 0 in filled[i]]
+    if not starts:
+        return rows
+    pitch = statistics.median(starts)
+    folded = [list(rows[0])]
+    above = set(filled[0])
+    for i in range(1, len(rows)):
+        gap = tops[i] - tops[i - 1]
+        nearer = gap < WRAP_PITCH_SHARE * pitch and (i + 1 == len(rows) or gap <= tops[i + 1] - tops[i])
+        if nearer and 0 not in filled[i] and filled[i] <= above:
+            folded[-1].extend(rows[i])
+        else:
+            folded.append(list(rows[i]))
+            above = set()
+        above |= filled[i]
+    return folded
 
 
 def _columns(fragments: list[Line]) -> list[tuple[float, float]]:
