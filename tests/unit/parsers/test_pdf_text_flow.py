@@ -16,6 +16,7 @@ from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
+from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.tables import table_grid
 
 WIDTH, HEIGHT = A4
@@ -139,6 +140,54 @@ def test_the_hyphen_rule_on_both_kinds(left: str, right: str, vocabulary: str, h
     assert keeps_hyphen(left, right, Vocabulary.of([vocabulary])) is hyphen
     joined = resolve(f"{left}{HYPHEN_BREAK}{right} end", Vocabulary.of([vocabulary]))
     assert joined == (f"{left}-{right} end" if hyphen else f"{left}{right} end")
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        (
+            ["at https://data.example.org/water/", "pumps/2021/records.csv here"],
+            "at https://data.example.org/water/pumps/2021/records.csv here",
+        ),
+        (
+            ["see www.example.org/reports/annual-", "report-2021.pdf now"],
+            "see www.example.org/reports/annual-report-2021.pdf now",
+        ),
+        (["write to water.support@example.", "org or call"], "write to water.support@example.org or call"),
+        (["in the years 2015-", "2019 and"], "in the years 2015-2019 and"),
+        (["pages 12–", "19 of it"], "pages 12–19 of it"),
+        (["read https://example.org/", "for details"], "read https://example.org/ for details"),
+        (["mail ann@example.org.", "Then wait"], "mail ann@example.org. Then wait"),
+        (["the state-of-the-", "art model"], "the state-of-the-art model"),
+        (["in 2015 and", "2019 again"], "in 2015 and 2019 again"),
+    ],
+)
+def test_an_address_or_a_number_range_broken_at_the_line_end_goes_on_without_a_space(
+    lines: list[str], joined: str
+) -> None:
+    assert join_lines(lines) == joined
+
+
+def test_a_paragraph_with_an_address_broken_at_its_line_ends_reads_it_whole() -> None:
+    lines = [
+        "The records of the pumps are published for everyone at https://data.example.org/water/",
+        "pumps/2021/service-records.csv under an open licence, and questions go to water.support@",
+        "example.org or to the district office in person. Results for the years from 2015-",
+        "2019 are given in the annex.",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    for index, line in enumerate(lines):  # justified: each line but the last stretched to the column width
+        spare = 0.0 if index == len(lines) - 1 else 440 - pdf.stringWidth(line, "Helvetica", 10)
+        pdf.drawString(LEFT, HEIGHT - 80 - 12 * index, line, charSpace=spare / (len(line) - 1))
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        "The records of the pumps are published for everyone at https://data.example.org/water/pumps/2021/"
+        "service-records.csv under an open licence, and questions go to water.support@example.org or to the "
+        "district office in person. Results for the years from 2015-2019 are given in the annex."
+    ]
 
 
 def test_figure_text_stays_out_of_the_body_and_its_caption_stays() -> None:

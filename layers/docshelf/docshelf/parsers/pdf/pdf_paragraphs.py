@@ -7,6 +7,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from docshelf.parsers.pdf.pdf_breaks import unspaced
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
 from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_numbering import numbering_level
@@ -136,6 +137,9 @@ def _joined(texts: list[str]) -> str:
             parts.append(text)
             continue
         tail = parts[-1]
+        if unspaced(tail, text):
+            parts.append(text)  # a web or e-mail address or a number range broken at the line end goes on
+            continue
         if len(tail) > 1 and tail.endswith("-") and tail[-2].isalpha() and text[:1].isalnum():
             parts[-1] = tail[:-1] + HYPHEN_BREAK  # a word broken at the line end, or a hyphenated one
         elif not (no_space_script(tail[-1]) or no_space_script(text[0])):
