@@ -12,6 +12,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+from docshelf.index.analyzer import analyze
 from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf import parse
@@ -188,6 +189,34 @@ def test_a_paragraph_with_an_address_broken_at_its_line_ends_reads_it_whole() ->
         "service-records.csv under an open licence, and questions go to water.support@example.org or to the "
         "district office in person. Results for the years from 2015-2019 are given in the annex."
     ]
+
+
+def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word_searchable() -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x = LEFT
+    for text, raised in [
+        ("Hand pumps serve 200 million people", False),
+        ("1", True),
+        (" and fail in their first year", False),
+        ("2,3", True),
+        (" over 3 km", False),
+        ("2", True),
+        (" at 10", False),
+        ("−3", True),
+        (" m/s.", False),
+    ]:
+        size = 6.5 if raised else 10.0
+        pdf.setFont("Helvetica", size)
+        pdf.drawString(x, HEIGHT - 80 + (4 if raised else 0), text)
+        x += pdf.stringWidth(text, "Helvetica", size)
+    pdf.showPage()
+    pdf.save()
+    [text] = _texts(_parse(buffer.getvalue()))
+    assert text == "Hand pumps serve 200 million people ¹ and fail in their first year ²,³ over 3 km² at 10⁻³ m/s."
+    terms = set(analyze(text))
+    for query in ("people", "year", "km2", "km²"):
+        assert set(analyze(query)) <= terms
 
 
 def test_figure_text_stays_out_of_the_body_and_its_caption_stays() -> None:

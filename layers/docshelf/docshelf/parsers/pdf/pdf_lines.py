@@ -1,4 +1,10 @@
-"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them."""
+"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them.
+
+A run set smaller and raised above the line (a reference mark, an exponent) is written in superscript characters
+where they all exist: `km²`, `10⁻³` (a fraction's numerator before its slash stays: `1⁄4`). NFKC, which the index
+analyzer applies, folds `people¹` back into the one term `people1`, so a mark after a word is set off by a space
+(`people ¹`): the word stays a word to search, while an exponent stays on its number, unit or variable.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_bidi import logical_line
 from docshelf.parsers.pdf.pdf_text import Run
-from docshelf.scripts import no_space_script
+from docshelf.scripts import has_cjk_letter, no_space_script
 
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
@@ -22,6 +28,15 @@ MIN_HEIGHT_EM = 0.6
 # a Latin or digit run.
 CJK_GAP_EM = 1.0
 MIXED_SCRIPT_GAP_EM = 0.75
+# A run at most this share of the line's font size whose bottom stands this many of the line's font sizes above
+# the bottom of the line's main run is raised: a superscript.
+SUPERSCRIPT_SIZE_SHARE = 0.8
+SUPERSCRIPT_RISE_EM = 0.3
+_SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
+_SUPERSCRIPT_TEXT = re.compile(r"\s*[0-9+\-−=()ni][0-9+\-−=()ni,\s]*")
+_SUPERSCRIPT_CORE = re.compile(r"[0-9ni]")
+_LAST_WORD = re.compile(r"[^\W\d_]+$")
+_FRACTION_SLASHES = ("⁄", "/")
 
 
 @dataclass(slots=True)
@@ -117,10 +132,11 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         bold = run.bold or not run.text.strip()
         return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
     ordered = list(reversed(runs)) if rtl else runs
+    main = max(runs, key=lambda r: len(r.text))
     parts: list[str] = []
     previous: Run | None = None
-    for run in ordered:
-        text = run.text
+    for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
+        text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
             gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
             joined_tail, head = parts[-1], text
@@ -137,7 +153,6 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
                 parts.append(" ")
         parts.append(text)
         previous = run
-    main = max(runs, key=lambda r: len(r.text))
     return Line(
         text=logical_line(" ".join("".join(parts).split())),
         x0=min(r.x0 for r in runs),
@@ -151,6 +166,44 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _superscripts(runs: list[Run], main: Run) -> list[bool]:
+    """Which runs to write in superscript: raised, made of characters with superscript forms, not the fragment's
+    first run nor a fraction's numerator (before its slash); a sign or bracket alone only beside a raised digit or
+    letter (`10⁻³`, not the bracket before raised CJK text)."""
+    candidates = [
+        index > 0
+        and _raised(run, main)
+        and _SUPERSCRIPT_TEXT.fullmatch(run.text) is not None
+        and not any(after.text.startswith(_FRACTION_SLASHES) for after in runs[index + 1 : index + 2])
+        for index, run in enumerate(runs)
+    ]
+    cores = [candidates[i] and _SUPERSCRIPT_CORE.search(run.text) is not None for i, run in enumerate(runs)]
+    beside = [False, *cores, False]
+    return [cores[i] or (candidates[i] and (beside[i] or beside[i + 2])) for i in range(len(runs))]
+
+
+def _raised(run: Run, main: Run) -> bool:
+    smaller = run.size <= SUPERSCRIPT_SIZE_SHARE * main.size
+    return smaller and run.bottom <= main.bottom - SUPERSCRIPT_RISE_EM * main.size
+
+
+def _superscript(text: str, tail: str) -> str:
+    """The raised text in superscript characters, set off from a word it marks (see the module docstring)."""
+    raised = text.translate(_SUPERSCRIPTS)
+    return " " + raised.lstrip() if _marks_word(tail) and not text[:1].isspace() else raised
+
+
+def _marks_word(tail: str) -> bool:
+    """Whether a superscript right after `tail` marks its last word (a reference) rather than raises a power: after
+    three letters or more, or two starting with a capital (`Li`); not after a digit, one letter or two lower-case
+    ones (`10⁻³`, `R²`, `km²`), nor after CJK or Hangul letters, which the analyzer cuts from digits anyway."""
+    word = _LAST_WORD.search(tail)
+    if word is None or has_cjk_letter(word.group()[-1]):
+        return False
+    letters = word.group()
+    return len(letters) >= 3 or (len(letters) == 2 and letters[0].isupper())
 
 
 def _cjk_boundary(tail: str, head: str) -> bool:
