@@ -12,6 +12,8 @@ from tests.conftest import CORPUS
 
 # Documents whose only problem is a fact of the file itself, not a tag in the manifest.
 KNOWN_OUTCOMES = {"xls/testEXCEL_95.xls": "empty"}  # formatting and a picture, no cell values
+# Documents with fewer than five words of content: a slide title beside a date placeholder (slide furniture).
+FEW_WORDS = {"pptx/fake-power-point-malformed.pptx": 2}
 
 
 def manifest_rows() -> list[tuple[str, str]]:
@@ -53,5 +55,6 @@ def test_document_outcome_matches_its_manifest_tags(
     assert expected == "ok", f"{name} parsed, expected {expected}"
     words = sum(len(block.text.split()) if block.kind != "table" else len(block.cells) for block in document.blocks())
     size = (corpus_dir / name).stat().st_size
-    assert words >= min(5, size // 10), f"{name} parsed to almost nothing ({words} words from {size} bytes)"
+    least = min(FEW_WORDS.get(name, 5), size // 10)
+    assert words >= least, f"{name} parsed to almost nothing ({words} words from {size} bytes)"
     assert "None" not in {block.text for block in document.blocks() if block.kind != "table"}

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import copy
 import io
 from pathlib import Path
 from typing import Any
 
 import pptx
 import pytest
+from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Inches
 
@@ -72,6 +74,23 @@ def test_text_boxes_follow_reading_order_not_creation_order() -> None:
     # Slightly lower than its right-hand neighbour, but on the same line: read first.
     slide.shapes.add_textbox(Inches(1), Inches(1) + Emu(20000), Inches(3), Inches(1)).text_frame.text = "top left"
     assert texts(parse_deck(presentation).blocks) == ["top left", "top right", "bottom"]
+
+
+def test_footer_and_date_placeholders_are_skipped_but_a_text_box_at_the_bottom_is_kept() -> None:
+    presentation = pptx.Presentation()
+    for number in (1, 2):
+        slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY])
+        slide.shapes.title.text = f"Topic {number}"
+        for furniture in slide.slide_layout.placeholders:
+            if furniture.placeholder_format.type in (PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE):
+                slide.shapes._spTree.append(copy.deepcopy(furniture._element))
+        for placeholder in slide.placeholders:
+            if placeholder.placeholder_format.type == PP_PLACEHOLDER.FOOTER:
+                placeholder.text_frame.text = "ACME Confidential"
+            elif placeholder.placeholder_format.type == PP_PLACEHOLDER.DATE:
+                placeholder.text_frame.text = "12/03/2024"
+    slide.shapes.add_textbox(Inches(1), Inches(7), Inches(4), Inches(0.4)).text_frame.text = "Source: survey 2024"
+    assert texts(parse_deck(presentation).blocks) == ["Topic 1", "Topic 2", "Source: survey 2024"]
 
 
 def test_table_merged_cells_become_spans() -> None:
@@ -147,7 +166,7 @@ def test_every_corpus_pptx_parses_with_content(corpus_dir: Path) -> None:
 def test_malformed_pptx_keeps_its_readable_content(corpus_dir: Path) -> None:
     name = "fake-power-point-malformed.pptx"
     document = parse_bytes((corpus_dir / "pptx" / name).read_bytes(), name)
-    assert texts(document.blocks()) == ["Test Slide", "Problem Date Placeholder"]
+    assert texts(document.blocks()) == ["Test Slide"]  # its damaged date placeholder is slide furniture
     assert document.outline()[0].text == "Test Slide"
 
 

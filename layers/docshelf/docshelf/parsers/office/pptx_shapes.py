@@ -21,7 +21,8 @@ SAME_BAND_EMU = 228_600  # a quarter inch
 TITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE})
 SUBTITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SUBTITLE})
 BULLETED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICAL_BODY})
-SKIPPED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SLIDE_NUMBER})
+# Slide furniture PowerPoint repeats on every slide from the Header & Footer dialog; a plain text box stays.
+SKIPPED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
 _BULLET_TAGS = (qn("a:buChar"), qn("a:buAutoNum"), qn("a:buBlip"))
 
 # Exceptions python-pptx raises on malformed shapes (missing attributes, unknown enum values, bad XML).
