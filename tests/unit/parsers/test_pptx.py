@@ -7,6 +7,7 @@ from typing import Any
 
 import pptx
 import pytest
+from lxml import etree
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Inches
@@ -16,6 +17,7 @@ from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office.pptx import parse
+from docshelf.parsers.office.pptx_numbering import scheme_label
 from docshelf.tables import table_grid
 from tests.unit.parsers.markup_measures import (
     cell_f1,
@@ -91,6 +93,63 @@ def test_footer_and_date_placeholders_are_skipped_but_a_text_box_at_the_bottom_i
                 placeholder.text_frame.text = "12/03/2024"
     slide.shapes.add_textbox(Inches(1), Inches(7), Inches(4), Inches(0.4)).text_frame.text = "Source: survey 2024"
     assert texts(parse_deck(presentation).blocks) == ["Topic 1", "Topic 2", "Source: survey 2024"]
+
+
+def _numbered(paragraph: Any, scheme: str | None, start: int | None = None) -> None:
+    properties = paragraph._p.get_or_add_pPr()
+    if scheme is not None:
+        auto_number = etree.SubElement(properties, qn("a:buAutoNum"), type=scheme)
+        if start is not None:
+            auto_number.set("startAt", str(start))
+
+
+def test_auto_numbered_paragraphs_carry_the_numbers_powerpoint_draws() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_AND_CONTENT])
+    frame = slide.placeholders[1].text_frame
+    items = [
+        ("Plan", 0, "arabicPeriod", None),
+        ("Scope", 1, "alphaLcParenR", None),
+        ("", 1, "alphaLcParenR", None),  # an empty paragraph shows no number and counts none
+        ("Budget", 1, "alphaLcParenR", None),
+        ("Build", 0, "arabicPeriod", None),
+        ("Code", 1, "alphaLcParenR", None),  # a new run under the next top-level item
+        ("Ship", 0, "arabicPeriod", None),
+        ("Then, in phase two:", 0, None, None),  # a paragraph without a number ends the run
+        ("Review", 0, "romanUcParenBoth", 4),
+        ("Retire", 0, "romanUcParenBoth", 4),  # the same startAt repeated continues the run
+    ]
+    for index, (text, level, scheme, start) in enumerate(items):
+        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        paragraph.text, paragraph.level = text, level
+        _numbered(paragraph, scheme, start)
+    assert texts(parse_deck(presentation).blocks) == [
+        "1. Plan",
+        "a) Scope",
+        "b) Budget",
+        "2. Build",
+        "a) Code",
+        "3. Ship",
+        "Then, in phase two:",
+        "(IV) Review",
+        "(V) Retire",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "value", "label"),
+    [
+        ("arabicParenR", 2, "2)"),
+        ("arabicPlain", 3, "3"),
+        ("alphaUcPeriod", 27, "AA."),
+        ("romanLcPeriod", 9, "ix."),
+        ("alphaLcParenBoth", 3, "(c)"),
+        ("circleNumDbPlain", 3, "\u2462"),
+        ("ea1JpnKorPeriod", 3, "3."),  # a scheme not drawn here keeps its number
+    ],
+)
+def test_auto_number_schemes(scheme: str, value: int, label: str) -> None:
+    assert scheme_label(scheme, value) == label
 
 
 def test_table_merged_cells_become_spans() -> None:

@@ -12,6 +12,7 @@ from pptx.shapes.picture import Picture
 from docshelf.assets.collect import AssetCollector
 from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
+from docshelf.parsers.office.pptx_numbering import AutoNumbering, auto_number
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -145,13 +146,16 @@ class ShapeReader:
             level = 1 if kind in TITLE_PLACEHOLDERS else 2
             return [Heading(text=text, level=level, page=self.page)] if text else []
         blocks: list[Block] = []
+        numbering = AutoNumbering()
         for paragraph in frame.paragraphs:
             text = clean_text(paragraph.text)
             if not text:
                 continue
             level = int(paragraph.level or 0)
+            label = numbering.next_label(level, auto_number(paragraph._p.pPr))
             bulleted = self._is_bulleted(paragraph, level, default=kind in BULLETED_PLACEHOLDERS)
-            blocks.append(Paragraph(text=text, page=self.page, list_level=level if bulleted else None))
+            labelled = f"{label} {text}" if label else text
+            blocks.append(Paragraph(text=labelled, page=self.page, list_level=level if bulleted else None))
         return blocks
 
     def _is_bulleted(self, paragraph: Any, level: int, *, default: bool) -> bool:
