@@ -9,6 +9,8 @@ import pptx
 import pytest
 from lxml import etree
 from pptx.enum.shapes import PP_PLACEHOLDER
+from pptx.opc.package import Part
+from pptx.opc.packuri import PackURI
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Inches
 
@@ -150,6 +152,86 @@ def test_auto_numbered_paragraphs_carry_the_numbers_powerpoint_draws() -> None:
 )
 def test_auto_number_schemes(scheme: str, value: int, label: str) -> None:
     assert scheme_label(scheme, value) == label
+
+
+DIAGRAM_NS = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+DRAWING_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _diagram_point(model_id: str, text: str, kind: str | None = None) -> str:
+    typed = f' type="{kind}"' if kind else ""
+    body = f"<dgm:t><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></dgm:t>" if text else ""
+    return f'<dgm:pt modelId="{model_id}"{typed}>{body}</dgm:pt>'
+
+
+def _add_smartart(presentation: Any, slide: Any, points: str, connections: str) -> None:
+    """A SmartArt graphic frame, its data, layout, style and colour parts, and the drawing PowerPoint caches."""
+    namespaces = f'xmlns:dgm="{DIAGRAM_NS}" xmlns:a="{DRAWING_NS}"'
+    data = f"<dgm:dataModel {namespaces}><dgm:ptLst>{points}</dgm:ptLst><dgm:cxnLst>{connections}</dgm:cxnLst>"
+    drawing = (
+        '<dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram"'
+        f' xmlns:a="{DRAWING_NS}"><dsp:spTree><dsp:sp><dsp:txBody><a:p><a:r><a:t>Discover needs</a:t></a:r></a:p>'
+        "</dsp:txBody></dsp:sp></dsp:spTree></dsp:drawing>"
+    )
+    parts = {
+        "dm": ("diagramData", "diagramData", data + "</dgm:dataModel>"),
+        "lo": ("diagramLayout", "diagramLayout", f"<dgm:layoutDef {namespaces}/>"),
+        "qs": ("diagramQuickStyle", "diagramStyle", f"<dgm:styleDef {namespaces}/>"),
+        "cs": ("diagramColors", "diagramColors", f"<dgm:colorsDef {namespaces}/>"),
+        "drawing": ("diagramDrawing", "diagramDrawing", drawing),
+    }
+    ids = {}
+    for key, (relationship, content, xml) in parts.items():
+        content_type = f"application/vnd.openxmlformats-officedocument.drawingml.{content}+xml"
+        part = Part(
+            PackURI(f"/ppt/diagrams/{relationship}1.xml"), content_type, presentation.part.package, xml.encode()
+        )
+        ids[key] = slide.part.relate_to(part, f"{RELATIONSHIPS}/{relationship}")
+    slide.shapes._spTree.append(
+        etree.fromstring(
+            f'<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"'
+            f' xmlns:a="{DRAWING_NS}" xmlns:r="{RELATIONSHIPS}"><p:nvGraphicFramePr><p:cNvPr id="10" name="Diagram 1"/>'
+            '<p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="914400" y="1828800"/>'
+            f'<a:ext cx="7315200" cy="3657600"/></p:xfrm><a:graphic><a:graphicData uri="{DIAGRAM_NS}">'
+            f'<dgm:relIds xmlns:dgm="{DIAGRAM_NS}" r:dm="{ids["dm"]}" r:lo="{ids["lo"]}" r:qs="{ids["qs"]}"'
+            f' r:cs="{ids["cs"]}"/></a:graphicData></a:graphic></p:graphicFrame>'
+        )
+    )
+
+
+def test_smartart_node_texts_are_list_items_nested_by_the_data_model() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY])
+    slide.shapes.title.text = "Our process"
+    points = "".join(
+        [
+            _diagram_point("0", "", "doc"),
+            _diagram_point("1", "Discover needs"),
+            _diagram_point("2", "Interview users"),
+            _diagram_point("3", "Deliver value"),
+            _diagram_point("4", "not shown", "parTrans"),
+            _diagram_point("5", "not shown", "sibTrans"),
+            _diagram_point("6", "", "pres"),
+        ]
+    )
+    tree = '<dgm:cxn modelId="c1" srcId="0" destId="1"/><dgm:cxn modelId="c2" srcId="1" destId="2"/>'
+    tree += '<dgm:cxn modelId="c3" srcId="0" destId="3"/><dgm:cxn modelId="c4" type="presOf" srcId="1" destId="6"/>'
+    _add_smartart(presentation, slide, points, tree)
+    assert parse_deck(presentation).blocks == [
+        Heading(text="Our process", level=1, page=1),
+        Paragraph(text="Discover needs", page=1, list_level=0),  # once: the cached drawing is not read
+        Paragraph(text="Interview users", page=1, list_level=1),
+        Paragraph(text="Deliver value", page=1, list_level=0),
+    ]
+
+    flat = pptx.Presentation()
+    slide = flat.slides.add_slide(flat.slide_layouts[BLANK])
+    _add_smartart(flat, slide, _diagram_point("1", "Discover needs") + _diagram_point("2", "Design solution"), "")
+    assert [(block.text, block.list_level) for block in parse_deck(flat).blocks if isinstance(block, Paragraph)] == [
+        ("Discover needs", 0),
+        ("Design solution", 0),
+    ]
 
 
 def test_table_merged_cells_become_spans() -> None:

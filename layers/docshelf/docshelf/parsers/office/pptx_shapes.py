@@ -12,7 +12,9 @@ from pptx.shapes.picture import Picture
 from docshelf.assets.collect import AssetCollector
 from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
+from docshelf.parsers.office.pptx_diagrams import diagram_data_rid, diagram_paragraphs
 from docshelf.parsers.office.pptx_numbering import AutoNumbering, auto_number
+from docshelf.parsers.xml_safety import safe_xml_parser
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -131,6 +133,9 @@ class ShapeReader:
             return [table] if table is not None else []
         if getattr(shape, "has_chart", False):
             return [self._chart(shape)]
+        diagram_rid = diagram_data_rid(shape._element)
+        if diagram_rid is not None:
+            return self._diagram(shape.part.related_part(diagram_rid).blob)
         blocks: list[Block] = []
         if isinstance(shape, Picture):
             shown = (_pixels(shape.width), _pixels(shape.height))
@@ -185,6 +190,12 @@ class ShapeReader:
         # The first row is the header whether or not the author ticked "header row" (firstRow).
         header_rows = 1 if n_rows > 1 else 0
         return Table(cells=tuple(cells), n_rows=n_rows, n_cols=n_cols, page=self.page, header_rows=header_rows)
+
+    def _diagram(self, data_part: bytes) -> list[Block]:
+        """A SmartArt diagram's node texts as list items, nested as its data model nests them."""
+        data_model = etree.fromstring(data_part, parser=safe_xml_parser())
+        items = [(level, clean_text(text)) for level, text in diagram_paragraphs(data_model)]
+        return [Paragraph(text=text, page=self.page, list_level=level) for level, text in items if text]
 
     def _chart(self, shape: Any) -> Image:
         alt = _alt_text(shape)
