@@ -8,6 +8,8 @@ from typing import Any
 import pptx
 import pytest
 from lxml import etree
+from pptx.chart.data import CategoryChartData, XyChartData
+from pptx.enum.chart import XL_CHART_TYPE
 from pptx.enum.shapes import PP_PLACEHOLDER
 from pptx.opc.package import Part
 from pptx.opc.packuri import PackURI
@@ -20,6 +22,7 @@ from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office.pptx import parse
 from docshelf.parsers.office.pptx_numbering import scheme_label
+from docshelf.parsers.ooxml_charts import read_chart
 from docshelf.tables import table_grid
 from tests.unit.parsers.markup_measures import (
     cell_f1,
@@ -232,6 +235,51 @@ def test_smartart_node_texts_are_list_items_nested_by_the_data_model() -> None:
         ("Discover needs", 0),
         ("Design solution", 0),
     ]
+
+
+def test_a_chart_is_an_image_described_in_words_then_its_cached_values_as_a_table() -> None:
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY])
+    slide.shapes.title.text = "Sales"
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["North", "South"]
+    for name, values in (("FY2023", (120, 95)), ("FY2024", (130, 90.5))):
+        data.add_series(name, values)  # type: ignore[no-untyped-call]
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6), Inches(4), data)
+    chart.chart.has_title = True
+    chart.chart.chart_title.text_frame.text = "Sales by region"
+    points = XyChartData()  # type: ignore[no-untyped-call]
+    measured = points.add_series("Latency")  # type: ignore[no-untyped-call]
+    measured.add_data_point(10, 4.5)
+    measured.add_data_point(20, 7)
+    scatter = slide.shapes.add_chart(XL_CHART_TYPE.XY_SCATTER, Inches(1), Inches(6), Inches(3), Inches(1), points)
+    scatter._element.find(".//" + qn("p:cNvPr")).set("descr", "Latency against load")
+
+    blocks = parse_deck(presentation).blocks
+    images = [block for block in blocks if isinstance(block, Image)]
+    assert [(image.caption, image.alt_text) for image in images] == [
+        ("Sales by region", "Bar chart of FY2023, FY2024"),
+        ("", "Latency against load"),  # untitled; the author's description rather than the words
+    ]
+    tables = [table_grid(block) for block in blocks if isinstance(block, Table)]
+    assert tables == [
+        [["", "FY2023", "FY2024"], ["North", "120", "130"], ["South", "95", "90.5"]],
+        [["", "Latency"], ["10", "4.5"], ["20", "7"]],
+    ]
+    assert [block.kind for block in blocks] == ["heading", "image", "table", "image", "table"]
+
+
+def test_chart_values_keep_their_index_and_the_innermost_of_multi_level_categories() -> None:
+    chart = (
+        b'<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart><c:plotArea>'
+        b"<c:lineChart><c:ser><c:tx><c:v>Visits</c:v></c:tx><c:cat><c:multiLvlStrRef><c:multiLvlStrCache>"
+        b'<c:lvl><c:pt idx="0"><c:v>Jan</c:v></c:pt><c:pt idx="1"><c:v>Feb</c:v></c:pt><c:pt idx="2"><c:v>Mar</c:v>'
+        b'</c:pt></c:lvl><c:lvl><c:pt idx="0"><c:v>Q1</c:v></c:pt></c:lvl></c:multiLvlStrCache></c:multiLvlStrRef>'
+        b'</c:cat><c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>5</c:v></c:pt><c:pt idx="2"><c:v>8</c:v></c:pt>'
+        b"</c:numCache></c:numRef></c:val></c:ser></c:lineChart></c:plotArea></c:chart></c:chartSpace>"
+    )
+    rows = read_chart(etree.fromstring(chart)).value_rows()
+    assert rows == [["", "Visits"], ["Jan", "5"], ["Feb", ""], ["Mar", "8"]]
 
 
 def test_table_merged_cells_become_spans() -> None:

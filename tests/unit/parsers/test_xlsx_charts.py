@@ -10,8 +10,8 @@ from openpyxl.drawing.image import Image as SheetPicture
 
 from docshelf.model import Heading, Image, Table
 from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.ooxml_charts import read_chart
 from docshelf.parsers.sheets.xlsx import parse
-from docshelf.parsers.sheets.xlsx_charts import read_chart
 from docshelf.parsers.xml_safety import safe_xml_parser
 
 from .ooxml_fixtures import png_bytes

@@ -1,4 +1,4 @@
-"""PresentationML shapes to typed blocks: text frames, tables with spans, pictures, charts and groups."""
+"""PresentationML shapes to typed blocks: text frames, tables with spans, pictures, charts, SmartArt and groups."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
 from docshelf.parsers.office.pptx_diagrams import diagram_data_rid, diagram_paragraphs
 from docshelf.parsers.office.pptx_numbering import AutoNumbering, auto_number
+from docshelf.parsers.ooxml_charts import read_chart
 from docshelf.parsers.xml_safety import safe_xml_parser
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ class ShapeReader:
             table = self._table(shape.table)
             return [table] if table is not None else []
         if getattr(shape, "has_chart", False):
-            return [self._chart(shape)]
+            return self._chart(shape)
         diagram_rid = diagram_data_rid(shape._element)
         if diagram_rid is not None:
             return self._diagram(shape.part.related_part(diagram_rid).blob)
@@ -197,9 +198,19 @@ class ShapeReader:
         items = [(level, clean_text(text)) for level, text in diagram_paragraphs(data_model)]
         return [Paragraph(text=text, page=self.page, list_level=level) for level, text in items if text]
 
-    def _chart(self, shape: Any) -> Image:
-        alt = _alt_text(shape)
-        chart = shape.chart
-        if not alt and chart.has_title and chart.chart_title.has_text_frame:
-            alt = clean_text(chart.chart_title.text_frame.text)
-        return Image(page=self.page, alt_text=alt, width=_pixels(shape.width), height=_pixels(shape.height))
+    def _chart(self, shape: Any) -> list[Block]:
+        """The chart as an image described in words (as XLSX charts are), then its cached values as a table."""
+        chart = read_chart(etree.fromstring(shape.chart_part.blob, parser=safe_xml_parser()))
+        image = Image(
+            page=self.page,
+            caption=chart.title,
+            alt_text=_alt_text(shape) or chart.summary(),
+            width=_pixels(shape.width),
+            height=_pixels(shape.height),
+        )
+        rows = chart.value_rows()
+        if not rows:
+            return [image]
+        cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(rows) for c, text in enumerate(row)]
+        table = Table(cells=tuple(cells), n_rows=len(rows), n_cols=len(rows[0]), page=self.page, header_rows=1)
+        return [image, table]

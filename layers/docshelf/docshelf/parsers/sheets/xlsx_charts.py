@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from docshelf.model import Image
+from docshelf.parsers.ooxml_charts import CHART_NS, read_chart
 from docshelf.parsers.xml_safety import local, safe_xml_parser
 
 if TYPE_CHECKING:
@@ -23,30 +24,9 @@ if TYPE_CHECKING:
 
 PACKAGE_RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 DOC_RELS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-CHART_NS = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-DRAWING_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
 MAX_PART_BYTES = 8 * 1024 * 1024
 MAX_DRAWN_OBJECTS = 500
 EMU_PER_PIXEL = 9525
-_AXES = ("catAx", "valAx", "dateAx", "serAx")
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    kinds: tuple[str, ...]
-    title: str
-    series: tuple[str, ...]
-    axis_titles: tuple[str, ...]
-
-    def summary(self) -> str:
-        """What the chart shows, in words: `Line chart of col-2, col-3 (axes: year, sales)`."""
-        kind = " and ".join(dict.fromkeys(self.kinds)) or "chart"
-        text = f"{kind[0].upper()}{kind[1:]} chart" if self.kinds else "Chart"
-        if self.series:
-            text += " of " + ", ".join(self.series)
-        if self.axis_titles:
-            text += " (axes: " + ", ".join(self.axis_titles) + ")"
-        return text
 
 
 def sheet_drawings(archive: zipfile.ZipFile, sheet_path: str, *, page: int, warnings: list[str]) -> list[Image]:
@@ -64,34 +44,6 @@ def sheet_drawings(archive: zipfile.ZipFile, sheet_path: str, *, page: int, warn
         return []
     anchored.sort(key=lambda item: item[0])
     return [image for _, image in anchored[:MAX_DRAWN_OBJECTS]]
-
-
-def read_chart(root: etree._Element) -> Chart:
-    """The title, chart kinds, series names and axis titles of a `c:chartSpace` part."""
-    chart = _child(root, CHART_NS, "chart")
-    if chart is None:
-        return Chart((), "", (), ())
-    title_element = _child(chart, CHART_NS, "title")
-    plot = _child(chart, CHART_NS, "plotArea")
-    kinds: list[str] = []
-    series: list[str] = []
-    axis_titles: list[str] = []
-    for element in plot if plot is not None else ():
-        name = local(element.tag)
-        if name.endswith("Chart"):
-            kinds.append(_kind_words(name))
-            for ser in element.iterchildren(f"{{{CHART_NS}}}ser"):
-                text = _text_of(_child(ser, CHART_NS, "tx"))
-                if text:
-                    series.append(text)
-        elif name in _AXES:
-            text = _text_of(_child(element, CHART_NS, "title"))
-            if text:
-                axis_titles.append(text)
-    title = _text_of(title_element)
-    if not title and title_element is not None and len(series) == 1:
-        title = series[0]  # a title element without text shows the only series' name
-    return Chart(tuple(kinds), title, tuple(dict.fromkeys(series)), tuple(dict.fromkeys(axis_titles)))
 
 
 def _drawing_images(archive: zipfile.ZipFile, drawing_path: str, *, page: int) -> list[tuple[tuple[int, int], Image]]:
@@ -182,27 +134,3 @@ def _pixels(value: str | None) -> int | None:
         return None
     pixels = round(int(value) / EMU_PER_PIXEL)
     return pixels if pixels > 0 else None
-
-
-def _child(element: etree._Element | None, ns: str, name: str) -> etree._Element | None:
-    return None if element is None else element.find(f"{{{ns}}}{name}")
-
-
-def _text_of(element: etree._Element | None) -> str:
-    """Text of a title or series `tx`: rich-text runs, else the cached value of a cell reference."""
-    if element is None:
-        return ""
-    runs = [run.text or "" for run in element.iter(f"{{{DRAWING_NS}}}t")]
-    if not runs:
-        runs = [value.text or "" for value in element.iter(f"{{{CHART_NS}}}v")]
-    return " ".join(" ".join(runs).split())
-
-
-def _kind_words(tag: str) -> str:
-    """`bar3DChart` -> `3D bar`, `lineChart` -> `line`, `ofPieChart` -> `pie-of-pie`."""
-    stem = tag[: -len("Chart")]
-    if stem == "ofPie":
-        return "pie-of-pie"
-    if stem.endswith("3D"):
-        return "3D " + stem[:-2].lower()
-    return stem.lower()
