@@ -135,6 +135,16 @@ def test_line_end_hyphens_keep_real_hyphens_and_rejoin_broken_words(word: str, h
         ("state-of-the", "art", "", True),
         ("non", "Euclidean", "", True),
         ("data", "base", "a database of the data base", False),
+        ("under", "standing", "stand under the standing roof", False),
+        ("other", "wise", "some other way, a wise one", False),
+        ("can", "not", "we can do it, or not", False),
+        ("X", "ray", "", True),
+        ("T", "cell", "a cell count", True),
+        ("follow", "up", "follow the road up", True),
+        ("long", "term", "", True),
+        ("Zusammen", "arbeit", "", False),
+        ("Red", "field", "", False),
+        ("Pa", "supat", "", False),
     ],
 )
 def test_the_hyphen_rule_on_both_kinds(left: str, right: str, vocabulary: str, hyphen: bool) -> None:

@@ -1,13 +1,16 @@
 """Words broken across a line end with a hyphen: rejoined, or the hyphen kept when it is a real one.
 
-No dictionary: the document itself decides. Paragraphs first mark each line-end hyphen (`HYPHEN_BREAK`); once
-every paragraph of the document is read, each mark is resolved from the words the document uses elsewhere:
+No dictionary: the document itself decides, then the cl100k vocabulary the chunker counts with. Paragraphs first
+mark each line-end hyphen (`HYPHEN_BREAK`); once every paragraph of the document is read, each mark is resolved:
 - the right part starts with a capital or a digit (`Lucene-BM25`, `COVID-19`), or either side is already
   hyphenated (`state-of-the-art`): the hyphen is real;
 - the joined word appears elsewhere more often than the hyphenated one (`training`, `multiple`): joined; the
   hyphenated one more often (`open-domain`): kept;
-- neither appears: kept when both parts are words the document uses on their own (`dual` and `encoder`), else
-  joined (`mul` / `tiple`: a syllable break).
+- neither appears: joined when the joined word takes fewer cl100k tokens than its parts (`understanding`,
+  `otherwise`, `multiple`: byte-pair merges stand for words seen often as one); kept after a single letter
+  (`X-ray`, `T-cell`), and after a lower-case word before a short ending (`follow-up`) or when both parts are
+  words of one token each (`long-term`, `self-styled`); else kept when both parts are words the document uses on
+  their own (`dual` and `encoder`), joined otherwise (`Fur-` / `nas`, a name broken in a reference list).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from docshelf.tokens import count_tokens
 
 HYPHEN_BREAK = "\x1f"  # control characters never survive text extraction, so this one cannot be text
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
@@ -75,13 +81,27 @@ def keeps_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:
     as_one, as_two = vocabulary.words[joined], vocabulary.compounds[hyphenated]
     if as_one != as_two:
         return as_two > as_one
-    first, second = left.casefold(), right.casefold()
+    if _tokens(f" {left}{right}") < _tokens(f" {left}") + _tokens(right):
+        return False
+    if len(left) == 1 or (left.islower() and (len(right) < MIN_PART or _one_token_words(left, right))):
+        return True
     return (
-        len(first) >= MIN_PART
-        and len(second) >= MIN_PART
-        and vocabulary.words[first] > 0
-        and vocabulary.words[second] > 0
+        len(left) >= MIN_PART
+        and len(right) >= MIN_PART
+        and vocabulary.words[left.casefold()] > 0
+        and vocabulary.words[right.casefold()] > 0
     )
+
+
+def _one_token_words(left: str, right: str) -> bool:
+    """Both parts are words cl100k writes as one token each, which the joined word is not: a compound of common
+    words (`long-term`, `self-styled`)."""
+    return _tokens(f" {left}") == _tokens(f" {right}") == 1
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> int:
+    return count_tokens(text)
 
 
 def resolve(text: str, vocabulary: Vocabulary) -> str:
