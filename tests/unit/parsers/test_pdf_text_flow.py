@@ -507,3 +507,18 @@ def test_a_line_of_text_starting_with_a_number_is_no_numbered_title() -> None:
         "see whether the rains had brought their water back by then.",
     ]
     assert _texts(_parse(_lines_pdf([paragraph], font="Courier", paragraph_gap=0))) == [" ".join(paragraph)]
+
+
+def test_a_short_line_ending_inside_an_address_does_not_end_its_paragraph() -> None:
+    lines = ["Questions about the records go to water.support@example.", "org or to the district office in person."]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    for index, line in enumerate(lines):  # ragged right: the first line is far short of the column's width
+        pdf.drawString(LEFT, HEIGHT - 80 - 12 * index, line)
+    pdf.drawString(LEFT, HEIGHT - 104, "A second paragraph sets the column to its full width, as wide as this line is.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue()))[0] == (
+        "Questions about the records go to water.support@example.org or to the district office in person."
+    )

@@ -106,7 +106,8 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
     if short and wrapped_below and line.italic != previous.italic:
         return False
-    if short and _SENTENCE_END.search(previous.text) is not None and not (spaced and _next_sentence(previous, line)):
+    sentence_end = _SENTENCE_END.search(previous.text) is not None and not unspaced(previous.text, line.text)
+    if short and sentence_end and not (spaced and _next_sentence(previous, line)):
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
