@@ -6,9 +6,9 @@ from __future__ import annotations
 # The typed document and chunk model (`_ori`, chunk caches, artifacts): a new major version is refused on read.
 SCHEMA_VERSION = "1.0"
 # The parsers' output: in the parse cache's keys (`cache/<sha256>_p<version>_...`, docshelf.keys) and in
-# `Document.parser`; raised whenever a parser's output changes. 7: text files of half-width katakana read as
-# Japanese, ambiguous CJK decodes warned (parsers/cjk_detect.py).
-PARSER_VERSION = "7"
+# `Document.parser`; raised whenever a parser's output changes. 8: the fixes of docs/evaluation/fidelity-probes.md
+# (notes kept, PDF watermarks and margin stamps, running headers, wrapped table cells, Excel number formats, ...).
+PARSER_VERSION = "8"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
