@@ -69,9 +69,11 @@ def _spaced(lines: list[Line], typical_gap: float) -> bool:
     sentence, stand further apart than the lines do. Then the gaps carry the paragraph breaks, and a short line
     ending a sentence at the lines' gap does not end its paragraph (ragged-right text, as word processors set it)."""
     return any(
-        _paragraph_gap(previous, line, typical_gap) and _SENTENCE_END.search(previous.text) is not None
+        (previous.size, previous.bold) == (line.size, line.bold)
+        and _paragraph_gap(previous, line, typical_gap)
+        and _SENTENCE_END.search(previous.text) is not None
+        and not _numbered_title(line)
         for previous, line in itertools.pairwise(lines)
-        if (previous.size, previous.bold) == (line.size, line.bold) and not _numbered_title(line)
     )
 
 
@@ -98,19 +100,27 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     if is_list_item(line.text):
         return False
     short = previous.x1 < right_edge - 2.0 * size
-    ended = short or _SENTENCE_END.search(previous.text) is not None
-    # After a full stop, a numbered line running on to the right edge opens a sentence (`12 Wells were dry in…`).
-    wraps_on = _FULL_STOP.search(previous.text) is not None and line.x1 >= right_edge - 2.0 * size
-    titled = _numbered_title(line) and not wraps_on
-    if (ended and titled) or (short and len(current) == 1 and _numbered_title(previous)):
+    sentence_end = _SENTENCE_END.search(previous.text) is not None
+    if (short or sentence_end) and _numbered_title(line) and not _wraps_on(previous, line, right_edge - 2.0 * size):
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
+    if short and len(current) == 1 and _numbered_title(previous):
+        return False
     if short and wrapped_below and line.italic != previous.italic:
         return False
-    sentence_end = _SENTENCE_END.search(previous.text) is not None and not unspaced(previous.text, line.text)
-    if short and sentence_end and not (spaced and _next_sentence(previous, line)):
+    if (
+        short
+        and sentence_end
+        and not unspaced(previous.text, line.text)
+        and not (spaced and _next_sentence(previous, line))
+    ):
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _wraps_on(previous: Line, line: Line, full_width: float) -> bool:
+    """After a full stop, a numbered line running on to the right edge opens a sentence (`12 Wells were dry in…`)."""
+    return line.x1 >= full_width and _FULL_STOP.search(previous.text) is not None
 
 
 def _next_sentence(previous: Line, line: Line) -> bool:

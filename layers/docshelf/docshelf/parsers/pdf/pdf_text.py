@@ -184,8 +184,11 @@ class PageReader:
             return None
         pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
         m = self._matrix
-        a, b, c, d, _, _ = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
-        if is_skewed(a, b):
+        if outer is IDENTITY:
+            a, b, c, d = m.a, m.b, m.c, m.d
+        else:
+            a, b, c, d, _, _ = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
+        if a and b and is_skewed(a, b):  # a baseline along an axis (b or a 0) never is
             return None
         x0, y0, x1, y1 = self._bounds(obj, outer)
         pdfium_c.FPDFTextObj_GetFontSize(obj, self._size)
