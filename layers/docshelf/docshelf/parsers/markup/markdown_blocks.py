@@ -48,7 +48,9 @@ class _Footnotes:
         self.placed: set[str] = set()
         i = 0
         while i < len(lines):
-            if definition := _FOOTNOTE_DEFINITION.match(lines[i]):
+            if "[^" not in lines[i]:  # most lines: no footnote mark at all
+                i += 1
+            elif definition := _FOOTNOTE_DEFINITION.match(lines[i]):
                 i, text = _footnote_extent(lines, i, definition)
                 self.definitions.setdefault(definition.group(1), text)
             else:
@@ -89,6 +91,8 @@ class _BlockScanner:
         while self.i < len(self.lines):
             emitted = len(self.blocks)
             self._next_block()
+            if not self.footnotes.definitions:
+                continue
             for block in self.blocks[emitted:]:
                 for label in _FOOTNOTE_REFERENCE.findall(_cited_text(block)):
                     if label in self.footnotes.definitions:
