@@ -522,3 +522,23 @@ def test_a_short_line_ending_inside_an_address_does_not_end_its_paragraph() -> N
     assert _texts(_parse(buffer.getvalue()))[0] == (
         "Questions about the records go to water.support@example.org or to the district office in person."
     )
+
+
+def test_a_title_in_capitals_set_in_the_body_font_is_not_run_into_its_paragraph() -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 11)
+    lines = [
+        "INTRODUCTION",
+        "The survey covered 48 villages. In total the teams sampled 312 wells over two",
+        "years, in both the dry and the wet season, and tested each one within six hours.",
+    ]
+    for index, line in enumerate(lines):
+        pdf.drawString(LEFT, HEIGHT - 80 - 13.5 * index, line)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        "INTRODUCTION",
+        "The survey covered 48 villages. In total the teams sampled 312 wells over two years, in both the dry and "
+        "the wet season, and tested each one within six hours.",
+    ]

@@ -17,6 +17,7 @@ _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓�
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
 _FULL_STOP = re.compile(r"[.!?]$")
 _SIZE_CHANGE = 0.12
+_CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
 
 @dataclass(slots=True)
@@ -103,7 +104,7 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     sentence_end = _SENTENCE_END.search(previous.text) is not None
     if (short or sentence_end) and _numbered_title(line) and not _wraps_on(previous, line, right_edge - 2.0 * size):
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
-    if short and len(current) == 1 and _numbered_title(previous):
+    if short and len(current) == 1 and (_numbered_title(previous) or _capitals_title(previous, line)):
         return False
     if short and wrapped_below and line.italic != previous.italic:
         return False
@@ -116,6 +117,19 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _capitals_title(title: Line, line: Line) -> bool:
+    """A short line in capitals over a line of running text (`INTRODUCTION` set in the body font): a title."""
+    text = title.text
+    letters = [char for char in text if char.isalpha()]
+    return (
+        len(letters) >= _CAPITALS_TITLE_LETTERS
+        and all(map(str.isupper, letters))  # Han or kana have no capitals: such a line is no title in capitals
+        and _SENTENCE_END.search(text) is None
+        and len(text.split()) <= _CAPITALS_TITLE_WORDS
+        and any(char.islower() for char in line.text)
+    )
 
 
 def _wraps_on(previous: Line, line: Line, full_width: float) -> bool:
