@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
+from docshelf.parsers.numerals import roman
 from docshelf.scripts import NO_SPACE
 from docshelf.tables import table_grid
 
@@ -133,8 +134,6 @@ class _ListState:
 
 
 _LIST_STYLES = frozenset("1aAiI")
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))  # fmt: skip
 
 
 def _integer(value: object) -> int | None:
@@ -151,12 +150,8 @@ def _list_label(number: int, style: str) -> str:
             number, rest = divmod(number - 1, 26)
             letters = chr(ord("a") + rest) + letters
         return letters if style == "a" else letters.upper()
-    if style in "iI" and 0 < number < 4000:
-        roman = ""
-        for value, numeral in _ROMAN:
-            count, number = divmod(number, value)
-            roman += numeral * count
-        return roman if style == "i" else roman.upper()
+    if style in "iI":
+        return roman(number).lower() if style == "i" else roman(number)
     return str(number)
 
 

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from docshelf.parsers import numerals
+
 if TYPE_CHECKING:
     from lxml import etree
 
@@ -162,7 +164,7 @@ def format_number(value: int, fmt: str) -> str:
         letter = _letters(value)
         return letter if fmt == "lowerLetter" else letter.upper()
     if fmt in ("lowerRoman", "upperRoman"):
-        roman = _roman(value)
+        roman = numerals.roman(value)
         return roman if fmt == "upperRoman" else roman.lower()
     if fmt.startswith(("chinese", "ideograph", "japanese", "taiwanese")) and 0 < value < 100:
         return _cjk_number(value)
@@ -176,20 +178,6 @@ def _letters(value: int) -> str:
     if value <= 0:
         return str(value)
     return chr(ord("a") + (value - 1) % 26) * ((value - 1) // 26 + 1)
-
-
-def _roman(value: int) -> str:
-    if not 0 < value < 4000:
-        return str(value)
-    numerals = (
-        (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-        (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
-    )  # fmt: skip
-    out = []
-    for amount, numeral in numerals:
-        count, value = divmod(value, amount)
-        out.append(numeral * count)
-    return "".join(out)
 
 
 def _cjk_number(value: int) -> str:
