@@ -130,6 +130,39 @@ def test_two_columns_headings_outline_and_furniture() -> None:
     ]
 
 
+def _bookmarked_memo_pdf() -> bytes:
+    """A memo whose opening paragraph names its sections before their bookmarked headings (Word and LibreOffice
+    export bookmarks for unnumbered headings)."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, HEIGHT - 80, "This memo explains the schedule, the costs and whom to ask.")
+    for index, (title, line) in enumerate(
+        [("Schedule", "The move starts on 3 June."), ("Costs", "Each team pays its own removal crates.")]
+    ):
+        top = HEIGHT - 130 - index * 80
+        pdf.setFont("Helvetica-Bold", 16)
+        pdf.drawString(72, top, title)
+        pdf.bookmarkHorizontal(title, 0, top + 20)
+        pdf.addOutlineEntry(title, title, level=0)
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(72, top - 24, line)
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_paragraph_naming_a_bookmarked_section_is_not_its_heading() -> None:
+    blocks = _parse(_bookmarked_memo_pdf()).blocks
+    assert [(type(block).__name__, getattr(block, "text", None)) for block in blocks] == [
+        ("Paragraph", "This memo explains the schedule, the costs and whom to ask."),
+        ("Heading", "Schedule"),
+        ("Paragraph", "The move starts on 3 June."),
+        ("Heading", "Costs"),
+        ("Paragraph", "Each team pays its own removal crates."),
+    ]
+    assert {block.level for block in blocks if isinstance(block, Heading)} == {1}
+
+
 def _ruled_table_pdf() -> bytes:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)

@@ -18,6 +18,7 @@ from docshelf.scripts import no_space_script
 
 MAX_SIZE_LEVEL = 4
 LARGER_THAN_BODY = 1.15
+TITLE_EXTRA_CHARS = 12  # `chapter12`, `appendixb`, `321`: a label beside a bookmark's title (normalised)
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _NOT_TITLE_START = "—–-([{\"'“‘«"
@@ -97,6 +98,11 @@ class HeadingClassifier:
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
+        self.exact_on_page: dict[int, set[str]] = defaultdict(set)
+        if outline:
+            for block in blocks:
+                if block.page in self.outline and len(block.text) <= 300:
+                    self.exact_on_page[block.page].add(_normal(block.text))
 
     def _larger_than_body(self, block: TextBlock) -> bool:
         return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
@@ -150,10 +156,21 @@ class HeadingClassifier:
         if not text:
             return None
         for index, (entry, title) in enumerate(candidates):
-            if title and (text == title or (len(text) >= 0.8 * len(title) and (title in text or text in title))):
+            if title and (text == title or self._holds_title(text, title, block.page)):
                 del candidates[index]
                 return entry.level
         return None
+
+    def _holds_title(self, text: str, title: str, page: int) -> bool:
+        """A line that is a bookmark's title with a little more (`1.2`, `Chapter 3`, a page number) or a little less
+        (the bookmark numbered, the line not), unless the page has a line that is the title exactly; a paragraph
+        that only mentions the title is not its heading."""
+        if title in self.exact_on_page.get(page, ()):
+            return False
+        if text in title:
+            return len(text) >= 0.8 * len(title)
+        extra = len(text) - len(title)
+        return extra <= TITLE_EXTRA_CHARS and (text.startswith(title) or text.endswith(title))
 
 
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
