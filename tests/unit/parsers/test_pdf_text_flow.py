@@ -542,3 +542,54 @@ def test_a_title_in_capitals_set_in_the_body_font_is_not_run_into_its_paragraph(
         "The survey covered 48 villages. In total the teams sampled 312 wells over two years, in both the dry and "
         "the wet season, and tested each one within six hours.",
     ]
+
+
+def test_one_line_paragraphs_set_apart_by_their_gap_stay_apart() -> None:
+    """A memo's head: most paragraphs are one line, so most gaps are paragraph gaps; the lines of the one
+    paragraph that wraps tell the line gap."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 11)
+    top = HEIGHT - 80
+    head = ["To: All staff of the Finance Department", "From: Facilities Office", "Date: 14 March 2024"]
+    for line in head:
+        pdf.drawString(LEFT, top, line)
+        top -= 25
+    body = [
+        "After reviewing three options, the management board chose to move the whole of the finance",
+        "department to Harbour House in the first two weekends of June.",
+    ]
+    for line in body:
+        pdf.drawString(LEFT, top, line)
+        top -= 14
+    pdf.drawString(LEFT, top - 11, "The new offices are ready.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [*head, " ".join(body), "The new offices are ready."]
+
+
+def test_the_paragraph_after_a_list_is_not_its_last_item() -> None:
+    """One-line items with hanging indents, then a paragraph at the labels' edge, at the items' line gap."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 11)
+    top = HEIGHT - 80
+    for line in ["Collect the samples as follows.", "Each bottle is labelled before it is filled."]:
+        pdf.drawString(LEFT, top, line)
+        top -= 24  # paragraphs set apart by a gap
+    items = ["Rinse the bottle three times.", "Fill it to the shoulder.", "Deliver it within six hours."]
+    for number, item in enumerate(items, 1):
+        pdf.drawString(LEFT, top, f"{number}.")
+        pdf.drawString(LEFT + 18, top, item)
+        top -= 14
+    after = [
+        "Table 2 gives the monthly results for each pressure zone, and compliance with the standard",
+        "was 99.7 percent across all parameters.",
+    ]
+    for line in after:
+        pdf.drawString(LEFT, top, line)
+        top -= 14
+    pdf.showPage()
+    pdf.save()
+    texts = _texts(_parse(buffer.getvalue()))
+    assert texts[-4:] == [*(f"{n}. {item}" for n, item in enumerate(items, 1)), " ".join(after)]

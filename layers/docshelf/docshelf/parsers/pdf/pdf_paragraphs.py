@@ -61,8 +61,31 @@ def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
 
 
 def _typical_gap(lines: list[Line]) -> float:
-    gaps = [b.top - a.bottom for a, b in itertools.pairwise(lines) if b.top >= a.bottom - 1.0]
-    return max(0.0, statistics.median(gaps)) if gaps else 0.0
+    """The gap between the lines of a paragraph: where a line fills the measure without ending a sentence, the
+    text wraps, and those gaps tell; a page of one-line paragraphs (a memo's `To:`, `From:`, `Date:`) would
+    otherwise take its paragraph gap for the line gap. Without a wrap, the median gap."""
+    gaps: list[float] = []
+    wraps: list[float] = []
+    right_edge = max((line.x1 for line in lines), default=0.0)
+    for a, b in itertools.pairwise(lines):
+        if b.top < a.bottom - 1.0:
+            continue
+        gap = b.top - a.bottom
+        gaps.append(gap)
+        size = max(a.size, 1.0)
+        if (
+            a.x1 >= right_edge - 2.0 * size
+            and abs(b.size - a.size) <= _SIZE_CHANGE * size
+            and b.x0 <= a.x0 + 0.5 * size
+            and _SENTENCE_END.search(a.text) is None
+        ):
+            wraps.append(gap)
+    if not gaps:
+        return 0.0
+    typical = statistics.median(gaps)
+    if wraps:
+        typical = min(typical, statistics.median(wraps))
+    return max(0.0, typical)
 
 
 def _spaced(lines: list[Line], typical_gap: float) -> bool:
@@ -112,7 +135,7 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         short
         and sentence_end
         and not unspaced(previous.text, line.text)
-        and not (spaced and _next_sentence(previous, line))
+        and not (spaced and _next_sentence(previous, line) and not _at_label(current, line))
     ):
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
@@ -142,6 +165,12 @@ def _next_sentence(previous: Line, line: Line) -> bool:
     text): a capital at the line's left edge, not indented, no bullet, number or code."""
     indent = line.x0 - previous.x0
     return _FULL_STOP.search(previous.text) is not None and line.text[:1].isupper() and indent < 0.5 * line.size
+
+
+def _at_label(current: list[Line], line: Line) -> bool:
+    """A line standing where the list item's label stands, not where its text runs on (a hanging indent): the
+    paragraph after the list, not the item's next sentence."""
+    return is_list_item(current[0].text) and line.x0 < current[0].x0 + 0.5 * line.size
 
 
 def _numbered_title(line: Line) -> bool:
