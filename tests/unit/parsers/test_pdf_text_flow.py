@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -544,52 +545,43 @@ def test_a_title_in_capitals_set_in_the_body_font_is_not_run_into_its_paragraph(
     ]
 
 
-def test_one_line_paragraphs_set_apart_by_their_gap_stay_apart() -> None:
-    """A memo's head: most paragraphs are one line, so most gaps are paragraph gaps; the lines of the one
-    paragraph that wraps tell the line gap."""
+def _placed_pdf(lines: Sequence[tuple[float, float, str]]) -> bytes:
+    """One page of Times 11 text, each line drawn at (x, distance from the page's top)."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont("Times-Roman", 11)
-    top = HEIGHT - 80
+    for x, top, text in lines:
+        pdf.drawString(x, HEIGHT - top, text)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_one_line_paragraphs_set_apart_by_their_gap_stay_apart() -> None:
+    """A memo's head: most paragraphs are one line, so most gaps are paragraph gaps; the lines of the one
+    paragraph that wraps tell the line gap."""
     head = ["To: All staff of the Finance Department", "From: Facilities Office", "Date: 14 March 2024"]
-    for line in head:
-        pdf.drawString(LEFT, top, line)
-        top -= 25
     body = [
         "After reviewing three options, the management board chose to move the whole of the finance",
         "department to Harbour House in the first two weekends of June.",
     ]
-    for line in body:
-        pdf.drawString(LEFT, top, line)
-        top -= 14
-    pdf.drawString(LEFT, top - 11, "The new offices are ready.")
-    pdf.showPage()
-    pdf.save()
-    assert _texts(_parse(buffer.getvalue())) == [*head, " ".join(body), "The new offices are ready."]
+    placed = [(LEFT, 80 + 25 * index, line) for index, line in enumerate(head)]
+    placed += [(LEFT, 155 + 14 * index, line) for index, line in enumerate(body)]
+    placed.append((LEFT, 194, "The new offices are ready."))
+    assert _texts(_parse(_placed_pdf(placed))) == [*head, " ".join(body), "The new offices are ready."]
 
 
 def test_the_paragraph_after_a_list_is_not_its_last_item() -> None:
     """One-line items with hanging indents, then a paragraph at the labels' edge, at the items' line gap."""
-    buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=A4)
-    pdf.setFont("Times-Roman", 11)
-    top = HEIGHT - 80
-    for line in ["Collect the samples as follows.", "Each bottle is labelled before it is filled."]:
-        pdf.drawString(LEFT, top, line)
-        top -= 24  # paragraphs set apart by a gap
+    opening = ["Collect the samples as follows.", "Each bottle is labelled before it is filled."]
     items = ["Rinse the bottle three times.", "Fill it to the shoulder.", "Deliver it within six hours."]
-    for number, item in enumerate(items, 1):
-        pdf.drawString(LEFT, top, f"{number}.")
-        pdf.drawString(LEFT + 18, top, item)
-        top -= 14
     after = [
         "Table 2 gives the monthly results for each pressure zone, and compliance with the standard",
         "was 99.7 percent across all parameters.",
     ]
-    for line in after:
-        pdf.drawString(LEFT, top, line)
-        top -= 14
-    pdf.showPage()
-    pdf.save()
-    texts = _texts(_parse(buffer.getvalue()))
+    placed = [(LEFT, 80 + 24 * index, line) for index, line in enumerate(opening)]  # set apart by a gap
+    for index, item in enumerate(items):
+        placed += [(LEFT, 128 + 14 * index, f"{index + 1}."), (LEFT + 18, 128 + 14 * index, item)]
+    placed += [(LEFT, 170 + 14 * index, line) for index, line in enumerate(after)]
+    texts = _texts(_parse(_placed_pdf(placed)))
     assert texts[-4:] == [*(f"{n}. {item}" for n, item in enumerate(items, 1)), " ".join(after)]
