@@ -42,6 +42,7 @@ from docshelf.parsers.pdf.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, reading_order
 from docshelf.parsers.pdf.pdf_leader_tables import find_leader_tables
 from docshelf.parsers.pdf.pdf_lines import Line, body_size, build_lines
+from docshelf.parsers.pdf.pdf_marks import with_bullets
 from docshelf.parsers.pdf.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock, paragraphs
 from docshelf.parsers.pdf.pdf_rule_tables import find_rule_tables
@@ -216,6 +217,7 @@ def _read_page(
         textpage = page.get_textpage()
         try:
             text = reader.read(page, textpage, index + 1)
+            text.runs = with_bullets(text.runs, text.marks)
             tables, loose_runs = find_tables(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )

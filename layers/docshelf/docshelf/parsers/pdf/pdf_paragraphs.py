@@ -13,7 +13,8 @@ from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_numbering import numbering_level
 from docshelf.scripts import no_space_script
 
-_BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
+# A bullet glyph and a space, or a round bullet right before a CJK item's first character (`•基幹業務`).
+_BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|[•●◦▪■](?=[^\W\d_])|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
 _FULL_STOP = re.compile(r"[.!?]$")
 _SIZE_CHANGE = 0.12
@@ -124,6 +125,8 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     if is_list_item(line.text):
         return False
     short = previous.x1 < right_edge - 2.0 * size
+    if is_list_item(current[0].text) and _item_ends(current[0], line, short=short):
+        return False
     sentence_end = _SENTENCE_END.search(previous.text) is not None
     if (short or sentence_end) and _numbered_title(line) and not _wraps_on(previous, line, right_edge - 2.0 * size):
         return False  # a numbered title line (`2.1 Safety notes`, `第1条（目的）`) in the body font is not body text
@@ -135,7 +138,7 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
         short
         and sentence_end
         and not unspaced(previous.text, line.text)
-        and not (spaced and _next_sentence(previous, line) and not _at_label(current, line))
+        and not (spaced and _next_sentence(previous, line))
     ):
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
@@ -167,10 +170,11 @@ def _next_sentence(previous: Line, line: Line) -> bool:
     return _FULL_STOP.search(previous.text) is not None and line.text[:1].isupper() and indent < 0.5 * line.size
 
 
-def _at_label(current: list[Line], line: Line) -> bool:
-    """A line standing where the list item's label stands, not where its text runs on (a hanging indent): the
-    paragraph after the list, not the item's next sentence."""
-    return is_list_item(current[0].text) and line.x0 < current[0].x0 + 0.5 * line.size
+def _item_ends(item: Line, line: Line, *, short: bool) -> bool:
+    """Whether a line is the paragraph after a list item: set out left of the item's label, or at the label's edge
+    after a line that stopped short (a wrapped item fills its line, and runs on at its text's indent)."""
+    size = max(line.size, 1.0)
+    return line.x0 < item.x0 - 0.5 * size or (short and line.x0 < item.x0 + 0.5 * size)
 
 
 def _numbered_title(line: Line) -> bool:

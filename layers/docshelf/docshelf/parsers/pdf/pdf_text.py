@@ -34,6 +34,8 @@ FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
 # A baseline turned more than this many degrees from the page's axes is not set in a line of the page: a diagonal
 # watermark or stamp ("DRAFT" at 45°), a slanted chart label.
 SKEWED_DEGREES = 10.0
+MARK_MIN_SIDE, MARK_MAX_SIDE = 1.5, 8.0
+MARK_MAX_ASPECT = 2.0
 
 
 @dataclass(slots=True)
@@ -62,10 +64,19 @@ class PageText:
     has_vector_paths: bool = False
     # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
     drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # Boxes of small filled shapes and forms the size of a bullet (a list's bullets as Chromium and beamer draw them).
+    marks: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     @property
     def image_coverage(self) -> float:
         return self.image_area / (self.width * self.height) if self.width > 0 and self.height > 0 else 0.0
+
+
+def is_mark(width: float, height: float) -> bool:
+    """Whether a shape has a bullet's size: small, about as wide as tall."""
+    if not (MARK_MIN_SIDE <= width <= MARK_MAX_SIDE and MARK_MIN_SIDE <= height <= MARK_MAX_SIDE):
+        return False
+    return max(width, height) <= MARK_MAX_ASPECT * min(width, height)
 
 
 def _multiply(inner: Matrix, outer: Matrix) -> Matrix:
@@ -115,6 +126,9 @@ class PageReader:
                 if run is not None:
                     out.runs.append(run)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+                x0, y0, x1, y1 = self._bounds(obj, outer)
+                if is_mark(x1 - x0, y1 - y0):  # a bullet drawn once and placed per item (beamer's balls)
+                    out.marks.append((x0, out.height - y1, x1, out.height - y0))
                 pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
                 m = self._matrix
                 self._walk(obj, textpage, out, _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer), is_form=True)
@@ -124,12 +138,18 @@ class PageReader:
             elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
                 out.has_vector_paths = True
                 x0, y0, x1, y1 = self._bounds(obj, outer)
+                if is_mark(x1 - x0, y1 - y0) and self._filled(obj):
+                    out.marks.append((x0, out.height - y1, x1, out.height - y0))
                 if min(x1 - x0, y1 - y0) <= 2.0 and max(x1 - x0, y1 - y0) >= 4.0:
                     out.rules.append((x0, out.height - y1, x1, out.height - y0))
                 elif max(x1 - x0, y1 - y0) >= 4.0:
                     self._stroked_rules(obj, outer, out)
                     if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
                         out.drawings.append((x0, out.height - y1, x1, out.height - y0))
+
+    def _filled(self, obj: Any) -> bool:
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        return bool(pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke)) and fill.value != 0
 
     def _stroked_rules(self, obj: Any, outer: Matrix, out: PageText) -> None:
         """Axis-aligned straight segments of a stroked path (grids and boxes drawn as one path)."""

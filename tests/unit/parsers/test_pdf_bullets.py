@@ -1,0 +1,80 @@
+"""List bullets drawn as shapes or set a tab stop away from their items (pdf_marks)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from docshelf.model import Paragraph
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_marks import with_bullets
+from docshelf.parsers.pdf.pdf_paragraphs import is_list_item
+from docshelf.parsers.pdf.pdf_text import Run
+
+WIDTH, HEIGHT = A4
+ITEMS = ["Cap summer irrigation licences at 2022 volumes.", "Install loggers in six wells.", "Publish the data."]
+
+
+def _blocks(data: bytes) -> list[Paragraph]:
+    return [
+        block for block in parse(data, filename="t.pdf", limits=ParseLimits()).blocks if isinstance(block, Paragraph)
+    ]
+
+
+def _page(draw_bullet: str) -> bytes:
+    """A paragraph, three items, a paragraph; each item's bullet drawn as `draw_bullet` says."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, HEIGHT - 80, "The board agreed three actions for the coming year.")
+    for index, item in enumerate(ITEMS):
+        baseline = HEIGHT - 104 - 15 * index
+        if draw_bullet == "disc":  # Chromium: a filled circle, no text
+            pdf.circle(80, baseline + 3.5, 1.9, stroke=0, fill=1)
+        elif draw_bullet == "glyph":  # Word and LibreOffice: a bullet glyph, the item's text at a tab stop
+            pdf.drawString(72, baseline, "•")
+        elif draw_bullet == "stars":  # a rating: a row of dots before each line
+            for star in range(5):
+                pdf.circle(60 + 6 * star, baseline + 3.5, 1.9, stroke=0, fill=1)
+        pdf.drawString(72 + 24, baseline, item)
+    pdf.drawString(72, HEIGHT - 160, "The next review is due in March.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_bullets_drawn_as_shapes_make_list_items() -> None:
+    blocks = _blocks(_page("disc"))
+    assert [(block.text, block.list_level) for block in blocks[1:4]] == [(f"• {item}", 0) for item in ITEMS]
+    assert blocks[4].text == "The next review is due in March."
+
+
+def test_a_bullet_glyph_a_tab_stop_away_opens_its_item() -> None:
+    blocks = _blocks(_page("glyph"))
+    assert [block.text for block in blocks] == [
+        "The board agreed three actions for the coming year.",
+        *(f"• {item}" for item in ITEMS),
+        "The next review is due in March.",
+    ]
+
+
+def test_a_row_of_dots_is_no_bullet() -> None:
+    blocks = _blocks(_page("stars"))
+    assert not any("•" in block.text for block in blocks)
+
+
+def test_symbol_font_bullets_read_as_bullets() -> None:
+    """Word exports its bullets as Symbol's U+F0B7 (private use), the item's text a tab stop away."""
+    bullet = Run("\uf0b7", 72.0, 100.0, 76.0, 111.0, 11.0, False, font="Symbol")
+    item = Run("Do not come into the office.", 90.0, 100.0, 240.0, 111.0, 11.0, False)
+    runs = with_bullets([bullet, item], [])
+    assert bullet.text == "• " and bullet.x1 >= 90.0 - 0.25 * 11.0
+    assert runs == [bullet, item]
+
+
+def test_a_bullet_right_before_a_cjk_item_opens_it() -> None:
+    assert is_list_item("•基幹業務システム")
+    assert not is_list_item("·基幹")
