@@ -585,3 +585,18 @@ def test_the_paragraph_after_a_list_is_not_its_last_item() -> None:
     placed += [(LEFT, 170 + 14 * index, line) for index, line in enumerate(after)]
     texts = _texts(_parse(_placed_pdf(placed)))
     assert texts[-4:] == [*(f"{n}. {item}" for n, item in enumerate(items, 1)), " ".join(after)]
+
+
+def test_a_number_wrapped_to_the_start_of_a_line_is_no_list_item() -> None:
+    lines = [
+        "The nearest bus stops are on Quay Street, served every ten minutes by the routes 4, 11 and",
+        "27. The station is a twelve-minute walk along the river path, which is lit at night.",
+    ]
+    items = [
+        "1. Collect the crates from the post room from 27 May, and label every one of them with",
+        "your name and your new desk number.",
+        "2. Clear your desk drawers.",
+    ]
+    placed = [(LEFT, 80 + 14 * index, line) for index, line in enumerate(lines)]
+    placed += [(LEFT, 130 + 14 * index, line) for index, line in enumerate(items)]
+    assert _texts(_parse(_placed_pdf(placed))) == [" ".join(lines), " ".join(items[:2]), items[2]]

@@ -122,7 +122,7 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     restyled = previous.font and line.font and previous.font != line.font and abs(line.size - previous.size) >= 0.5
     if restyled and wrapped_below and line.height > 0 < previous.height:
         return False
-    if is_list_item(line.text):
+    if is_list_item(line.text) and not _number_runs_on(current, line, right_edge - 2.0 * size):
         return False
     short = previous.x1 < right_edge - 2.0 * size
     if is_list_item(current[0].text) and _item_ends(current[0], line, short=short):
@@ -168,6 +168,23 @@ def _next_sentence(previous: Line, line: Line) -> bool:
     text): a capital at the line's left edge, not indented, no bullet, number or code."""
     indent = line.x0 - previous.x0
     return _FULL_STOP.search(previous.text) is not None and line.text[:1].isupper() and indent < 0.5 * line.size
+
+
+_RUNNING_NUMBER = re.compile(r"^(\d{1,3})[.)]\s")
+
+
+def _number_runs_on(current: list[Line], line: Line, full_width: float) -> bool:
+    """A line opening with `27.` after a line that fills the measure without ending a sentence goes on with that
+    sentence (`served by routes 4, 11 and` / `27. The station is…`), outside a list (whose first item is 1)."""
+    number = _RUNNING_NUMBER.match(line.text)
+    previous = current[-1]
+    return (
+        number is not None
+        and int(number.group(1)) > 1
+        and previous.x1 >= full_width
+        and _SENTENCE_END.search(previous.text) is None
+        and not is_list_item(current[0].text)
+    )
 
 
 def _item_ends(item: Line, line: Line, *, short: bool) -> bool:
