@@ -108,5 +108,25 @@ def test_a_footnote_aside_is_kept_where_the_chapter_puts_it() -> None:
     )
     content = parse(epub({"OEBPS/text/ch1.xhtml": noted}), filename="b.epub", limits=ParseLimits())
     texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
-    assert texts[:2] == ["The river rose three metres1.", "Measured at the Mill Bridge gauge."]
+    assert texts[:2] == ["The river rose three metres[^1].", "[^1]: Measured at the Mill Bridge gauge."]
     assert "Also in this series" not in texts
+
+
+def test_a_chapters_notes_follow_the_paragraphs_citing_them() -> None:
+    # pandoc's EPUB 3: the notes in a section at the chapter's end, `headlands.1` and `- 1. …↩︎` before.
+    noted = (
+        b'<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
+        b'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>x</title></head><body><h1>One</h1>'
+        b'<p>Sailors relied on bonfires along the headlands.<a href="ch1.xhtml#fn1" class="footnote-ref" '
+        b'id="fnref1" epub:type="noteref">1</a> These were unreliable.</p><p>The first tower fell.</p>'
+        b'<section class="footnotes footnotes-end-of-document" epub:type="footnotes"><hr /><ol>'
+        b'<li id="fn1" epub:type="footnote"><p>Parish records mention a fire in 1325.<a href="ch1.xhtml#fnref1" '
+        b'class="footnote-back" role="doc-backlink">\xe2\x86\xa9\xef\xb8\x8e</a></p></li></ol></section></body></html>'
+    )
+    content = parse(epub({"OEBPS/text/ch1.xhtml": noted}), filename="b.epub", limits=ParseLimits())
+    assert [block.text for block in content.blocks if isinstance(block, Heading | Paragraph) and block.page == 1] == [
+        "One",
+        "Sailors relied on bonfires along the headlands.[^1] These were unreliable.",
+        "[^1]: Parish records mention a fire in 1325.",
+        "The first tower fell.",
+    ]

@@ -217,3 +217,89 @@ def test_a_div_layouts_sidebar_footer_and_navigation_bar_are_dropped() -> None:
         "Approved by the board.",
         "Soup of the day",
     ]
+
+
+PANDOC_NOTES = """<body><h1>Summary</h1>
+<p>Levels fell for the third year.<a href="#fn1" class="footnote-ref" id="fnref1" role="doc-noteref"><sup>1</sup></a>
+Nitrate stayed below the limit except at Well 14.<a href="#fn2" class="footnote-ref" id="fnref2"
+role="doc-noteref"><sup>2</sup></a></p><h1>Method</h1><p>Tapes were calibrated.</p>
+<section class="footnotes footnotes-end-of-document" role="doc-endnotes"><hr /><ol>
+<li id="fn1" role="doc-endnote"><p>Compared with the 2015 baseline.<a href="#fnref1" class="footnote-back"
+role="doc-backlink">↩︎</a></p></li>
+<li id="fn2" role="doc-endnote"><p>The limit is 50 mg/L.<a href="#fnref2" class="footnote-back"
+role="doc-backlink">↩︎</a></p></li></ol></section></body>"""
+
+
+def test_a_note_reference_is_marked_and_its_note_follows_the_citing_block() -> None:
+    # pandoc's HTML: `Well 14.2` read as another number, and the notes a list `1. …↩︎` at the end.
+    assert _texts(PANDOC_NOTES) == [
+        "Summary",
+        "Levels fell for the third year.[^1] Nitrate stayed below the limit except at Well 14.[^2]",
+        "[^1]: Compared with the 2015 baseline.",
+        "[^2]: The limit is 50 mg/L.",
+        "Method",
+        "Tapes were calibrated.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reference", "notes"),
+    [
+        pytest.param(  # MediaWiki: the note list's `^ a b` back-links
+            '<sup id="cite_ref-h_1-0" class="reference"><a href="#cite_note-h-1">[1]</a></sup>',
+            '<h2>References</h2><div class="reflist"><ol class="references"><li id="cite_note-h-1">'
+            '<span class="mw-cite-backlink">^ <a href="#cite_ref-h_1-0"><sup><i><b>a</b></i></sup></a> '
+            '<a href="#cite_ref-h_1-1"><sup><i><b>b</b></i></sup></a></span> '
+            '<span class="reference-text">Hague (1994), p. 212.</span></li></ol></div>',
+            id="wikipedia",
+        ),
+        pytest.param(  # Word's "Save as web page"
+            '<a style="mso-footnote-id:ftn1" href="#_ftn1" name="_ftnref1"><span class="MsoFootnoteReference">'
+            "[1]</span></a>",
+            '<div style="mso-element:footnote-list"><hr><div style="mso-element:footnote" id="ftn1">'
+            '<p class="MsoFootnoteText"><a style="mso-footnote-id:ftn1" href="#_ftnref1" name="_ftn1">'
+            '<span class="MsoFootnoteReference">[1]</span></a> Hague (1994), p. 212.</p></div></div>',
+            id="word",
+        ),
+        pytest.param(  # docutils' HTML5 writer (Sphinx): a label linking back inside an aside
+            '<a class="footnote-reference brackets" href="#id3" id="id1" role="doc-noteref">'
+            '<span class="fn-bracket">[</span>1<span class="fn-bracket">]</span></a>',
+            '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id3" role="doc-footnote">'
+            '<span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id1">1</a>'
+            '<span class="fn-bracket">]</span></span><p>Hague (1994), p. 212.</p></aside></aside>',
+            id="docutils-html5",
+        ),
+        pytest.param(  # docutils' older writer: a definition list
+            '<a class="footnote-reference brackets" href="#id3" id="id1">1</a>',
+            '<dl class="footnote brackets"><dt class="label" id="id3"><span class="brackets">'
+            '<a class="fn-backref" href="#id1">1</a></span></dt><dd><p>Hague (1994), p. 212.</p></dd></dl>',
+            id="docutils-dl",
+        ),
+        pytest.param(  # kramdown and other Markdown converters
+            '<sup id="fnref:1" role="doc-noteref"><a href="#fn:1" class="footnote" rel="footnote">1</a></sup>',
+            '<div class="footnotes" role="doc-endnotes"><ol><li id="fn:1"><p>Hague (1994), p. 212. '
+            '<a href="#fnref:1" class="reversefootnote" role="doc-backlink">&#8617;</a></p></li></ol></div>',
+            id="kramdown",
+        ),
+        pytest.param(  # nothing typed: the note links back to the reference
+            '<a href="#n1" id="r1">1</a>',
+            '<p id="n1"><a href="#r1">1</a> Hague (1994), p. 212.</p>',
+            id="untyped",
+        ),
+    ],
+)
+def test_the_common_note_markups_give_a_marked_reference_and_its_note(reference: str, notes: str) -> None:
+    markup = f"<body><p>Completed in 1836 to a design by Walker{reference} in sandstone.</p><p>Later.</p>{notes}</body>"
+    texts = _texts(markup)
+    assert texts[:3] == [
+        "Completed in 1836 to a design by Walker[^1] in sandstone.",
+        "[^1]: Hague (1994), p. 212.",
+        "Later.",
+    ]
+    assert not any("212" in text for text in texts[3:])
+
+
+def test_a_reference_without_its_note_is_set_off_and_a_link_to_a_section_is_left_alone() -> None:
+    markup = """<body><p>Built in 1836<sup class="reference"><a href="#cite_note-9">[9]</a></sup> by Walker
+    (see part <a href="#part2">2</a>).</p><h2 id="part2">History</h2><p>Text.</p></body>"""
+    assert _texts(markup)[0] == "Built in 1836 [9] by Walker (see part 2)."

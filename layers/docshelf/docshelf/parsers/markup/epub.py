@@ -45,7 +45,8 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             root = parse_html_text(decode_html(read_member(archive, path, limits, what="EPUB")))
             body = root.find("body")
             images = ImageSource(member_images(archive, limits, base=posixpath.dirname(path), what="EPUB"), collector)
-            chapter = HtmlBlockWalker(page=page, images=images).walk(body if body is not None else root)
+            walker = HtmlBlockWalker(page=page, images=images, document=posixpath.basename(path))
+            chapter = walker.walk(body if body is not None else root)
             if not chapter:
                 continue
             labels[page] = next((b.text for b in chapter if b.kind == "heading"), posixpath.basename(path))

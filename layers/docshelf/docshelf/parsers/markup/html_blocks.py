@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers.markup.html_notes import NOTE_LABEL_CLASSES, PageNotes, find_notes, is_backlink, note_text
 from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
 from docshelf.parsers.numerals import roman
 from docshelf.scripts import NO_SPACE
@@ -40,8 +41,9 @@ _EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 # one without them is a search box or a login, even under a heading of its own (Drupal's "Search form").
 _CONTENT_TAGS = frozenset({"p", "table", "article", "main", "section", "ul", "ol", "blockquote", "pre"})
 NOISE_CLASSES = frozenset(
-    {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "navbox", "skip-link", "skip-links", "skiplink"}
-)
+    {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "mw-cite-backlink", "navbox", "skip-link", "skip-links",
+     "skiplink"}
+)  # fmt: skip
 _NOISE_NAME = re.compile(r"cookie[-_]?(banner|consent|notice|bar|popup|law)|gdpr[-_]?(banner|consent)", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -76,6 +78,8 @@ def is_dropped(element: etree._Element) -> bool:
     name = local_name(element)
     if name in DROPPED_TAGS:
         return True
+    if name == "a" and is_backlink(element):
+        return True
     if (name in PAGE_FURNITURE_TAGS or _named_furniture(element)) and not _is_own_content(element):
         return True
     if name == "form" and not any(local_name(inner) in _CONTENT_TAGS for inner in element.iterdescendants()):
@@ -105,6 +109,8 @@ def _is_own_content(element: etree._Element) -> bool:
     kinds = f"{element.get('role', '')} {element.get('epub:type', '')} {element.get(_EPUB_TYPE, '')}".lower().split()
     if any(kind in _NOTE_TYPES for kind in kinds):
         return True
+    if any("footnote" in cls or "endnote" in cls for cls in str(element.get("class", "")).lower().split()):
+        return True  # docutils' `aside.footnote-list`
     return any(local_name(ancestor) in _CONTENT_OWNERS for ancestor in element.iterancestors())
 
 
@@ -162,10 +168,23 @@ class HtmlBlockWalker:
     contribute their text as inline text, so that a hostile nesting depth cannot exhaust the Python stack.
     """
 
-    def __init__(self, *, page: int = 1, depth: int = 0, images: ImageSource | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        page: int = 1,
+        depth: int = 0,
+        images: ImageSource | None = None,
+        notes: PageNotes | None = None,
+        in_note: bool = False,
+        document: str = "",
+    ) -> None:
         self.page = page
         self.images = images
         self._depth = depth
+        self._notes = notes
+        self._places_notes = False  # the walker of the whole page places the notes its blocks cite
+        self._in_note = in_note
+        self._document = document  # the page's file name, with which its links to itself may be written
         self.blocks: list[Block] = []
         self._inline: list[str] = []
         self._images: list[Image] = []
@@ -174,8 +193,14 @@ class HtmlBlockWalker:
         self._marker = ""
 
     def walk(self, root: etree._Element) -> list[Block]:
+        if self._notes is None and self._depth == 0:
+            self._notes = find_notes(root, is_dropped, document=self._document)
+            self._places_notes = self._notes is not None
         self._visit(root)
         self._flush()
+        if self._notes is not None and self._places_notes:
+            self._notes.pending.extend(self._notes.unplaced())
+            self._place_notes()
         return self.blocks
 
     def walk_content(self, element: etree._Element) -> list[Block]:
@@ -201,16 +226,20 @@ class HtmlBlockWalker:
 
     def _visit_element(self, element: etree._Element) -> None:  # noqa: PLR0912
         name = local_name(element)
-        if not name or is_dropped(element):
+        if not name or is_dropped(element) or (self._notes is not None and self._note_part(element, name)):
+            return
+        if self._in_note and any(cls in NOTE_LABEL_CLASSES for cls in str(element.get("class", "")).split()):
             return
         if name in HEADING_LEVELS:
             self._flush()
-            text = inline_text(element, depth=self._depth)
+            text = inline_text(element, depth=self._depth, notes=self._notes)
             if text:
                 self.blocks.append(Heading(text=text.replace("\n", " "), level=HEADING_LEVELS[name], page=self.page))
+                self._place_notes()
         elif name == "table":
             self._flush()
             self._table(element)
+            self._place_notes()
         elif name == "img":
             self._image(element)
         elif name == "br":
@@ -242,6 +271,33 @@ class HtmlBlockWalker:
         else:
             self._children(element)
 
+    def _note_part(self, element: etree._Element, name: str) -> bool:
+        """Whether the element is a note read elsewhere, a note reference (its mark goes in), or a link back."""
+        notes = self._notes
+        if notes is None:
+            return False
+        if element in notes.hidden:
+            return True
+        if name != "a":
+            return False
+        if element in notes.marks:
+            self._inline.append(notes.cite(element))
+            return True
+        return notes.is_backlink(element)
+
+    def _place_notes(self) -> None:
+        """The notes cited since the last call, each a paragraph `[^1]: text` (its paragraphs one line each)."""
+        notes = self._notes
+        if notes is None or not self._places_notes:
+            return
+        while notes.pending:
+            for note in notes.take():
+                walker = HtmlBlockWalker(page=self.page, depth=self._depth, notes=notes, in_note=True)
+                parts = (block_as_text(block) for block in walker.walk_content(note.body))
+                text = note_text("\n".join(part for part in parts if part).strip())
+                if text:
+                    self.blocks.append(Paragraph(text=f"[^{note.label}]: {text}", page=self.page))
+
     def _children(self, element: etree._Element) -> None:
         self._text(element.text)
         for child in element:
@@ -259,6 +315,8 @@ class HtmlBlockWalker:
             self._marker = ""
         self.blocks.extend(self._images)
         self._images.clear()
+        if self._notes is not None and self._notes.pending:
+            self._place_notes()
 
     def _image(self, element: etree._Element) -> None:
         alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
@@ -288,9 +346,10 @@ class HtmlBlockWalker:
             self._flush()
             return
         depth = self._depth + 1
-        caption = next((inline_text(c, depth=depth) for c in element if local_name(c) == "caption"), "")
+        notes = self._notes
+        caption = next((inline_text(c, depth=depth, notes=notes) for c in element if local_name(c) == "caption"), "")
         table = table_from_element(
-            element, lambda cell: inline_text(cell, depth=depth), page=self.page, caption=caption
+            element, lambda cell: inline_text(cell, depth=depth, notes=notes), page=self.page, caption=caption
         )
         if table is not None:
             self.blocks.append(table)
@@ -326,9 +385,9 @@ def _figure_caption(image: etree._Element) -> str:
     return ""
 
 
-def inline_text(element: etree._Element, *, depth: int = 0) -> str:
+def inline_text(element: etree._Element, *, depth: int = 0, notes: PageNotes | None = None) -> str:
     """The visible text of an element as one string (blocks inside are joined by line breaks)."""
-    blocks = HtmlBlockWalker(depth=depth).walk_content(element)
+    blocks = HtmlBlockWalker(depth=depth, notes=notes).walk_content(element)
     return "\n".join(block_as_text(block) for block in blocks).strip()
 
 
