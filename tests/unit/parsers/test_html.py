@@ -303,3 +303,25 @@ def test_a_reference_without_its_note_is_set_off_and_a_link_to_a_section_is_left
     markup = """<body><p>Built in 1836<sup class="reference"><a href="#cite_note-9">[9]</a></sup> by Walker
     (see part <a href="#part2">2</a>).</p><h2 id="part2">History</h2><p>Text.</p></body>"""
     assert _texts(markup)[0] == "Built in 1836 [9] by Walker (see part 2)."
+
+
+def test_permalinks_and_edit_links_are_not_part_of_headings() -> None:
+    # Sphinx gave `# Configuring retries¶` on every heading (the sign is shown only on hover).
+    markup = """<body><section id="retries"><h1>Configuring retries<a class="headerlink" href="#retries"
+    title="Link to this heading">¶</a></h1><p>Calls are retried.</p>
+    <h2 id="install"><a class="header-anchor" href="#install" aria-hidden="false">#</a> Install</h2>
+    <h2 id="usage">Usage <a href="#usage">🔗</a></h2>
+    <h2><span class="mw-headline" id="History">History</span><span class="mw-editsection">
+    <span class="mw-editsection-bracket">[</span><a href="/w/index.php?action=edit">edit</a>
+    <span class="mw-editsection-bracket">]</span></span></h2>
+    <figure><figcaption><span class="caption-text">Retry delays</span><a class="headerlink"
+    href="#id2">¶</a></figcaption></figure><p>See <a href="#usage">Usage</a> and § 4.</p></section></body>"""
+    assert _texts(markup) == [
+        "Configuring retries",
+        "Calls are retried.",
+        "Install",
+        "Usage",
+        "History",
+        "Retry delays",
+        "See Usage and § 4.",
+    ]

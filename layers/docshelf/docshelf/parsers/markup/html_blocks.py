@@ -42,8 +42,10 @@ _EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 _CONTENT_TAGS = frozenset({"p", "table", "article", "main", "section", "ul", "ol", "blockquote", "pre"})
 NOISE_CLASSES = frozenset(
     {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "mw-cite-backlink", "navbox", "skip-link", "skip-links",
-     "skiplink"}
+     "skiplink", "headerlink"}
 )  # fmt: skip
+# A same-page link showing only one of these is a permalink (of a heading, a caption, a term), shown on hover.
+_PERMALINK_SIGNS = frozenset({"¶", "#", "§", "🔗", "⚓"})
 _NOISE_NAME = re.compile(r"cookie[-_]?(banner|consent|notice|bar|popup|law)|gdpr[-_]?(banner|consent)", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -78,7 +80,7 @@ def is_dropped(element: etree._Element) -> bool:
     name = local_name(element)
     if name in DROPPED_TAGS:
         return True
-    if name == "a" and is_backlink(element):
+    if name == "a" and _is_link_furniture(element):
         return True
     if (name in PAGE_FURNITURE_TAGS or _named_furniture(element)) and not _is_own_content(element):
         return True
@@ -96,6 +98,20 @@ def is_dropped(element: etree._Element) -> bool:
     if any(cls in NOISE_CLASSES for cls in classes):
         return True
     return bool(_NOISE_NAME.search(" ".join([*classes, str(get("id", ""))])))
+
+
+def _is_link_furniture(link: etree._Element) -> bool:
+    """A note's link back to its reference (`↩`) or a permalink (`¶`): same-page links that are no text."""
+    href = str(link.get("href") or "")
+    if "#" not in href:
+        return False
+    if is_backlink(link):
+        return True
+    return href.startswith("#") and _link_text(link) in _PERMALINK_SIGNS
+
+
+def _link_text(link: etree._Element) -> str:
+    return "".join(str(part) for part in link.itertext()).strip().rstrip("\ufe0e\ufe0f")
 
 
 def _named_furniture(element: etree._Element) -> bool:
