@@ -325,3 +325,21 @@ def test_permalinks_and_edit_links_are_not_part_of_headings() -> None:
         "Retry delays",
         "See Usage and § 4.",
     ]
+
+
+def test_mediawiki_page_furniture_is_dropped() -> None:
+    # The side panel (`<div id="mw-panel">`), "From Wikipedia…", the redirect line and the categories were kept.
+    markup = """<body><div id="mw-page-base"></div><div id="mw-head-base"></div>
+    <div id="mw-panel" class="vector-menu"><div class="mw-logo">Wikipedia<br>The Free Encyclopedia</div>
+    <ul><li><a href="/wiki/Main_Page">Main page</a></li><li><a href="/wiki/Donate">Donate</a></li></ul></div>
+    <div id="content" class="mw-body" role="main"><a class="mw-jump-link" href="#bodyContent">Jump to content</a>
+    <div class="mw-indicators"><div class="mw-indicator"><img alt="Page semi-protected" src="lock.png"></div></div>
+    <h1 id="firstHeading">Kestrel Point Lighthouse</h1><div id="bodyContent">
+    <div id="siteSub">From Wikipedia, the free encyclopedia</div><div id="contentSub">(Redirected from Kestrel)</div>
+    <div id="mw-content-text"><p>An active lighthouse on Kestrel Point.</p><div class="menu"><p>Lunch menu</p></div>
+    </div><div class="printfooter">Retrieved from "https://en.wikipedia.org/w/index.php?oldid=1"</div>
+    <div id="catlinks" class="catlinks"><a href="/wiki/Help:Category">Categories</a>: <ul><li>Lighthouses</li></ul>
+    </div></div></div><div id="mw-navigation"><div id="mw-head"><div id="p-personal"><ul><li>Log in</li></ul></div>
+    </div><div id="p-lang"><h3>Languages</h3><ul><li>Deutsch</li></ul></div></div></body>"""
+    assert _texts(markup) == ["Kestrel Point Lighthouse", "An active lighthouse on Kestrel Point.", "Lunch menu"]
+    assert not [block for block in blocks_of(markup) if isinstance(block, Image)]

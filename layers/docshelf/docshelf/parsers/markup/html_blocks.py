@@ -30,9 +30,13 @@ DROPPED_ROLES = frozenset({"navigation", "search", "menubar", "menu", "toolbar"}
 PAGE_FURNITURE_TAGS = frozenset({"aside", "footer"})
 # The same parts of a page laid out with <div>s, named by an id or a class exactly (not `footer-note`; not `menu`,
 # which a restaurant's page uses for its dishes).
+# MediaWiki's skins name theirs: the side panel and header (logo, menus, languages), the page indicators, the
+# "From Wikipedia" and "(Redirected from …)" lines, the printed "Retrieved from" footer and the category links.
 FURNITURE_NAMES = frozenset(
     {"footer", "site-footer", "page-footer", "sidebar", "side-bar", "main-menu", "navbar", "nav", "topnav",
-     "breadcrumb", "breadcrumbs"}
+     "breadcrumb", "breadcrumbs",
+     "mw-navigation", "mw-head", "mw-head-base", "mw-page-base", "mw-panel", "p-lang", "p-lang-btn", "mw-header",
+     "vector-header-container", "mw-indicators", "sitesub", "contentsub", "printfooter", "catlinks", "mw-footer"}
 )  # fmt: skip
 _CONTENT_OWNERS = frozenset({"article", "blockquote"})
 _NOTE_TYPES = frozenset({"footnote", "endnote", "rearnote", "note", "doc-footnote", "doc-endnote"})
