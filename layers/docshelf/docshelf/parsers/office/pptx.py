@@ -16,7 +16,7 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.office.pptx_shapes import SHAPE_ERRORS, ShapeReader, clean_text
+from docshelf.parsers.office.pptx_shapes import SHAPE_ERRORS, ShapeReader, clean_text, furniture_text
 from docshelf.parsers.safe_zip import check_package
 
 NOTES_PREFIX = "Speaker notes: "
@@ -45,9 +45,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     blocks: list[Block] = []
     warnings: list[str] = []
     collector = AssetCollector()
+    repeated = _repeated_furniture(slides)
     for number, slide in enumerate(slides, start=1):
         try:
-            reader = ShapeReader(number, _bulleted_levels(slide), collector)
+            reader = ShapeReader(number, _bulleted_levels(slide), collector, repeated)
             blocks.extend(reader.read(slide.shapes))
             blocks.extend(_notes(slide, number))
             warnings.extend(reader.warnings)
@@ -62,6 +63,21 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         warnings=warnings,
         assets=collector.assets,
     )
+
+
+def _repeated_furniture(slides: list[Any]) -> frozenset[str]:
+    """The footer and date texts shown on more than one slide (the Header & Footer dialog's)."""
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for slide in slides:
+        try:
+            texts = {furniture_text(shape) for shape in slide.shapes}
+        except SHAPE_ERRORS:
+            continue
+        for text in texts:
+            if text:
+                (repeated if text in seen else seen).add(text)
+    return frozenset(repeated)
 
 
 def _bulleted_levels(slide: Any) -> frozenset[int]:

@@ -25,8 +25,11 @@ SAME_BAND_EMU = 228_600  # a quarter inch
 TITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE})
 SUBTITLE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SUBTITLE})
 BULLETED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICAL_BODY})
-# Slide furniture PowerPoint repeats on every slide from the Header & Footer dialog; a plain text box stays.
-SKIPPED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
+# Slide furniture from PowerPoint's Header & Footer dialog: the slide number always; a footer or a date when it is a
+# field PowerPoint fills in, or when its text repeats on another slide. A date on the title slide alone (where pandoc
+# puts the `date:` of its source) is the deck's content, and so is any plain text box.
+FURNITURE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
+_FIELD = qn("a:fld")
 _BULLET_TAGS = (qn("a:buChar"), qn("a:buAutoNum"), qn("a:buBlip"))
 
 # Exceptions python-pptx raises on malformed shapes (missing attributes, unknown enum values, bad XML).
@@ -104,12 +107,32 @@ def _alt_text(shape: Any) -> str:
     return str(c_nv_pr.get("descr") or c_nv_pr.get("title") or "").strip()
 
 
-class ShapeReader:
-    """Converts the shapes of one slide; `bulleted_levels` are the master's body levels that carry bullets."""
+def furniture_text(shape: Any) -> str | None:
+    """The text of a footer or date placeholder ('' when it holds a date or slide-number field); None for others."""
+    if placeholder_type(shape) not in FURNITURE_PLACEHOLDERS or not getattr(shape, "has_text_frame", False):
+        return None
+    for field in shape.text_frame._txBody.iter(_FIELD):
+        if str(field.get("type", "")).lower().startswith(("datetime", "slidenum")):
+            return ""
+    return " ".join(clean_text(shape.text_frame.text).split())
 
-    def __init__(self, page: int, bulleted_levels: frozenset[int], collector: AssetCollector | None = None) -> None:
+
+class ShapeReader:
+    """Converts the shapes of one slide; `bulleted_levels` are the master's body levels that carry bullets.
+
+    `repeated` holds the footer and date texts found on more than one slide of the deck.
+    """
+
+    def __init__(
+        self,
+        page: int,
+        bulleted_levels: frozenset[int],
+        collector: AssetCollector | None = None,
+        repeated: frozenset[str] = frozenset(),
+    ) -> None:
         self.page = page
         self.bulleted_levels = bulleted_levels
+        self.repeated = repeated
         self.warnings: list[str] = []
         self.collector = collector if collector is not None else AssetCollector()
 
@@ -125,7 +148,9 @@ class ShapeReader:
 
     def _shape(self, shape: Any) -> list[Block]:
         kind = placeholder_type(shape)
-        if kind in SKIPPED_PLACEHOLDERS:
+        if kind == PP_PLACEHOLDER.SLIDE_NUMBER:
+            return []
+        if kind in FURNITURE_PLACEHOLDERS and (furniture_text(shape) or "") in {"", *self.repeated}:
             return []
         if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
             return self.read(shape.shapes)
