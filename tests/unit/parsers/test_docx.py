@@ -65,6 +65,24 @@ def test_body_keeps_source_order_and_skips_empty_paragraphs() -> None:
     assert content.page_count == 1
 
 
+def test_a_subtitle_based_on_the_title_style_is_a_paragraph_under_the_title() -> None:
+    # pandoc's reference.docx bases Subtitle on Title: `Upper Valley Aquifer` became a second H1.
+    document = docx.Document()
+    document.styles["Subtitle"].base_style = document.styles["Title"]
+    document.add_paragraph("Groundwater Monitoring Report", style="Title")
+    document.add_paragraph("Upper Valley Aquifer", style="Subtitle")
+    document.add_paragraph("Hydrology Unit")
+    document.add_heading("Summary", level=1)
+    content = parse_doc(document)
+    assert [(block.kind, block.text) for block in content.blocks if isinstance(block, Heading | Paragraph)] == [
+        ("heading", "Groundwater Monitoring Report"),
+        ("paragraph", "Upper Valley Aquifer"),
+        ("paragraph", "Hydrology Unit"),
+        ("heading", "Summary"),
+    ]
+    assert content.title == "Groundwater Monitoring Report"
+
+
 def test_headings_from_styles_based_on_chain_and_outline_levels() -> None:
     document = docx.Document()
     document.add_paragraph("Annual report", style="Title")

@@ -147,3 +147,18 @@ def test_corpus_odt(corpus_dir: Path) -> None:
     print(f"{relative}: text recall {text:.3f}, heading recall {headings:.3f}")
     assert text >= 0.95
     assert headings >= 0.8
+
+
+def test_a_subtitle_is_a_paragraph_under_the_title_as_in_docx() -> None:
+    # It was an H2, and the same document saved as DOCX gave a paragraph.
+    body = """<text:p text:style-name="Title">Groundwater Monitoring Report</text:p>
+    <text:p text:style-name="Subtitle">Upper Valley Aquifer</text:p><text:p>Hydrology Unit</text:p>
+    <text:h text:outline-level="1">Summary</text:h>"""
+    content = parse(odt(body), filename="t.odt", limits=ParseLimits())
+    assert [(block.kind, block.text) for block in content.blocks if isinstance(block, Heading | Paragraph)] == [
+        ("heading", "Groundwater Monitoring Report"),
+        ("paragraph", "Upper Valley Aquifer"),
+        ("paragraph", "Hydrology Unit"),
+        ("heading", "Summary"),
+    ]
+    assert content.title == "Groundwater Monitoring Report"

@@ -17,6 +17,8 @@ _HEADING_NAME = re.compile(
 )
 _LIST_STYLE_LEVEL = re.compile(r"^list(?: bullet| number| continue)? ([2-9])$", re.IGNORECASE)
 _TITLE_NAMES = {"title", "标题", "標題", "表題"}
+# A subtitle is a paragraph under the title, not a heading, even based on Title (pandoc's reference.docx).
+_SUBTITLE_NAMES = {"subtitle", "副标题", "副標題", "副題", "サブタイトル"}
 _CHAIN_LIMIT = 20
 
 
@@ -91,6 +93,8 @@ class StyleSheet:
     def heading_level(self, style_id: str | None) -> int | None:
         """1-based heading level from the style's name or outline level, inherited through basedOn."""
         for style in self._chain(style_id):
+            if style.name.lower() in _SUBTITLE_NAMES:  # its own outline level only; not the Title's it is based on
+                return None if style.outline_level is None or style.outline_level < 0 else style.outline_level + 1
             by_name = _name_level(style.name)
             if by_name is not None:
                 return by_name

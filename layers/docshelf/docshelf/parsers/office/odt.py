@@ -30,7 +30,8 @@ _SKIPPED = frozenset(
     }
 )  # fmt: skip
 _HEADING_STYLE = re.compile(r"^Heading(?:_20_|\s)(\d)$")
-_TITLE_STYLES = {"Title": 1, "Subtitle": 2}
+# The title is a heading; its subtitle a paragraph under it, as in DOCX (it opens no section of its own).
+_TITLE_STYLES = {"Title": 1}
 _BREAK = "\ue000"
 
 
