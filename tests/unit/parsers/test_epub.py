@@ -130,3 +130,15 @@ def test_a_chapters_notes_follow_the_paragraphs_citing_them() -> None:
         "[^1]: Parish records mention a fire in 1325.",
         "The first tower fell.",
     ]
+
+
+def test_a_reference_to_a_note_in_another_chapter_is_set_off_from_its_word() -> None:
+    # An endnotes chapter (Calibre, many publishers): `metres1` read as another number.
+    noted = (
+        b'<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
+        b'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>x</title></head><body><h1>One</h1>'
+        b'<p>The river rose three metres<a epub:type="noteref" href="notes.xhtml#n1" id="r1">1</a>.</p></body></html>'
+    )
+    content = parse(epub({"OEBPS/text/ch1.xhtml": noted}), filename="b.epub", limits=ParseLimits())
+    texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
+    assert texts[0] == "The river rose three metres [1]."

@@ -343,3 +343,16 @@ def test_mediawiki_page_furniture_is_dropped() -> None:
     </div><div id="p-lang"><h3>Languages</h3><ul><li>Deutsch</li></ul></div></div></body>"""
     assert _texts(markup) == ["Kestrel Point Lighthouse", "An active lighthouse on Kestrel Point.", "Lunch menu"]
     assert not [block for block in blocks_of(markup) if isinstance(block, Image)]
+
+
+def test_a_superscript_link_is_a_note_reference_and_its_notes_own_number_goes() -> None:
+    # Untyped: `doubled1` (or `rose2`, its note in another file) read as another number.
+    markup = """<body><p>Rainfall doubled<a href="#n1"><sup>1</sup></a> and the river
+    rose<sup><a href="notes.html#n2">2</a></sup>.</p><p>Later.</p><h2>Notes</h2>
+    <p id="n1">1. Measured at the Mill Bridge gauge.</p></body>"""
+    assert _texts(markup) == [
+        "Rainfall doubled[^1] and the river rose [2].",
+        "[^1]: Measured at the Mill Bridge gauge.",
+        "Later.",
+        "Notes",
+    ]

@@ -314,7 +314,7 @@ class HtmlBlockWalker:
             for note in notes.take():
                 walker = HtmlBlockWalker(page=self.page, depth=self._depth, notes=notes, in_note=True)
                 parts = (block_as_text(block) for block in walker.walk_content(note.body))
-                text = note_text("\n".join(part for part in parts if part).strip())
+                text = note_text("\n".join(part for part in parts if part).strip(), note.label)
                 if text:
                     self.blocks.append(Paragraph(text=f"[^{note.label}]: {text}", page=self.page))
 

@@ -3,11 +3,12 @@
 A link `<a href="#x">` is a note reference when `x` is a note: an element typed as one (`role="doc-footnote"`,
 `epub:type="footnote"`, a class `footnote`, Word's `mso-element:footnote`) or an item of a notes list (pandoc's
 `section.footnotes`, Wikipedia's `ol.references`, docutils' `dl.footnote`); or when the link is typed as a reference
-(`role="doc-noteref"`, a class `footnote-ref`, Wikipedia's `sup.reference`, Word's `_ftnref`) or its target links
-back to it, and it shows a short label. Its text becomes `[^label]` (the label it shows, brackets off) and the note a
-paragraph `[^label]: text` right after the block citing it, as DOCX and Markdown notes are; the note is not read again
-where it stands, and its links back to its references (`↩`, Wikipedia's `^ a b`) are dropped. A typed reference whose
-note is not on the page keeps its label, bracketed and set off from the word: `word [3]`, never `word3`.
+(`role="doc-noteref"`, a class `footnote-ref`, Wikipedia's `sup.reference`, Word's `_ftnref`, or a superscript
+label) or its target links back to it, and it shows a short label. Its text becomes `[^label]` (the label it
+shows, brackets off) and the note a paragraph `[^label]: text` right after the block citing it, as DOCX and Markdown
+notes are; the note is not read again where it stands, and its links back to its references (`↩`, Wikipedia's
+`^ a b`) are dropped. A typed reference whose note is not on the page (or is in another file, as an EPUB's notes
+chapter) keeps its label, bracketed and set off from the word: `word [3]`, never `word3`.
 """
 
 from __future__ import annotations
@@ -103,15 +104,14 @@ def find_notes(
     `document` is the page's file name, with which its links to itself may be written (`ch01.xhtml#fn1`).
     """
     fragments = {a: _fragment(str(a.get("href") or ""), document) for a in root.iter("a")}
-    links = {a: fragment for a, fragment in fragments.items() if fragment}
-    targets = _targets(root, set(links.values())) if links else {}
-    if not targets:
-        return None
+    wanted = {fragment for fragment in fragments.values() if fragment}
+    targets = _targets(root, wanted) if wanted else {}
     finder = _Finder(fragments, dropped)
-    for link, fragment in links.items():
-        target = targets.get(fragment)
-        if link not in finder.back and not is_backlink(link):
-            finder.reference(link, target)
+    for link, fragment in fragments.items():
+        if fragment and link not in finder.back:
+            finder.reference(link, targets.get(fragment))
+        elif not fragment and "#" in str(link.get("href") or ""):
+            finder.reference(link, None)  # to a note in another file (an EPUB's notes chapter): set off only
     if not finder.marks:
         return None
     notes = finder.by_element.values()
@@ -146,8 +146,10 @@ class _Finder:
     def reference(self, link: etree._Element, target: etree._Element | None) -> None:
         """Record the link as a note reference if it is one."""
         text = " ".join("".join(str(part) for part in link.itertext()).split())
+        if not text or len(text) > _MAX_TYPED_LABEL or is_backlink(link):
+            return
         typed = _typed_reference(link)
-        if not text or len(text) > _MAX_TYPED_LABEL or not (typed or _LABEL.fullmatch(text)):
+        if not typed and (target is None or not _LABEL.fullmatch(text)):
             return
         found = _note_of(target, link, self.fragments, typed=typed) if target is not None else None
         if found is not None and self._in_dropped(found[0]):
@@ -200,9 +202,12 @@ def is_backlink(link: etree._Element) -> bool:
     return text in _BACK_SIGNS
 
 
-def note_text(text: str) -> str:
-    """A note's text without what is left of a label whose back-link was dropped (`[]`, `(,)`)."""
-    return _EMPTY_BRACKETS.sub("", text, count=1)
+def note_text(text: str, label: str) -> str:
+    """A note's text without its own label (`1.`, `[1]`) or what a dropped back-link left of it (`[]`, `(,)`)."""
+    text = _EMPTY_BRACKETS.sub("", text, count=1)
+    if text.startswith((label, f"[{label}]", f"({label})")):
+        text = re.sub(rf"^[\[(]?{re.escape(label)}[\]).:]\s*", "", text, count=1)
+    return text
 
 
 def _label(text: str) -> str:
@@ -216,16 +221,22 @@ def _kinds(element: etree._Element) -> list[str]:
 
 
 def _typed_reference(link: etree._Element) -> bool:
-    """Whether the link, or the superscript wrapping it, says it is a note reference."""
+    """Whether the link says it is a note reference: by its type or class, its superscript's, or by being one."""
     if link.get("data-footnote-ref") is not None or _WORD_REF_NAME.match(str(link.get("name") or "")):
         return True
     if any(kind in _NOTE_REF_KINDS for kind in _kinds(link)):
         return True
+    if len(link) == 1 and local_name(link[0]) == "sup" and not (link.text or "").strip():
+        return not (link[0].tail or "").strip()  # <a href="#n1"><sup>1</sup></a>
     parent = link.getparent()
     if parent is None or local_name(parent) not in ("sup", "span"):
         return False
     kinds = _kinds(parent)
-    return any(kind in _NOTE_REF_KINDS for kind in kinds) or (local_name(parent) == "sup" and "reference" in kinds)
+    if local_name(parent) == "sup" and (
+        "reference" in kinds or (len(parent) == 1 and not (parent.text or "").strip() and not (link.tail or "").strip())
+    ):
+        return True  # Wikipedia's sup.reference; <sup><a href="#n1">1</a></sup>
+    return any(kind in _NOTE_REF_KINDS for kind in kinds)
 
 
 def _is_note(element: etree._Element) -> bool:
