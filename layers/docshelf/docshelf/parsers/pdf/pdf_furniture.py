@@ -1,7 +1,9 @@
 """Running headers, footers and page numbers: text at the top or bottom edge that repeats across pages.
 
-A line repeats as furniture either often enough across the document, wherever it sits in its band, or at the same
-place on another page: an even or odd page's header, a chapter's header over its pages, a short memo's header.
+The page's text is read as rows (line fragments on one baseline: a slide's footline of author, title, date and
+slide number is one row, however many fragments it breaks into). A line repeats as furniture either often enough
+across the document, wherever it sits in its band, or at the same place on another page: an even or odd page's
+header, a chapter's header over its pages, a short memo's header.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ import itertools
 import math
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_lines import Line, body_size
 
 EDGE_SHARE = 0.1  # the top and bottom tenth of the page
-LINES_PER_EDGE = 3
+LINES_PER_EDGE = 3  # rows of text, each any number of fragments on one baseline
 SAME_PLACE = 1.5  # points between the top edges, and between the left or the right edges, of one line's repeats
 NEAR_PAGES = 2  # a line repeats in place on the next page, or on the one after (even and odd pages)
 APART_EM = 1.0  # a gap this many font sizes wide sets the lines at a page's edge apart from its body
@@ -26,6 +29,19 @@ _PAGE_NUMBER = re.compile(
 _DIGITS = re.compile(r"\d+")
 
 
+@dataclass(slots=True)
+class Row:
+    """Line fragments on one baseline, and their extent."""
+
+    lines: list[Line]
+    top: float
+    bottom: float
+    size: float
+
+
+Edge = tuple[str, Row]  # the band ("top" or "bottom") and a row in it
+
+
 def is_page_number(text: str) -> bool:
     return bool(_PAGE_NUMBER.match(text.strip()))
 
@@ -34,51 +50,105 @@ def _key(text: str) -> str:
     return " ".join(_DIGITS.sub("#", text.lower()).split())
 
 
-def _edge_lines(lines: list[Line], height: float) -> list[tuple[str, Line]]:
-    """Up to LINES_PER_EDGE lines inside each edge band, tagged with the band they sit in."""
-    by_top = sorted(lines, key=lambda line: line.top)
-    top = [("top", line) for line in by_top if line.bottom <= height * EDGE_SHARE][:LINES_PER_EDGE]
-    bottom = [("bottom", line) for line in reversed(by_top) if line.top >= height * (1 - EDGE_SHARE)]
-    return top + bottom[:LINES_PER_EDGE]
+def _outer_rows(lines: list[Line]) -> list[Row]:
+    """The page's first and last LINES_PER_EDGE + 1 rows, top-down (every row of a short page): all that the edges
+    and the gaps setting them apart are read from."""
+    ordered = sorted(lines, key=lambda item: item.top + item.bottom)
+    head, used = _group(ordered, LINES_PER_EDGE + 1)
+    tail, tail_used = _group(ordered[::-1], LINES_PER_EDGE + 1)
+    if used + tail_used >= len(ordered):
+        return _group(ordered, len(ordered))[0]
+    return head + tail[::-1]
+
+
+def _group(lines: list[Line], count: int) -> tuple[list[Row], int]:
+    """The first `count` rows of lines in order (fragments whose vertical extents overlap by at least half of the
+    smaller one), and how many lines they hold."""
+    rows: list[Row] = []
+    for index, line in enumerate(lines):
+        if rows:
+            row = rows[-1]
+            overlap = min(line.bottom, row.bottom) - max(line.top, row.top)
+            if overlap >= 0.5 * min(line.height, row.bottom - row.top):
+                row.lines.append(line)
+                row.top, row.bottom = min(row.top, line.top), max(row.bottom, line.bottom)
+                row.size = max(row.size, line.size)
+                continue
+            if len(rows) == count:
+                return rows, index
+        rows.append(Row([line], line.top, line.bottom, line.size))
+    return rows, len(lines)
+
+
+def _band_rows(rows: list[Row], height: float) -> list[Edge]:
+    """Up to LINES_PER_EDGE rows inside each edge band, tagged with the band they sit in."""
+    top = [("top", row) for row in rows[:LINES_PER_EDGE] if row.bottom <= height * EDGE_SHARE]
+    bottom = [("bottom", row) for row in rows[: -LINES_PER_EDGE - 1 : -1] if row.top >= height * (1 - EDGE_SHARE)]
+    return top + bottom
+
+
+def _set_apart(rows: list[Row], bands: list[Edge]) -> list[Edge]:
+    """The band rows between the page's edge and the first wide gap inwards: outside the body's extent."""
+    in_band = {id(row) for _, row in bands}
+    result: list[Edge] = []
+    reach = -math.inf
+    for count, (row, following) in enumerate(itertools.pairwise(rows[: LINES_PER_EDGE + 1]), start=1):
+        if id(row) not in in_band:
+            break
+        reach = max(reach, row.bottom)
+        if following.top - reach >= APART_EM * max(row.size, following.size):
+            result.extend(("top", seen) for seen in rows[:count])
+            break
+    reach = math.inf
+    inwards = rows[: -LINES_PER_EDGE - 2 : -1]
+    for count, (row, following) in enumerate(itertools.pairwise(inwards), start=1):
+        if id(row) not in in_band:
+            break
+        reach = min(reach, row.top)
+        if reach - following.bottom >= APART_EM * max(row.size, following.size):
+            result.extend(("bottom", seen) for seen in inwards[:count])
+            break
+    return result
 
 
 def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     """Drop page numbers and repeated edge lines from every page, in place; returns how many were dropped."""
+    rows = [_outer_rows(lines) for lines in pages]
+    bands = [_band_rows(page_rows, height) for page_rows, height in zip(rows, heights, strict=True)]
+    apart = [_set_apart(page_rows, page_bands) for page_rows, page_bands in zip(rows, bands, strict=True)]
     repeats: Counter[tuple[str, str]] = Counter()
-    edges = [_edge_lines(lines, height) for lines, height in zip(pages, heights, strict=True)]
-    for page_edges in edges:
-        repeats.update({(band, _key(line.text)) for band, line in page_edges})
+    for page_bands in bands:
+        repeats.update({(band, _key(line.text)) for band, row in page_bands for line in _countable(row)})
     needed = max(3, min(10, math.ceil(0.25 * len(pages))))
     repeated = {key for key, count in repeats.items() if count >= needed} if len(pages) >= 3 else set()
-    apart = [_set_apart(page_edges, lines) for page_edges, lines in zip(edges, pages, strict=True)]
-    in_place = _repeated_in_place(apart, [body_size(lines) for lines in pages])
+    bodies = [body_size(lines) for lines in pages]
+    in_place = _repeated_in_place(
+        [[(band, line) for band, row in page_apart for line in _countable(row)] for page_apart in apart], bodies
+    )
     removed = 0
-    for index, page_edges in enumerate(edges):
-        drop = {
-            id(line)
-            for band, line in page_edges
-            if is_page_number(line.text) or (band, _key(line.text)) in repeated or id(line) in in_place
-        }
+    for index, (page_bands, page_apart) in enumerate(zip(bands, apart, strict=True)):
+        drop: set[int] = set()
+        for band, row in page_bands:
+            number = _page_number(row)
+            drop.update(id(line) for line in _countable(row) if line is number or (band, _key(line.text)) in repeated)
+        drop.update(id(line) for _, row in page_apart for line in row.lines if id(line) in in_place)
         if drop:
             pages[index] = [line for line in pages[index] if id(line) not in drop]
             removed += len(drop)
     return removed
 
 
-def _set_apart(edges: list[tuple[str, Line]], lines: list[Line]) -> list[tuple[str, Line]]:
-    """The edge lines between the page's edge and the first wide gap inwards: outside the body's extent."""
-    result: list[tuple[str, Line]] = []
-    for band in ("top", "bottom"):
-        inwards = sorted(lines, key=lambda line: line.top, reverse=band == "bottom")
-        in_band = {id(line) for edge_band, line in edges if edge_band == band}
-        for line, following in itertools.pairwise(inwards):
-            if id(line) not in in_band:
-                break
-            gap = following.top - line.bottom if band == "top" else line.top - following.bottom
-            if gap >= APART_EM * max(line.size, following.size):
-                result.extend((band, edge) for edge in inwards[: inwards.index(line) + 1])
-                break
-    return result
+def _page_number(row: Row) -> Line | None:
+    """The row's page number: its only fragment that reads as one."""
+    numbers = [line for line in row.lines if is_page_number(line.text)]
+    return numbers[0] if len(numbers) == 1 else None
+
+
+def _countable(row: Row) -> list[Line]:
+    """The fragments of a row that may be furniture: the numbers of a row holding several are a table's or a chart
+    axis's cells, not page numbers, however often they repeat."""
+    numbers = [line for line in row.lines if is_page_number(line.text)]
+    return row.lines if len(numbers) < 2 else [line for line in row.lines if not any(line is n for n in numbers)]
 
 
 def _repeated_in_place(edges: list[list[tuple[str, Line]]], bodies: list[float]) -> set[int]:
