@@ -163,6 +163,27 @@ def test_a_paragraph_naming_a_bookmarked_section_is_not_its_heading() -> None:
     assert {block.level for block in blocks if isinstance(block, Heading)} == {1}
 
 
+def test_a_paragraph_mentioning_an_outline_title_is_not_its_heading() -> None:
+    """The outline lists `References`; the paragraph above the heading names the references in passing."""
+    mention = "The sources of every figure in this survey are listed in the references at the end of the report."
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, HEIGHT - 80, mention)
+    pdf.setFont("Helvetica-Bold", 12)
+    pdf.drawString(72, HEIGHT - 120, "References")
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, HEIGHT - 140, "Smith, J. Wells of the northern district. Water Board, 2019.")
+    pdf.bookmarkPage("refs")
+    pdf.addOutlineEntry("References", "refs", level=0)
+    pdf.showPage()
+    pdf.save()
+    assert _parse(buffer.getvalue()).blocks[:2] == [
+        Paragraph(text=mention, page=1),
+        Heading(text="References", level=1, page=1),
+    ]
+
+
 def _ruled_table_pdf() -> bytes:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
