@@ -1,13 +1,14 @@
-"""Running headers, footers and page numbers as producers set them: four to a row (a slide's footline), and the
-numbers at a page's edge that are text."""
+"""Running headers, footers and page numbers as producers set them: four to a row (a slide's footline), beyond
+the top and bottom tenth of the page (LaTeX's default margins), and the numbers at a page's edge that are text."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Heading, Paragraph
@@ -112,3 +113,86 @@ def test_body_numbers_at_a_page_edge_stay() -> None:
         assert str(number + 1) in texts
         assert f"The count at station {number} was 42" in " ".join(texts)
     assert " ".join(texts).count("731") == 4
+
+
+SUBJECTS = ("the regional authority", "our field team", "the sediment survey", "each sampling campaign")
+VERBS = ("quantified", "reviewed", "documented", "reconsidered", "evaluated")
+OBJECTS = ("the turbidity at", "the nitrogen load of", "the chlorophyll at", "the phosphate peak of")
+
+
+def _body(counts: list[int]) -> tuple[list[list[str]], str]:
+    """Lines of one paragraph for pages holding `counts` lines each; each page but the last ends in `labo-`, its
+    word going on atop the next page (`ratories`). Also the paragraph as it reads."""
+    pages: list[list[str]] = []
+    words: list[str] = []
+    for page, count in enumerate(counts):
+        lines = []
+        for index in range(count):
+            line = (
+                f"{SUBJECTS[index % 4]} {VERBS[(index + page) % 5]} {OBJECTS[(index + 2 * page) % 4]} station"
+                f" {page + 1}{index:02} and the"
+            ).split()
+            words += line
+            if index == 0 and page > 0:
+                line = ["ratories", *line]
+            if index == count - 1 and page < len(counts) - 1:
+                line = [*line, "labo-"]
+                words.append("laboratories")
+            lines.append(" ".join(line))
+        pages.append(lines)
+    pages[-1][-1] += " end."
+    return pages, " ".join(words) + " end."
+
+
+def _latex_pages(counts: list[int], *, first_top: float, left: float) -> tuple[list[list[Text]], str]:
+    """Pages of LaTeX's default text block: the paragraph's lines from `first_top` on, PITCH apart."""
+    body, paragraph = _body(counts)
+    return [
+        [Text(line, left, first_top + PITCH * index) for index, line in enumerate(lines)] for lines in body
+    ], paragraph
+
+
+def _article() -> tuple[bytes, str]:
+    """article, letter paper: the page number centred at 88% of the page's height, under ragged bottoms."""
+    pages, paragraph = _latex_pages([40, 38, 40, 12], first_top=139, left=133)
+    for number, items in enumerate(pages, start=1):
+        items.append(Text(str(number), 306, 699, align="centre"))
+    return _pdf(pages, LETTER), paragraph
+
+
+def _book_headings() -> tuple[bytes, str]:
+    """book with `headings`, letter paper: even pages carry the page number and the chapter at 12.6% of the
+    height, odd pages the section (a different one each time) and the page number; the chapter's first page
+    has its number centred at 88% of the height."""
+    pages, paragraph = _latex_pages([27, 40, 40, 40, 40, 20], first_top=310, left=102)
+    for number, items in enumerate(pages, start=1):
+        if number == 1:
+            items[:0] = [Text("Chapter 1", 102, 218, 20.7), Text("Introduction", 102, 268, 24.8)]
+            items.append(Text("1", 280, 694.5, align="centre"))
+            continue
+        for item in items:
+            item.baseline -= 310 - 139
+        if number % 2 == 0:
+            items += [Text(str(number), 102, 108), Text("CHAPTER 1. INTRODUCTION", 459, 108, align="right")]
+        else:
+            section = ("SCOPE OF THE REPORT", "STRUCTURE OF THE PROGRAMME", "STATION NETWORK")[number // 2 - 1]
+            items += [Text(f"1.{number // 2}. {section}", 102, 108), Text(str(number), 459, 108, align="right")]
+    return _pdf(pages, LETTER), paragraph
+
+
+def _jsbook() -> tuple[bytes, str]:
+    """jsbook, A4: the page number alone atop the page, at 11% of its height, right on odd pages, left on even."""
+    pages, paragraph = _latex_pages([50, 50, 50, 30], first_top=140, left=61)
+    for number, items in enumerate(pages, start=1):
+        items.append(Text(str(number), 534, 99.7, align="right") if number % 2 else Text(str(number), 61, 99.7))
+    return _pdf(pages, A4), paragraph
+
+
+@pytest.mark.parametrize("build", [_article, _book_headings, _jsbook], ids=["article", "book-headings", "jsbook"])
+def test_page_numbers_and_running_headers_in_latex_default_margins_are_dropped(
+    build: Callable[[], tuple[bytes, str]],
+) -> None:
+    data, paragraph = build()
+    content = _parse(data)
+    assert _paragraphs(content) == [paragraph]
+    assert all("CHAPTER 1." not in text and "1.1." not in text for text in _headings(content))

@@ -1,9 +1,15 @@
 """Running headers, footers and page numbers: text at the top or bottom edge that repeats across pages.
 
 The page's text is read as rows (line fragments on one baseline: a slide's footline of author, title, date and
-slide number is one row, however many fragments it breaks into). A line repeats as furniture either often enough
-across the document, wherever it sits in its band, or at the same place on another page: an even or odd page's
-header, a chapter's header over its pages, a short memo's header.
+slide number is one row). A page's edge is its top and bottom tenth, and also the rows set apart from the rest of
+its text by a gap that lie beyond the body's extent (where most pages' text starts and ends): LaTeX's default
+margins put a page number at 87% of the page's height and a running header at 12%.
+
+A line repeats as furniture either often enough across the document, wherever it sits in its band, or at the same
+place on another page: an even or odd page's header, a chapter's header over its pages, a short memo's header. A
+page number is dropped in the band, and beyond it where another page confirms it (a page number at the same place,
+or one counting the pages in step with it); a row set apart at the edge that holds a confirmed page number is the
+running header or footer around it, and goes whole (an odd page's header naming a section printed once).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -18,15 +25,20 @@ from docshelf.parsers.pdf.pdf_lines import Line, body_size
 
 EDGE_SHARE = 0.1  # the top and bottom tenth of the page
 LINES_PER_EDGE = 3  # rows of text, each any number of fragments on one baseline
-SAME_PLACE = 1.5  # points between the top edges, and between the left or the right edges, of one line's repeats
+SAME_PLACE = 1.5  # points between the top edges, and between the left, right or middle, of one line's repeats
 NEAR_PAGES = 2  # a line repeats in place on the next page, or on the one after (even and odd pages)
 APART_EM = 1.0  # a gap this many font sizes wide sets the lines at a page's edge apart from its body
+# A page number is set no more than this over the body's size (a Japanese class sets its kanji smaller than the
+# Latin digits of its folios); a chapter's number opening its page is larger.
+NUMBER_SIZE_SLACK = 1.1
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|pág\.?|страница)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
     r"(?:\s*(?:/|of|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页$|^\d{1,4}\s*ページ$",
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
+_ROMAN_LETTERS = re.compile(r"\b[ivxlcdm]+\b")
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
 @dataclass(slots=True)
@@ -51,8 +63,8 @@ def _key(text: str) -> str:
 
 
 def _outer_rows(lines: list[Line]) -> list[Row]:
-    """The page's first and last LINES_PER_EDGE + 1 rows, top-down (every row of a short page): all that the edges
-    and the gaps setting them apart are read from."""
+    """The page's first and last LINES_PER_EDGE + 1 rows, top-down (every row of a short page): all that the edges,
+    the gaps setting them apart and the body's extent are read from."""
     ordered = sorted(lines, key=lambda item: item.top + item.bottom)
     head, used = _group(ordered, LINES_PER_EDGE + 1)
     tail, tail_used = _group(ordered[::-1], LINES_PER_EDGE + 1)
@@ -87,14 +99,11 @@ def _band_rows(rows: list[Row], height: float) -> list[Edge]:
     return top + bottom
 
 
-def _set_apart(rows: list[Row], bands: list[Edge]) -> list[Edge]:
-    """The band rows between the page's edge and the first wide gap inwards: outside the body's extent."""
-    in_band = {id(row) for _, row in bands}
+def _set_apart(rows: list[Row]) -> list[Edge]:
+    """The rows between the page's edge and the first wide gap inwards (up to LINES_PER_EDGE on each side)."""
     result: list[Edge] = []
     reach = -math.inf
     for count, (row, following) in enumerate(itertools.pairwise(rows[: LINES_PER_EDGE + 1]), start=1):
-        if id(row) not in in_band:
-            break
         reach = max(reach, row.bottom)
         if following.top - reach >= APART_EM * max(row.size, following.size):
             result.extend(("top", seen) for seen in rows[:count])
@@ -102,8 +111,6 @@ def _set_apart(rows: list[Row], bands: list[Edge]) -> list[Edge]:
     reach = math.inf
     inwards = rows[: -LINES_PER_EDGE - 2 : -1]
     for count, (row, following) in enumerate(itertools.pairwise(inwards), start=1):
-        if id(row) not in in_band:
-            break
         reach = min(reach, row.top)
         if reach - following.bottom >= APART_EM * max(row.size, following.size):
             result.extend(("bottom", seen) for seen in inwards[:count])
@@ -111,11 +118,38 @@ def _set_apart(rows: list[Row], bands: list[Edge]) -> list[Edge]:
     return result
 
 
+def _body_extent(rows: list[list[Row]], apart: list[list[Edge]]) -> tuple[float, float]:
+    """Where most pages' text starts and ends once the rows set apart at their edges are left out."""
+    tops: list[float] = []
+    bottoms: list[float] = []
+    for page_rows, page_apart in zip(rows, apart, strict=True):
+        outer = {id(row) for _, row in page_apart}
+        inner = [
+            row for row in page_rows[: LINES_PER_EDGE + 1] + page_rows[-LINES_PER_EDGE - 1 :] if id(row) not in outer
+        ]
+        if inner:
+            tops.append(min(row.top for row in inner))
+            bottoms.append(max(row.bottom for row in inner))
+    if not tops:
+        return -math.inf, math.inf
+    return statistics.median(tops), statistics.median(bottoms)
+
+
 def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     """Drop page numbers and repeated edge lines from every page, in place; returns how many were dropped."""
     rows = [_outer_rows(lines) for lines in pages]
     bands = [_band_rows(page_rows, height) for page_rows, height in zip(rows, heights, strict=True)]
-    apart = [_set_apart(page_rows, page_bands) for page_rows, page_bands in zip(rows, bands, strict=True)]
+    set_apart = [_set_apart(page_rows) for page_rows in rows]
+    body_top, body_bottom = _body_extent(rows, set_apart)
+    apart = [
+        [
+            (band, row)
+            for band, row in page_apart
+            if any(row is banded for _, banded in page_bands)
+            or (row.bottom <= body_top if band == "top" else row.top >= body_bottom)
+        ]
+        for page_apart, page_bands in zip(set_apart, bands, strict=True)
+    ]
     repeats: Counter[tuple[str, str]] = Counter()
     for page_bands in bands:
         repeats.update({(band, _key(line.text)) for band, row in page_bands for line in _countable(row)})
@@ -125,13 +159,16 @@ def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     in_place = _repeated_in_place(
         [[(band, line) for band, row in page_apart for line in _countable(row)] for page_apart in apart], bodies
     )
+    numbered = _numbered_rows(apart, bands, Counter(bodies).most_common(1)[0][0] if bodies else 10.0)
     removed = 0
     for index, (page_bands, page_apart) in enumerate(zip(bands, apart, strict=True)):
         drop: set[int] = set()
         for band, row in page_bands:
             number = _page_number(row)
             drop.update(id(line) for line in _countable(row) if line is number or (band, _key(line.text)) in repeated)
-        drop.update(id(line) for _, row in page_apart for line in row.lines if id(line) in in_place)
+        drop.update(
+            id(line) for _, row in page_apart for line in row.lines if id(line) in in_place or id(row) in numbered
+        )
         if drop:
             pages[index] = [line for line in pages[index] if id(line) not in drop]
             removed += len(drop)
@@ -149,6 +186,50 @@ def _countable(row: Row) -> list[Line]:
     axis's cells, not page numbers, however often they repeat."""
     numbers = [line for line in row.lines if is_page_number(line.text)]
     return row.lines if len(numbers) < 2 else [line for line in row.lines if not any(line is n for n in numbers)]
+
+
+def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float) -> set[int]:
+    """The rows (by id) set apart at a page's edge whose page number, no larger than the body text, another page
+    confirms: its page number stands at the same place, or counts the pages in step with this one (2 on the page
+    after 1, a chapter's first page numbered at its foot beside headers numbered at the top)."""
+    placed: dict[tuple[str, int], list[tuple[int, Line]]] = defaultdict(list)
+    offsets: dict[int, set[int]] = defaultdict(set)
+    candidates: list[tuple[int, str, Row, Line]] = []
+    for number, (page_apart, page_bands) in enumerate(zip(apart, bands, strict=True)):
+        outer = {id(row) for _, row in page_apart}
+        for band, row in page_apart + [edge for edge in page_bands if id(edge[1]) not in outer]:
+            line = _page_number(row)
+            if line is None or line.size > body * NUMBER_SIZE_SLACK:
+                continue
+            placed[band, round(line.top / SAME_PLACE)].append((number, line))
+            value = _value(line.text)
+            if value is not None:
+                offsets[value - number].add(number)
+            if id(row) in outer:
+                candidates.append((number, band, row, line))
+    found: set[int] = set()
+    for number, band, row, line in candidates:
+        value = _value(line.text)
+        if value is not None and offsets[value - number] - {number}:
+            found.add(id(row))
+            continue
+        bucket = round(line.top / SAME_PLACE)
+        others = itertools.chain.from_iterable(placed.get((band, bucket + step), ()) for step in (-1, 0, 1))
+        if any(other_number != number and _same_place(line, other) for other_number, other in others):
+            found.add(id(row))
+    return found
+
+
+def _value(text: str) -> int | None:
+    """The number a page number reads (its first, in `3 of 7`), arabic or roman."""
+    digits = _DIGITS.search(text)
+    if digits:
+        return int(digits.group())
+    letters = _ROMAN_LETTERS.search(text.lower())
+    if not letters:
+        return None
+    values = [_ROMAN[letter] for letter in letters.group()]
+    return sum(-value if value < following else value for value, following in itertools.pairwise([*values, 0]))
 
 
 def _repeated_in_place(edges: list[list[tuple[str, Line]]], bodies: list[float]) -> set[int]:
@@ -172,5 +253,8 @@ def _repeated_in_place(edges: list[list[tuple[str, Line]]], bodies: list[float])
 
 
 def _same_place(line: Line, other: Line) -> bool:
-    left = abs(other.x0 - line.x0) <= SAME_PLACE
-    return abs(other.top - line.top) <= SAME_PLACE and (left or abs(other.x1 - line.x1) <= SAME_PLACE)
+    """At the same height, and aligned on the left, on the right or on the middle (a centred page number widens)."""
+    if abs(other.top - line.top) > SAME_PLACE:
+        return False
+    middle = abs((other.x0 + other.x1) - (line.x0 + line.x1)) / 2
+    return min(abs(other.x0 - line.x0), abs(other.x1 - line.x1), middle) <= SAME_PLACE
