@@ -1,5 +1,6 @@
 """Running headers, footers and page numbers as producers set them: four to a row (a slide's footline), beyond
-the top and bottom tenth of the page (LaTeX's default margins), and the numbers at a page's edge that are text."""
+the top and bottom tenth of the page (LaTeX's default margins), alone on a blank page, and the numbers at a page's
+edge that are text."""
 
 from __future__ import annotations
 
@@ -196,3 +197,46 @@ def test_page_numbers_and_running_headers_in_latex_default_margins_are_dropped(
     content = _parse(data)
     assert _paragraphs(content) == [paragraph]
     assert all("CHAPTER 1." not in text and "1.1." not in text for text in _headings(content))
+
+
+def _book_with_blank_pages(*, numbers_in_header: bool) -> bytes:
+    """book with `geometry` margins and openright: a chapter ending on an odd page leaves the even page after it
+    blank but for its running header (the page number beside it, or at the foot of the other pages)."""
+    chapters = [("Introduction", "SCOPE OF THE REPORT"), ("Sampling Design", "STATION NETWORK")]
+    pages: list[list[Text]] = []
+    for chapter, (title, section) in enumerate(chapters, start=1):
+        body, _ = _body([30, 50, 20])
+        header = f"CHAPTER {chapter}. {title.upper()}"
+        for index, lines in enumerate(body):
+            number = len(pages) + 1
+            top = 253 if index == 0 else 84
+            items = [Text(line, 71, top + PITCH * offset) for offset, line in enumerate(lines)]
+            if index == 0:
+                items += [Text(f"Chapter {chapter}", 72, 160, 20.7), Text(title, 72, 210, 24.8)]
+                items.append(Text(str(number), 297, 798, align="centre"))
+            elif number % 2 == 0:
+                items.append(Text(header, 525, 51, align="right"))
+            else:
+                items.append(Text(f"{chapter}.1. {section}", 71, 51))
+            if index > 0 and numbers_in_header:
+                items.append(
+                    Text(str(number), 71, 51) if number % 2 == 0 else Text(str(number), 524, 51, align="right")
+                )
+            elif index > 0:
+                items.append(Text(str(number), 297, 798, align="centre"))
+            pages.append(items)
+        blank = [Text(header, 525, 51, align="right")]
+        if numbers_in_header:
+            blank.append(Text(str(len(pages) + 1), 71, 51))
+        pages.append(blank)
+    return _pdf(pages, A4)
+
+
+@pytest.mark.parametrize("numbers_in_header", [True, False], ids=["number-in-header", "header-alone"])
+def test_a_running_header_alone_on_a_blank_page_is_dropped(numbers_in_header: bool) -> None:
+    content = _parse(_book_with_blank_pages(numbers_in_header=numbers_in_header))
+    texts = [block.text for block in content.blocks if isinstance(block, (Heading, Paragraph))]
+    assert not [text for text in texts if "CHAPTER" in text]
+    assert "Chapter 2" in _headings(content)
+    if numbers_in_header:  # an odd page's section, printed once, goes with the page number beside it
+        assert not [text for text in texts if ".1. " in text]

@@ -99,8 +99,11 @@ def _band_rows(rows: list[Row], height: float) -> list[Edge]:
     return top + bottom
 
 
-def _set_apart(rows: list[Row]) -> list[Edge]:
-    """The rows between the page's edge and the first wide gap inwards (up to LINES_PER_EDGE on each side)."""
+def _set_apart(rows: list[Row], height: float) -> list[Edge]:
+    """The rows between the page's edge and the first wide gap inwards (up to LINES_PER_EDGE on each side); the only
+    row of a page is set apart from nothing (a blank page's running header)."""
+    if len(rows) == 1:
+        return [("top" if rows[0].top + rows[0].bottom < height else "bottom", rows[0])]
     result: list[Edge] = []
     reach = -math.inf
     for count, (row, following) in enumerate(itertools.pairwise(rows[: LINES_PER_EDGE + 1]), start=1):
@@ -139,7 +142,7 @@ def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     """Drop page numbers and repeated edge lines from every page, in place; returns how many were dropped."""
     rows = [_outer_rows(lines) for lines in pages]
     bands = [_band_rows(page_rows, height) for page_rows, height in zip(rows, heights, strict=True)]
-    set_apart = [_set_apart(page_rows) for page_rows in rows]
+    set_apart = [_set_apart(page_rows, height) for page_rows, height in zip(rows, heights, strict=True)]
     body_top, body_bottom = _body_extent(rows, set_apart)
     apart = [
         [
