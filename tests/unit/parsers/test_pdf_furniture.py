@@ -161,6 +161,13 @@ def _article() -> tuple[bytes, str]:
     return _pdf(pages, LETTER), paragraph
 
 
+def _one_page_article() -> tuple[bytes, str]:
+    """article, letter paper, one page: its number 1 at 88% of the height, with no other page to repeat it."""
+    pages, paragraph = _latex_pages([30], first_top=139, left=133)
+    pages[0].append(Text("1", 306, 699, align="centre"))
+    return _pdf(pages, LETTER), paragraph
+
+
 def _book_headings() -> tuple[bytes, str]:
     """book with `headings`, letter paper: even pages carry the page number and the chapter at 12.6% of the
     height, odd pages the section (a different one each time) and the page number; the chapter's first page
@@ -189,7 +196,11 @@ def _jsbook() -> tuple[bytes, str]:
     return _pdf(pages, A4), paragraph
 
 
-@pytest.mark.parametrize("build", [_article, _book_headings, _jsbook], ids=["article", "book-headings", "jsbook"])
+@pytest.mark.parametrize(
+    "build",
+    [_article, _one_page_article, _book_headings, _jsbook],
+    ids=["article", "one-page-article", "book-headings", "jsbook"],
+)
 def test_page_numbers_and_running_headers_in_latex_default_margins_are_dropped(
     build: Callable[[], tuple[bytes, str]],
 ) -> None:

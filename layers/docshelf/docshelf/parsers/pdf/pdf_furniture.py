@@ -7,9 +7,10 @@ margins put a page number at 87% of the page's height and a running header at 12
 
 A line repeats as furniture either often enough across the document, wherever it sits in its band, or at the same
 place on another page: an even or odd page's header, a chapter's header over its pages, a short memo's header. A
-page number is dropped in the band, and beyond it where another page confirms it (a page number at the same place,
-or one counting the pages in step with it); a row set apart at the edge that holds a confirmed page number is the
-running header or footer around it, and goes whole (an odd page's header naming a section printed once).
+page number is dropped in the band, and beyond it where it is confirmed (it reads its own page's number, or another
+page's number stands at the same place or counts the pages in step with it); a row set apart at the edge that
+holds a confirmed page number is the running header or footer around it, and goes whole (an odd page's header
+naming a section printed once).
 """
 
 from __future__ import annotations
@@ -192,9 +193,10 @@ def _countable(row: Row) -> list[Line]:
 
 
 def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float) -> set[int]:
-    """The rows (by id) set apart at a page's edge whose page number, no larger than the body text, another page
-    confirms: its page number stands at the same place, or counts the pages in step with this one (2 on the page
-    after 1, a chapter's first page numbered at its foot beside headers numbered at the top)."""
+    """The rows (by id) set apart at a page's edge whose page number, no larger than the body text, is confirmed:
+    it reads its own page's number (a one-page memo's 1), or another page's number stands at the same place or
+    counts the pages in step with it (2 on the page after 1, a chapter's first page numbered at its foot beside
+    headers numbered at the top)."""
     placed: dict[tuple[str, int], list[tuple[int, Line]]] = defaultdict(list)
     offsets: dict[int, set[int]] = defaultdict(set)
     candidates: list[tuple[int, str, Row, Line]] = []
@@ -213,7 +215,7 @@ def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float
     found: set[int] = set()
     for number, band, row, line in candidates:
         value = _value(line.text)
-        if value is not None and offsets[value - number] - {number}:
+        if value is not None and (value == number + 1 or offsets[value - number] - {number}):
             found.add(id(row))
             continue
         bucket = round(line.top / SAME_PLACE)
