@@ -91,13 +91,16 @@ def word97_document(
     encrypted: bool = False,
     stylesheet: bool = False,
     headings: dict[int, int] | None = None,
+    properties: dict[int, bytes] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
-    style ids) and a page of paragraph properties giving each paragraph its style. With `stylesheet` alone, an
-    STSH of one empty slot and no paragraph properties: unword panics on it, legacy-doc reads it. A paragraph
-    "\x0c" is a page break."""
-    text = "".join(paragraph + "\r" for paragraph in paragraphs).encode("utf-16-le")
+    style ids) and a page of paragraph properties giving each paragraph its style, and the sprms of `properties`
+    (paragraph index -> grpprl). With `stylesheet` alone, an STSH of one empty slot and no paragraph properties:
+    unword panics on it, legacy-doc reads it. A paragraph "\x0c" is a page break; one ending with BEL is a table
+    cell (or, with sprmPFTtp, a row's end) and gets no paragraph mark of its own."""
+    paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
+    text = "".join(paragraphs).encode("utf-16-le")
     if WORD_TEXT_OFFSET + len(text) > PAPX_PAGE * 512:
         raise ValueError("the fixture's text must fit before its paragraph-properties page")
     fib = bytearray(WORD_TEXT_OFFSET)
@@ -115,9 +118,9 @@ def word97_document(
     clx = b"\x02" + struct.pack("<I", len(plc)) + plc
     word = (bytes(fib) + text).ljust(PAPX_PAGE * 512, b"\0")
     stsh, bte = b"", b""
-    if headings is not None:
+    if headings is not None or properties is not None:
         stsh = _heading_stylesheet()
-        page, bte = _paragraph_styles(paragraphs, headings)
+        page, bte = _paragraph_styles(paragraphs, headings or {}, properties or {})
         word += page
     elif stylesheet:
         stsh = _one_slot_stylesheet()
@@ -153,20 +156,30 @@ def _style(sti: int, name: str) -> bytes:
     return body + struct.pack("<HH", 2, sti) + struct.pack("<H", 0)
 
 
-def _paragraph_styles(paragraphs: list[str], headings: dict[int, int]) -> tuple[bytes, bytes]:
-    """(the PAPX FKP page, the PlcBtePapx pointing at it): each paragraph's byte range and its style."""
+def _paragraph_styles(
+    paragraphs: list[str], headings: dict[int, int], properties: dict[int, bytes]
+) -> tuple[bytes, bytes]:
+    """(the PAPX FKP page, the PlcBtePapx pointing at it): each paragraph's byte range (its mark included), its
+    style and sprms; paragraphs of the same properties share one PAPX, as Word writes them."""
     page = bytearray(512)
     fcs = [WORD_TEXT_OFFSET]
     for paragraph in paragraphs:
-        fcs.append(fcs[-1] + 2 * (len(paragraph) + 1))
+        fcs.append(fcs[-1] + 2 * len(paragraph))
     runs = len(paragraphs)
     struct.pack_into(f"<{runs + 1}I", page, 0, *fcs)
     position = 511
+    written: dict[bytes, int] = {}
     for index in range(runs):
-        papx = b"\x00\x01" + struct.pack("<H", headings.get(index, 0))  # cb 0, cb' 1: a 2-byte grpprl (istd)
-        position = (position - len(papx)) & ~1
-        page[position : position + len(papx)] = papx
-        page[4 * (runs + 1) + 13 * index] = position // 2
+        grpprl = struct.pack("<H", headings.get(index, 0)) + properties.get(index, b"")
+        grpprl += b"\0" * (len(grpprl) % 2)
+        papx = b"\x00" + bytes([len(grpprl) // 2]) + grpprl  # cb 0, cb': the grpprl's size in words
+        if papx not in written:
+            position = (position - len(papx)) & ~1
+            page[position : position + len(papx)] = papx
+            written[papx] = position
+        page[4 * (runs + 1) + 13 * index] = written[papx] // 2
+    if 4 * (runs + 1) + 13 * runs > position:
+        raise ValueError("the fixture's paragraphs must fit on one page of paragraph properties")
     page[511] = runs
     return bytes(page), struct.pack("<III", fcs[0], fcs[-1], PAPX_PAGE)
 

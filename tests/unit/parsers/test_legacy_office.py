@@ -126,6 +126,43 @@ def test_damaged_word_files_end_as_a_status_never_an_escaping_error() -> None:
     assert "ok" in codes and "corrupt" in codes
 
 
+IN_CELL = bytes.fromhex("162401 496601000000")  # sprmPFInTable 1, sprmPItap 1
+ROW_END = IN_CELL + bytes.fromhex("172401")  # and sprmPFTtp 1: this cell mark ends its row
+
+
+def test_a_word97_table_with_empty_cells_keeps_its_rows_and_the_text_after_it() -> None:
+    # An empty cell's mark looks like a row's end mark (BEL after BEL): only the row end's fTtp tells them apart.
+    cells = [["Name", "Role", "Phone"], ["Ann", "Chair", ""], ["Bob", "", ""]]
+    paragraphs = ["Before the table."]
+    properties: dict[int, bytes] = {}
+    for row in cells:
+        for cell in row:
+            properties[len(paragraphs)] = IN_CELL
+            paragraphs.append(cell + "\x07")
+        properties[len(paragraphs)] = ROW_END
+        paragraphs.append("\x07")
+    properties[len(paragraphs)] = IN_CELL  # a cell of two paragraphs, in the first cell of a row
+    paragraphs += ["Two lines", "in one cell\x07"]
+    properties[len(paragraphs)] = IN_CELL
+    paragraphs.append("\x07")
+    properties[len(paragraphs)] = IN_CELL
+    paragraphs.append("\x07")
+    properties[len(paragraphs)] = ROW_END
+    paragraphs.append("\x07")
+    paragraphs += ["After the table: this paragraph must survive.", "Next section", "Closing text."]
+    data = word97_document(paragraphs, headings={len(paragraphs) - 2: 1}, properties=properties)
+    document = parse_bytes(data, "contacts.doc")
+    assert _kinds(document) == [
+        ("paragraph", "Before the table.", 1),
+        ("table", TABLE, 1),
+        ("paragraph", "After the table: this paragraph must survive.", 1),
+        ("heading", "Next section", 1),
+        ("paragraph", "Closing text.", 1),
+    ]
+    assert document.warnings == ()
+
+
+TABLE = "| Name | Role | Phone |\n|---|---|---|\n| Ann | Chair |  |\n| Bob |  |  |\n| Two lines in one cell |  |  |"
 WORD6_TEXT = (
     "Pump maintenance manual\rReplace the seal every 500 hours.\r"
     "Bolt size\x07Torque (Nm)\x07\x07M10\x0745\x07\x07M12\x0780\x07\x07"
@@ -153,6 +190,17 @@ def test_a_word6_or_95_file_gives_its_text_tables_and_pages(n_fib: int, version:
         ("paragraph", "Valves are checked weekly.", 2),
     ]
     assert document.warnings == (f"{version} document: read without headings",)
+
+
+def test_a_word6_table_read_without_properties_keeps_empty_cells_after_its_first_row() -> None:
+    # Without paragraph properties, an empty cell mark after a cell is a row's end only once the row has as many
+    # cells as the first; text left in an open cell is kept.
+    text = "Name\x07Phone\x07\x07Ann\x07\x07\x07Bob\x07\x07\x07After the table.\r"
+    document = parse_bytes(word6_document(text), "old.doc")
+    assert _kinds(document) == [
+        ("table", "| Name | Phone |\n|---|---|\n| Ann |  |\n| Bob |  |", 1),
+        ("paragraph", "After the table.", 1),
+    ]
 
 
 def test_a_japanese_word6_file_is_read_in_its_code_page() -> None:

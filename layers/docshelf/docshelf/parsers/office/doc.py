@@ -39,13 +39,14 @@ def _word97_pages(data: bytes, word: WordText | None) -> tuple[list[list[Block]]
         raise
     except BaseException as unword_error:  # Rust: bad input may panic, and pyo3's PanicException is a BaseException
         if word is not None:
-            return word_pages(word.text, []), [f"read without headings (unword: {_named(unword_error)})"]
+            pages = word_pages(word.text, [], word.marks)
+            return pages, [f"read without headings (unword: {_named(unword_error)})"]
         pages = [_legacy_doc_blocks(_legacy_doc_text(data))]
         return pages, [f"read without headings or pages (unword: {_named(unword_error)})"]
     if word is None:
         return unword, []
     headings = [(block.text, block.level) for page in unword for block in page if isinstance(block, Heading)]
-    return word_pages(word.text, headings), []
+    return word_pages(word.text, headings, word.marks), []
 
 
 def _named(error: BaseException) -> str:
@@ -62,7 +63,7 @@ def _word_text(data: bytes) -> WordText:
     try:
         ole = OleReader(data, options=ExtractionOptions())
         stream = ole.read_stream("WordDocument")
-        tables = {name: ole.read_stream(name) for name in ("0Table", "1Table") if ole.has_stream(name)}
+        tables = {name: ole.read_stream(name) for name in ("0Table", "1Table", "Data") if ole.has_stream(name)}
     except (LegacyDocError, ValueError, IndexError, KeyError, OSError, struct.error) as exc:
         raise CorruptDocumentError(f"not a readable Word compound file: {exc}") from exc
     if len(stream) < 12:

@@ -1,0 +1,162 @@
+"""Paragraph properties of a Word 97-2003 file, read for its paragraph and cell marks: which cell mark ends a table
+row, which paragraph stands in a table cell, and which paragraph is a list item (its list and level).
+
+Word keeps each paragraph's properties with its mark: the PlcBtePapx (table stream) lists the 512-byte PAPX pages
+(FKPs, WordDocument stream), each page the byte ranges (file positions) of its paragraphs and their grpprl, a style
+index then sprms (property, operand). A row's end is a cell mark whose paragraph carries sprmPFTtp; a very long
+grpprl is kept in the Data stream (sprmPHugePapx).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import struct
+from dataclasses import dataclass
+
+SPRM_IN_TABLE = 0x2416  # sprmPFInTable
+SPRM_TTP = 0x2417  # sprmPFTtp: this cell mark ends its row
+SPRM_ITAP = 0x6649  # sprmPItap: table depth
+SPRM_INNER_TTP = 0x244C  # sprmPFInnerTtp: the end of a nested table's row
+SPRM_ILVL = 0x260A  # sprmPIlvl
+SPRM_ILFO = 0x460B  # sprmPIlfo: the list (LFO index, 1-based; 0 none)
+SPRM_HUGE_PAPX = 0x6646  # sprmPHugePapx: the grpprl is in the Data stream
+SPRM_DEF_TABLE = 0xD608  # sprmTDefTable: a 2-byte operand size
+SPRM_CHG_TABS = 0xC615  # sprmPChgTabs: a size byte of 255 means two sized parts follow
+_OPERAND_SIZES = {0: 1, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2, 7: 3}  # by spra, the sprm's top 3 bits; 6 is variable
+FC_PLCF_BTE_PAPX = 154 + 13 * 8  # fcPlcfBtePapx, lcbPlcfBtePapx in FibRgFcLcb97
+_MARKS = re.compile(r"[\r\x07]|[\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """The properties of a paragraph (or cell) mark that shape the text: all false or 0 for a plain paragraph."""
+
+    in_table: bool = False
+    row_end: bool = False
+    list_id: int = 0  # ilfo: 0 for a paragraph of no list
+    list_level: int = 0  # ilvl, 0-8
+
+
+PLAIN = Mark()
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    cp: int  # the first character's position in the document's text
+    text: str  # the piece's characters as decoded
+    fc: int  # the first character's byte position in the WordDocument stream
+    width: int  # bytes a character: 1 (cp1252) or 2 (UTF-16)
+
+
+def paragraph_marks(word_document: bytes, table: bytes, data: bytes, pieces: list[Piece]) -> dict[int, Mark] | None:
+    """The properties of every paragraph and cell mark that has some, by the mark's position in the text (as
+    the pieces' texts, joined, number them). None when the file's PAPX pages cannot be read."""
+    runs = _papx_runs(word_document, table)
+    if runs is None:
+        return None
+    starts = [run[0] for run in runs]
+    parsed: dict[tuple[int, int], Mark] = {}
+    marks: dict[int, Mark] = {}
+    offset = 0  # characters the text holds before this piece
+    for piece in pieces:
+        extra = 0  # UTF-16 code units beyond one a character (characters outside the BMP) so far
+        for found in _MARKS.finditer(piece.text):
+            if found.group() not in "\r\x07":
+                extra += 1
+                continue
+            fc = piece.fc + piece.width * (found.start() + extra)
+            index = bisect.bisect_right(starts, fc) - 1
+            if index < 0 or fc >= runs[index][1]:
+                continue
+            key = runs[index][2:]
+            mark = parsed.get(key)
+            if mark is None:
+                mark = parsed[key] = _mark(word_document, key[0], key[1], data)
+            if mark != PLAIN:
+                marks[offset + found.start()] = mark
+        offset += len(piece.text)
+    return marks
+
+
+def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int, int]] | None:
+    """(first byte, end byte, page offset, PAPX offset in the page) of every paragraph run, in file order."""
+    if len(word_document) < FC_PLCF_BTE_PAPX + 8:
+        return None
+    fc, size = struct.unpack_from("<II", word_document, FC_PLCF_BTE_PAPX)
+    count = (size - 4) // 8
+    if count < 1 or fc + size > len(table):
+        return None
+    pages = struct.unpack_from(f"<{count}I", table, fc + 4 * (count + 1))
+    runs: list[tuple[int, int, int, int]] = []
+    for pn in pages:
+        at = (pn & 0x3FFFFF) * 512
+        if at + 512 > len(word_document):
+            return None
+        crun = word_document[at + 511]
+        if 4 * (crun + 1) + 13 * crun > 511:
+            return None
+        bounds = struct.unpack_from(f"<{crun + 1}I", word_document, at)
+        for index in range(crun):
+            papx = 2 * word_document[at + 4 * (crun + 1) + 13 * index]
+            runs.append((bounds[index], bounds[index + 1], at, papx))
+    runs.sort()
+    return runs
+
+
+def _mark(word_document: bytes, page: int, papx: int, data: bytes) -> Mark:
+    if papx == 0:
+        return PLAIN
+    at = page + papx
+    size = word_document[at]
+    if size:
+        grpprl = word_document[at + 1 : min(at + 2 * size, page + 511)]
+    else:
+        grpprl = word_document[at + 2 : min(at + 2 + 2 * word_document[at + 1], page + 511)]
+    sprms = _sprms(grpprl[2:])  # after the style index
+    huge = sprms.get(SPRM_HUGE_PAPX)
+    if huge is not None and len(huge) == 4:
+        fc = int.from_bytes(huge, "little")
+        if fc + 2 <= len(data):
+            sprms.update(_sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
+    in_table = sprms.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(sprms.get(SPRM_ITAP, b""), "little") > 0
+    return Mark(
+        in_table=in_table,
+        row_end=sprms.get(SPRM_TTP, b"\0")[:1] != b"\0",
+        list_id=int.from_bytes(sprms.get(SPRM_ILFO, b"")[:2], "little", signed=True) if SPRM_ILFO in sprms else 0,
+        list_level=min(8, sprms.get(SPRM_ILVL, b"\0")[0]) if sprms.get(SPRM_ILVL) else 0,
+    )
+
+
+def _sprms(grpprl: bytes) -> dict[int, bytes]:
+    """The operands of a grpprl's sprms, by sprm (the last wins); a sprm cut short ends the list."""
+    found: dict[int, bytes] = {}
+    at = 0
+    while at + 2 <= len(grpprl):
+        sprm = grpprl[at] | grpprl[at + 1] << 8
+        at += 2
+        size = _OPERAND_SIZES.get(sprm >> 13)
+        if size is None:  # variable: a size before the operand
+            if sprm == SPRM_DEF_TABLE and at + 2 <= len(grpprl):
+                size, at = grpprl[at] | grpprl[at + 1] << 8, at + 2
+                size -= 1
+            elif sprm == SPRM_CHG_TABS and at < len(grpprl) and grpprl[at] == 255:
+                size = _chg_tabs_size(grpprl, at + 1)
+                at += 1
+            elif at < len(grpprl):
+                size, at = grpprl[at], at + 1
+            else:
+                break
+        if at + size > len(grpprl):
+            break
+        found[sprm] = grpprl[at : at + size]
+        at += size
+    return found
+
+
+def _chg_tabs_size(grpprl: bytes, at: int) -> int:
+    """sprmPChgTabs's operand after its 255 size byte: tabs deleted (and their close zones), then tabs added."""
+    deleted = grpprl[at] if at < len(grpprl) else 0
+    added_at = at + 1 + 4 * deleted
+    added = grpprl[added_at] if added_at < len(grpprl) else 0
+    return 1 + 4 * deleted + 1 + 3 * added
