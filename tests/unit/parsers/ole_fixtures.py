@@ -92,15 +92,20 @@ def word97_document(
     stylesheet: bool = False,
     headings: dict[int, int] | None = None,
     properties: dict[int, bytes] | None = None,
+    footnotes: list[str] | None = None,
+    text_boxes: list[str] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
     style ids) and a page of paragraph properties giving each paragraph its style, and the sprms of `properties`
     (paragraph index -> grpprl). With `stylesheet` alone, an STSH of one empty slot and no paragraph properties:
     unword panics on it, legacy-doc reads it. A paragraph "\x0c" is a page break; one ending with BEL is a table
-    cell (or, with sprmPFTtp, a row's end) and gets no paragraph mark of its own."""
+    cell (or, with sprmPFTtp, a row's end) and gets no paragraph mark of its own. Each "\x02" of the text cites
+    the next of `footnotes`, each "\x08" anchors the next of `text_boxes` (their paragraphs CR-separated)."""
     paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
-    text = "".join(paragraphs).encode("utf-16-le")
+    main = "".join(paragraphs)
+    stories, story_plcs = _stories(main, footnotes or [], text_boxes or [])
+    text = (main + stories).encode("utf-16-le")
     if WORD_TEXT_OFFSET + len(text) > PAPX_PAGE * 512:
         raise ValueError("the fixture's text must fit before its paragraph-properties page")
     fib = bytearray(WORD_TEXT_OFFSET)
@@ -111,7 +116,9 @@ def word97_document(
     struct.pack_into("<H", fib, 32, 14)  # csw
     struct.pack_into("<H", fib, 62, 22)  # cslw
     struct.pack_into("<I", fib, 64, (PAPX_PAGE + 1) * 512)  # cbMac
-    struct.pack_into("<I", fib, 76, len(text) // 2)  # ccpText
+    struct.pack_into("<I", fib, 76, _units(main))  # ccpText
+    struct.pack_into("<I", fib, 80, len("".join(f"\x02 {note}\r" for note in footnotes or [])) + bool(footnotes))
+    struct.pack_into("<I", fib, 100, len("".join(f"{box}\r" for box in text_boxes or [])) + bool(text_boxes))
     struct.pack_into("<H", fib, 152, 0x5D)  # cbRgFcLcb
     piece = struct.pack("<HIH", 0, WORD_TEXT_OFFSET, 0)  # not compressed: UTF-16 at this byte offset
     plc = struct.pack("<II", 0, len(text) // 2) + piece
@@ -128,8 +135,44 @@ def word97_document(
     struct.pack_into("<II", fib, 154 + 1 * 8, 0, len(stsh))  # fcStshf, lcbStshf
     struct.pack_into("<II", fib, 154 + 13 * 8, len(stsh), len(bte))  # fcPlcfBtePapx, lcbPlcfBtePapx
     struct.pack_into("<II", fib, 154 + 33 * 8, len(stsh) + len(bte), len(clx))  # fcClx, lcbClx
+    for index, plc_data in story_plcs.items():
+        struct.pack_into("<II", fib, 154 + index * 8, len(table), len(plc_data))
+        table += plc_data
     word = bytes(fib) + word[WORD_TEXT_OFFSET:]
     return compound_file({"WordDocument": word, "1Table": table})
+
+
+def _stories(main: str, footnotes: list[str], boxes: list[str]) -> tuple[str, dict[int, bytes]]:
+    """The footnote and text-box stories after the main text (each ending with one more CR, as Word ends them),
+    and their PLCs by FibRgFcLcb97 index: PlcffndRef (2) and PlcffndTxt (3), PlcfSpaMom (40), PlcftxbxTxt (56)."""
+    plcs: dict[int, bytes] = {}
+    text = ""
+    if footnotes:
+        refs = [_units(main[:at]) for at, char in enumerate(main) if char == "\x02"]
+        notes = [f"\x02 {note}\r" for note in footnotes]
+        starts = [sum(len(note) for note in notes[:index]) for index in range(len(notes) + 1)]
+        plcs[2] = _plc([*refs, _units(main)], [struct.pack("<H", index + 1) for index in range(len(refs))])
+        plcs[3] = _plc([*starts, starts[-1] + 1], [])
+        text += "".join(notes) + "\r"
+    if boxes:
+        anchors = [_units(main[:at]) for at, char in enumerate(main) if char == "\x08"]
+        spids = [0x400 + index for index in range(len(boxes))]
+        plcs[40] = _plc([*anchors, _units(main)], [struct.pack("<I", spid).ljust(26, b"\0") for spid in spids])
+        stories = [f"{box}\r" for box in boxes]
+        starts = [sum(len(story) for story in stories[:index]) for index in range(len(stories) + 1)]
+        ftxbxs = [struct.pack("<iiHiii", 1, 0, 0, -1, spid, 0) for spid in spids] + [b"\0" * 22]  # the dummy
+        plcs[56] = _plc([*starts, starts[-1] + 1], ftxbxs)
+        text += "".join(stories) + "\r"
+    return text, plcs
+
+
+def _units(text: str) -> int:
+    """The positions `text` takes in a Word file: UTF-16 code units (two for a character beyond the BMP)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _plc(cps: list[int], data: list[bytes]) -> bytes:
+    return struct.pack(f"<{len(cps)}I", *cps) + b"".join(data)
 
 
 def _one_slot_stylesheet() -> bytes:
@@ -164,7 +207,7 @@ def _paragraph_styles(
     page = bytearray(512)
     fcs = [WORD_TEXT_OFFSET]
     for paragraph in paragraphs:
-        fcs.append(fcs[-1] + 2 * len(paragraph))
+        fcs.append(fcs[-1] + len(paragraph.encode("utf-16-le")))
     runs = len(paragraphs)
     struct.pack_into(f"<{runs + 1}I", page, 0, *fcs)
     position = 511

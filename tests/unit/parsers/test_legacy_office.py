@@ -162,6 +162,36 @@ def test_a_word97_table_with_empty_cells_keeps_its_rows_and_the_text_after_it() 
     assert document.warnings == ()
 
 
+def test_word97_footnotes_and_text_boxes_follow_the_block_citing_them() -> None:
+    # The stories after the main text: each note after the block citing it (its mark in the text, as DOCX notes
+    # are), a text box after the paragraph anchoring its shape. An emoji takes two positions (UTF-16 units).
+    paragraphs = [
+        "Water report\x02",
+        "Levels fell 📉 for the third year.\x02 Nitrate stayed low.\x08",
+        "Zone\x07",
+        "A\x02\x07",
+        "\x07",
+        "The end.",
+    ]
+    properties = {2: IN_CELL, 3: IN_CELL, 4: ROW_END}
+    notes = ["Since 2021.", "Compared with the 2015 baseline.", "Zone A is the old town."]
+    data = word97_document(
+        paragraphs, headings={0: 1}, properties=properties, footnotes=notes, text_boxes=["At a glance: 42 wells."]
+    )
+    document = parse_bytes(data, "water.doc")
+    assert [text for _, text, _ in _kinds(document)] == [
+        "Water report[^1]",
+        "[^1]: Since 2021.",
+        "Levels fell 📉 for the third year.[^2] Nitrate stayed low.",
+        "[^2]: Compared with the 2015 baseline.",
+        "At a glance: 42 wells.",
+        "| Zone | A[^3] |\n|---|---|",
+        "[^3]: Zone A is the old town.",
+        "The end.",
+    ]
+    assert [block.kind for block in document.blocks()][:2] == ["heading", "paragraph"]
+
+
 TABLE = "| Name | Role | Phone |\n|---|---|---|\n| Ann | Chair |  |\n| Bob |  |  |\n| Two lines in one cell |  |  |"
 WORD6_TEXT = (
     "Pump maintenance manual\rReplace the seal every 500 hours.\r"

@@ -1,7 +1,8 @@
 """Word `.doc` files: the main text read from the file itself (parsers/office/doc_text.py: paragraphs, tables from their
-cell marks, page breaks), with headings where `unword` (Rust) finds the built-in heading styles. Word 6.0/95 files
-are read without headings; a Word 97 file whose piece table cannot be read is unword's alone, or `legacy-doc`'s
-(pure Python; paragraphs only) when unword refuses or fails on it. Files older than Word 6.0 are unsupported.
+cell marks, page breaks; in Word 97 files, the footnotes, endnotes and text boxes it cites), with headings where
+`unword` (Rust) finds the built-in heading styles. Word 6.0/95 files are read without headings; a Word 97 file
+whose piece table cannot be read is unword's alone, or `legacy-doc`'s (pure Python; paragraphs only) when unword
+refuses or fails on it. Files older than Word 6.0 are unsupported.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ FIB_ENCRYPTED = 0x0100
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     word = _word_text(data)
     if word.version != WORD97:  # Word 6.0/95: neither unword nor legacy-doc reads it; its styles are not read
-        pages = word_pages(word.text, [])
+        pages = word_pages(word, [])
         warnings = [f"{word.version} document: read without headings"]
     else:
         pages, warnings = _word97_pages(data, word if word.text else None)
@@ -39,14 +40,14 @@ def _word97_pages(data: bytes, word: WordText | None) -> tuple[list[list[Block]]
         raise
     except BaseException as unword_error:  # Rust: bad input may panic, and pyo3's PanicException is a BaseException
         if word is not None:
-            pages = word_pages(word.text, [], word.marks)
+            pages = word_pages(word, [])
             return pages, [f"read without headings (unword: {_named(unword_error)})"]
         pages = [_legacy_doc_blocks(_legacy_doc_text(data))]
         return pages, [f"read without headings or pages (unword: {_named(unword_error)})"]
     if word is None:
         return unword, []
     headings = [(block.text, block.level) for page in unword for block in page if isinstance(block, Heading)]
-    return word_pages(word.text, headings, word.marks), []
+    return word_pages(word, headings), []
 
 
 def _named(error: BaseException) -> str:

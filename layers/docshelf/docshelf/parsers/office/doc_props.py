@@ -10,7 +10,6 @@ grpprl is kept in the Data stream (sprmPHugePapx).
 from __future__ import annotations
 
 import bisect
-import re
 import struct
 from dataclasses import dataclass
 
@@ -25,7 +24,6 @@ SPRM_DEF_TABLE = 0xD608  # sprmTDefTable: a 2-byte operand size
 SPRM_CHG_TABS = 0xC615  # sprmPChgTabs: a size byte of 255 means two sized parts follow
 _OPERAND_SIZES = {0: 1, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2, 7: 3}  # by spra, the sprm's top 3 bits; 6 is variable
 FC_PLCF_BTE_PAPX = 154 + 13 * 8  # fcPlcfBtePapx, lcbPlcfBtePapx in FibRgFcLcb97
-_MARKS = re.compile(r"[\r\x07]|[\U00010000-\U0010ffff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,44 +41,50 @@ PLAIN = Mark()
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    cp: int  # the first character's position in the document's text
-    text: str  # the piece's characters as decoded
+    cp: int  # the first character's position in the file's text
+    text: str  # the piece's characters, one a position (a character beyond the BMP as its two UTF-16 halves)
     fc: int  # the first character's byte position in the WordDocument stream
     width: int  # bytes a character: 1 (cp1252) or 2 (UTF-16)
 
 
 def paragraph_marks(word_document: bytes, table: bytes, data: bytes, pieces: list[Piece]) -> dict[int, Mark] | None:
-    """The properties of every paragraph and cell mark that has some, by the mark's position in the text (as
-    the pieces' texts, joined, number them). None when the file's PAPX pages cannot be read."""
+    """The properties of every paragraph and cell mark that has some, by the mark's position in the text. None
+    when the file's PAPX pages cannot be read. Each run of a PAPX page is one paragraph, its mark the character
+    before the run's end."""
     runs = _papx_runs(word_document, table)
     if runs is None:
         return None
-    starts = [run[0] for run in runs]
-    parsed: dict[tuple[int, int], Mark] = {}
+    spans = sorted(((piece.fc, piece.fc + piece.width * len(piece.text), piece) for piece in pieces), key=_first)
+    starts = [span[0] for span in spans]
+    placed: dict[tuple[int, int], Mark] = {}  # by PAPX page and offset
+    parsed: dict[bytes, Mark] = {}  # by grpprl: pages repeat the same few
     marks: dict[int, Mark] = {}
-    offset = 0  # characters the text holds before this piece
-    for piece in pieces:
-        extra = 0  # UTF-16 code units beyond one a character (characters outside the BMP) so far
-        for found in _MARKS.finditer(piece.text):
-            if found.group() not in "\r\x07":
-                extra += 1
-                continue
-            fc = piece.fc + piece.width * (found.start() + extra)
-            index = bisect.bisect_right(starts, fc) - 1
-            if index < 0 or fc >= runs[index][1]:
-                continue
-            key = runs[index][2:]
-            mark = parsed.get(key)
+    for end, page, papx in runs:
+        mark = placed.get((page, papx))
+        if mark is None:
+            grpprl = _grpprl(word_document, page, papx)
+            mark = parsed.get(grpprl)
             if mark is None:
-                mark = parsed[key] = _mark(word_document, key[0], key[1], data)
-            if mark != PLAIN:
-                marks[offset + found.start()] = mark
-        offset += len(piece.text)
+                mark = parsed[grpprl] = _mark(grpprl, data)
+            placed[page, papx] = mark
+        if mark is PLAIN:
+            continue
+        index = bisect.bisect_right(starts, end - 1) - 1
+        if index < 0 or end > spans[index][1]:
+            continue
+        piece = spans[index][2]
+        at = (end - piece.fc) // piece.width - 1
+        if piece.text[at] in "\r\x07":
+            marks[piece.cp + at] = mark
     return marks
 
 
-def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int, int]] | None:
-    """(first byte, end byte, page offset, PAPX offset in the page) of every paragraph run, in file order."""
+def _first(span: tuple[int, int, Piece]) -> int:
+    return span[0]
+
+
+def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int]] | None:
+    """(end byte, page offset, PAPX offset in the page) of every paragraph run with properties."""
     if len(word_document) < FC_PLCF_BTE_PAPX + 8:
         return None
     fc, size = struct.unpack_from("<II", word_document, FC_PLCF_BTE_PAPX)
@@ -88,7 +92,7 @@ def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int, 
     if count < 1 or fc + size > len(table):
         return None
     pages = struct.unpack_from(f"<{count}I", table, fc + 4 * (count + 1))
-    runs: list[tuple[int, int, int, int]] = []
+    runs: list[tuple[int, int, int]] = []
     for pn in pages:
         at = (pn & 0x3FFFFF) * 512
         if at + 512 > len(word_document):
@@ -96,23 +100,22 @@ def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int, 
         crun = word_document[at + 511]
         if 4 * (crun + 1) + 13 * crun > 511:
             return None
-        bounds = struct.unpack_from(f"<{crun + 1}I", word_document, at)
-        for index in range(crun):
-            papx = 2 * word_document[at + 4 * (crun + 1) + 13 * index]
-            runs.append((bounds[index], bounds[index + 1], at, papx))
-    runs.sort()
+        ends = struct.unpack_from(f"<{crun}I", word_document, at + 4)
+        offsets = word_document[at + 4 * (crun + 1) : at + 4 * (crun + 1) + 13 * crun : 13]
+        runs += [(end, at, 2 * offset) for end, offset in zip(ends, offsets, strict=True) if offset]
     return runs
 
 
-def _mark(word_document: bytes, page: int, papx: int, data: bytes) -> Mark:
-    if papx == 0:
-        return PLAIN
+def _grpprl(word_document: bytes, page: int, papx: int) -> bytes:
+    """A PAPX's style index and sprms."""
     at = page + papx
     size = word_document[at]
     if size:
-        grpprl = word_document[at + 1 : min(at + 2 * size, page + 511)]
-    else:
-        grpprl = word_document[at + 2 : min(at + 2 + 2 * word_document[at + 1], page + 511)]
+        return word_document[at + 1 : min(at + 2 * size, page + 511)]
+    return word_document[at + 2 : min(at + 2 + 2 * word_document[at + 1], page + 511)]
+
+
+def _mark(grpprl: bytes, data: bytes) -> Mark:
     sprms = _sprms(grpprl[2:])  # after the style index
     huge = sprms.get(SPRM_HUGE_PAPX)
     if huge is not None and len(huge) == 4:
@@ -120,12 +123,13 @@ def _mark(word_document: bytes, page: int, papx: int, data: bytes) -> Mark:
         if fc + 2 <= len(data):
             sprms.update(_sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
     in_table = sprms.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(sprms.get(SPRM_ITAP, b""), "little") > 0
-    return Mark(
+    mark = Mark(
         in_table=in_table,
         row_end=sprms.get(SPRM_TTP, b"\0")[:1] != b"\0",
         list_id=int.from_bytes(sprms.get(SPRM_ILFO, b"")[:2], "little", signed=True) if SPRM_ILFO in sprms else 0,
         list_level=min(8, sprms.get(SPRM_ILVL, b"\0")[0]) if sprms.get(SPRM_ILVL) else 0,
     )
+    return PLAIN if mark == PLAIN else mark
 
 
 def _sprms(grpprl: bytes) -> dict[int, bytes]:

@@ -8,14 +8,17 @@ mark of its own), a page or section break with FF and a line break with VT; fiel
 
 from __future__ import annotations
 
+import bisect
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
-from docshelf.tables import table_from_rows
+from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
+from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.tables import block_text, table_from_rows
 
 WORD6_NFIB = range(101, 106)  # Word 6.0 (101) and Word 95 (104, 105)
 WORD97_MIN_NFIB = 0xC1
@@ -26,7 +29,9 @@ FIB_TABLE_1 = 0x0200
 # Word 6.0/95 text is in the code page of the document's language (Far East editions wrote double-byte text).
 _CODE_PAGES = {0x0411: "cp932", 0x0804: "cp936", 0x1004: "cp936", 0x0404: "cp950", 0x0C04: "cp950", 0x0412: "cp949"}
 _FIELD = re.compile(r"\x13[^\x13\x14\x15]*(?:\x14([^\x13\x14\x15]*))?\x15")
-_FIELD_MARKS = {0x13: 0, 0x14: 0, 0x15: 0}
+_FIELD_MARKS = re.compile(r"[\x13\x14\x15]")
+_OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")
+_HALVES = re.compile("[\ud800-\udfff]")
 _VERSIONS = {101: "Word 6.0", 104: "Word 95", 105: "Word 95"}
 
 
@@ -34,7 +39,8 @@ _VERSIONS = {101: "Word 6.0", 104: "Word 95", 105: "Word 95"}
 class WordText:
     version: str  # "Word 6.0", "Word 95" or "Word 97-2003"
     text: str  # the main document's characters, marks included
-    marks: dict[int, Mark] | None = None  # the properties of the marks that have some, by position in `text`
+    marks: dict[int, Mark] | None = None  # the properties of the marks that have some, by position in the file
+    stories: dict[int, list[Story]] = field(default_factory=dict)  # notes and text boxes by citing position
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -60,9 +66,10 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         if table is None:
             raise CorruptDocumentError(f"{version} file without its table stream")
         clx = _slice(table, _u32(word_document, 0x1A2), _u32(word_document, 0x1A6))
-        pieces = _pieces(clx, word_document, ccp_text, eight_bit=None)
+        pieces = _pieces(clx, word_document, sum(story_lengths(word_document)), eight_bit=None)
         marks = paragraph_marks(word_document, table, streams.get("Data", b""), pieces)
-        return WordText(version, "".join(piece.text for piece in pieces)[:ccp_text], marks)
+        text = "".join(piece.text for piece in pieces)
+        return WordText(version, text[:ccp_text], marks, cited_stories(word_document, table, text))
     if n_fib not in WORD6_NFIB:
         raise UnsupportedFormatError(f"{version} documents are not supported (Word 6.0 and later are)")
     ccp_text = _u32(word_document, 0x34)
@@ -105,9 +112,23 @@ def _pieces(clx: bytes, word_document: bytes, ccp_text: int, *, eight_bit: str |
             fc = (fc & 0x3FFFFFFF) // 2
             parts.append(Piece(start, _slice(word_document, fc, end - start).decode("cp1252", "replace"), fc, 1))
         else:
-            text = _slice(word_document, fc, 2 * (end - start)).decode("utf-16-le", "replace")
+            text = _slice(word_document, fc, 2 * (end - start)).decode("utf-16-le", "surrogatepass")
+            if len(text) < end - start:  # characters beyond the BMP: a position each half, as Word counts them
+                text = _OUTSIDE_BMP.sub(_surrogates, text)
             parts.append(Piece(start, text, fc, 2))
     return parts
+
+
+def _surrogates(match: re.Match[str]) -> str:
+    code = ord(match.group()) - 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+def _paired(text: str) -> str:
+    """Text whose characters beyond the BMP were kept as UTF-16 halves, whole again (a lone half is U+FFFD)."""
+    if _HALVES.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _decoded(raw: bytes, encoding: str, characters: int) -> str:
@@ -122,7 +143,7 @@ def blanked_fields(text: str) -> str:
     previous = None
     while previous != text:  # nested fields, innermost first
         previous, text = text, _FIELD.sub(_blanked_field, text)
-    return text.translate(_FIELD_MARKS)
+    return _FIELD_MARKS.sub("\x00", text)
 
 
 def _blanked_field(match: re.Match[str]) -> str:
@@ -148,43 +169,86 @@ _DROPPED = re.compile(r"[\x00-\x06\x08\x0e-\x1f]")  # picture, footnote and draw
 _SEGMENTS = re.compile(r"([^\r\x07\x0c]*)([\r\x07\x0c]|$)")
 
 
-def word_pages(text: str, headings: list[tuple[str, int]], marks: dict[int, Mark] | None = None) -> list[list[Block]]:
-    """The main text's paragraphs and tables, page by page (at page and section breaks). `headings`: (text, level)
-    of the document's headings in order (from its styles, as unword reads them), matched to its paragraphs in turn.
-    `marks`: the properties of the paragraph and cell marks, by position in `text` (None when not read).
+def word_pages(word: WordText, headings: list[tuple[str, int]]) -> list[list[Block]]:
+    """The main text's paragraphs and tables, page by page (at page and section breaks), with the notes and text
+    boxes it cites. `headings`: (text, level) of the document's headings in order (from its styles, as unword
+    reads them), matched to its paragraphs in turn.
 
     A run of cell marks is a table: each cell ends with BEL, and each row with one more, whose paragraph
     properties say it ends the row (fTtp); a paragraph of a cell (fInTable) before its cell mark joins that cell.
     Without the properties, an empty cell mark right after a cell ends the row (once the row has as many cells as
     the table's first), and a paragraph right after a row's end closes the table. Nothing read is dropped: a cell
-    left open when its table closes is its row's last."""
-    pages = _Pages(headings)
-    for found in _SEGMENTS.finditer(blanked_fields(text)):
-        piece, mark = _DROPPED.sub("", found.group(1)), found.group(2)
-        props = marks.get(found.start(2), PLAIN) if marks is not None and mark != "\x0c" else None
-        if mark == "\x07":
-            pages.cell_mark(piece, props)
-        elif props.in_table if props is not None else pages.in_row():
-            pages.pending.append(piece)  # a paragraph of the cell being read
-        else:
-            pages.close_table()
-            pages.paragraph(piece)
-            if mark == "\x0c":
-                pages.pages.append([])
-    pages.close_table()
-    while len(pages.pages) > 1 and not pages.pages[-1]:
-        pages.pages.pop()
-    return pages.pages
+    left open when its table closes is its row's last.
+
+    A note's reference leaves its mark in the text (`[^1]`, endnotes `[^i]`, numbered in citation order as DOCX
+    notes are) and the note follows the block citing it as a paragraph `[^1]: text`; a text box's paragraphs
+    follow the block anchoring it. Notes and boxes the text does not cite or anchor follow the text."""
+    reader = _Reader(headings, word.marks, word.stories)
+    reader.read(word.text, 0)
+    reader.finish()
+    pages = reader.pages
+    while len(pages) > 1 and not pages[-1]:
+        pages.pop()
+    return pages
 
 
-class _Pages:
-    def __init__(self, headings: list[tuple[str, int]]) -> None:
+_NOTE_FORMATS = {"footnote": "decimal", "endnote": "lowerRoman"}
+
+
+class _Reader:
+    def __init__(
+        self,
+        headings: list[tuple[str, int]],
+        marks: dict[int, Mark] | None,
+        stories: dict[int, list[Story]],
+        *,
+        page: int = 1,
+    ) -> None:
         self.pages: list[list[Block]] = [[]]
+        self.first_page = page
         self.rows: list[list[str]] = []
         self.cells: list[str] = []
         self.pending: list[str] = []  # paragraphs of the cell being read
         self.width = 0  # without the marks' properties: the cells of the table's first row
-        self.wanted = list(headings)
+        self.wanted = [(" ".join(_DROPPED.sub("", text).split()), level) for text, level in headings]
+        self.marks = marks
+        self.stories = dict(stories)
+        self.cited = sorted(stories)
+        self.queued: list[Block] = []  # the notes cited by the block being read
+        self.boxes: list[Block] = []  # the blocks of the text boxes it anchors
+        self.counts = {"footnote": 0, "endnote": 0}
+
+    @property
+    def page(self) -> int:
+        return self.first_page + len(self.pages) - 1
+
+    def read(self, text: str, start: int) -> None:
+        """`text`'s blocks; `start`: its first character's position in the file."""
+        marks = self.marks
+        for found in _SEGMENTS.finditer(blanked_fields(text)):
+            raw, mark = found.group(1), found.group(2)
+            plain = piece = _paired(_DROPPED.sub("", raw))
+            if self.stories and raw:
+                cited = self._cite(raw, start + found.start(1))
+                if cited is not raw:
+                    piece = _paired(_DROPPED.sub("", cited))
+            props = marks.get(start + found.start(2), PLAIN) if marks is not None and mark != "\x0c" else None
+            if mark == "\x07":
+                self.cell_mark(piece, props)
+            elif props.in_table if props is not None else self.in_row():
+                self.pending.append(piece)  # a paragraph of the cell being read
+            else:
+                self.close_table()
+                self.paragraph(piece, plain)
+                if mark == "\x0c" and start == 0:
+                    self.pages.append([])
+
+    def finish(self) -> None:
+        self.close_table()
+        for cp in sorted(self.stories):
+            for story in self.stories.pop(cp):
+                self._take(story)
+        self._flush()
 
     def in_row(self) -> bool:
         return bool(self.cells or self.pending)
@@ -215,19 +279,60 @@ class _Pages:
     def close_table(self) -> None:
         self.close_row()
         if self.rows:
-            self.pages[-1].append(table_from_rows(self.rows, page=len(self.pages)))
+            self.pages[-1].append(table_from_rows(self.rows, page=self.page))
             self.rows.clear()
+            self._flush()
         self.width = 0
 
-    def paragraph(self, raw: str) -> None:
+    def paragraph(self, raw: str, plain: str) -> None:
         line = " ".join(raw.replace("\x0b", " ").split())
-        if not line:
-            return
-        page = len(self.pages)
-        if self.wanted and " ".join(self.wanted[0][0].split()) == line:
-            self.pages[-1].append(Heading(text=line, level=self.wanted.pop(0)[1], page=page))
-        else:
-            self.pages[-1].append(Paragraph(text=line, page=page))
+        if line:
+            plain_line = line if plain is raw else " ".join(plain.replace("\x0b", " ").split())
+            if self.wanted and self.wanted[0][0] == plain_line:
+                self.pages[-1].append(Heading(text=line, level=self.wanted.pop(0)[1], page=self.page))
+            else:
+                self.pages[-1].append(Paragraph(text=line, page=self.page))
+        self._flush()
+
+    def _cite(self, raw: str, start: int) -> str:
+        """`raw` (the characters from position `start`) with the marks of the notes it cites; the notes and text
+        boxes it cites or anchors are queued. A note's reference character (or a box's anchor) gives way to its
+        mark; a custom reference mark stays, the mark after it."""
+        first = bisect.bisect_left(self.cited, start)
+        last = bisect.bisect_left(self.cited, start + len(raw))
+        if first == last:
+            return raw
+        parts: list[str] = []
+        done = 0
+        for cp in self.cited[first:last]:
+            at = cp - start
+            marks = "".join(self._take(story) for story in self.stories.pop(cp, []))
+            parts += [raw[done:at], marks if raw[at] in "\x02\x08" else raw[at] + marks]
+            done = at + 1
+        parts.append(raw[done:])
+        return "".join(parts)
+
+    def _take(self, story: Story) -> str:
+        """Queues a note or a box's blocks; a note's mark."""
+        sub = _Reader([], self.marks, {}, page=self.page)
+        sub.read(story.text, story.cp)
+        sub.close_table()
+        blocks = [block for page in sub.pages for block in page]
+        if story.kind == "box":
+            self.boxes += blocks
+            return ""
+        self.counts[story.kind] += 1
+        mark = f"[^{format_number(self.counts[story.kind], _NOTE_FORMATS[story.kind])}]"
+        text = "\n".join(block_text(block) for block in blocks)
+        self.queued.append(Paragraph(text=f"{mark}: {text}", page=self.page))
+        return mark
+
+    def _flush(self) -> None:
+        """The notes cited by the block just read, then the text boxes it anchors (as DOCX has them)."""
+        for block in [*self.queued, *self.boxes]:
+            self.pages[-1].append(replace(block, page=self.page))
+        self.queued.clear()
+        self.boxes.clear()
 
 
 def _cell_text(paragraphs: list[str], last: str) -> str:
