@@ -87,6 +87,25 @@ def test_footnotes_follow_the_block_citing_them_and_binary_is_skipped() -> None:
     assert blocks[5:] == [Paragraph(text="[^2]: In a cell.", page=1), Paragraph(text="After", page=1)]
 
 
+def test_a_text_box_gives_its_paragraphs_after_the_paragraph_holding_it() -> None:
+    # LibreOffice and Word write a text box as a shape, {\*\shpinst ... {\shptxt ...}}; the shape's properties,
+    # its picture and Word's {\shprslt} copy for older readers are not text.
+    rtf = (
+        rb"{\rtf1\ansi\pard Overview{\super\chftn{\footnote Since 2021.}} {\field{\*\fldinst SHAPE }{\fldrslt"
+        rb"{\shp{\*\shpinst\shpleft5670{\sp{\sn wzName}{\sv Textbox1}}{\sp{\sn pib}{\sv {\pict\pngblip 8950}}}"
+        rb"{\shptxt \pard\plain At a glance: 412 km of mains.\par Three reservoirs.\par}}"
+        rb"{\shprslt{\*\do\dptxbx{\dptxbxtext At a glance: 412 km of mains.\par}}}}}}The system draws water.\par"
+        rb"\pard Next.\par}"
+    )
+    assert blocks_of(rtf) == [
+        Paragraph(text="Overview[^1] The system draws water.", page=1),
+        Paragraph(text="[^1]: Since 2021.", page=1),
+        Paragraph(text="At a glance: 412 km of mains.", page=1),
+        Paragraph(text="Three reservoirs.", page=1),
+        Paragraph(text="Next.", page=1),
+    ]
+
+
 def test_tracked_deletions_are_dropped_and_list_numbers_kept() -> None:
     rtf = (
         rb"{\rtf1\ansi{\*\revtbl{Unknown;}{Alice;}}"
@@ -117,7 +136,14 @@ def test_corpus_rtf_files(corpus_dir: Path) -> None:
     assert "ゾルゲと尾崎、淡々と最期" in japanese and "古書店で処刑記録見つかる" in japanese
     various = parse_corpus_file(corpus_dir, "rtf/testRTFVarious.rtf")
     text = measures.document_text(various)
-    for expected in ("Bullet 1", "Row 2 Col 3", "ゾルゲと尾崎", "\U00010332", "This is a footnote."):
+    for expected in (
+        "Bullet 1",
+        "Row 2 Col 3",
+        "ゾルゲと尾崎",
+        "\U00010332",
+        "This is a footnote.",
+        "Here is a text box",
+    ):
         assert expected in text
     assert "Michael McCandless" not in text
     assert any(isinstance(block, Table) for block in various.blocks())

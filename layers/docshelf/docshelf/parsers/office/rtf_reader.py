@@ -1,7 +1,10 @@
 """An RTF reader: groups and destinations, code pages (\\ansicpg, font charsets), \\uN with \\ucN, tables.
 
 A footnote leaves its mark `[^1]` where it is cited and becomes a paragraph `[^1]: text` right after the paragraph
-(or table) citing it; footnotes count 1, 2, 3 and endnotes (\\ftnalt) i, ii, iii, Word's default formats.
+(or table) citing it; footnotes count 1, 2, 3 and endnotes (\\ftnalt) i, ii, iii, Word's default formats. A text
+box (a shape's {\\*\\shpinst … {\\shptxt …}}) gives its paragraphs after the paragraph holding the shape (after its
+notes, as DOCX has them); the rest of the shape (its properties, pictures, and the {\\shprslt} copy for readers
+without shapes) is not read.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ SKIPPED_DESTINATIONS = frozenset(
         "footerr", "footerf", "fldinst", "themedata", "colorschememapping", "datastore", "xmlnstbl", "listtable",
         "listoverridetable", "revtbl", "rsidtbl", "generator", "pntext", "pntxta", "pntxtb",
         "annotation", "atnid", "atnauthor", "xe", "tc", "tcn", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc",
-        "nonshppict", "shppict", "sp", "sn", "sv", "latentstyles", "userprops", "docvar", "template", "filetbl",
-        "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
+        "nonshppict", "shppict", "shprslt", "sp", "sn", "sv", "latentstyles", "userprops", "docvar", "template",
+        "filetbl", "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
     }
 )  # fmt: skip
 SYMBOLS = {
@@ -73,6 +76,8 @@ class RtfReader:
         self.body = _Output()
         self.notes = _Output()  # the text of the footnote being read; its paragraph waits in `cited_notes`
         self.cited_notes: list[Block] = []
+        self.box = _Output()  # the text of the text box being read; its paragraphs wait in `cited_boxes`
+        self.cited_boxes: list[Block] = []
         self.cited_count = {False: 0, True: 0}  # footnotes, endnotes
         self.list_label: list[str] = []
         self.pending = bytearray()
@@ -122,7 +127,8 @@ class RtfReader:
         return next((title for title in reversed(titles) if title.strip("? ")), "")
 
     def _output(self) -> _Output:
-        return self.notes if self.state.destination == "footnote" else self.body
+        destination = self.state.destination
+        return self.notes if destination == "footnote" else self.box if destination == "shptxt" else self.body
 
     def _bytes(self, raw: bytes) -> None:
         if self.skip_chars:
@@ -161,7 +167,7 @@ class RtfReader:
         if state.destination == "title":
             self.title[-1] += text
             return
-        if state.destination == "info":
+        if state.destination in ("info", "shpinst"):
             return
         if state.destination == "listtext":
             self.list_label.append(text)
@@ -182,11 +188,13 @@ class RtfReader:
         state = self.state
         if self.ignorable_next:
             self.ignorable_next = False
-            if word not in ("footnote", "title", "ud"):
+            if word not in ("footnote", "title", "ud", "shpinst"):
                 state.skip = True
                 return True
-        if word in ("fonttbl", "stylesheet", "footnote", "info", "listtext"):
+        if word in ("fonttbl", "stylesheet", "footnote", "info", "listtext", "shpinst"):
             state.destination = word
+        elif word == "shptxt" and state.destination == "shpinst":
+            state.destination = "shptxt"
         elif word == "title" and state.destination == "info":
             state.destination = "title"
             self.title.append("")
@@ -238,6 +246,8 @@ class RtfReader:
             state.list_level = number
         elif word == "ls" and state.list_level is None:
             state.list_level = 0
+        elif word in ("cell", "nestcell", "row") and state.destination == "shptxt":
+            self.box.text.append("\n")  # a table in a text box: a line a cell
         elif word in ("cell", "nestcell"):
             self._end_cell()
         elif word == "row":
@@ -263,6 +273,8 @@ class RtfReader:
         if not self.stack or self.stack[-1].destination != destination:
             if destination == "footnote":
                 self._cite_note()
+            elif destination == "shptxt":
+                self._cite_box()
             elif destination == "listtext":
                 self._list_label()
         if self.stack:
@@ -279,9 +291,17 @@ class RtfReader:
         if text:
             self.cited_notes.append(Paragraph(text=f"{mark}: {text}", page=1))
 
+    def _cite_box(self) -> None:
+        """Close a text box: its lines, each a paragraph, wait for the block holding the shape."""
+        text = _lines("".join(self.box.text))
+        self.box.text.clear()
+        self.cited_boxes += [Paragraph(text=line, page=1) for line in text.split("\n") if line]
+
     def _place_cited_notes(self) -> None:
         self.body.blocks.extend(self.cited_notes)
+        self.body.blocks.extend(self.cited_boxes)
         self.cited_notes.clear()
+        self.cited_boxes.clear()
 
     def _list_label(self) -> None:
         """A {\\listtext} label: kept in front of the item when it is a number, dropped when it is a bullet glyph."""
@@ -291,9 +311,9 @@ class RtfReader:
             self._output().text.append(label + " ")
 
     def _paragraph_break(self) -> None:
-        if self.state.skip or self.state.destination not in ("", "footnote"):
+        if self.state.skip or self.state.destination not in ("", "footnote", "shptxt"):
             return
-        if self.state.in_table or self.state.destination == "footnote":  # a line of a cell or of a note
+        if self.state.in_table or self.state.destination in ("footnote", "shptxt"):  # a line of a cell, note or box
             self._output().text.append("\n")
             return
         self._end_table()
