@@ -46,12 +46,15 @@ STYLES = """<office:automatic-styles>
 </office:automatic-styles>"""
 
 
-def odt(body: str = BODY, *, manifest: bytes = b"<manifest/>") -> bytes:
+def odt(body: str = BODY, *, manifest: bytes = b"<manifest/>", styles: str = "", automatic: str = STYLES) -> bytes:
     content = (
-        f"<office:document-content {NAMESPACES}>{STYLES}"
+        f"<office:document-content {NAMESPACES}>{automatic}"
         f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
     )
-    return build_zip({"content.xml": content.encode(), "META-INF/manifest.xml": manifest}, mimetype=ODT_MIME)
+    members = {"content.xml": content.encode(), "META-INF/manifest.xml": manifest}
+    if styles:
+        members["styles.xml"] = f"<office:document-styles {NAMESPACES}>{styles}</office:document-styles>".encode()
+    return build_zip(members, mimetype=ODT_MIME)
 
 
 def test_headings_paragraphs_lists_tables_images() -> None:
@@ -111,6 +114,76 @@ def test_notes_follow_the_block_citing_them_with_their_mark() -> None:
     table = blocks[2]
     assert isinstance(table, Table) and table_grid(table) == [["Costs[^i]"]]
     assert blocks[3:] == [Paragraph(text="[^i]: Excluding one-off items.", page=1), Paragraph(text="After.", page=1)]
+
+
+NUMBERING_STYLES = """<office:styles>
+<text:outline-style style:name="Outline">
+ <text:outline-level-style text:level="1" style:num-format="1" style:num-suffix=" "/>
+ <text:outline-level-style text:level="2" style:num-format="1" text:display-levels="2"/>
+ <text:outline-level-style text:level="3" style:num-format=""/>
+</text:outline-style>
+<text:list-style style:name="Numbering_20_123">
+ <text:list-level-style-number text:level="1" loext:num-list-format="%1%." style:num-suffix="." style:num-format="1"
+  xmlns:loext="urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0"/>
+ <text:list-level-style-number text:level="2" style:num-prefix="(" style:num-suffix=")" style:num-format="a"/>
+</text:list-style>
+<text:list-style style:name="Roman"><text:list-level-style-number text:level="1" style:num-format="I"
+ style:num-suffix="." text:start-value="4"/></text:list-style>
+<text:list-style style:name="List_20_1"><text:list-level-style-bullet text:level="1" text:bullet-char="•"/>
+</text:list-style>
+</office:styles>"""
+NUMBERED = """
+<text:h text:outline-level="1">Introduction</text:h>
+<text:h text:outline-level="2">Purpose</text:h>
+<text:h text:outline-level="3">Unnumbered level</text:h>
+<text:h text:outline-level="2">Scope</text:h>
+<text:h text:outline-level="1">Results</text:h>
+<text:h text:outline-level="1" text:is-list-header="true">Annex</text:h>
+<text:list xml:id="steps" text:style-name="Numbering_20_123">
+ <text:list-item><text:p>Flush the tap.</text:p></text:list-item>
+ <text:list-item><text:p>Fill the bottles:</text:p><text:p>in this order</text:p>
+  <text:list><text:list-item><text:p>thiosulphate</text:p></text:list-item>
+  <text:list-item><text:p>metals</text:p></text:list-item></text:list></text:list-item>
+</text:list>
+<text:p>Then:</text:p>
+<text:list text:continue-list="steps" text:style-name="Numbering_20_123">
+ <text:list-item><text:p>Record the residual.</text:p></text:list-item>
+ <text:list-header><text:p>A note, not a step.</text:p></text:list-header>
+ <text:list-item text:start-value="9"><text:p>Deliver the samples.</text:p></text:list-item>
+</text:list>
+<text:list><text:list-item><text:p text:style-name="P3">From its paragraph style</text:p></text:list-item></text:list>
+<text:list text:style-name="List_20_1"><text:list-item><text:p>A bullet</text:p></text:list-item></text:list>
+<text:list text:style-name="Numbering_20_123">
+ <text:list-item><text:number>7)</text:number><text:p>Stored label</text:p></text:list-item>
+</text:list>
+"""
+
+
+def test_headings_and_list_items_show_their_numbers() -> None:
+    # ODF stores no numbers with the text: headings count by the outline style, items by their list's style.
+    roman = '<style:style style:name="P3" style:family="paragraph" style:list-style-name="Roman"/>'
+    automatic = STYLES.replace("</office:automatic-styles>", f"{roman}</office:automatic-styles>")
+    blocks = parse(odt(NUMBERED, styles=NUMBERING_STYLES, automatic=automatic), filename="t.odt", limits=ParseLimits())
+    assert [(type(b).__name__, getattr(b, "text", ""), getattr(b, "list_level", None)) for b in blocks.blocks] == [
+        ("Heading", "1 Introduction", None),
+        ("Heading", "1.1 Purpose", None),
+        ("Heading", "Unnumbered level", None),
+        ("Heading", "1.2 Scope", None),
+        ("Heading", "2 Results", None),
+        ("Heading", "Annex", None),
+        ("Paragraph", "1. Flush the tap.", 0),
+        ("Paragraph", "2. Fill the bottles:", 0),
+        ("Paragraph", "in this order", 0),
+        ("Paragraph", "(a) thiosulphate", 1),
+        ("Paragraph", "(b) metals", 1),
+        ("Paragraph", "Then:", None),
+        ("Paragraph", "3. Record the residual.", 0),
+        ("Paragraph", "A note, not a step.", 0),
+        ("Paragraph", "9. Deliver the samples.", 0),
+        ("Paragraph", "IV. From its paragraph style", 0),
+        ("Paragraph", "A bullet", 0),
+        ("Paragraph", "7) Stored label", 0),
+    ]
 
 
 def test_encrypted_manifest_is_reported() -> None:

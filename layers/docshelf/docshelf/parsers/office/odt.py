@@ -1,8 +1,11 @@
-"""OpenDocument text (.odt): content.xml headings, paragraphs, lists, tables with spans, images; encryption check."""
+"""OpenDocument text (.odt): content.xml headings, paragraphs, lists, tables with spans, images; encryption check.
+Headings and list items carry the numbers the word processor shows (odt_numbering: the outline and list styles of
+content.xml and styles.xml), or the label the file stores (text:number) when it has one."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docshelf.assets.collect import ImageSource
@@ -11,6 +14,7 @@ from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
+from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
@@ -45,11 +49,17 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if "content.xml" not in names:
             raise CorruptDocumentError("ODT package has no content.xml")
         content = parse_xml(read_member(archive, "content.xml", limits, what="ODT"), what="ODT content.xml")
+        roots = [content.getroot()]
+        if "styles.xml" in names:
+            roots.append(
+                parse_xml(read_member(archive, "styles.xml", limits, what="ODT"), what="ODT styles.xml").getroot()
+            )
         title = ""
         if "meta.xml" in names:
             meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
             title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
-        walker = OdtWalker(heading_styles(content.getroot()), ImageSource(member_images(archive, limits, what="ODT")))
+        images = ImageSource(member_images(archive, limits, what="ODT"))
+        walker = OdtWalker(heading_styles(content.getroot()), images, Numbering.read(*roots))
         body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
         body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
         if body is None:
@@ -71,12 +81,24 @@ def heading_styles(root: etree._Element) -> dict[str, int]:
     return levels
 
 
+@dataclass(slots=True)
+class _Item:
+    counted: bool  # a text:list-item (a text:list-header is not numbered)
+    value: int | None  # its own text:start-value
+    stored: str  # the label the file stores for it (text:number), if any
+    fresh: bool = True  # its first paragraph, which shows the label, is still to come
+
+
 class OdtWalker:
-    def __init__(self, heading_levels: dict[str, int], images: ImageSource) -> None:
+    def __init__(self, heading_levels: dict[str, int], images: ImageSource, numbering: Numbering | None = None) -> None:
         self.heading_levels = heading_levels
         self.images_found = images
+        self.numbering = numbering or Numbering()
         self.blocks: list[Block] = []
         self.list_depth = 0
+        self.list_levels: dict[int, LevelStyle] = {}  # the level styles of the list being read
+        self.counters = Counters()  # and its counters
+        self.items: list[_Item] = []  # the list items being read, outermost first
         self.title = ""
         # A table cell's walker holds its notes here, to follow the whole table rather than sit inside the cell.
         self.held_notes: list[Paragraph] | None = None
@@ -91,7 +113,8 @@ class OdtWalker:
             return
         if name == "h":
             outline = str(node.get(f"{{{TEXT}}}outline-level", "1"))
-            self.heading(node, int(outline) if outline.isdigit() else 1)
+            level = int(outline) if outline.isdigit() else 1
+            self.heading(node, level, self.heading_label(node, level))
         elif name == "p":
             style_name = str(node.get(f"{{{TEXT}}}style-name", ""))
             if style_name in self.heading_levels or style_name in _TITLE_STYLES:
@@ -102,25 +125,72 @@ class OdtWalker:
             else:
                 self.paragraph(node)
         elif name == "list":
-            self.list_depth += 1
+            self.read_list(node)
+        elif name in ("list-item", "list-header"):
+            value = _int(node.get(f"{{{TEXT}}}start-value"), 0) if name == "list-item" else 0
+            self.items.append(_Item(name == "list-item", value or None, _stored_label(node)))
             self.walk(node)
-            self.list_depth -= 1
+            self.items.pop()
         elif name == "table":
             self.table(node)
         else:
             self.walk(node)
 
-    def heading(self, node: etree._Element, level: int) -> None:
+    def read_list(self, node: etree._Element) -> None:
+        """A text:list: a top-level one counts with its style's levels, from 1 or on from the list it continues."""
+        outer = self.list_depth == 0
+        saved = self.list_levels, self.counters
+        if outer:
+            style = str(node.get(f"{{{TEXT}}}style-name", "")) or self._first_paragraph_list(node)
+            self.list_levels = self.numbering.lists.get(style, {})
+            self.counters = self.numbering.start_list(node, style)
+        self.list_depth += 1
+        self.walk(node)
+        self.list_depth -= 1
+        if outer:
+            self.list_levels, self.counters = saved
+
+    def _first_paragraph_list(self, node: etree._Element) -> str:
+        """A list without a style takes the list style of its first paragraph's style."""
+        first = next((n for n in node.iter(f"{{{TEXT}}}p", f"{{{TEXT}}}h")), None)
+        style = str(first.get(f"{{{TEXT}}}style-name", "")) if first is not None else ""
+        return self.numbering.paragraph_lists.get(style, "")
+
+    def heading_label(self, node: etree._Element, level: int) -> str:
+        """An outline heading's number: counted by the outline style (a list header is not numbered)."""
+        if str(node.get(f"{{{TEXT}}}is-list-header", "")) == "true":
+            return ""
+        value = None
+        if str(node.get(f"{{{TEXT}}}restart-numbering", "")) == "true":
+            value = _int(node.get(f"{{{TEXT}}}start-value"), 1)
+        counted = self.numbering.headings.advance(self.numbering.outline, level, value)
+        return _stored_label(node) or counted
+
+    def item_label(self) -> str:
+        """The label of the list item whose first paragraph is being read ('' for later paragraphs, bullets)."""
+        if not self.items or not self.items[-1].fresh:
+            return ""
+        item = self.items[-1]
+        item.fresh = False
+        if not item.counted:
+            return ""
+        counted = self.counters.advance(self.list_levels, self.list_depth, item.value)
+        return item.stored or counted
+
+    def heading(self, node: etree._Element, level: int, label: str = "") -> None:
         text, notes = inline_content(node)
         text = text.replace("\n", " ")
         if text:
+            text = f"{label} {text}" if label else text
             self.blocks.append(Heading(text=text, level=max(1, min(level, 6)), page=1))
         self.notes(notes)
         self.images(node)
 
     def paragraph(self, node: etree._Element) -> None:
         text, notes = inline_content(node)
+        label = self.item_label()
         if text:
+            text = f"{label} {text}" if label else text
             level = self.list_depth - 1 if self.list_depth else None
             self.blocks.append(Paragraph(text=text, page=1, list_level=level))
         self.notes(notes)
@@ -163,7 +233,7 @@ class OdtWalker:
                     continue
                 repeat = min(_int(cell.get(f"{{{TABLE}}}number-columns-repeated"), 1), 1024)
                 if cell_name == "table-cell":
-                    lines, cell_notes = _cell_lines(cell, self.heading_levels)
+                    lines, cell_notes = _cell_lines(cell, self.heading_levels, self.numbering)
                     text = "\n".join(lines)
                     notes.extend(cell_notes)
                     rowspan = _int(cell.get(f"{{{TABLE}}}number-rows-spanned"), 1)
@@ -192,9 +262,11 @@ def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
     return rows[:100_000]
 
 
-def _cell_lines(cell: etree._Element, heading_levels: dict[str, int]) -> tuple[list[str], list[Paragraph]]:
+def _cell_lines(
+    cell: etree._Element, heading_levels: dict[str, int], numbering: Numbering | None = None
+) -> tuple[list[str], list[Paragraph]]:
     """The text lines of a cell (or a note body) and the notes they cite."""
-    walker = OdtWalker(heading_levels, ImageSource(lambda src: None))  # a cell's pictures stay alt text
+    walker = OdtWalker(heading_levels, ImageSource(lambda src: None), numbering)  # a cell's pictures stay alt text
     walker.held_notes = []
     walker.walk(cell)
     return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")], walker.held_notes
@@ -228,7 +300,7 @@ def inline_content(node: etree._Element) -> tuple[str, list[Paragraph]]:
             label = _note_label(element)
             parts.append(f"[^{label}]")
             notes.append(Paragraph(text=f"[^{label}]: {_note_text(element)}", page=1))
-        elif name in _SKIPPED or name in ("frame", "list", "table", "ruby-text"):
+        elif name in _SKIPPED or name in ("frame", "list", "table", "ruby-text", "number"):
             pass
         else:
             parts.append(element.text or "")
@@ -238,6 +310,12 @@ def inline_content(node: etree._Element) -> tuple[str, list[Paragraph]]:
 
     collect(node)
     return normalise_inline("".join(parts)), notes
+
+
+def _stored_label(node: etree._Element) -> str:
+    """The label a heading or list item stores with it (text:number), as shown."""
+    number = next((child for child in node if local(child.tag) == "number"), None)
+    return " ".join(element_text(number).split()) if number is not None else ""
 
 
 def _note_label(note: etree._Element) -> str:
