@@ -94,6 +94,8 @@ def word97_document(
     properties: dict[int, bytes] | None = None,
     footnotes: list[str] | None = None,
     text_boxes: list[str] | None = None,
+    lists: list[list[tuple[int, str]]] | None = None,
+    style_sprms: dict[int, bytes] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
@@ -101,7 +103,9 @@ def word97_document(
     (paragraph index -> grpprl). With `stylesheet` alone, an STSH of one empty slot and no paragraph properties:
     unword panics on it, legacy-doc reads it. A paragraph "\x0c" is a page break; one ending with BEL is a table
     cell (or, with sprmPFTtp, a row's end) and gets no paragraph mark of its own. Each "\x02" of the text cites
-    the next of `footnotes`, each "\x08" anchors the next of `text_boxes` (their paragraphs CR-separated)."""
+    the next of `footnotes`, each "\x08" anchors the next of `text_boxes` (their paragraphs CR-separated). Each
+    of `lists` is a list definition, its levels (nfc, label template with "\x00" for level 1's number, "\x01" for
+    level 2's…), used by LFO (ilfo) n for the nth definition; `style_sprms` gives styles (istd) sprms of their own."""
     paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
     main = "".join(paragraphs)
     stories, story_plcs = _stories(main, footnotes or [], text_boxes or [])
@@ -126,7 +130,7 @@ def word97_document(
     word = (bytes(fib) + text).ljust(PAPX_PAGE * 512, b"\0")
     stsh, bte = b"", b""
     if headings is not None or properties is not None:
-        stsh = _heading_stylesheet()
+        stsh = _heading_stylesheet(style_sprms or {})
         page, bte = _paragraph_styles(paragraphs, headings or {}, properties or {})
         word += page
     elif stylesheet:
@@ -138,6 +142,12 @@ def word97_document(
     for index, plc_data in story_plcs.items():
         struct.pack_into("<II", fib, 154 + index * 8, len(table), len(plc_data))
         table += plc_data
+    if lists:
+        plf_lst, levels, plf_lfo = _lists(lists)
+        struct.pack_into("<II", fib, 154 + 73 * 8, len(table), len(plf_lst))  # fcPlfLst: its LVLs follow it
+        table += plf_lst + levels
+        struct.pack_into("<II", fib, 154 + 74 * 8, len(table), len(plf_lfo))  # fcPlfLfo
+        table += plf_lfo
     word = bytes(fib) + word[WORD_TEXT_OFFSET:]
     return compound_file({"WordDocument": word, "1Table": table})
 
@@ -179,9 +189,28 @@ def _one_slot_stylesheet() -> bytes:
     return _stylesheet([b""])
 
 
-def _heading_stylesheet() -> bytes:
+def _heading_stylesheet(sprms: dict[int, bytes]) -> bytes:
     """istd 0 Normal (sti 0), istd 1-9 Heading 1-9 (sti 1-9): paragraph styles of the built-in ids."""
-    return _stylesheet([_style(sti, "Normal" if sti == 0 else f"heading {sti}") for sti in range(10)])
+    names = ["Normal" if sti == 0 else f"heading {sti}" for sti in range(10)]
+    return _stylesheet([_style(sti, name, sprms.get(sti, b"")) for sti, name in enumerate(names)])
+
+
+def _lists(lists: list[list[tuple[int, str]]]) -> tuple[bytes, bytes, bytes]:
+    """PlfLst (an LSTF a list, lsid 1, 2…), the LVLs after it (a simple list has one level, else nine), PlfLfo
+    (an LFO a list, without overrides)."""
+    plf_lst = struct.pack("<H", len(lists))
+    levels = b""
+    for lsid, definition in enumerate(lists, start=1):
+        simple = len(definition) == 1
+        plf_lst += struct.pack("<ii18sBB", lsid, 0, b"\xff\x0f" * 9, 1 if simple else 0, 0)
+        for nfc, template in (definition if simple else [*definition, *[(0, "")] * (9 - len(definition))])[:9]:
+            lvlf = struct.pack("<iBB9sBiiBBBB", 1, nfc, 0, b"\0" * 9, 0, 0, 0, 0, 0, 0, 0)
+            levels += lvlf + struct.pack("<H", len(template)) + template.encode("utf-16-le")
+    plf_lfo = struct.pack("<I", len(lists)) + b"".join(
+        struct.pack("<iiiBBBB", lsid, 0, 0, 0, 0, 0, 0) for lsid in range(1, len(lists) + 1)
+    )
+    plf_lfo += struct.pack("<I", 0xFFFFFFFF) * len(lists)  # each LFO's LFOData: a cp, no LFOLVL
+    return plf_lst, levels, plf_lfo
 
 
 def _stylesheet(styles: list[bytes]) -> bytes:
@@ -191,12 +220,13 @@ def _stylesheet(styles: list[bytes]) -> bytes:
     return struct.pack("<H", len(stshi)) + stshi + b"".join(struct.pack("<H", len(std)) + std for std in styles)
 
 
-def _style(sti: int, name: str) -> bytes:
+def _style(sti: int, name: str, sprms: bytes = b"") -> bytes:
     # StdfBase: sti, stk 1 (paragraph) with istdBase 0, cupx 2 with istdNext 0, bchUpe, grfstd; the name; two
-    # empty UPXs (paragraph: its istd, character: nothing).
+    # UPXs (paragraph: its istd and `sprms`, padded to an even size; character: nothing).
     base = struct.pack("<HHHHH", sti, 1, 2, 0, 0)
     body = base + struct.pack("<H", len(name)) + name.encode("utf-16-le") + b"\0\0"
-    return body + struct.pack("<HH", 2, sti) + struct.pack("<H", 0)
+    papx = struct.pack("<H", sti) + sprms
+    return body + struct.pack("<H", len(papx)) + papx + b"\0" * (len(papx) % 2) + struct.pack("<H", 0)
 
 
 def _paragraph_styles(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -190,6 +191,46 @@ def test_word97_footnotes_and_text_boxes_follow_the_block_citing_them() -> None:
         "The end.",
     ]
     assert [block.kind for block in document.blocks()][:2] == ["heading", "paragraph"]
+
+
+def test_word97_list_paragraphs_are_list_items_with_their_labels() -> None:
+    # A list paragraph names its list (sprmPIlfo) and level (sprmPIlvl), itself or through its style; the labels
+    # come from the list definitions (PlfLst, its LVLs, PlfLfo), counted as Word counts them.
+    def item(ilfo: int, ilvl: int) -> bytes:
+        return bytes.fromhex("0b46") + struct.pack("<H", ilfo) + bytes.fromhex("0a26") + bytes([ilvl])
+
+    paragraphs = [
+        "Sampling",
+        "Steps:",
+        "Flush the tap.",
+        "Fill the bottles:",
+        "thiosulphate",
+        "metals",
+        "Seal.",
+        "Pumps",
+        "A bullet",
+    ]
+    properties = {2: item(2, 0), 3: item(2, 0), 4: item(2, 1), 5: item(2, 1), 6: item(2, 0), 8: item(3, 0)}
+    lists = [[(0, "\x00"), (0, "\x00.\x01")], [(0, "\x00."), (4, "\x01)")], [(23, "\uf0b7")]]
+    style_sprms = {1: item(1, 0)}  # Heading 1 numbered by list 1, as Word's outline numbering does
+    data = word97_document(
+        paragraphs, headings={0: 1, 7: 1}, properties=properties, lists=lists, style_sprms=style_sprms
+    )
+    document = parse_bytes(data, "steps.doc")
+    found = [
+        (block.kind, getattr(block, "text", ""), getattr(block, "list_level", None)) for block in document.blocks()
+    ]
+    assert found == [
+        ("heading", "1 Sampling", None),
+        ("paragraph", "Steps:", None),
+        ("paragraph", "1. Flush the tap.", 0),
+        ("paragraph", "2. Fill the bottles:", 0),
+        ("paragraph", "a) thiosulphate", 1),
+        ("paragraph", "b) metals", 1),
+        ("paragraph", "3. Seal.", 0),
+        ("heading", "2 Pumps", None),
+        ("paragraph", "A bullet", 0),
+    ]
 
 
 TABLE = "| Name | Role | Phone |\n|---|---|---|\n| Ann | Chair |  |\n| Bob |  |  |\n| Two lines in one cell |  |  |"

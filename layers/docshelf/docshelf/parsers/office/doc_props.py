@@ -47,9 +47,16 @@ class Piece:
     width: int  # bytes a character: 1 (cp1252) or 2 (UTF-16)
 
 
-def paragraph_marks(word_document: bytes, table: bytes, data: bytes, pieces: list[Piece]) -> dict[int, Mark] | None:
-    """The properties of every paragraph and cell mark that has some, by the mark's position in the text. None
-    when the file's PAPX pages cannot be read. Each run of a PAPX page is one paragraph, its mark the character
+def paragraph_marks(
+    word_document: bytes,
+    table: bytes,
+    data: bytes,
+    pieces: list[Piece],
+    style_lists: dict[int, tuple[int, int]] | None = None,
+) -> dict[int, Mark] | None:
+    """The properties of every paragraph and cell mark that has some, by the mark's position in the text (a list
+    paragraph's list from its style, `style_lists`, unless it has its own). None when the file's PAPX pages cannot
+    be read. Each run of a PAPX page is one paragraph, its mark the character
     before the run's end."""
     runs = _papx_runs(word_document, table)
     if runs is None:
@@ -65,7 +72,7 @@ def paragraph_marks(word_document: bytes, table: bytes, data: bytes, pieces: lis
             grpprl = _grpprl(word_document, page, papx)
             mark = parsed.get(grpprl)
             if mark is None:
-                mark = parsed[grpprl] = _mark(grpprl, data)
+                mark = parsed[grpprl] = _mark(grpprl, data, style_lists or {})
             placed[page, papx] = mark
         if mark is PLAIN:
             continue
@@ -115,24 +122,29 @@ def _grpprl(word_document: bytes, page: int, papx: int) -> bytes:
     return word_document[at + 2 : min(at + 2 + 2 * word_document[at + 1], page + 511)]
 
 
-def _mark(grpprl: bytes, data: bytes) -> Mark:
-    sprms = _sprms(grpprl[2:])  # after the style index
-    huge = sprms.get(SPRM_HUGE_PAPX)
+def _mark(grpprl: bytes, data: bytes, style_lists: dict[int, tuple[int, int]]) -> Mark:
+    found = sprms(grpprl[2:])  # after the style index
+    huge = found.get(SPRM_HUGE_PAPX)
     if huge is not None and len(huge) == 4:
         fc = int.from_bytes(huge, "little")
         if fc + 2 <= len(data):
-            sprms.update(_sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
-    in_table = sprms.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(sprms.get(SPRM_ITAP, b""), "little") > 0
+            found.update(sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
+    in_table = found.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(found.get(SPRM_ITAP, b""), "little") > 0
+    list_id, list_level = style_lists.get(int.from_bytes(grpprl[:2], "little"), (0, 0))
+    if SPRM_ILFO in found:  # the paragraph's own list, or none (0)
+        list_id = int.from_bytes(found[SPRM_ILFO][:2], "little", signed=True)
+    if found.get(SPRM_ILVL):
+        list_level = min(8, found[SPRM_ILVL][0])
     mark = Mark(
         in_table=in_table,
-        row_end=sprms.get(SPRM_TTP, b"\0")[:1] != b"\0",
-        list_id=int.from_bytes(sprms.get(SPRM_ILFO, b"")[:2], "little", signed=True) if SPRM_ILFO in sprms else 0,
-        list_level=min(8, sprms.get(SPRM_ILVL, b"\0")[0]) if sprms.get(SPRM_ILVL) else 0,
+        row_end=found.get(SPRM_TTP, b"\0")[:1] != b"\0",
+        list_id=max(0, list_id),
+        list_level=list_level if list_id > 0 else 0,
     )
     return PLAIN if mark == PLAIN else mark
 
 
-def _sprms(grpprl: bytes) -> dict[int, bytes]:
+def sprms(grpprl: bytes) -> dict[int, bytes]:
     """The operands of a grpprl's sprms, by sprm (the last wins); a sprm cut short ends the list."""
     found: dict[int, bytes] = {}
     at = 0

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 
 from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.office.doc_lists import list_numbering, style_lists
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
-from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.parsers.office.docx_numbering import Numbering, format_number
 from docshelf.tables import block_text, table_from_rows
 
 WORD6_NFIB = range(101, 106)  # Word 6.0 (101) and Word 95 (104, 105)
@@ -41,6 +42,7 @@ class WordText:
     text: str  # the main document's characters, marks included
     marks: dict[int, Mark] | None = None  # the properties of the marks that have some, by position in the file
     stories: dict[int, list[Story]] = field(default_factory=dict)  # notes and text boxes by citing position
+    lists: Numbering | None = None  # the list definitions, for the list paragraphs' labels
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -67,9 +69,11 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
             raise CorruptDocumentError(f"{version} file without its table stream")
         clx = _slice(table, _u32(word_document, 0x1A2), _u32(word_document, 0x1A6))
         pieces = _pieces(clx, word_document, sum(story_lengths(word_document)), eight_bit=None)
-        marks = paragraph_marks(word_document, table, streams.get("Data", b""), pieces)
+        data = streams.get("Data", b"")
+        marks = paragraph_marks(word_document, table, data, pieces, style_lists(word_document, table))
         text = "".join(piece.text for piece in pieces)
-        return WordText(version, text[:ccp_text], marks, cited_stories(word_document, table, text))
+        stories = cited_stories(word_document, table, text)
+        return WordText(version, text[:ccp_text], marks, stories, list_numbering(word_document, table))
     if n_fib not in WORD6_NFIB:
         raise UnsupportedFormatError(f"{version} documents are not supported (Word 6.0 and later are)")
     ccp_text = _u32(word_document, 0x34)
@@ -183,7 +187,7 @@ def word_pages(word: WordText, headings: list[tuple[str, int]]) -> list[list[Blo
     A note's reference leaves its mark in the text (`[^1]`, endnotes `[^i]`, numbered in citation order as DOCX
     notes are) and the note follows the block citing it as a paragraph `[^1]: text`; a text box's paragraphs
     follow the block anchoring it. Notes and boxes the text does not cite or anchor follow the text."""
-    reader = _Reader(headings, word.marks, word.stories)
+    reader = _Reader(headings, word.marks, word.stories, word.lists or Numbering.of({}, {}))
     reader.read(word.text, 0)
     reader.finish()
     pages = reader.pages
@@ -201,6 +205,7 @@ class _Reader:
         headings: list[tuple[str, int]],
         marks: dict[int, Mark] | None,
         stories: dict[int, list[Story]],
+        lists: Numbering,
         *,
         page: int = 1,
     ) -> None:
@@ -212,6 +217,7 @@ class _Reader:
         self.width = 0  # without the marks' properties: the cells of the table's first row
         self.wanted = [(" ".join(_DROPPED.sub("", text).split()), level) for text, level in headings]
         self.marks = marks
+        self.lists = lists
         self.stories = dict(stories)
         self.cited = sorted(stories)
         self.queued: list[Block] = []  # the notes cited by the block being read
@@ -233,13 +239,16 @@ class _Reader:
                 if cited is not raw:
                     piece = _paired(_DROPPED.sub("", cited))
             props = marks.get(start + found.start(2), PLAIN) if marks is not None and mark != "\x0c" else None
+            if props is not None and props.list_id:  # Word counts an empty item too, but shows nothing
+                label = self.lists.next_label(str(props.list_id), props.list_level)
+                piece = f"{label} {piece}" if label and piece.strip() else piece
             if mark == "\x07":
                 self.cell_mark(piece, props)
             elif props.in_table if props is not None else self.in_row():
                 self.pending.append(piece)  # a paragraph of the cell being read
             else:
                 self.close_table()
-                self.paragraph(piece, plain)
+                self.paragraph(piece, plain, props.list_level if props is not None and props.list_id else None)
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
 
@@ -284,14 +293,14 @@ class _Reader:
             self._flush()
         self.width = 0
 
-    def paragraph(self, raw: str, plain: str) -> None:
+    def paragraph(self, raw: str, plain: str, list_level: int | None = None) -> None:
         line = " ".join(raw.replace("\x0b", " ").split())
         if line:
             plain_line = line if plain is raw else " ".join(plain.replace("\x0b", " ").split())
             if self.wanted and self.wanted[0][0] == plain_line:
                 self.pages[-1].append(Heading(text=line, level=self.wanted.pop(0)[1], page=self.page))
             else:
-                self.pages[-1].append(Paragraph(text=line, page=self.page))
+                self.pages[-1].append(Paragraph(text=line, page=self.page, list_level=list_level))
         self._flush()
 
     def _cite(self, raw: str, start: int) -> str:
@@ -314,7 +323,7 @@ class _Reader:
 
     def _take(self, story: Story) -> str:
         """Queues a note or a box's blocks; a note's mark."""
-        sub = _Reader([], self.marks, {}, page=self.page)
+        sub = _Reader([], self.marks, {}, self.lists, page=self.page)
         sub.read(story.text, story.cp)
         sub.close_table()
         blocks = [block for page in sub.pages for block in page]

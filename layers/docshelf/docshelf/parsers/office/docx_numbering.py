@@ -92,6 +92,22 @@ class Numbering:
         if root is not None:
             self._load(root)
 
+    @classmethod
+    def of(
+        cls,
+        abstract: dict[str, dict[int, Level]],
+        nums: dict[str, str],
+        *,
+        starts: dict[str, dict[int, int]] | None = None,
+        levels: dict[str, dict[int, Level]] | None = None,
+    ) -> Numbering:
+        """Numbering from definitions read elsewhere (a Word binary file's lists): abstract definitions by id,
+        each num's abstract id, and each num's start and level overrides."""
+        numbering = cls(None)
+        numbering._abstract, numbering._num_abstract = abstract, nums
+        numbering._num_starts, numbering._num_levels = starts or {}, levels or {}
+        return numbering
+
     def _load(self, root: etree._Element) -> None:
         for abstract in root.findall(w("abstractNum")):
             abstract_id = abstract.get(w("abstractNumId"))
