@@ -96,6 +96,7 @@ def word97_document(
     text_boxes: list[str] | None = None,
     lists: list[list[tuple[int, str]]] | None = None,
     style_sprms: dict[int, bytes] | None = None,
+    style_names: dict[int, str] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
@@ -105,7 +106,8 @@ def word97_document(
     cell (or, with sprmPFTtp, a row's end) and gets no paragraph mark of its own. Each "\x02" of the text cites
     the next of `footnotes`, each "\x08" anchors the next of `text_boxes` (their paragraphs CR-separated). Each
     of `lists` is a list definition, its levels (nfc, label template with "\x00" for level 1's number, "\x01" for
-    level 2's…), used by LFO (ilfo) n for the nth definition; `style_sprms` gives styles (istd) sprms of their own."""
+    level 2's…), used by LFO (ilfo) n for the nth definition; `style_sprms` gives styles (istd) sprms of their own,
+    `style_names` makes styles user-defined ones of that name (`headings` then gives paragraphs that style)."""
     paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
     main = "".join(paragraphs)
     stories, story_plcs = _stories(main, footnotes or [], text_boxes or [])
@@ -130,7 +132,7 @@ def word97_document(
     word = (bytes(fib) + text).ljust(PAPX_PAGE * 512, b"\0")
     stsh, bte = b"", b""
     if headings is not None or properties is not None:
-        stsh = _heading_stylesheet(style_sprms or {})
+        stsh = _heading_stylesheet(style_sprms or {}, style_names or {})
         page, bte = _paragraph_styles(paragraphs, headings or {}, properties or {})
         word += page
     elif stylesheet:
@@ -189,10 +191,14 @@ def _one_slot_stylesheet() -> bytes:
     return _stylesheet([b""])
 
 
-def _heading_stylesheet(sprms: dict[int, bytes]) -> bytes:
-    """istd 0 Normal (sti 0), istd 1-9 Heading 1-9 (sti 1-9): paragraph styles of the built-in ids."""
-    names = ["Normal" if sti == 0 else f"heading {sti}" for sti in range(10)]
-    return _stylesheet([_style(sti, name, sprms.get(sti, b"")) for sti, name in enumerate(names)])
+def _heading_stylesheet(sprms: dict[int, bytes], names: dict[int, str]) -> bytes:
+    """istd 0 Normal (sti 0), istd 1-9 Heading 1-9 (sti 1-9): paragraph styles of the built-in ids; a style
+    renamed in `names` is user-defined (sti 0xFFE)."""
+    styles = [
+        (0xFFE, names[istd]) if istd in names else (istd, "Normal" if istd == 0 else f"heading {istd}")
+        for istd in range(10)
+    ]
+    return _stylesheet([_style(sti, name, sprms.get(istd, b"")) for istd, (sti, name) in enumerate(styles)])
 
 
 def _lists(lists: list[list[tuple[int, str]]]) -> tuple[bytes, bytes, bytes]:

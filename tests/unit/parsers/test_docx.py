@@ -110,6 +110,34 @@ def test_headings_from_styles_based_on_chain_and_outline_levels() -> None:
     assert content.title == "Annual report"
 
 
+def test_code_paragraphs_keep_their_indentation_and_join_into_one_code_block() -> None:
+    # pandoc's "Source Code" paragraph (lines split by w:br), and Word's one paragraph a line in a style based on
+    # "HTML Preformatted", with an empty line between: each a code block, its leading spaces kept.
+    document = docx.Document()
+    document.add_paragraph("A worker claims a batch:")
+    source = document.styles.add_style("Source Code", WD_STYLE_TYPE.PARAGRAPH)
+    pandoc = document.add_paragraph("def claim(conn):", style=source)
+    pandoc.add_run().add_break()
+    pandoc.add_run("    with conn.transaction():")
+    pandoc.add_run().add_break()
+    pandoc.add_run("        return   rows  ")
+    document.add_paragraph("Configuration:")
+    preformatted = document.styles.add_style("HTML Preformatted", WD_STYLE_TYPE.PARAGRAPH)
+    mine = document.styles.add_style("My Listing", WD_STYLE_TYPE.PARAGRAPH)
+    mine.base_style = preformatted
+    for line in ["[defaults]", "    station = BREST", "", "\tunits = metric"]:
+        document.add_paragraph(line, style=mine)
+    document.add_paragraph("Done.")
+    blocks = parse_doc(document).blocks
+    assert blocks == [
+        Paragraph(text="A worker claims a batch:", page=1),
+        Paragraph(text="def claim(conn):\n    with conn.transaction():\n        return   rows", page=1, code=True),
+        Paragraph(text="Configuration:", page=1),
+        Paragraph(text="[defaults]\n    station = BREST\n\n\tunits = metric", page=1, code=True),
+        Paragraph(text="Done.", page=1),
+    ]
+
+
 def test_list_items_have_levels_and_numbered_labels() -> None:
     document = docx.Document()
     document.add_paragraph("Intro")

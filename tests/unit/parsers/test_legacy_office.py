@@ -233,6 +233,19 @@ def test_word97_list_paragraphs_are_list_items_with_their_labels() -> None:
     ]
 
 
+def test_word97_code_paragraphs_keep_their_indentation_and_make_one_code_block() -> None:
+    # A paragraph in a code style ("HTML Preformatted", here istd 9 renamed) is a line of code: its spaces and
+    # line breaks (VT) are kept, and code paragraphs in a row, an empty one between them, make one block.
+    paragraphs = ["Configuration:", "[defaults]\x0b    station = BREST", "", "    units = metric", "Done."]
+    data = word97_document(paragraphs, headings={1: 9, 2: 9, 3: 9}, style_names={9: "HTML Preformatted"})
+    blocks = list(parse_bytes(data, "readme.doc").blocks())
+    assert [(block.kind, getattr(block, "text", ""), getattr(block, "code", False)) for block in blocks] == [
+        ("paragraph", "Configuration:", False),
+        ("paragraph", "[defaults]\n    station = BREST\n\n    units = metric", True),
+        ("paragraph", "Done.", False),
+    ]
+
+
 TABLE = "| Name | Role | Phone |\n|---|---|---|\n| Ann | Chair |  |\n| Bob |  |  |\n| Two lines in one cell |  |  |"
 WORD6_TEXT = (
     "Pump maintenance manual\rReplace the seal every 500 hours.\r"

@@ -186,6 +186,29 @@ def test_headings_and_list_items_show_their_numbers() -> None:
     ]
 
 
+def test_code_paragraphs_keep_their_spaces_and_join_into_one_code_block() -> None:
+    # pandoc writes a code block as one paragraph a line, in a style based on "Preformatted Text", its
+    # indentation as text:s; ODF collapses the file's own whitespace runs.
+    automatic = STYLES.replace(
+        "</office:automatic-styles>",
+        '<style:style style:name="P4" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>'
+        "</office:automatic-styles>",
+    )
+    styles = '<office:styles><style:style style:name="Preformatted_20_Text" style:family="paragraph"/></office:styles>'
+    body = """<text:p>A worker claims a batch:</text:p>
+<text:p text:style-name="P4">def claim(conn):</text:p>
+<text:p text:style-name="P4"><text:s text:c="4"/>with   conn.transaction():</text:p>
+<text:p text:style-name="P4"/>
+<text:p text:style-name="P4"><text:tab/>return<text:line-break/><text:s text:c="8"/>ids</text:p>
+<text:p>Done.</text:p>"""
+    blocks = parse(odt(body, styles=styles, automatic=automatic), filename="t.odt", limits=ParseLimits()).blocks
+    assert blocks == [
+        Paragraph(text="A worker claims a batch:", page=1),
+        Paragraph(text="def claim(conn):\n    with conn.transaction():\n\n\treturn\n        ids", page=1, code=True),
+        Paragraph(text="Done.", page=1),
+    ]
+
+
 def test_encrypted_manifest_is_reported() -> None:
     manifest = (
         b'<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'

@@ -106,6 +106,39 @@ def test_a_text_box_gives_its_paragraphs_after_the_paragraph_holding_it() -> Non
     ]
 
 
+def test_monospace_paragraphs_are_code_with_their_spaces() -> None:
+    # pandoc's RTF: a code block is a paragraph in \\f1 (\\fmodern Courier), lines split by \\line; a paragraph
+    # with only some monospace text (inline code) is prose; a CJK fixed-pitch font (\\fmodern MS Gothic) is not code.
+    rtf = (
+        rb"{\rtf1\ansi\deff0{\fonttbl{\f0 \fswiss Helvetica;}{\f1 \fmodern Courier;}"
+        rb"{\f2\fmodern\fcharset128 MS Gothic;}{\f3 Consolas;}}"
+        rb"{\pard \f0 Install it from the package index, then claim a batch of jobs with a lease:\par}"
+        rb"{\pard \f0 \f1 def claim(conn):\line"
+        b"\n"
+        rb"    with conn.transaction():\line"
+        b"\n"
+        rb"        return ids\par}"
+        rb"{\pard \f3   second = block\par}"
+        rb"{\pard \f0 Run {\f1 make check} first.\par}"
+        rb"{\pard \f2 \'82\'a0\par}}"
+    )
+    assert blocks_of(rtf) == [
+        Paragraph(text="Install it from the package index, then claim a batch of jobs with a lease:", page=1),
+        Paragraph(
+            text="def claim(conn):\n    with conn.transaction():\n        return ids\n  second = block",
+            page=1,
+            code=True,
+        ),
+        Paragraph(text="Run make check first.", page=1),
+        Paragraph(text="\u3042", page=1),
+    ]
+
+
+def test_a_document_set_in_monospace_is_not_code() -> None:
+    rtf = rb"{\rtf1\ansi\deff0{\fonttbl{\f0 \fmodern Courier New;}}\pard Dear   Sir,\par\pard Thank you.\par}"
+    assert blocks_of(rtf) == [Paragraph(text="Dear Sir,", page=1), Paragraph(text="Thank you.", page=1)]
+
+
 def test_tracked_deletions_are_dropped_and_list_numbers_kept() -> None:
     rtf = (
         rb"{\rtf1\ansi{\*\revtbl{Unknown;}{Alice;}}"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import struct
 
-from docshelf.parsers.office.doc_props import sprms
+from docshelf.parsers.office.code_blocks import is_code_style
+from docshelf.parsers.office.doc_props import ParagraphStyles, sprms
 from docshelf.parsers.office.docx_numbering import Level, Numbering
 
 FIB_FC_LCB = 154
@@ -87,13 +88,14 @@ def _level(table: bytes, at: int) -> tuple[Level, int]:
     return level, xst + 2 + 2 * cch
 
 
-def style_lists(word_document: bytes, table: bytes) -> dict[int, tuple[int, int]]:
-    """The (ilfo, ilvl) each paragraph style gives its paragraphs (through its base styles), by style index."""
+def paragraph_styles(word_document: bytes, table: bytes) -> ParagraphStyles:
+    """What the paragraph styles (through their base styles) give their paragraphs: a list, code."""
     fc, size = _fc_lcb(word_document, STSHF)
     if size < 4 or fc + size > len(table):
-        return {}
+        return ParagraphStyles()
     own: dict[int, dict[int, int]] = {}
     bases: dict[int, int] = {}
+    names: dict[int, str] = {}
     try:
         header = struct.unpack_from("<H", table, fc)[0]
         styles = struct.unpack_from("<H", table, fc + 2)[0]
@@ -110,26 +112,31 @@ def style_lists(word_document: bytes, table: bytes) -> dict[int, tuple[int, int]
                 continue
             bases[istd] = kind_base >> 4
             name = std + base_size
-            upx = name + 2 + 2 * (struct.unpack_from("<H", table, name)[0] + 1)
+            characters = struct.unpack_from("<H", table, name)[0]
+            names[istd] = table[name + 2 : name + 2 + 2 * characters].decode("utf-16-le", "replace")
+            upx = name + 2 + 2 * (characters + 1)
             upx_size = struct.unpack_from("<H", table, upx)[0]
             sprms = _list_sprms(table[upx + 4 : upx + 2 + upx_size])  # after the UPX's istd
             if sprms:
                 own[istd] = sprms
     except struct.error:
-        return {}
-    resolved: dict[int, tuple[int, int]] = {}
+        return ParagraphStyles()
+    lists: dict[int, tuple[int, int]] = {}
+    code: set[int] = set()
     for istd in bases:
         chain: dict[int, int] = {}
         seen = istd
-        for _ in range(11):  # a style's bases, nearest last applied first
+        for _ in range(11):  # the style, then its bases: the nearest setting wins
             for sprm, value in own.get(seen, {}).items():
                 chain.setdefault(sprm, value)
+            if is_code_style(names.get(seen, "")):
+                code.add(istd)
             seen = bases.get(seen, 0x0FFF)
             if seen == 0x0FFF:
                 break
         if chain.get(SPRM_ILFO, 0) > 0:
-            resolved[istd] = (chain[SPRM_ILFO], chain.get(SPRM_ILVL, 0))
-    return resolved
+            lists[istd] = (chain[SPRM_ILFO], chain.get(SPRM_ILVL, 0))
+    return ParagraphStyles(lists, frozenset(code))
 
 
 def _list_sprms(grpprl: bytes) -> dict[int, int]:

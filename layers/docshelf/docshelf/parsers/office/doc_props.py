@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SPRM_IN_TABLE = 0x2416  # sprmPFInTable
 SPRM_TTP = 0x2417  # sprmPFTtp: this cell mark ends its row
@@ -34,9 +34,18 @@ class Mark:
     row_end: bool = False
     list_id: int = 0  # ilfo: 0 for a paragraph of no list
     list_level: int = 0  # ilvl, 0-8
+    code: bool = False  # its style is a code style
 
 
 PLAIN = Mark()
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphStyles:
+    """What paragraph styles give their paragraphs (doc_lists.paragraph_styles reads them)."""
+
+    lists: dict[int, tuple[int, int]] = field(default_factory=dict)  # (ilfo, ilvl) by style index
+    code: frozenset[int] = frozenset()  # code styles (code_blocks), and styles based on one
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +61,10 @@ def paragraph_marks(
     table: bytes,
     data: bytes,
     pieces: list[Piece],
-    style_lists: dict[int, tuple[int, int]] | None = None,
+    styles: ParagraphStyles | None = None,
 ) -> dict[int, Mark] | None:
     """The properties of every paragraph and cell mark that has some, by the mark's position in the text (a list
-    paragraph's list from its style, `style_lists`, unless it has its own). None when the file's PAPX pages cannot
+    paragraph's list from its style, unless it has its own; code from its style). None when the file's PAPX pages cannot
     be read. Each run of a PAPX page is one paragraph, its mark the character
     before the run's end."""
     runs = _papx_runs(word_document, table)
@@ -72,7 +81,7 @@ def paragraph_marks(
             grpprl = _grpprl(word_document, page, papx)
             mark = parsed.get(grpprl)
             if mark is None:
-                mark = parsed[grpprl] = _mark(grpprl, data, style_lists or {})
+                mark = parsed[grpprl] = _mark(grpprl, data, styles or ParagraphStyles())
             placed[page, papx] = mark
         if mark is PLAIN:
             continue
@@ -122,7 +131,7 @@ def _grpprl(word_document: bytes, page: int, papx: int) -> bytes:
     return word_document[at + 2 : min(at + 2 + 2 * word_document[at + 1], page + 511)]
 
 
-def _mark(grpprl: bytes, data: bytes, style_lists: dict[int, tuple[int, int]]) -> Mark:
+def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
     found = sprms(grpprl[2:])  # after the style index
     huge = found.get(SPRM_HUGE_PAPX)
     if huge is not None and len(huge) == 4:
@@ -130,7 +139,8 @@ def _mark(grpprl: bytes, data: bytes, style_lists: dict[int, tuple[int, int]]) -
         if fc + 2 <= len(data):
             found.update(sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
     in_table = found.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(found.get(SPRM_ITAP, b""), "little") > 0
-    list_id, list_level = style_lists.get(int.from_bytes(grpprl[:2], "little"), (0, 0))
+    istd = int.from_bytes(grpprl[:2], "little")
+    list_id, list_level = styles.lists.get(istd, (0, 0))
     if SPRM_ILFO in found:  # the paragraph's own list, or none (0)
         list_id = int.from_bytes(found[SPRM_ILFO][:2], "little", signed=True)
     if found.get(SPRM_ILVL):
@@ -140,6 +150,7 @@ def _mark(grpprl: bytes, data: bytes, style_lists: dict[int, tuple[int, int]]) -
         row_end=found.get(SPRM_TTP, b"\0")[:1] != b"\0",
         list_id=max(0, list_id),
         list_level=list_level if list_id > 0 else 0,
+        code=istd in styles.code,
     )
     return PLAIN if mark == PLAIN else mark
 

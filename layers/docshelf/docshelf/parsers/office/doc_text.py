@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
-from docshelf.parsers.office.doc_lists import list_numbering, style_lists
+from docshelf.parsers.office.code_blocks import CodeBlocks
+from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
 from docshelf.parsers.office.docx_numbering import Numbering, format_number
@@ -70,7 +71,7 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         clx = _slice(table, _u32(word_document, 0x1A2), _u32(word_document, 0x1A6))
         pieces = _pieces(clx, word_document, sum(story_lengths(word_document)), eight_bit=None)
         data = streams.get("Data", b"")
-        marks = paragraph_marks(word_document, table, data, pieces, style_lists(word_document, table))
+        marks = paragraph_marks(word_document, table, data, pieces, paragraph_styles(word_document, table))
         text = "".join(piece.text for piece in pieces)
         stories = cited_stories(word_document, table, text)
         return WordText(version, text[:ccp_text], marks, stories, list_numbering(word_document, table))
@@ -218,6 +219,7 @@ class _Reader:
         self.wanted = [(" ".join(_DROPPED.sub("", text).split()), level) for text, level in headings]
         self.marks = marks
         self.lists = lists
+        self.code = CodeBlocks()
         self.stories = dict(stories)
         self.cited = sorted(stories)
         self.queued: list[Block] = []  # the notes cited by the block being read
@@ -246,6 +248,10 @@ class _Reader:
                 self.cell_mark(piece, props)
             elif props.in_table if props is not None else self.in_row():
                 self.pending.append(piece)  # a paragraph of the cell being read
+            elif props is not None and props.code:  # a line of code (its line breaks kept), or an empty one
+                self.close_table()
+                self.code.add(self.pages[-1], piece.replace("\x0b", "\n"), self.page)
+                self._flush()
             else:
                 self.close_table()
                 self.paragraph(piece, plain, props.list_level if props is not None and props.list_id else None)

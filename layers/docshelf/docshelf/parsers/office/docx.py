@@ -21,6 +21,7 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_notes import Notes
 from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, w_val
 from docshelf.parsers.office.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
@@ -157,6 +158,7 @@ class BodyReader:
         self.notes = notes
         self.section_ends = section_ends
         self.blocks: list[Block] = []
+        self.code = CodeBlocks()
         self.page = 1
         self.title_text = ""
         self._cell_pictures: list[PictureInfo] = []
@@ -174,8 +176,9 @@ class BodyReader:
                 self.read_blocks(child)
 
     def _paragraph(self, p: etree._Element) -> None:
-        content = paragraph_content(p, self.notes.cite)
         ppr = p.find(w("pPr"))
+        code = self.styles.is_code(w_val(ppr.find(w("pStyle"))) if ppr is not None else None)
+        content = paragraph_content(p, self.notes.cite, code=code)
         if ppr is not None and flag(ppr.find(w("pageBreakBefore"))):
             content.breaks_before += 1
         # Word sometimes also marks a hard or section break with a rendered break on the new page: count it once.
@@ -183,7 +186,10 @@ class BodyReader:
         self._turn_pages(content.breaks_before + rendered)
         emitted = len(self.blocks)
         self._pictures(content.pictures_before)
-        if content.text and not self._is_contents_entry(ppr):
+        if code:  # a line of code, or an empty one inside a code block
+            self.code.add(self.blocks, content.text, self.page)
+            self._cited_notes()
+        elif content.text and not self._is_contents_entry(ppr):
             self._caption_previous_image(ppr, content.text)
             self.blocks.append(self._text_block(p, ppr, content.text))
             self._cited_notes()

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from docshelf.parsers.office.code_blocks import is_code_style
 from docshelf.parsers.office.docx_numbering import int_val, w, w_val
 
 if TYPE_CHECKING:
@@ -108,6 +109,10 @@ class StyleSheet:
             if style.num_id is not None:
                 return style.num_id, style.ilvl or 0
         return None
+
+    def is_code(self, style_id: str | None) -> bool:
+        """A code style (code_blocks: "Source Code", "HTML Preformatted"…), or one based on it."""
+        return any(is_code_style(style.name) for style in self._chain(style_id))
 
     def list_level_hint(self, style_id: str | None) -> int:
         """Nesting implied by "List Bullet 2" and friends, whose numbering sits on its own list at level 0."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from docshelf.parsers.office.code_blocks import verbatim
 from docshelf.parsers.office.docx_notes import REFERENCES
 from docshelf.parsers.office.docx_numbering import flag, w
 
@@ -201,10 +202,14 @@ def count_page_breaks(element: etree._Element) -> int:
     return rendered + sum(1 for br in element.iter(w("br")) if br.get(w("type")) == "page")
 
 
-def paragraph_content(paragraph: etree._Element, cite: Cite | None = None) -> ParagraphContent:
-    """The paragraph's content; note references show the mark `cite` gives them (none without it)."""
+def paragraph_content(paragraph: etree._Element, cite: Cite | None = None, *, code: bool = False) -> ParagraphContent:
+    """The paragraph's content; note references show the mark `cite` gives them (none without it). The spaces
+    of a line of `code` are kept as written (its trailing ones dropped); other text has its whitespace collapsed."""
     collector = _Collector(cite)
     collector.walk(paragraph)
-    lines = "".join(collector.parts).split("\n")
-    collector.content.text = "\n".join(" ".join(line.split()) for line in lines).strip()
+    joined = "".join(collector.parts)
+    if code:
+        collector.content.text = verbatim(joined).strip("\n")
+        return collector.content
+    collector.content.text = "\n".join(" ".join(line.split()) for line in joined.split("\n")).strip()
     return collector.content

@@ -14,6 +14,7 @@ from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
+from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verbatim
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
@@ -37,6 +38,7 @@ _HEADING_STYLE = re.compile(r"^Heading(?:_20_|\s)(\d)$")
 # The title is a heading; its subtitle a paragraph under it, as in DOCX (it opens no section of its own).
 _TITLE_STYLES = {"Title": 1}
 _BREAK = "\ue000"
+_XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -59,7 +61,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
             title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
         images = ImageSource(member_images(archive, limits, what="ODT"))
-        walker = OdtWalker(heading_styles(content.getroot()), images, Numbering.read(*roots))
+        walker = OdtWalker(heading_styles(content.getroot()), images, Numbering.read(*roots), code_styles(roots))
         body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
         body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
         if body is None:
@@ -67,6 +69,26 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         walker.walk(body)
     assets = walker.images_found.collector.assets
     return ParsedContent(blocks=walker.blocks, page_count=1, title=title or walker.title, assets=assets)
+
+
+def code_styles(roots: list[etree._Element]) -> frozenset[str]:
+    """Paragraph styles that are, or derive from, a code style (code_blocks: "Preformatted Text"…)."""
+    parents: dict[str, str] = {}
+    code: set[str] = set()
+    for root in roots:
+        for style in root.iter(f"{{{STYLE}}}style"):
+            name = str(style.get(f"{{{STYLE}}}name", ""))
+            parents[name] = str(style.get(f"{{{STYLE}}}parent-style-name", ""))
+            if is_code_style(name) or is_code_style(str(style.get(f"{{{STYLE}}}display-name", ""))):
+                code.add(name)
+    found: set[str] = set()
+    for name in parents:
+        current, seen = name, 0
+        while current and seen < 20 and current not in code:
+            current, seen = parents.get(current, ""), seen + 1
+        if current in code:
+            found.add(name)
+    return frozenset(found | code)
 
 
 def heading_styles(root: etree._Element) -> dict[str, int]:
@@ -90,8 +112,16 @@ class _Item:
 
 
 class OdtWalker:
-    def __init__(self, heading_levels: dict[str, int], images: ImageSource, numbering: Numbering | None = None) -> None:
+    def __init__(
+        self,
+        heading_levels: dict[str, int],
+        images: ImageSource,
+        numbering: Numbering | None = None,
+        code_styles: frozenset[str] = frozenset(),
+    ) -> None:
         self.heading_levels = heading_levels
+        self.code_styles = code_styles
+        self.code = CodeBlocks()
         self.images_found = images
         self.numbering = numbering or Numbering()
         self.blocks: list[Block] = []
@@ -117,7 +147,9 @@ class OdtWalker:
             self.heading(node, level, self.heading_label(node, level))
         elif name == "p":
             style_name = str(node.get(f"{{{TEXT}}}style-name", ""))
-            if style_name in self.heading_levels or style_name in _TITLE_STYLES:
+            if style_name in self.code_styles:
+                self.code_line(node)
+            elif style_name in self.heading_levels or style_name in _TITLE_STYLES:
                 level = self.heading_levels.get(style_name) or _TITLE_STYLES[style_name]
                 if level == 1 and not self.title and not self.blocks:
                     self.title = inline_content(node)[0].replace("\n", " ")
@@ -197,6 +229,12 @@ class OdtWalker:
         self.images(node)
         for frame_text in (n for n in node.iter() if local(n.tag) == "text-box"):
             self.walk(frame_text)
+
+    def code_line(self, node: etree._Element) -> None:
+        """A paragraph in a code style: a line of code, joined to the code block before it."""
+        text, notes = inline_content(node, code=True)
+        self.code.add(self.blocks, text, 1, self.list_depth - 1 if self.list_depth else None)
+        self.notes(notes)
 
     def notes(self, notes: list[Paragraph]) -> None:
         """Note paragraphs go right after the block citing them (after the table, for a note cited in a cell)."""
@@ -281,12 +319,17 @@ def element_text(node: etree._Element) -> str:
     return normalise_inline("".join(str(part) for part in node.itertext()))
 
 
-def inline_content(node: etree._Element) -> tuple[str, list[Paragraph]]:
+def inline_content(node: etree._Element, *, code: bool = False) -> tuple[str, list[Paragraph]]:
     """Paragraph text and its notes: text:s spaces, tabs and line breaks honoured; frames, annotations and ruby
     (furigana over a base text) left out; a cross-reference (bookmark-ref, sequence-ref, ...) is the text it shows;
-    a note leaves its marker `[^1]` in the text and becomes a paragraph `[^1]: text` to place after the block."""
+    a note leaves its marker `[^1]` in the text and becomes a paragraph `[^1]: text` to place after the block.
+    A line of `code` keeps its text:s spaces (its indentation) as written; only the file's own whitespace runs,
+    which ODF collapses, are one space."""
     parts: list[str] = []
     notes: list[Paragraph] = []
+
+    def literal(text: str | None) -> str:
+        return _XML_SPACE.sub(" ", text or "") if code else text or ""
 
     def collect(element: etree._Element) -> None:
         name = local(element.tag)
@@ -303,12 +346,14 @@ def inline_content(node: etree._Element) -> tuple[str, list[Paragraph]]:
         elif name in _SKIPPED or name in ("frame", "list", "table", "ruby-text", "number"):
             pass
         else:
-            parts.append(element.text or "")
+            parts.append(literal(element.text))
             for child in element:
                 collect(child)
-                parts.append(child.tail or "")
+                parts.append(literal(child.tail))
 
     collect(node)
+    if code:
+        return verbatim("".join(parts).replace(_BREAK, "\n")), notes
     return normalise_inline("".join(parts)), notes
 
 

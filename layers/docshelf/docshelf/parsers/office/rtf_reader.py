@@ -5,6 +5,10 @@ A footnote leaves its mark `[^1]` where it is cited and becomes a paragraph `[^1
 box (a shape's {\\*\\shpinst … {\\shptxt …}}) gives its paragraphs after the paragraph holding the shape (after its
 notes, as DOCX has them); the rest of the shape (its properties, pictures, and the {\\shprslt} copy for readers
 without shapes) is not read.
+
+A paragraph all of whose text is in a monospace font (\\fmodern in the font table, or a monospace family by name)
+is a line of code, its spaces kept; consecutive ones make one code block. When most of the document is set in
+monospace (a typewriter-style document), none of it is code.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
 from docshelf.tables import table_from_rows
 
@@ -43,6 +48,11 @@ CONTROL_SYMBOLS = {"~": "\u00a0", "-": "", "_": "\u2011", "\\": "\\", "{": "{", 
 _NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
 MAX_TEXT = 200_000_000
+_CJK_CODEPAGES = frozenset({932, 936, 949, 950, 1361})
+_MONOSPACE_NAME = re.compile(
+    r"courier|consolas|menlo|monaco|mono\b|monospace|lucida console|fixedsys|source code|inconsolata|fira code|andale",
+    re.IGNORECASE,
+)
 
 
 @dataclass(slots=True)
@@ -77,6 +87,12 @@ class RtfReader:
         self.notes = _Output()  # the text of the footnote being read; its paragraph waits in `cited_notes`
         self.cited_notes: list[Block] = []
         self.box = _Output()  # the text of the text box being read; its paragraphs wait in `cited_boxes`
+        self.font_names: dict[int, list[str]] = {}
+        self.fixed_pitch: set[int] = set()  # fonts of the font table in the \\fmodern family
+        self.default_font: int | None = None
+        self.paragraph_fonts = [0, 0]  # characters of the paragraph being read in other fonts, in monospace
+        self.code = CodeBlocks()
+        self.code_chars = self.text_chars = 0
         self.cited_boxes: list[Block] = []
         self.cited_count = {False: 0, True: 0}  # footnotes, endnotes
         self.list_label: list[str] = []
@@ -119,6 +135,8 @@ class RtfReader:
         self._end_paragraph()
         self._end_table()
         self._place_cited_notes()
+        if self.code_chars * 2 > self.text_chars:  # mostly monospace: a typewriter-style document, not code
+            return [prose for block in self.body.blocks for prose in _prose(block)]
         return self.body.blocks
 
     def document_title(self) -> str:
@@ -159,6 +177,8 @@ class RtfReader:
         if state.skip or state.deleted:
             return
         if state.destination == "fonttbl":
+            if state.definition is not None:
+                self.font_names.setdefault(state.definition, []).append(text)
             return
         if state.destination == "stylesheet":
             if state.definition is not None:
@@ -173,8 +193,18 @@ class RtfReader:
             self.list_label.append(text)
             return
         output = self._output()
+        if output is self.body and not state.in_table and text.strip():
+            self.paragraph_fonts[self._monospace()] += len(text)
         if sum(len(part) for part in output.text) < MAX_TEXT:
             output.text.append(text)
+
+    def _monospace(self) -> bool:
+        """The current font is a monospace one for Latin text: \\fmodern (fixed pitch) or a monospace family by
+        name, but not a CJK font (their fixed pitch is their script's, not code's)."""
+        font = self.state.font if self.state.font is not None else self.default_font
+        if font is None or self.font_codepages.get(font) in _CJK_CODEPAGES:
+            return False
+        return font in self.fixed_pitch or bool(_MONOSPACE_NAME.search("".join(self.font_names.get(font, []))))
 
     def _control(self, word: str, number: int | None) -> None:
         if self.skip_chars and word != "u":
@@ -213,16 +243,8 @@ class RtfReader:
             state.uc = max(0, number)
         elif word == "ansicpg" and number:
             self.codepage = number
-        elif word == "f" and number is not None:
-            if state.destination == "fonttbl":
-                state.definition = number
-            else:
-                state.font = number
-        elif word == "fcharset" and number is not None and state.destination == "fonttbl":
-            if state.definition is not None and number in CHARSET_CODEPAGES:
-                self.font_codepages[state.definition] = CHARSET_CODEPAGES[number]
-        elif word == "cpg" and number and state.destination == "fonttbl" and state.definition is not None:
-            self.font_codepages[state.definition] = number
+        elif word in ("f", "fcharset", "cpg", "fmodern", "deff"):
+            self._font(word, number)
         elif word == "s" and number is not None:
             if state.destination == "stylesheet":
                 state.definition = number
@@ -254,6 +276,25 @@ class RtfReader:
             self._end_row()
         elif word in SYMBOLS:
             self._emit(SYMBOLS[word])
+
+    def _font(self, word: str, number: int | None) -> None:
+        """A font's number, or a property of the font table's font being defined."""
+        state = self.state
+        if word == "deff" and number is not None:
+            self.default_font = number
+        elif word == "f" and number is not None:
+            if state.destination == "fonttbl":
+                state.definition = number
+            else:
+                state.font = number
+        elif state.destination != "fonttbl" or state.definition is None:
+            return
+        elif word == "fmodern":
+            self.fixed_pitch.add(state.definition)
+        elif word == "fcharset" and number is not None and number in CHARSET_CODEPAGES:
+            self.font_codepages[state.definition] = CHARSET_CODEPAGES[number]
+        elif word == "cpg" and number:
+            self.font_codepages[state.definition] = number
 
     def _symbol(self, symbol: str) -> None:
         if self.skip_chars:
@@ -320,11 +361,22 @@ class RtfReader:
         self._end_paragraph()
 
     def _end_paragraph(self) -> None:
-        text = _lines("".join(self.body.text))
+        raw = "".join(self.body.text)
+        text = _lines(raw)
         self.body.text.clear()
+        other, monospace = self.paragraph_fonts
+        self.paragraph_fonts = [0, 0]
         if not text:
+            if self.state.destination == "" and self._monospace():  # an empty line inside a code block
+                self.code.add(self.body.blocks, "", 1)
             return
+        self.text_chars += other + monospace
         level = self._heading_level()
+        if not level and monospace and not other:
+            self.code_chars += monospace
+            self.code.add(self.body.blocks, _join_surrogates(raw), 1, self.state.list_level)
+            self._place_cited_notes()
+            return
         if level and len(text) < 300:
             self.body.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
         else:
@@ -361,6 +413,13 @@ class RtfReader:
             self.body.blocks.append(table_from_rows(self.rows, page=1, header_rows=0))
             self._place_cited_notes()
         self.rows = []
+
+
+def _prose(block: Block) -> list[Block]:
+    """A code block as the paragraphs it would be without the monospace rule: a line each, spaces collapsed."""
+    if isinstance(block, Paragraph) and block.code:
+        return [replace(block, text=line, code=False) for line in _lines(block.text).split("\n") if line]
+    return [block]
 
 
 def _lines(text: str) -> str:
