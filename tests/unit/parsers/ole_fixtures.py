@@ -296,3 +296,54 @@ def word6_document(text: str, *, n_fib: int = 101, lid: int = 0x0409, fast_saved
     stream[clx_at : clx_at + len(clx)] = clx
     struct.pack_into("<II", stream, 0x160, clx_at, len(clx))
     return compound_file({"WordDocument": bytes(stream)})
+
+
+def _record(record_type: int, payload: bytes, *, container: bool = False, instance: int = 0) -> bytes:
+    return struct.pack("<HHI", (instance << 4) | (0xF if container else 0), record_type, len(payload)) + payload
+
+
+def powerpoint97_document(slides: list[list[tuple[int | None, int, str]]]) -> bytes:
+    """A PowerPoint 97 file of `slides`, each a list of text shapes (placementId of its OEPlaceholderAtom or None,
+    TextHeaderAtom text type, text): a DocumentContainer listing the slides (SlideListWithText), the
+    SlideContainers with their OfficeArt shapes, a persist directory and the UserEditAtom the Current User stream
+    points at."""
+    document = _record(0x03E9, struct.pack("<II", 5760, 4320) + b"\0" * 32)  # DocumentAtom: slide size (master units)
+    persists = b"".join(
+        _record(0x03F3, struct.pack("<IIiII", 2 + index, 0, 0, 256 + index, 0)) for index in range(len(slides))
+    )  # SlidePersistAtom: persistIdRef, flags, cTexts, slideId, reserved
+    document += _record(0x0FF0, persists, container=True)
+    stream = _record(0x03E8, document, container=True)
+    offsets = [0]
+    for shapes in slides:
+        offsets.append(len(stream))
+        stream += _record(0x03EE, _slide_records(shapes), container=True)
+    directory_at = len(stream)
+    entry = ((len(offsets)) << 20) | 1  # persist ids 1 (the document), 2… (the slides)
+    stream += _record(0x1772, struct.pack(f"<I{len(offsets)}I", entry, *offsets))
+    edit_at = len(stream)
+    stream += _record(
+        0x0FF5, struct.pack("<IHBBIIIIHH", 0, 0, 0, 3, 0, directory_at, 1, len(offsets) + 1, 1, 0) + b"\0" * 4
+    )
+    current_user = _record(0x0FF6, struct.pack("<IIIHHBBH", 20, 0xE391C05F, edit_at, 0, 0x03F4, 3, 0, 0), instance=0)
+    return compound_file({"Current User": current_user, "PowerPoint Document": stream})
+
+
+def _slide_records(shapes: list[tuple[int | None, int, str]]) -> bytes:
+    slide_atom = _record(0x03EF, struct.pack("<I8sIIHH", 0, b"\0" * 8, 0x80000000, 0, 0, 0))  # SlideAtom
+    group = _record(
+        0xF004, _record(0xF009, b"\0" * 16) + _record(0xF00A, struct.pack("<II", 0x400, 0x5)), container=True
+    )
+    for index, (placement, text_type, text) in enumerate(shapes):
+        sp = _record(0xF00A, struct.pack("<II", 0x401 + index, 0xA00), instance=202)  # FSP: a text box
+        sp += _record(0xF010, struct.pack("<hhhh", 100, 100 + 600 * index, 5000, 600 + 600 * index))  # anchor
+        if placement is not None:
+            sp += _record(0xF011, _record(0x0BC3, struct.pack("<iBBH", index, placement, 0, 0)), container=True)
+        box = _record(0x0F9F, struct.pack("<I", text_type)) + _record(0x0FA0, text.encode("utf-16-le"))
+        sp += _record(0xF00D, box, container=True)
+        group += _record(0xF004, sp, container=True, instance=0)
+    drawing = _record(
+        0xF002,
+        _record(0xF008, struct.pack("<II", len(shapes) + 1, 0x400)) + _record(0xF003, group, container=True),
+        container=True,
+    )
+    return slide_atom + _record(0x040C, drawing, container=True)

@@ -15,7 +15,7 @@ from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocume
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.office.doc import unword_pages
-from tests.unit.parsers.ole_fixtures import compound_file, word6_document, word97_document
+from tests.unit.parsers.ole_fixtures import compound_file, powerpoint97_document, word6_document, word97_document
 
 PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
 
@@ -95,6 +95,61 @@ def test_a_powerpoint_95_file_is_unsupported_by_name() -> None:
     data = compound_file({"Current User": b"\x00" * 32, "PowerPoint Document": b"\x00" * 64})
     with pytest.raises(UnsupportedFormatError, match="PowerPoint 95 and earlier"):
         parse_bytes(data, "old.ppt")
+
+
+def test_powerpoint97_titles_are_headings_and_footers_and_slide_numbers_are_furniture() -> None:
+    # ppt2pptx writes every placeholder as a plain text box; the .ppt's OEPlaceholderAtom (placementId) and
+    # TextHeaderAtom (text type) say which are the titles, the subtitle, the footer and the slide number.
+    center_title, subtitle, title, body, footer, slide_number = 0x0F, 0x10, 0x0D, 0x0E, 0x09, 0x08
+    slides: list[list[tuple[int | None, int, str]]] = [
+        [(center_title, 6, "Bus Network Redesign"), (subtitle, 5, "Board briefing"), (None, 4, "A plain text box")],
+        [
+            (title, 0, "Why redesign?"),
+            (body, 1, "Ridership fell"),
+            (footer, 4, "Transit Authority"),
+            (slide_number, 4, "2"),
+        ],
+        [(None, 0, "Next steps"), (None, 4, "Consult the public")],  # a title by its text type alone
+    ]
+    document = parse_bytes(powerpoint97_document(slides), "deck.ppt")
+    found = [
+        (block.kind, getattr(block, "level", 0), getattr(block, "text", ""), block.page) for block in document.blocks()
+    ]
+    assert found == [
+        ("heading", 1, "Bus Network Redesign", 1),
+        ("heading", 2, "Board briefing", 1),
+        ("paragraph", 0, "A plain text box", 1),
+        ("heading", 1, "Why redesign?", 2),
+        ("paragraph", 0, "Ridership fell", 2),
+        ("heading", 1, "Next steps", 3),
+        ("paragraph", 0, "Consult the public", 3),
+    ]
+    assert document.title == "Bus Network Redesign"
+
+
+def test_a_converted_slide_showing_only_a_slide_number_field_is_furniture() -> None:
+    # ppt2pptx draws the slide number of the Header & Footer settings as a text box holding one slidenum field.
+    import io
+
+    import pptx
+    from pptx.util import Inches
+
+    from docshelf.parsers.office.ppt_placeholders import mark_placeholders
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    for text in ("Page", "7"):
+        slide.shapes.add_textbox(Inches(1), Inches(1), Inches(2), Inches(1)).text_frame.text = text
+    run = slide.shapes[1].text_frame.paragraphs[0].runs[0]._r
+    field = run.makeelement(
+        run.tag.replace("}r", "}fld"), {"id": "{00000000-0000-0000-0000-000000000005}", "type": "slidenum"}
+    )
+    field.extend(list(run))
+    run.getparent().replace(run, field)
+    saved = io.BytesIO()
+    deck.save(saved)
+    document = parse_bytes(mark_placeholders(saved.getvalue(), [[]]), "deck.pptx")
+    assert [getattr(block, "text", "") for block in document.blocks()] == ["Page"]
 
 
 def test_only_the_root_streams_decide_not_names_inside_the_bytes() -> None:

@@ -1,22 +1,45 @@
 """PowerPoint 97-2003 `.ppt` files: converted to PPTX by `ppt2pptx` (pure Python), then read by the PPTX parser,
-so slides are pages, titles headings, and speaker notes kept exactly as for PPTX."""
+so slides are pages, titles headings, and speaker notes kept exactly as for PPTX. ppt2pptx writes placeholders as
+plain text boxes: the titles, subtitles, dates, footers and slide numbers the `.ppt` records name are marked
+again in the converted slides first (ppt_placeholders)."""
 
 from __future__ import annotations
 
 import struct
 import tempfile
+import zipfile
 from pathlib import Path
+
+from lxml.etree import XMLSyntaxError
 
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office import pptx
+from docshelf.parsers.office.ppt_placeholders import mark_placeholders, slide_placeholders
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     converted, warnings = _to_pptx(data, filename, limits)
+    converted = _with_placeholders(data, converted)
     content = pptx.parse(converted, filename=filename, limits=limits)
     content.warnings.extend(warnings)
     return content
+
+
+def _with_placeholders(data: bytes, converted: bytes) -> bytes:
+    """The converted slides with the `.ppt`'s placeholders marked; as converted when its records cannot say."""
+    from ppt2pptx.cfb import CompoundFile
+    from ppt2pptx.errors import Ppt2PptxError
+
+    try:
+        ole = CompoundFile(data)
+        current_user = ole.open_stream("Current User")
+        if current_user[12:16] == b"\xdf\xc4\xd1\xf3":  # an encrypted document stream: its records are unread
+            return converted
+        slides = slide_placeholders(ole.open_stream("PowerPoint Document"), current_user)
+        return mark_placeholders(converted, slides) if any(slides) else converted
+    except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError, struct.error, zipfile.BadZipFile, XMLSyntaxError):
+        return converted
 
 
 def _to_pptx(data: bytes, filename: str, limits: ParseLimits) -> tuple[bytes, list[str]]:
