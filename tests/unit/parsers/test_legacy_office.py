@@ -109,7 +109,8 @@ def test_powerpoint97_titles_are_headings_and_footers_and_slide_numbers_are_furn
             (footer, 4, "Transit Authority"),
             (slide_number, 4, "2"),
         ],
-        [(None, 0, "Next steps"), (None, 4, "Consult the public")],  # a title by its text type alone
+        # A title by its text type alone; the footer repeats, as footers do (one on a single slide is content).
+        [(None, 0, "Next steps"), (None, 4, "Consult the public"), (footer, 4, "Transit Authority")],
     ]
     document = parse_bytes(powerpoint97_document(slides), "deck.ppt")
     found = [
