@@ -251,3 +251,22 @@ def test_a_running_header_alone_on_a_blank_page_is_dropped(numbers_in_header: bo
     assert "Chapter 2" in _headings(content)
     if numbers_in_header:  # an odd page's section, printed once, goes with the page number beside it
         assert not [text for text in texts if ".1. " in text]
+
+
+def test_a_footnote_number_at_the_same_place_on_each_page_is_no_page_number() -> None:
+    """Word and LibreOffice set a footnote's number a tab stop before its text: on pages 1 and 2 the `1` and `2`
+    stand at one place in the bottom band, counting the pages in step, and are not page numbers."""
+    notes = ["Certificates are retained for seven years.", "Residuals were measured on site."]
+    pages = [
+        [
+            Text(f"Paragraph {number} of the body text runs here, citing its note.{number}", 72, 100),
+            Text(str(number), 72, 768, size=9),
+            Text(notes[number - 1], 88, 768, size=9),
+            Text(f"Page {number} of 2", 297, 790, size=9, align="centre"),
+        ]
+        for number in (1, 2)
+    ]
+    texts = _paragraphs(_parse(_pdf(pages, A4)))
+    assert texts[-1] == f"2 {notes[1]}"
+    assert f"1 {notes[0]}" in texts
+    assert not any("Page" in text for text in texts)

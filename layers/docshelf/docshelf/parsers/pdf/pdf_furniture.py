@@ -32,6 +32,8 @@ APART_EM = 1.0  # a gap this many font sizes wide sets the lines at a page's edg
 # A page number is set no more than this over the body's size (a Japanese class sets its kanji smaller than the
 # Latin digits of its folios); a chapter's number opening its page is larger.
 NUMBER_SIZE_SLACK = 1.1
+# A number this close before three words or more that do not repeat labels them (a footnote's number).
+LABEL_GAP_EM, LABEL_TEXT_WORDS = 2.5, 3
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|pág\.?|страница)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
     r"(?:\s*(?:/|of|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页$|^\d{1,4}\s*ページ$",
@@ -163,12 +165,14 @@ def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     in_place = _repeated_in_place(
         [[(band, line) for band, row in page_apart for line in _countable(row)] for page_apart in apart], bodies
     )
-    numbered = _numbered_rows(apart, bands, Counter(bodies).most_common(1)[0][0] if bodies else 10.0)
+    furniture = _Furniture({key for _, key in repeated}, in_place)
+    body = Counter(bodies).most_common(1)[0][0] if bodies else 10.0
+    numbered = _numbered_rows(apart, bands, body, furniture)
     removed = 0
     for index, (page_bands, page_apart) in enumerate(zip(bands, apart, strict=True)):
         drop: set[int] = set()
         for band, row in page_bands:
-            number = _page_number(row)
+            number = _page_number(row, furniture)
             drop.update(id(line) for line in _countable(row) if line is number or (band, _key(line.text)) in repeated)
         drop.update(
             id(line) for _, row in page_apart for line in row.lines if id(line) in in_place or id(row) in numbered
@@ -179,10 +183,34 @@ def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
     return removed
 
 
-def _page_number(row: Row) -> Line | None:
-    """The row's page number: its only fragment that reads as one."""
+@dataclass(slots=True)
+class _Furniture:
+    """What repeats across pages: texts by key, lines by id."""
+
+    texts: set[str]
+    lines: set[int]
+
+    def labels(self, row: Row, number: Line) -> bool:
+        """Whether a number labels the text right after it on its row, a footnote's own words (`1  Certificates are
+        retained for seven years…`), not a running header's (`12 | Annual Report`, repeated on every page)."""
+        after = [line for line in row.lines if line.x0 >= number.x1 - 0.5 and line is not number]
+        if not after:
+            return False
+        text = min(after, key=lambda line: line.x0)
+        return (
+            text.x0 - number.x1 <= LABEL_GAP_EM * max(number.size, 1.0)
+            and len(text.text.split()) >= LABEL_TEXT_WORDS
+            and _key(text.text) not in self.texts
+            and id(text) not in self.lines
+        )
+
+
+def _page_number(row: Row, furniture: _Furniture) -> Line | None:
+    """The row's page number: its only fragment that reads as one, unless it labels the text after it."""
     numbers = [line for line in row.lines if is_page_number(line.text)]
-    return numbers[0] if len(numbers) == 1 else None
+    if len(numbers) != 1 or furniture.labels(row, numbers[0]):
+        return None
+    return numbers[0]
 
 
 def _countable(row: Row) -> list[Line]:
@@ -192,7 +220,7 @@ def _countable(row: Row) -> list[Line]:
     return row.lines if len(numbers) < 2 else [line for line in row.lines if not any(line is n for n in numbers)]
 
 
-def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float) -> set[int]:
+def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float, furniture: _Furniture) -> set[int]:
     """The rows (by id) set apart at a page's edge whose page number, no larger than the body text, is confirmed:
     it reads its own page's number (a one-page memo's 1), or another page's number stands at the same place or
     counts the pages in step with it (2 on the page after 1, a chapter's first page numbered at its foot beside
@@ -203,7 +231,7 @@ def _numbered_rows(apart: list[list[Edge]], bands: list[list[Edge]], body: float
     for number, (page_apart, page_bands) in enumerate(zip(apart, bands, strict=True)):
         outer = {id(row) for _, row in page_apart}
         for band, row in page_apart + [edge for edge in page_bands if id(edge[1]) not in outer]:
-            line = _page_number(row)
+            line = _page_number(row, furniture)
             if line is None or line.size > body * NUMBER_SIZE_SLACK:
                 continue
             placed[band, round(line.top / SAME_PLACE)].append((number, line))
