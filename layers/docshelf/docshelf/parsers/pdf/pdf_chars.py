@@ -20,6 +20,9 @@ from docshelf.parsers.pdf.pdf_bidi import glyph_continuations, rtl_letter_pairs,
 
 # The page text shows both PDFium's soft-hyphen marker (0x02) and unmapped glyphs (0) as U+FFFE.
 _PAGE_PLACEHOLDER = "\ufffe"
+# Glyphs closer than this many font sizes belong to one word: kerning and rounding never set them further apart,
+# and a word space (a quarter to a third of an em, shrunk or stretched) is wider.
+SPACE_GAP_EM = 0.15
 
 
 def _unwrapped(function: Any, restype: Any, *argtypes: Any) -> Any:
@@ -33,19 +36,22 @@ _text_object_at = _unwrapped(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p, c
 
 
 def object_texts(
-    textpage: Any, char_ranges: dict[int, tuple[int, int]] | None = None, *, logical_order: bool = True
+    textpage: Any,
+    char_ranges: dict[int, tuple[int, int]] | None = None,
+    *,
+    logical_order: bool = True,
+    text: str | None = None,
 ) -> dict[int, str] | None:
     """Object address -> text as `FPDFTextObj_GetText` gives it (plus a NUL where it skips an unmapped glyph),
     or None when the page text is not 1:1 with the character list (then the caller must ask per object).
     `char_ranges` receives the character index range [start, end) of each object whose characters are contiguous
     in the text page but for generated spaces and line breaks. With `logical_order` right-to-left ligatures are
-    put back in logical order (see `_logical_glyph_order`), where PDFium's own per-object text keeps them reversed."""
-    n_chars = pdfium_c.FPDFText_CountChars(textpage)
-    if n_chars <= 0:
-        return {}
-    text = _page_text(textpage, n_chars, logical_order=logical_order)
+    put back in logical order (see `_logical_glyph_order`), where PDFium's own per-object text keeps them reversed.
+    `text` is the page text when the caller has read it already (`page_text`)."""
     if text is None:
-        return None
+        text = page_text(textpage, logical_order=logical_order)
+    if not text:
+        return None if text is None else {}
     handle = ctypes.cast(textpage, ctypes.c_void_p).value
     if handle is None:
         return None
@@ -160,8 +166,11 @@ def _scattered_object_text(textpage: Any, text: str, spans: list[tuple[int, int]
     return "".join(parts)
 
 
-def _page_text(textpage: Any, n_chars: int, *, logical_order: bool) -> str | None:
+def page_text(textpage: Any, *, logical_order: bool = True) -> str | None:
     """The page text, one character per entry of the character list, or None when PDFium's text is not 1:1."""
+    n_chars = pdfium_c.FPDFText_CountChars(textpage)
+    if n_chars <= 0:
+        return ""
     buffer = (ctypes.c_ushort * (2 * n_chars + 2))()
     n_units = pdfium_c.FPDFText_GetText(textpage, 0, n_chars, buffer)
     if n_units <= 0:
@@ -187,3 +196,40 @@ def _logical_glyph_order(textpage: Any, text: str) -> str:
         return (left.value, bottom.value, right.value, top.value)
 
     return unreversed_glyphs(text, {i for i in pairs if glyph_continuations([box(i - 1), box(i)])})
+
+
+_loose_char_box = _unwrapped(
+    pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p
+)
+
+
+class GlyphAdvances:
+    """Where glyphs stand by their origins and advances, from PDFium's loose character boxes (origin to origin +
+    advance width). Inside one text object the gap between two such boxes is exactly the spacing the producer set
+    between the glyphs (character spacing, a TJ kern), whatever their ink; between objects it tells glyphs placed
+    one after another (a glyph per object, as Chromium writes) from words set apart."""
+
+    def __init__(self, textpage: Any, text: str) -> None:
+        handle = ctypes.cast(textpage, ctypes.c_void_p).value
+        self._handle = handle or 0
+        self._text = text
+        self._rect = pdfium_c.FS_RECTF()
+        self._address = ctypes.addressof(self._rect)
+
+    def extent(self, start: int, end: int) -> tuple[float, float] | None:
+        """For the characters [start, end) of one upright left-to-right text object: the x of its first glyph's
+        origin and of the end of its last glyph's advance (spaces at either end left out)."""
+        text, rect = self._text, self._rect
+        first, last = start, end - 1
+        if text[first].isspace() or text[last].isspace():
+            while first <= last and text[first].isspace():
+                first += 1
+            while last > first and text[last].isspace():
+                last -= 1
+            if first > last:
+                return None
+        _loose_char_box(self._handle, first, self._address)
+        origin = rect.left
+        if last > first:
+            _loose_char_box(self._handle, last, self._address)
+        return (origin, rect.right) if rect.right > origin else None

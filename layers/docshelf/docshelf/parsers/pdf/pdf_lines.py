@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_bidi import logical_line
+from docshelf.parsers.pdf.pdf_chars import SPACE_GAP_EM
 from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import has_cjk_letter, no_space_script
 
@@ -20,8 +21,10 @@ _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 
 # A gap wider than this many font sizes ends a line fragment (columns, table cells, tab stops).
 FRAGMENT_GAP_EM = 1.0
-# Runs closer than this many font sizes are glued without a space (kerning splits, per-glyph objects).
-SPACE_GAP_EM = 0.15
+# Runs whose ink stands SPACE_GAP_EM font sizes apart or less (`pdf_chars`) are glued without a space (kerning splits,
+# per-glyph objects), and so are runs whose glyph boxes (origin to advance, `pdf_chars.GlyphAdvances`) stand this
+# many font sizes apart or less, whatever their ink (pdftotext's word break; the ink rule allows for side bearings).
+ADVANCE_GAP_EM = 0.1
 MAJORITY_FONT_SHARE = 0.8
 MIN_HEIGHT_EM = 0.6
 # Gaps up to these many font sizes join CJK runs without a space: between two CJK runs, and between a CJK run and
@@ -37,6 +40,7 @@ _SUPERSCRIPT_TEXT = re.compile(r"\s*[0-9+\-−=()ni][0-9+\-−=()ni,\s]*")
 _SUPERSCRIPT_CORE = re.compile(r"[0-9ni]")
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
 _FRACTION_SLASHES = ("⁄", "/")
+_LEADER_DOTS = ".·…"
 
 
 @dataclass(slots=True)
@@ -138,14 +142,16 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
-            gap = (previous.x0 - run.x1) if rtl else (run.x0 - previous.x1)
+            ink, gap = (previous.x0 - run.x1,) * 2 if rtl else _gaps(previous, run)
             joined_tail, head = parts[-1], text
             if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
                 # PDFium puts a space into the text where it sees a gap; beside CJK a gap this narrow is layout.
                 parts[-1], text = joined_tail.rstrip(), head.lstrip()
                 joined_tail, head = parts[-1], text
+            size = max(run.size, previous.size)
             if (
-                gap > SPACE_GAP_EM * max(run.size, previous.size)
+                ink > SPACE_GAP_EM * size
+                and gap > ADVANCE_GAP_EM * size
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
                 and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
@@ -166,6 +172,26 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _gaps(left: Run, right: Run) -> tuple[float, float]:
+    """The space between two runs on a left-to-right line, between their ink and between their glyph boxes: from
+    where the left run's last advance ends to the right run's first origin (when smaller than the ink gap; the ink
+    gap when the advances are not known). Glyphs placed one after another (a glyph per text object, as Chromium
+    writes) touch by their advances while their ink stands apart by the side bearings, a fifth of an em around a
+    narrow glyph of a monospace font. A smaller run (a reference mark) keeps the ink rule: it is set off from the
+    number it follows (`14. ²`, not `14.2`); so does a dot leader, whose last dot's advance runs up to the page
+    number it leads to."""
+    ink = right.x0 - left.x1
+    if left.advance is None or right.advance is None or left.size != right.size or _leader(left.text):
+        return ink, ink
+    return ink, min(ink, right.advance[0] - left.advance[1])
+
+
+def _leader(text: str) -> bool:
+    """Whether the text ends with two dots or more (a dot leader)."""
+    tail = text.rstrip()[-2:]
+    return len(tail) == 2 and tail[0] in _LEADER_DOTS and tail[1] in _LEADER_DOTS
 
 
 def _superscripts(runs: list[Run], main: Run) -> list[bool]:

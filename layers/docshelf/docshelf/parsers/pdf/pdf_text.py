@@ -17,7 +17,7 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
-from docshelf.parsers.pdf.pdf_chars import object_texts
+from docshelf.parsers.pdf.pdf_chars import GlyphAdvances, object_texts, page_text
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -51,6 +51,9 @@ class Run:
     italic: bool = False
     font: str = ""  # base font name without the subset tag
     chars: tuple[int, int] = (0, 0)  # the object's character index range in the text page, when known
+    # The x of the first glyph's origin and of the end of the last glyph's advance (spaces at the ends left out):
+    # where the text starts and where a glyph following it without a space would start. None when unknown.
+    advance: tuple[float, float] | None = None
 
 
 @dataclass(slots=True)
@@ -105,13 +108,16 @@ class PageReader:
         self._fonts: dict[int | None, tuple[bool, bool, str]] = {}
         self._object_texts: dict[int, str] | None = None
         self._ranges: dict[int, tuple[int, int]] = {}
+        self._glyphs: GlyphAdvances | None = None
 
     def read(self, page: Any, textpage: Any, number: int) -> PageText:
         width, height = page.get_size()
         result = PageText(number=number, width=float(width), height=float(height))
         self._fonts.clear()  # font handles are only stable while their page is loaded
         self._ranges = {}
-        self._object_texts = object_texts(textpage.raw, self._ranges)
+        text = page_text(textpage.raw)
+        self._object_texts = object_texts(textpage.raw, self._ranges, text=text)
+        self._glyphs = GlyphAdvances(textpage.raw, text) if text else None
         self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
         return result
 
@@ -218,9 +224,12 @@ class PageReader:
         if not vertical and y1 - y0 < FLAT_BOX_EM * size:
             # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
             y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
+        advance = None
+        if self._glyphs is not None and chars[1] > chars[0] and not vertical and a > 0:
+            advance = self._glyphs.extent(*chars)
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
-        return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars)
+        return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars, advance)
 
     def _object_text(self, obj: Any, textpage: Any) -> str:
         n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)

@@ -1,0 +1,86 @@
+"""Where spaces go between glyphs and text objects, on PDFs laid out the way their producers write them: Chromium's
+print to PDF (a text object per glyph, placed by its advance)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+from docshelf.model import Heading, Paragraph
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_lines import build_lines
+from docshelf.parsers.pdf.pdf_text import Run
+from tests.ja_pdf_fixtures import CJK_FONT, require_cjk_font
+
+WIDTH, HEIGHT = A4
+
+
+def _parse(data: bytes) -> ParsedContent:
+    return parse(data, filename="spacing.pdf", limits=ParseLimits())
+
+
+def _texts(data: bytes) -> list[str]:
+    return [block.text for block in _parse(data).blocks if isinstance(block, (Paragraph, Heading))]
+
+
+def _glyph_objects(pdf: canvas.Canvas, x: float, y: float, text: str, font: str, size: float) -> None:
+    """One text object per glyph at the pen position the advances give, as Chromium prints; a space is only a
+    move of the pen."""
+    for char in text:
+        if char != " ":
+            obj = pdf.beginText(x, y)
+            obj.setFont(font, size)
+            obj.textOut(char)
+            pdf.drawText(obj)
+        x += pdf.stringWidth(char, font, size)
+
+
+def test_glyphs_drawn_one_object_each_join_by_their_advances_whatever_their_ink() -> None:
+    """Courier's narrow glyphs (`i`, `l`, `.`, `(`) stand a fifth of an em from their neighbours by their ink."""
+    lines = [
+        "def claim(conn, shard, worker_id, batch=50):",
+        "The settings live in queue.toml on every host.",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for index, line in enumerate(lines):
+        _glyph_objects(pdf, 72, HEIGHT - 100 - 14 * index, line, "Courier", 10)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == [" ".join(lines)]
+
+
+def test_cjk_glyphs_drawn_one_object_each_gain_no_spaces() -> None:
+    require_cjk_font()
+    if "JaMincho" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("JaMincho", str(CJK_FONT)))
+    line = "在宅勤務の上限を週三日に引き上げます。"
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    _glyph_objects(pdf, 72, HEIGHT - 100, line, "JaMincho", 10.5)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == [line]
+
+
+def _run(text: str, x0: float, x1: float, advance: tuple[float, float] | None, size: float = 12.0) -> Run:
+    return Run(text, x0, 100.0, x1, 112.0, size, False, advance=advance)
+
+
+def test_a_dot_leader_and_a_smaller_mark_keep_the_ink_rule() -> None:
+    """A leader's last dot advances up to the page number it leads to, and a footnote mark set right after a number
+    is no digit of it: both are set off by their ink, as before advances were known."""
+    leader = [
+        _run("The Black Vials ", 85.0, 162.0, (85.0, 158.6)),
+        _run(".........", 166.0, 277.5, (165.1, 278.4)),
+        _run("118", 280.2, 295.6, (278.8, 296.3)),
+    ]
+    assert [line.text for line in build_lines(leader)] == ["The Black Vials ......... 118"]
+    number = _run("except Well 14.", 72.0, 150.0, (72.0, 150.4))
+    mark = Run("2", 151.9, 98.0, 155.0, 104.0, 8.0, False, advance=(150.4, 156.0))
+    assert [line.text for line in build_lines([number, mark])] == ["except Well 14. ²"]
