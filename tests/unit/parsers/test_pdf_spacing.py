@@ -1,5 +1,6 @@
 """Where spaces go between glyphs and text objects, on PDFs laid out the way their producers write them: Chromium's
-print to PDF (a text object per glyph, placed by its advance)."""
+print to PDF (a text object per glyph, placed by its advance), ghostscript's ps2pdf (word spaces made by character
+spacing inside an object, no space glyph)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,57 @@ def test_a_dot_leader_and_a_smaller_mark_keep_the_ink_rule() -> None:
     number = _run("except Well 14.", 72.0, 150.0, (72.0, 150.4))
     mark = Run("2", 151.9, 98.0, 155.0, 104.0, 8.0, False, advance=(150.4, 156.0))
     assert [line.text for line in build_lines([number, mark])] == ["except Well 14. ²"]
+
+
+def _ps2pdf_line(pdf: canvas.Canvas, y: float, pieces: list[tuple[str, float]], font: str, size: float) -> None:
+    """A line as ghostscript's ps2pdf writes one: a `Tj` per piece placed by `Td`, a word space inside a piece
+    made by character spacing (`3.7 Tc (dan) Tj` for "d a n"), no space glyph."""
+    text = pdf.beginText(72, y)
+    text.setFont(font, size)
+    pen = start = 0.0
+    for piece, spacing in pieces:
+        text._code.append(f"{pen - start:.3f} 0 Td {spacing:.3f} Tc ({piece}) Tj")
+        start = pen
+        pen += pdf.stringWidth(piece, font, size) + spacing * (len(piece) - 1)
+    text._code.append("0 Tc")
+    pdf.drawText(text)
+
+
+def test_word_spaces_made_by_character_spacing_are_spaces() -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    space = pdf.stringWidth(" ", "Times-Roman", 12) + 0.7
+    pieces = [
+        ("The committee appro", 0.0),
+        ("ve", -0.18),
+        ("dan", space),
+        ("ew procedure for the chair", 0.0),
+        (",t", space),
+        ("he bursar and the hall.", 0.0),
+    ]
+    _ps2pdf_line(pdf, HEIGHT - 100, pieces, "Times-Roman", 12)
+    # An object with spaces of its own sets its words apart with them: its character spacing spaces its letters
+    # out (an OCR layer fitting a word to the scan's), and no space goes between them.
+    _ps2pdf_line(pdf, HEIGHT - 130, [("Members were", 0.0), (" present", 2.0)], "Times-Roman", 12)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == [
+        "The committee approved a new procedure for the chair, the bursar and the hall. Members were present"
+    ]
+
+
+def test_cjk_text_spaced_out_by_character_spacing_gains_no_spaces() -> None:
+    require_cjk_font()
+    if "JaMincho" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("JaMincho", str(CJK_FONT)))
+    line = "在宅勤務の上限を週三日に引き上げます。"
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    text = pdf.beginText(72, HEIGHT - 100)
+    text.setFont("JaMincho", 10.5)
+    text.setCharSpace(4.0)  # a third of an em between the characters of one object
+    text.textOut(line)
+    pdf.drawText(text)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == [line]

@@ -11,18 +11,22 @@ starts on another baseline.
 from __future__ import annotations
 
 import ctypes
+import re
+import unicodedata
 from collections import defaultdict
 from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
 from docshelf.parsers.pdf.pdf_bidi import glyph_continuations, rtl_letter_pairs, unreversed_glyphs
+from docshelf.scripts import no_space_script
 
 # The page text shows both PDFium's soft-hyphen marker (0x02) and unmapped glyphs (0) as U+FFFE.
 _PAGE_PLACEHOLDER = "\ufffe"
 # Glyphs closer than this many font sizes belong to one word: kerning and rounding never set them further apart,
 # and a word space (a quarter to a third of an em, shrunk or stretched) is wider.
 SPACE_GAP_EM = 0.15
+_SPACE = re.compile(r"\s")
 
 
 def _unwrapped(function: Any, restype: Any, *argtypes: Any) -> Any:
@@ -216,10 +220,18 @@ class GlyphAdvances:
         self._rect = pdfium_c.FS_RECTF()
         self._address = ctypes.addressof(self._rect)
 
-    def extent(self, start: int, end: int) -> tuple[float, float] | None:
+    def read(self, start: int, end: int, size: float) -> tuple[tuple[float, float] | None, list[int]]:
         """For the characters [start, end) of one upright left-to-right text object: the x of its first glyph's
-        origin and of the end of its last glyph's advance (spaces at either end left out)."""
-        text, rect = self._text, self._rect
+        origin and of the end of its last glyph's advance (spaces at either end left out), and the indices after
+        which a gap wider than `SPACE_GAP_EM` stands between two glyphs without a space between them.
+
+        Character spacing (Tc) widens every gap of an object alike; a PostScript converter (ghostscript's ps2pdf)
+        sets word spaces that way (`(dan)Tj` with 3.7 pt spacing for "d a n"), and PDFium's text has no space
+        there. So the gaps are only measured one by one in an object without a space of its own (one that has
+        spaces, written or PDFium's for its kerns, sets its words apart with them, and its character spacing is
+        letter spacing: an OCR layer stretching each word to the scanned one), and when its first glyph pair
+        already stands apart."""
+        text, rect, handle, address = self._text, self._rect, self._handle, self._address
         first, last = start, end - 1
         if text[first].isspace() or text[last].isspace():
             while first <= last and text[first].isspace():
@@ -227,9 +239,47 @@ class GlyphAdvances:
             while last > first and text[last].isspace():
                 last -= 1
             if first > last:
-                return None
-        _loose_char_box(self._handle, first, self._address)
-        origin = rect.left
+                return None, []
+        _loose_char_box(handle, first, address)
+        origin, first_end, first_bottom = rect.left, rect.right, rect.bottom
         if last > first:
-            _loose_char_box(self._handle, last, self._address)
-        return (origin, rect.right) if rect.right > origin else None
+            _loose_char_box(handle, last, address)
+        if rect.right <= origin:
+            return None, []
+        extent = (origin, rect.right)
+        if (
+            last == first
+            or text.find(" ", start, end) >= 0
+            or _no_gap_here(text[first])
+            or _no_gap_here(text[first + 1])
+            or _SPACE.search(text, start, end) is not None
+        ):
+            return extent, []
+        _loose_char_box(handle, first + 1, address)
+        limit = SPACE_GAP_EM * size
+        if rect.left - first_end <= limit or abs(rect.bottom - first_bottom) > limit:
+            return extent, []
+        return extent, self._wide_gaps(first, last, limit)
+
+    def _wide_gaps(self, first: int, last: int, limit: float) -> list[int]:
+        text, rect, handle, address = self._text, self._rect, self._handle, self._address
+        gaps: list[int] = []
+        _loose_char_box(handle, first, address)
+        previous_end, previous_bottom = rect.right, rect.bottom
+        for index in range(first + 1, last + 1):
+            _loose_char_box(handle, index, address)
+            if (
+                rect.left - previous_end > limit
+                and abs(rect.bottom - previous_bottom) <= limit
+                and not _no_gap_here(text[index - 1])
+                and not _no_gap_here(text[index])
+            ):
+                gaps.append(index - 1)
+            previous_end, previous_bottom = rect.right, rect.bottom
+        return gaps
+
+
+def _no_gap_here(char: str) -> bool:
+    """A space (written or generated), a combining mark, or a character of a script written without spaces: no
+    space goes beside it for a gap inside an object."""
+    return char.isspace() or no_space_script(char) or unicodedata.combining(char) > 0 or char < " "

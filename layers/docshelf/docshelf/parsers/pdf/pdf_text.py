@@ -109,6 +109,7 @@ class PageReader:
         self._object_texts: dict[int, str] | None = None
         self._ranges: dict[int, tuple[int, int]] = {}
         self._glyphs: GlyphAdvances | None = None
+        self._page_text = ""
 
     def read(self, page: Any, textpage: Any, number: int) -> PageText:
         width, height = page.get_size()
@@ -117,6 +118,7 @@ class PageReader:
         self._ranges = {}
         text = page_text(textpage.raw)
         self._object_texts = object_texts(textpage.raw, self._ranges, text=text)
+        self._page_text = text or ""
         self._glyphs = GlyphAdvances(textpage.raw, text) if text else None
         self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
         return result
@@ -226,10 +228,21 @@ class PageReader:
             y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
         advance = None
         if self._glyphs is not None and chars[1] > chars[0] and not vertical and a > 0:
-            advance = self._glyphs.extent(*chars)
+            advance, gaps = self._glyphs.read(*chars, size)
+            if gaps:
+                text = self._spaced(raw_text, chars[0], gaps).translate(_CLEAN)
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
         return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars, advance)
+
+    def _spaced(self, raw_text: str, start: int, gaps: list[int]) -> str:
+        """The object's text with a space after each of the given characters (page indices), when the text is the
+        page's characters from `start` on (an object whose characters are not contiguous is left as it is)."""
+        own = self._page_text[start : gaps[-1] + 2]
+        if not raw_text.startswith(own):
+            return raw_text
+        cuts = [0, *(index - start + 1 for index in gaps), len(raw_text)]
+        return " ".join(raw_text[begin:end] for begin, end in itertools.pairwise(cuts))
 
     def _object_text(self, obj: Any, textpage: Any) -> str:
         n_bytes = pdfium_c.FPDFTextObj_GetText(obj, textpage, self._text, len(self._text) * 2)
