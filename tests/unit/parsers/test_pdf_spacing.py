@@ -1,6 +1,6 @@
 """Where spaces go between glyphs and text objects, on PDFs laid out the way their producers write them: Chromium's
-print to PDF (a text object per glyph, placed by its advance), ghostscript's ps2pdf (word spaces made by character
-spacing inside an object, no space glyph)."""
+print to PDF (a text object per glyph, placed by its advance; a word per object, ending with its space, in a justified
+line), ghostscript's ps2pdf (word spaces made by character spacing inside an object, no space glyph)."""
 
 from __future__ import annotations
 
@@ -139,3 +139,87 @@ def test_cjk_text_spaced_out_by_character_spacing_gains_no_spaces() -> None:
     pdf.showPage()
     pdf.save()
     assert _texts(buffer.getvalue()) == [line]
+
+
+FONT, SIZE, COLUMN, GUTTER = "Times-Roman", 11.0, 110.0, 16.0
+LEFT_TEXT = (
+    "The society will install two more rainwater tanks before the summer, bringing the total to nine. Members "
+    "are reminded that hosepipes may only be used before eight in the morning."
+)
+RIGHT_TEXT = (
+    "The water company has agreed to read our meter every quarter instead of twice a year, so that future leaks "
+    "are found sooner and repaired within the week."
+)
+
+
+def _broken(text: str, pdf: canvas.Canvas) -> list[list[str]]:
+    lines: list[list[str]] = [[]]
+    for word in text.split():
+        if lines[-1] and pdf.stringWidth(" ".join([*lines[-1], word]), FONT, SIZE) > COLUMN:
+            lines.append([])
+        lines[-1].append(word)
+    return lines
+
+
+def _justified_column(pdf: canvas.Canvas, x: float, text: str, *, justify: bool = True) -> float:
+    """A column as Chromium prints a justified paragraph: a text object per word ending with its space (none after
+    a line's last word), the spaces stretched alike to fill the line. Returns the widest space."""
+    lines = _broken(text, pdf)
+    widest = 0.0
+    for number, words in enumerate(lines):
+        space = pdf.stringWidth(" ", FONT, SIZE)
+        if justify and number < len(lines) - 1 and len(words) > 1:
+            space += (COLUMN - pdf.stringWidth(" ".join(words), FONT, SIZE)) / (len(words) - 1)
+        widest = max(widest, space)
+        pen = x
+        for index, word in enumerate(words):
+            last = index == len(words) - 1
+            pdf.setFont(FONT, SIZE)
+            pdf.drawString(pen, HEIGHT - 100 - 14 * number, word if last and justify else word + " ")
+            pen += pdf.stringWidth(word, FONT, SIZE) + space
+    return widest
+
+
+def _two_columns(*, justify: bool) -> tuple[bytes, float]:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    widest = _justified_column(pdf, 72, LEFT_TEXT, justify=justify)
+    widest = max(widest, _justified_column(pdf, 72 + COLUMN + GUTTER, RIGHT_TEXT, justify=justify))
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue(), widest
+
+
+def test_words_of_a_justified_line_in_a_narrow_column_stay_one_line() -> None:
+    """Justification stretches word spaces to two font sizes, wider than the gutter (which stays a gutter)."""
+    data, widest = _two_columns(justify=True)
+    assert widest > GUTTER > SIZE
+    assert _texts(data) == [LEFT_TEXT, RIGHT_TEXT]
+
+
+def test_ragged_columns_whose_lines_end_with_a_space_stay_apart() -> None:
+    """Word writes the space at the end of each line; a column's lines, ragged or not, never run into the next."""
+    assert _texts(_two_columns(justify=False)[0]) == [LEFT_TEXT, RIGHT_TEXT]
+
+
+def test_a_title_with_a_label_at_the_margin_stays_apart_from_the_label() -> None:
+    """A title whose space is written and a label set two and a half ems after it, over body lines that run across
+    the gap: the body is another paragraph, in another font, and tells nothing of the title's line."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    title = "The History of the Chantry: Chapter 1 "
+    pdf.setFont("Helvetica-Bold", 12)
+    pdf.drawString(72, HEIGHT - 80, title)
+    pdf.drawString(72 + pdf.stringWidth(title, "Helvetica-Bold", 12) + 30, HEIGHT - 80, "Same as in DAO")
+    pdf.setFont("Times-Roman", 12)
+    body = [
+        "When a pride demon takes control of the body of a mage, the result is an abomination whose ",
+        "power grows with every soul it claims, and the templars are sworn to destroy it before the ",
+        "village around the tower learns what walks among them in the dark of the winter nights.",
+    ]
+    for index, line in enumerate(body):
+        pdf.drawString(72, HEIGHT - 100 - 14 * index, line)
+    pdf.showPage()
+    pdf.save()
+    texts = _texts(buffer.getvalue())
+    assert title.strip() in texts and "Same as in DAO" in texts

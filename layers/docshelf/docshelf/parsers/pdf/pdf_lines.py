@@ -8,6 +8,7 @@ analyzer applies, folds `people¹` back into the one term `people1`, so a mark a
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -19,8 +20,13 @@ from docshelf.scripts import has_cjk_letter, no_space_script
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 
-# A gap wider than this many font sizes ends a line fragment (columns, table cells, tab stops).
+# A gap wider than this many font sizes ends a line fragment (columns, table cells, tab stops), unless it is a word
+# space a justified line stretched (`_stretched_word_spaces`): no wider than JUSTIFIED_GAP_EM, among the words of the
+# rows within NEIGHBOUR_ROWS_EM, or as wide as such a gap of its row within EQUAL_GAPS_EM.
 FRAGMENT_GAP_EM = 1.0
+JUSTIFIED_GAP_EM = 8.0
+NEIGHBOUR_ROWS_EM = 4.0
+EQUAL_GAPS_EM = 0.05
 # Runs whose ink stands SPACE_GAP_EM font sizes apart or less (`pdf_chars`) are glued without a space (kerning splits,
 # per-glyph objects), and so are runs whose glyph boxes (origin to advance, `pdf_chars.GlyphAdvances`) stand this
 # many font sizes apart or less, whatever their ink (pdftotext's word break; the ink rule allows for side bearings).
@@ -78,9 +84,11 @@ def is_rtl(text: str) -> bool:
 def build_lines(runs: list[Run]) -> list[Line]:
     """Line fragments in top-to-bottom, then left-to-right order."""
     lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
-    for row in text_rows([run for run in runs if not run.vertical]):
+    rows = text_rows([run for run in runs if not run.vertical])
+    for index, row in enumerate(rows):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
+        word_spaces: set[int] | None = None  # found for the row at its first wide gap after a written space
         fragment: list[Run] = []
         fragment_x1 = 0.0
         for run in row:
@@ -90,13 +98,79 @@ def build_lines(runs: list[Run]) -> list[Line]:
                     continue  # the same text drawn twice to fake bold or a shadow
                 size = max(run.size, previous.size, 1.0)
                 if run.x0 - fragment_x1 > FRAGMENT_GAP_EM * size:
-                    lines.append(_make_line(fragment, rtl))
-                    fragment = []
+                    if previous.written_space and word_spaces is None:
+                        word_spaces = _stretched_word_spaces(row, rows, index)
+                    if not word_spaces or id(run) not in word_spaces:
+                        lines.append(_make_line(fragment, rtl))
+                        fragment = []
             fragment_x1 = max(fragment_x1, run.x1) if fragment else run.x1
             fragment.append(run)
         if fragment:
             lines.append(_make_line(fragment, rtl))
     return lines
+
+
+def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) -> set[int]:
+    """The runs (by id) of a row, sorted by x, before which a gap wider than FRAGMENT_GAP_EM is a word space that
+    justification stretched rather than a gutter, a tab stop or a table column: the run before the gap ends with a
+    space the producer wrote (none is written before a column), the gap is at most JUSTIFIED_GAP_EM wide, and the
+    nearest rows that have ink on both sides of it share no empty band in it (`_beside_words`). Justification
+    stretches the spaces of a line alike, so a gap as wide as one taken is taken too (a river of spaces running
+    down a narrow column leaves a band empty in two rows now and then)."""
+    candidates: list[tuple[int, float, float, bool]] = []
+    previous: Run | None = None
+    right_edge = 0.0
+    for run in row:
+        if previous is not None and previous.written_space:
+            size = max(run.size, previous.size, 1.0)
+            gap = run.x0 - right_edge
+            if FRAGMENT_GAP_EM * size < gap <= JUSTIFIED_GAP_EM * size:
+                beside = _beside_words(run.x0 - gap, run.x0, previous.font, size, rows, index)
+                candidates.append((id(run), _gaps(previous, run)[1], size, beside))
+        right_edge = max(right_edge, run.x1) if previous is not None else run.x1
+        previous = run
+    return {
+        key
+        for number, (key, gap, size, beside) in enumerate(candidates)
+        if beside
+        or any(abs(gap - other[1]) <= EQUAL_GAPS_EM * size for other in candidates[:number] + candidates[number + 1 :])
+    }
+
+
+def _beside_words(start: float, end: float, font: str, size: float, rows: list[list[Run]], index: int) -> bool:
+    """Whether the gap [start, end] of row `index` lies among words: at least two of the four nearest rows (within
+    NEIGHBOUR_ROWS_EM, with text in the font before the gap: lines of the same paragraph, not a title over body
+    text) have ink on both sides of its middle, and no two of them leave one band of it empty, half the gap wide or
+    an em. A gutter is such a band in every row beside it, whatever indents and ragged ends its columns have; a
+    justified column's words fill the gap's place in the lines above and below."""
+    middle, band = (start + end) / 2, min((end - start) / 2, size)
+    top = rows[index][0].top
+    empty: list[list[tuple[float, float]]] = []
+    for other in [*rows[max(0, index - 2) : index], *rows[index + 1 : index + 3]]:
+        if abs(other[0].top - top) > NEIGHBOUR_ROWS_EM * size or all(run.font != font for run in other):
+            continue
+        if any(run.x0 < middle for run in other) and any(run.x1 > middle for run in other):
+            empty.append(_empty_bands(other, start, end))
+    if len(empty) < 2:
+        return False
+    for first, second in itertools.combinations(empty, 2):
+        for a0, a1 in first:
+            if any(min(a1, b1) - max(a0, b0) >= band for b0, b1 in second):
+                return False
+    return True
+
+
+def _empty_bands(row: list[Run], start: float, end: float) -> list[tuple[float, float]]:
+    """The intervals of [start, end] without ink of the row's runs."""
+    bands: list[tuple[float, float]] = []
+    cursor = start
+    for x0, x1 in sorted((run.x0, run.x1) for run in row if run.x1 > start and run.x0 < end):
+        if x0 > cursor:
+            bands.append((cursor, x0))
+        cursor = max(cursor, x1)
+    if cursor < end:
+        bands.append((cursor, end))
+    return bands
 
 
 def body_size(lines: list[Line]) -> float:

@@ -54,6 +54,7 @@ class Run:
     # The x of the first glyph's origin and of the end of the last glyph's advance (spaces at the ends left out):
     # where the text starts and where a glyph following it without a space would start. None when unknown.
     advance: tuple[float, float] | None = None
+    written_space: bool = False  # the object's own last character is a space (the producer wrote the word space)
 
 
 @dataclass(slots=True)
@@ -226,14 +227,16 @@ class PageReader:
         if not vertical and y1 - y0 < FLAT_BOX_EM * size:
             # A font without glyph boxes (some CID fonts of dvipdfm) gives a flat box on the baseline.
             y0, y1 = y0 - DESCENT_EM * size, y0 + ASCENT_EM * size
-        advance = None
+        advance, written_space = None, False
         if self._glyphs is not None and chars[1] > chars[0] and not vertical and a > 0:
             advance, gaps = self._glyphs.read(*chars, size)
             if gaps:
                 text = self._spaced(raw_text, chars[0], gaps).translate(_CLEAN)
+            written_space = self._page_text[chars[1] - 1].isspace()
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
-        return Run(text, x0, top, x1, bottom, round(size, 1), bold, vertical, italic, font, chars, advance)
+        size = round(size, 1)
+        return Run(text, x0, top, x1, bottom, size, bold, vertical, italic, font, chars, advance, written_space)
 
     def _spaced(self, raw_text: str, start: int, gaps: list[int]) -> str:
         """The object's text with a space after each of the given characters (page indices), when the text is the
