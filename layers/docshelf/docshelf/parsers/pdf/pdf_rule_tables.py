@@ -10,10 +10,12 @@ only columns filled in the row above, nearer to it than the rows stand apart, is
 
 from __future__ import annotations
 
+import itertools
 import statistics
 
 from docshelf.model import Table, TableCell
-from docshelf.parsers.pdf.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf.pdf_flow import CAPTION
+from docshelf.parsers.pdf.pdf_lines import Line, build_lines, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
 from docshelf.parsers.pdf.pdf_text import Run
@@ -39,7 +41,7 @@ def find_rule_tables(
     ]
     tables: list[PlacedTable] = []
     remaining = runs
-    for group in _aligned_groups(horizontal):
+    for group in (part for rules_of_width in _aligned_groups(horizontal) for part in _apart(rules_of_width, runs)):
         placed, remaining = _rule_table(group, remaining, page)
         if placed is not None:
             tables.append(placed)
@@ -64,6 +66,30 @@ def _aligned_groups(rules: list[Rule]) -> list[list[Rule]]:
         else:
             groups.append([rule])
     return [group for group in groups if len(group) >= 2]
+
+
+def _apart(rules: list[Rule], runs: list[Run]) -> list[list[Rule]]:
+    """The rules of one width cut into the tables they frame: a caption line between two of them (`Table 2: …` under
+    the bottom rule of one table and over the top rule of the next) lies outside any table."""
+    if len(rules) < 3:
+        return [rules]
+    parts = [[rules[0]]]
+    for above, below in itertools.pairwise(rules):
+        band = [run for run in runs if _between(run, above, below)]
+        if any(CAPTION.match(_line_text(line)) for line in text_rows(band)):
+            parts.append([])
+        parts[-1].append(below)
+    return [part for part in parts if len(part) >= 2]
+
+
+def _between(run: Run, above: Rule, below: Rule) -> bool:
+    middle = (run.top + run.bottom) / 2
+    return above[3] < middle < below[1] and above[0] - TOLERANCE <= run.x0 and run.x1 <= above[2] + TOLERANCE
+
+
+def _line_text(runs: list[Run]) -> str:
+    """The line's text left to right (a caption's label and number can be runs of their own: `表` `5.2:`)."""
+    return " ".join(run.text.strip() for run in sorted(runs, key=lambda run: run.x0))
 
 
 def _rule_table(rules: list[Rule], runs: list[Run], page: int) -> tuple[PlacedTable | None, list[Run]]:
