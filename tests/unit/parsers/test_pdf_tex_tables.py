@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Paragraph, Table
@@ -16,10 +17,93 @@ from docshelf.tables import table_grid
 
 WIDTH, HEIGHT = A4
 FONT, SIZE = "Times-Roman", 10
+STATIONS = [
+    ["Station", "Elevation (m)", "Mean rainfall (mm)", "Record (years)"],
+    ["Ashcombe", "112", "812", "20"],
+    ["Brightling Down", "187", "906", "20"],
+    ["Carrow Hill", "203", "934", "17"],
+    ["Dunmere", "74", "741", "20"],
+]
+COLUMNS = (150.0, 240.0, 330.0, 440.0)
+PROSE = (
+    "Daily precipitation and potential evapotranspiration were obtained for the twenty years of record, and "
+    "missing values were infilled from the nearest stations."
+)
 
 
 def _parse(data: bytes) -> ParsedContent:
     return parse(data, filename="tex.pdf", limits=ParseLimits())
+
+
+def _tj_line(pdf: canvas.Canvas, x: float, y: float, parts: list[tuple[float, str]]) -> None:
+    """One text object for the whole line, each part placed at its x by a TJ offset, as pdfTeX writes a table row."""
+    items: list[str] = []
+    end = x
+    for left, text in parts:
+        if items:
+            items.append(str(round(-(left - end) * 1000 / SIZE)))
+        items.append("(" + text.replace("(", "\\(").replace(")", "\\)") + ")")
+        end = left + stringWidth(text, FONT, SIZE)
+    line = pdf.beginText(x, y)
+    line.setFont(FONT, SIZE)
+    line._code.append(f"[{' '.join(items)}] TJ")
+    pdf.drawText(line)
+
+
+def _row(pdf: canvas.Canvas, y: float, cells: list[str]) -> None:
+    _tj_line(pdf, COLUMNS[0], y, list(zip(COLUMNS, cells, strict=True)))
+
+
+def _tex_table_pdf(*, rules: bool) -> bytes:
+    """A paragraph, a table whose rows are one text object each (booktabs rules or none), its caption below."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(FONT, SIZE)
+    pdf.drawString(72, HEIGHT - 80, PROSE[:100])
+    pdf.drawString(72, HEIGHT - 92, PROSE[100:].lstrip())
+    top = HEIGHT - 120
+    if rules:
+        pdf.setLineWidth(0.8)
+        for y in (top, top - 16, top - 16 - 4 * 13 - 6):
+            pdf.line(COLUMNS[0] - 6, y, 520, y)
+    for index, cells in enumerate(STATIONS):
+        _row(pdf, top - 12 - index * 13 - (4 if index else 0), cells)
+    pdf.drawString(190, top - 100, "Table 1: Meteorological stations used for model forcing.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_booktabs_rows_written_as_one_text_object_each_are_cut_into_cells() -> None:
+    tables = [block for block in _parse(_tex_table_pdf(rules=True)).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [STATIONS]
+
+
+def test_borderless_rows_written_as_one_text_object_each_are_a_table() -> None:
+    content = _parse(_tex_table_pdf(rules=False))
+    tables = [block for block in content.blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [STATIONS]
+    texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
+    assert not any("Ashcombe" in text for text in texts), texts
+
+
+def test_a_wide_word_space_inside_a_line_of_prose_leaves_the_line_whole() -> None:
+    """A loose justified line (one text object) has word spaces over an em wide: the paragraph reads as before."""
+    words = ["The", "deficit", "is", "bounded", "above.", "Missing", "values", "were", "infilled."]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(FONT, SIZE)
+    for index in range(3):
+        x, parts = 72.0, []
+        for word in words:
+            parts.append((x, word))
+            x += stringWidth(word, FONT, SIZE) + (14.0 if word.endswith(".") else 6.0)
+        _tj_line(pdf, 72, HEIGHT - 80 - 12 * index, parts)
+    pdf.showPage()
+    pdf.save()
+    content = _parse(buffer.getvalue())
+    assert [block.text for block in content.blocks if isinstance(block, Paragraph)] == [" ".join([" ".join(words)] * 3)]
+    assert [block.kind for block in content.blocks] == ["paragraph"]
 
 
 def test_a_caption_between_the_rules_of_two_stacked_tables_keeps_them_apart() -> None:

@@ -37,6 +37,7 @@ from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
 from docshelf.parsers.pdf.pdf_furniture import remove_furniture
+from docshelf.parsers.pdf.pdf_gaps import cut_at_gaps
 from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, reading_order
@@ -221,10 +222,14 @@ def _read_page(
             tables, loose_runs = find_tables(
                 text.rules, text.runs, text.number, lambda run, cuts: split_run(textpage.raw, text.height, run, cuts)
             )
-            rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables)
+
+            def cut(run: Run) -> list[Run]:
+                return cut_at_gaps(textpage.raw, run)
+
+            rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
             loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
             leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
-            aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number)
+            aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number, cut)
             # The text walk saw every image object already: a page without one is not walked again.
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
             return text, tables + rule_tables + leader_tables + aligned_tables, loose_runs, placed

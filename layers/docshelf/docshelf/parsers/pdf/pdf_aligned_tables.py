@@ -1,6 +1,8 @@
 """Tables without rules: three or more consecutive rows of short cells whose columns line up.
 
-A row's runs are cut into cells where a gap wider than a font size separates them. Consecutive rows of two or
+A row's runs are cut into cells where a gap wider than a font size separates them; a run with far more room than
+its characters need, and the runs of the rows next to one that had such gaps, are cut at those inside them too (TeX
+writes a row as one text object, `pdf_gaps`). Consecutive rows of two or
 more short cells, close together and over the same stretch of the page, make a block; the block's columns are the
 x intervals its cells cover, and the empty stretches between them are gutters every row respects (a cell that
 crosses one merges two columns). A row just above the block whose runs sit in two or more of those columns is its
@@ -15,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
@@ -37,6 +40,10 @@ SAME_LINE_EM = 0.3
 MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case is a line of prose wrapping on
 MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
 WRAP_PITCH_SHARE = 0.85  # a wrapped cell's line this much closer to its row than the next row is goes on in it
+# A run this many font sizes wide per character (a CJK character counting two) has far more room than its glyphs need
+# (text runs 0.4-0.6): gaps between cells inside it, a row written as one text object.
+SPACIOUS_EM = 0.75
+RunCutter = Callable[[Run], list[Run]]
 _MARKER = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[ivx]{1,4}[.)])$")
 
 
@@ -56,9 +63,14 @@ class _Row:
         return max(run.x1 for run in self.cells[-1])
 
 
-def find_aligned_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], list[Run]]:
-    """Tables whose columns line up without rules, and the runs left outside them."""
-    rows = [_row(row) for row in text_rows([run for run in runs if not run.vertical])]
+def find_aligned_tables(
+    runs: list[Run], page: int, cut: RunCutter | None = None
+) -> tuple[list[PlacedTable], list[Run]]:
+    """Tables whose columns line up without rules, and the runs left outside them. `cut` puts a run in pieces at its
+    wide gaps (a row written as one text object, `pdf_gaps`); a run no table takes stays whole."""
+    lines = text_rows([run for run in runs if not run.vertical])
+    pieces = _cut_rows(lines, cut) if cut is not None else {}
+    rows = [_row([piece for run in line for piece in pieces.get(id(run), [run])]) for line in lines]
     tables: list[PlacedTable] = []
     used: set[int] = set()
     index = 0
@@ -76,7 +88,52 @@ def find_aligned_tables(runs: list[Run], page: int) -> tuple[list[PlacedTable], 
         index += 1
     if not tables:
         return [], runs
-    return tables, [run for run in runs if id(run) not in used]
+    left: list[Run] = []
+    for run in runs:
+        parts = pieces.get(id(run), [run])
+        kept = [part for part in parts if id(part) not in used]
+        left.extend([run] if len(kept) == len(parts) else kept)
+    return tables, left
+
+
+def _cut_rows(lines: list[list[Run]], cut: RunCutter) -> dict[int, list[Run]]:
+    """The pieces of the runs cut at their wide gaps, by the run's id: runs that are spacious, and the runs of the
+    lines next to a line that was cut, within a row pitch (a table's rows stand together, and its header is often set
+    as tight as text). Measuring glyphs costs a call per space, so other runs are not measured."""
+    pieces: dict[int, list[Run]] = {}
+    measured: set[int] = set()
+    pending = [index for index, line in enumerate(lines) if any(map(_spacious, line))]
+    while pending:
+        index = pending.pop()
+        if index in measured:
+            continue
+        measured.add(index)
+        split = False
+        for run in lines[index]:
+            parts = cut(run)
+            if len(parts) > 1:
+                pieces[id(run)] = parts
+                split = True
+        if split:
+            pending.extend(
+                other
+                for other in (index - 1, index + 1)
+                if 0 <= other < len(lines) and other not in measured and _near(lines[index], lines[other])
+            )
+    return pieces
+
+
+def _spacious(run: Run) -> bool:
+    text = run.text.strip()
+    room = (run.x1 - run.x0) / (SPACIOUS_EM * max(run.size, 1.0))  # in characters
+    # The cheap bound first: counting a CJK character as two only asks for more room.
+    return room > len(text) and " " in text and (text.isascii() or room > width(text))
+
+
+def _near(line: list[Run], other: list[Run]) -> bool:
+    """The two lines stand within a row pitch of each other."""
+    size = max(run.size for run in line + other)
+    return abs(min(run.top for run in line) - min(run.top for run in other)) <= MAX_ROW_PITCH_EM * size
 
 
 def _row(runs: list[Run]) -> _Row:

@@ -1,7 +1,8 @@
 """Tables drawn with horizontal rules only (booktabs style: a top rule, a rule under the header, a bottom rule).
 
 Between two or more long horizontal rules of the same extent, the text is cut into line fragments (a gap
-wider than a font size ends a fragment); the fragments' x coverage has empty stretches (gutters) that every
+wider than a font size ends a fragment, inside a text object too: TeX writes a row as one, `pdf_gaps`); a caption
+between two rules separates two tables. The fragments' x coverage has empty stretches (gutters) that every
 row respects. Only a region whose rows fill at least two columns on three or more rows, in short cells, is
 taken: prose framed by rules (a boxed example, lined paper, two text columns between a header and a footer
 rule) has long fragments or no gutter and stays running text. A line that leaves the first column empty and fills
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import statistics
+from collections.abc import Callable
 
 from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_flow import CAPTION
@@ -28,12 +30,14 @@ MAX_MEDIAN_CELL_CHARS = 30
 MAX_CELL_CHARS = 120
 MAX_ROWS = 80
 WRAP_PITCH_SHARE = 0.9  # a line this much nearer the line above than the rows' pitch wraps a row on
+RunCutter = Callable[[Run], list[Run]]
 
 
 def find_rule_tables(
-    rules: list[Rule], runs: list[Run], page: int, grids: list[PlacedTable]
+    rules: list[Rule], runs: list[Run], page: int, grids: list[PlacedTable], cut: RunCutter | None = None
 ) -> tuple[list[PlacedTable], list[Run]]:
-    """Tables bounded by aligned horizontal rules outside the ruled grids, and the runs left outside them."""
+    """Tables bounded by aligned horizontal rules outside the ruled grids, and the runs left outside them. `cut` puts a
+    run between the rules in pieces at its wide gaps (a row written as one text object, `pdf_gaps`)."""
     horizontal = [
         rule
         for rule in horizontal_rules(rules)
@@ -42,7 +46,7 @@ def find_rule_tables(
     tables: list[PlacedTable] = []
     remaining = runs
     for group in (part for rules_of_width in _aligned_groups(horizontal) for part in _apart(rules_of_width, runs)):
-        placed, remaining = _rule_table(group, remaining, page)
+        placed, remaining = _rule_table(group, remaining, page, cut)
         if placed is not None:
             tables.append(placed)
     return tables, remaining
@@ -92,7 +96,9 @@ def _line_text(runs: list[Run]) -> str:
     return " ".join(run.text.strip() for run in sorted(runs, key=lambda run: run.x0))
 
 
-def _rule_table(rules: list[Rule], runs: list[Run], page: int) -> tuple[PlacedTable | None, list[Run]]:
+def _rule_table(
+    rules: list[Rule], runs: list[Run], page: int, cut: RunCutter | None
+) -> tuple[PlacedTable | None, list[Run]]:
     x0, x1 = min(r[0] for r in rules) - TOLERANCE, max(r[2] for r in rules) + TOLERANCE
     top, bottom = rules[0][3], rules[-1][1]
     inside: list[Run] = []
@@ -103,6 +109,8 @@ def _rule_table(rules: list[Rule], runs: list[Run], page: int) -> tuple[PlacedTa
         (inside if framed else outside).append(run)
     if not inside:
         return None, runs
+    if cut is not None:  # a table takes all the pieces; without one the whole runs stay
+        inside = [piece for run in inside for piece in cut(run)]
     fragments = build_lines(inside)
     if any(fragment.rtl for fragment in fragments):
         return None, runs

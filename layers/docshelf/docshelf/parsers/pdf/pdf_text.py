@@ -277,6 +277,11 @@ class PageReader:
         return cached
 
 
+def clean_text(text: str) -> str:
+    """The text without control characters, layout whitespace as spaces and PDFium's hyphen markers as hyphens."""
+    return text.translate(_CLEAN)
+
+
 def is_skewed(a: float, b: float) -> bool:
     """Whether a text matrix whose baseline runs along (a, b) sets its text askew: neither along a line of the page
     nor across it (vertical text, a margin stamp turned by 90°)."""
