@@ -129,3 +129,46 @@ def test_a_caption_between_the_rules_of_two_stacked_tables_keeps_them_apart() ->
     content = _parse(buffer.getvalue())
     assert [table_grid(block) for block in content.blocks if isinstance(block, Table)] == [first, second]
     assert "Table 2: Font sizes." in [block.text for block in content.blocks if isinstance(block, Paragraph)]
+
+
+def _column_ruled_pdf(body: list[list[str]], pitch: float = 13.0) -> bytes:
+    """`|l|c|c|`: column rules from top to bottom, a rule above and under the header and at the bottom, none between
+    the body's lines; each cell its own text object (a column rule ends TeX's text object). A cell of the body given
+    as `a/b` is set on two lines."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(FONT, SIZE)
+    xs, top = (140.0, 240.0, 330.0, 420.0), HEIGHT - 100
+    lines = max(len(cell.split("/")) for row in body for cell in row) if len(body) == 1 else len(body)
+    bottom = top - 16 - lines * pitch - 4
+    for y in (top, top - 16, bottom):
+        pdf.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        pdf.line(x, top, x, bottom)
+    for x, text in zip(xs, ["Site", "2022", "2023"], strict=False):
+        pdf.drawString(x + 5, top - 12, text)
+    for r, row in enumerate(body):
+        for x, cell in zip(xs, row, strict=False):
+            for k, part in enumerate(cell.split("/")):
+                pdf.drawString(x + 5, top - 28 - (r + k) * pitch, part)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_lines_of_a_column_ruled_table_without_rules_between_its_rows_are_rows() -> None:
+    body = [
+        ["North Beach", "Excellent", "Good"],
+        ["Harbour Steps", "Poor", "Sufficient"],
+        ["Sandy Point", "Good", "Excellent"],
+    ]
+    tables = [block for block in _parse(_column_ruled_pdf(body)).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [[["Site", "2022", "2023"], *body]]
+
+
+def test_a_cell_wrapping_in_one_column_of_a_column_ruled_table_stays_one_cell() -> None:
+    body = [["North Beach", "Excellent after/the works", "Good"]]
+    tables = [block for block in _parse(_column_ruled_pdf(body)).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [
+        [["Site", "2022", "2023"], ["North Beach", "Excellent after the works", "Good"]]
+    ]

@@ -4,7 +4,9 @@ Only ruled grids are taken (at least three horizontal rules joined by a vertical
 enough of them holding text, two rules across the whole width; the horizontal rules' ends may stand in for
 outer borders, and column rules reaching past them for a header band's edges). Rules drawn one cell edge at a
 time are joined first; a text object spanning several cells (one object per row) is cut at the column rules
-from its characters' boxes. Everything else stays running text, so a table's text is never emitted twice.
+from its characters' boxes. A band between two horizontal rules whose cells all hold the same number of lines on
+the same baselines holds that many rows (column rules without a rule between the rows). Everything else stays
+running text, so a table's text is never emitted twice.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_text import Run
 
 Rule = tuple[float, float, float, float]  # x0, top, x1, bottom
+CellLine = tuple[float, float, list[str]]  # top, bottom, the texts of its fragments
 RunSplitter = Callable[[Run, list[float]], "list[Run] | None"]
 TOLERANCE = 2.0
 SAME_POSITION = 6.0  # rules closer than this are one grid line (double rules, borders drawn as thin boxes)
@@ -231,12 +234,58 @@ def _table(cells: _UnionFind, texts: dict[int, list[Run]], n_rows: int, n_cols: 
         root = cells.find(index)
         r0, c0, r1, c1 = spans.get(root, (r, c, r, c))
         spans[root] = (min(r0, r), min(c0, c), max(r1, r), max(c1, c))
+    lines = {root: _cell_lines(texts.get(root, [])) for root in spans}
+    # The header band (above the first inner rule of a table with several bands) stays one row: its cells' lines are
+    # a header's words wrapping, not rows.
+    split = [1 if r == 0 < n_rows - 1 else _band_rows(r, spans, lines) for r in range(n_rows)]
+    starts = [sum(split[:r]) for r in range(n_rows + 1)]
     result: list[TableCell] = []
     for root, (r0, c0, r1, c1) in sorted(spans.items(), key=lambda item: item[1][:2]):
-        text = join_lines([line.text for line in build_lines(texts.get(root, []))])
-        result.append(TableCell(row=r0, col=c0, text=text, rowspan=r1 - r0 + 1, colspan=c1 - c0 + 1))
+        colspan = c1 - c0 + 1
+        if split[r0] > 1:  # a filled cell has a line on each of the band's rows, an empty one none
+            texts_by_row = [join_lines(parts) for _, _, parts in lines[root]] or [""] * split[r0]
+            result.extend(
+                TableCell(row=starts[r0] + offset, col=c0, text=text, colspan=colspan)
+                for offset, text in enumerate(texts_by_row)
+            )
+            continue
+        text = join_lines([part for _, _, parts in lines[root] for part in parts])
+        result.append(
+            TableCell(row=starts[r0], col=c0, text=text, rowspan=starts[r1 + 1] - starts[r0], colspan=colspan)
+        )
     filled = sum(1 for cell in result if cell.text)
     too_long = any(len(cell.text) > MAX_CELL_CHARS for cell in result)
     if too_long or filled < MIN_FILLED_CELLS or filled < MIN_FILLED_SHARE * len(result):
         return None
-    return Table(cells=tuple(result), n_rows=n_rows, n_cols=n_cols, page=page, header_rows=1)
+    return Table(cells=tuple(result), n_rows=starts[-1], n_cols=n_cols, page=page, header_rows=1)
+
+
+def _cell_lines(runs: list[Run]) -> list[CellLine]:
+    """The cell's visual lines top-down: top, bottom and the texts of the line's fragments, left to right."""
+    result: list[CellLine] = []
+    for line in build_lines(runs):
+        if result and line.top < result[-1][1] - 0.5 * min(line.height, result[-1][1] - result[-1][0]):
+            top, bottom, parts = result[-1]
+            result[-1] = (min(top, line.top), max(bottom, line.bottom), [*parts, line.text])
+        else:
+            result.append((line.top, line.bottom, [line.text]))
+    return result
+
+
+def _band_rows(band: int, spans: dict[int, tuple[int, int, int, int]], lines: dict[int, list[CellLine]]) -> int:
+    """How many table rows a band between two horizontal rules holds: as many as its cells' lines where every filled
+    cell has that many lines, each on the same baselines as the others' (a table with column rules but no rule
+    between its rows); one where a cell spans bands or the cells' lines differ (a cell wrapping in one column)."""
+    in_band = [root for root, (r0, _, r1, _) in spans.items() if r0 <= band <= r1]
+    if any(spans[root][0] != spans[root][2] for root in in_band):
+        return 1
+    filled = [lines[root] for root in in_band if lines[root]]
+    count = len(filled[0]) if filled else 0
+    if len(filled) < 2 or count < 2 or any(len(cell) != count for cell in filled):
+        return 1
+    for index in range(count):
+        tops, bottoms = [cell[index][0] for cell in filled], [cell[index][1] for cell in filled]
+        height = min(bottom - top for top, bottom in zip(tops, bottoms, strict=True))
+        if min(bottoms) - max(tops) < 0.5 * height:
+            return 1  # the cells' lines do not share baselines
+    return count
