@@ -145,6 +145,7 @@ def measure(path: Path) -> Fidelity | None:
         if block.kind == "table":
             grid = table_grid(block)
             grids.append((block.page, grid))
+            texts.extend([block.caption] if block.caption else [])  # rendered above the grid, as Markdown shows it
             texts.extend(" ".join(row) for row in grid)
         else:
             texts.append(block.text)

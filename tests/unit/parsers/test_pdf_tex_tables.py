@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
@@ -25,10 +26,10 @@ STATIONS = [
     ["Dunmere", "74", "741", "20"],
 ]
 COLUMNS = (150.0, 240.0, 330.0, 440.0)
-PROSE = (
-    "Daily precipitation and potential evapotranspiration were obtained for the twenty years of record, and "
-    "missing values were infilled from the nearest stations."
-)
+PROSE = [
+    "Daily precipitation and potential evapotranspiration were obtained for the twenty years of record, and",
+    "missing values were infilled from the nearest stations.",
+]
 
 
 def _parse(data: bytes) -> ParsedContent:
@@ -59,8 +60,8 @@ def _tex_table_pdf(*, rules: bool) -> bytes:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont(FONT, SIZE)
-    pdf.drawString(72, HEIGHT - 80, PROSE[:100])
-    pdf.drawString(72, HEIGHT - 92, PROSE[100:].lstrip())
+    pdf.drawString(72, HEIGHT - 80, PROSE[0])
+    pdf.drawString(72, HEIGHT - 92, PROSE[1])
     top = HEIGHT - 120
     if rules:
         pdf.setLineWidth(0.8)
@@ -107,8 +108,8 @@ def test_a_wide_word_space_inside_a_line_of_prose_leaves_the_line_whole() -> Non
 
 
 def test_a_caption_between_the_rules_of_two_stacked_tables_keeps_them_apart() -> None:
-    """Two booktabs tables of one width, one above the other, the second's caption between them: two tables, and the
-    caption is text (the rules of one width used to frame both tables and the caption as one)."""
+    """Two booktabs tables of one width, one above the other, the second's caption between them: two tables, the
+    caption the second's (the rules of one width used to frame both tables and the caption as one)."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont(FONT, SIZE)
@@ -127,8 +128,8 @@ def test_a_caption_between_the_rules_of_two_stacked_tables_keeps_them_apart() ->
     pdf.showPage()
     pdf.save()
     content = _parse(buffer.getvalue())
-    assert [table_grid(block) for block in content.blocks if isinstance(block, Table)] == [first, second]
-    assert "Table 2: Font sizes." in [block.text for block in content.blocks if isinstance(block, Paragraph)]
+    tables = [block for block in content.blocks if isinstance(block, Table)]
+    assert [(table_grid(table), table.caption) for table in tables] == [(first, ""), (second, "Table 2: Font sizes.")]
 
 
 def _column_ruled_pdf(body: list[list[str]], pitch: float = 13.0) -> bytes:
@@ -171,4 +172,36 @@ def test_a_cell_wrapping_in_one_column_of_a_column_ruled_table_stays_one_cell() 
     tables = [block for block in _parse(_column_ruled_pdf(body)).blocks if isinstance(block, Table)]
     assert [table_grid(table) for table in tables] == [
         [["Site", "2022", "2023"], ["North Beach", "Excellent after the works", "Good"]]
+    ]
+
+
+@pytest.mark.parametrize("rules", [True, False])
+def test_a_caption_under_a_table_is_the_tables_caption(rules: bool) -> None:
+    content = _parse(_tex_table_pdf(rules=rules))
+    tables = [block for block in content.blocks if isinstance(block, Table)]
+    assert [table.caption for table in tables] == ["Table 1: Meteorological stations used for model forcing."]
+    assert [block.text for block in content.blocks if isinstance(block, Paragraph)] == [" ".join(PROSE)]
+
+
+def test_a_caption_of_two_lines_above_a_table_is_its_caption_and_text_naming_the_table_is_not() -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(FONT, SIZE)
+    pdf.drawString(72, HEIGHT - 80, "Table 1 lists the stations used for model forcing.")
+    pdf.drawString(150, HEIGHT - 110, "Table 1: Meteorological stations used for model forcing, with their")
+    pdf.drawString(150, HEIGHT - 122, "elevation and the length of their record.")
+    top = HEIGHT - 130
+    for y in (top, top - 16, top - 16 - 4 * 13 - 6):
+        pdf.line(COLUMNS[0] - 6, y, 520, y)
+    for index, cells in enumerate(STATIONS):
+        _row(pdf, top - 12 - index * 13 - (4 if index else 0), cells)
+    pdf.showPage()
+    pdf.save()
+    content = _parse(buffer.getvalue())
+    tables = [block for block in content.blocks if isinstance(block, Table)]
+    assert [table.caption for table in tables] == [
+        "Table 1: Meteorological stations used for model forcing, with their elevation and the length of their record."
+    ]
+    assert [block.text for block in content.blocks if isinstance(block, Paragraph)] == [
+        "Table 1 lists the stations used for model forcing."
     ]

@@ -34,6 +34,7 @@ from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
+from docshelf.parsers.pdf.pdf_captions import attach_captions
 from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
 from docshelf.parsers.pdf.pdf_furniture import remove_furniture
@@ -200,7 +201,7 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, i
         number=text.number,
         width=text.width,
         height=text.height,
-        lines=build_lines(loose_runs),
+        lines=attach_captions(build_lines(loose_runs), tables),
         tables=tables,
         image_coverage=text.image_coverage,
         has_graphics=text.image_area > 0 or text.has_vector_paths,
