@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
+from docshelf.parsers.pdf.pdf_gaps import spacious
 from docshelf.parsers.pdf.pdf_lines import build_lines, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
@@ -40,9 +41,6 @@ SAME_LINE_EM = 0.3
 MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case is a line of prose wrapping on
 MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
 WRAP_PITCH_SHARE = 0.85  # a wrapped cell's line this much closer to its row than the next row is goes on in it
-# A run this many font sizes wide per character (a CJK character counting two) has far more room than its glyphs need
-# (text runs 0.4-0.6): gaps between cells inside it, a row written as one text object.
-SPACIOUS_EM = 0.75
 RunCutter = Callable[[Run], list[Run]]
 _MARKER = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[ivx]{1,4}[.)])$")
 
@@ -102,7 +100,7 @@ def _cut_rows(lines: list[list[Run]], cut: RunCutter) -> dict[int, list[Run]]:
     as tight as text). Measuring glyphs costs a call per space, so other runs are not measured."""
     pieces: dict[int, list[Run]] = {}
     measured: set[int] = set()
-    pending = [index for index, line in enumerate(lines) if any(map(_spacious, line))]
+    pending = [index for index, line in enumerate(lines) if any(map(spacious, line))]
     while pending:
         index = pending.pop()
         if index in measured:
@@ -121,13 +119,6 @@ def _cut_rows(lines: list[list[Run]], cut: RunCutter) -> dict[int, list[Run]]:
                 if 0 <= other < len(lines) and other not in measured and _near(lines[index], lines[other])
             )
     return pieces
-
-
-def _spacious(run: Run) -> bool:
-    text = run.text.strip()
-    room = (run.x1 - run.x0) / (SPACIOUS_EM * max(run.size, 1.0))  # in characters
-    # The cheap bound first: counting a CJK character as two only asks for more room.
-    return room > len(text) and " " in text and (text.isascii() or room > width(text))
 
 
 def _near(line: list[Run], other: list[Run]) -> bool:

@@ -5,8 +5,9 @@ cells as TJ offsets (`[(Ashcombe)-5000(112)-4000(812)]TJ`): its line is one frag
 columns. `cut_at_gaps` cuts such a run where two of its glyphs stand further apart than `FRAGMENT_GAP_EM`, the gap that
 makes two separate runs two line fragments. PDFium writes a space into the text wherever glyphs stand apart, so only the
 characters on both sides of each space are measured (one character-box call each). The table finders ask for the
-pieces only where a table may stand, and text they leave is read from the whole run again: the wide word spaces of a
-loose justified line never change the running text.
+pieces only where a table may stand, beginning with the runs far wider than their characters need (`spacious`,
+`roominess`), and text they leave is read from the whole run again: the wide word spaces of a loose justified line
+never change the running text.
 """
 
 from __future__ import annotations
@@ -19,9 +20,33 @@ import pypdfium2.raw as pdfium_c
 
 from docshelf.parsers.pdf.pdf_lines import FRAGMENT_GAP_EM, is_rtl
 from docshelf.parsers.pdf.pdf_text import Run, clean_text
+from docshelf.scripts import no_space_script
 
+# A run this many font sizes wide per character (a CJK character counting two) has far more room than its glyphs need
+# (text runs 0.4-0.6): gaps between cells inside it, a row written as one text object.
+SPACIOUS_EM = 0.75
 _SPACES = re.compile(r"\s+")
 _PLACEHOLDER = "\ufffe"
+
+
+def spacious(run: Run) -> bool:
+    """Whether the run is far wider than its characters need: a run worth measuring where a table may stand."""
+    text = run.text.strip()
+    room = (run.x1 - run.x0) / (SPACIOUS_EM * max(run.size, 1.0))  # in characters
+    # The cheap bound first: counting a CJK character as two only asks for more room.
+    return room > len(text) and " " in text and (text.isascii() or room > _width(text))
+
+
+def roominess(run: Run) -> float:
+    """The run's width per character in font sizes (a CJK character counting two); 0 for a run without a space."""
+    text = run.text.strip()
+    if " " not in text:
+        return 0.0
+    return (run.x1 - run.x0) / max(run.size, 1.0) / (len(text) if text.isascii() else _width(text))
+
+
+def _width(text: str) -> int:
+    return sum(2 if no_space_script(char) else 1 for char in text)
 
 
 def cut_at_gaps(textpage: Any, run: Run) -> list[Run]:

@@ -12,12 +12,14 @@ only columns filled in the row above, nearer to it than the rows stand apart, is
 from __future__ import annotations
 
 import itertools
+import re
 import statistics
 from collections.abc import Callable
 
 from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_flow import CAPTION
-from docshelf.parsers.pdf.pdf_lines import Line, build_lines, text_rows
+from docshelf.parsers.pdf.pdf_gaps import roominess
+from docshelf.parsers.pdf.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
 from docshelf.parsers.pdf.pdf_text import Run
@@ -30,7 +32,9 @@ MAX_MEDIAN_CELL_CHARS = 30
 MAX_CELL_CHARS = 120
 MAX_ROWS = 80
 WRAP_PITCH_SHARE = 0.9  # a line this much nearer the line above than the rows' pitch wraps a row on
+SAMPLED = 3  # runs measured first for gaps inside them
 RunCutter = Callable[[Run], list[Run]]
+_LABEL_START = re.compile(r"\s*(?:(?i:tab|fig|chart|diagram)|[图圖図表])")  # where a CAPTION line can start
 
 
 def find_rule_tables(
@@ -75,25 +79,32 @@ def _aligned_groups(rules: list[Rule]) -> list[list[Rule]]:
 def _apart(rules: list[Rule], runs: list[Run]) -> list[list[Rule]]:
     """The rules of one width cut into the tables they frame: a caption line between two of them (`Table 2: …` under
     the bottom rule of one table and over the top rule of the next) lies outside any table."""
-    if len(rules) < 3:
+    starts = [run for run in runs if _LABEL_START.match(run.text)] if len(rules) >= 3 else []
+    if not starts:
         return [rules]
     parts = [[rules[0]]]
     for above, below in itertools.pairwise(rules):
-        band = [run for run in runs if _between(run, above, below)]
-        if any(CAPTION.match(_line_text(line)) for line in text_rows(band)):
+        if any(_between(run, above, below) and _starts_caption(run, runs) for run in starts):
             parts.append([])
         parts[-1].append(below)
     return [part for part in parts if len(part) >= 2]
 
 
+def _starts_caption(run: Run, runs: list[Run]) -> bool:
+    """Whether the run and those after it on its line read as a caption (its label and number can be runs of their
+    own: `表` `5.2:`)."""
+    height = run.bottom - run.top
+    line = [
+        other
+        for other in runs
+        if other.x0 >= run.x0 and min(other.bottom, run.bottom) - max(other.top, run.top) >= 0.5 * height
+    ]
+    return CAPTION.match(" ".join(other.text.strip() for other in sorted(line, key=lambda other: other.x0))) is not None
+
+
 def _between(run: Run, above: Rule, below: Rule) -> bool:
     middle = (run.top + run.bottom) / 2
     return above[3] < middle < below[1] and above[0] - TOLERANCE <= run.x0 and run.x1 <= above[2] + TOLERANCE
-
-
-def _line_text(runs: list[Run]) -> str:
-    """The line's text left to right (a caption's label and number can be runs of their own: `表` `5.2:`)."""
-    return " ".join(run.text.strip() for run in sorted(runs, key=lambda run: run.x0))
 
 
 def _rule_table(
@@ -109,8 +120,8 @@ def _rule_table(
         (inside if framed else outside).append(run)
     if not inside:
         return None, runs
-    if cut is not None:  # a table takes all the pieces; without one the whole runs stay
-        inside = [piece for run in inside for piece in cut(run)]
+    if cut is not None:
+        inside = _cut(inside, cut)
     fragments = build_lines(inside)
     if any(fragment.rtl for fragment in fragments):
         return None, runs
@@ -139,6 +150,17 @@ def _rule_table(
         header_rows=header_rows,
     )
     return PlacedTable(table, x0, rules[0][1], x1, rules[-1][3]), outside
+
+
+def _cut(runs: list[Run], cut: RunCutter) -> list[Run]:
+    """The runs in pieces at their wide gaps (a table takes all the pieces; without one the whole runs stay), when one
+    of the SAMPLED roomiest has such gaps: a table whose rows are each one text object shows it in its roomiest rows,
+    and a page's text between rules (a contents page underlined line by line) is not measured run by run."""
+    sample = sorted(runs, key=roominess, reverse=True)[:SAMPLED]
+    measured = {id(run): cut(run) for run in sample if roominess(run) > 0}
+    if not any(len(pieces) > 1 for pieces in measured.values()):
+        return runs
+    return [piece for run in runs for piece in measured.get(id(run)) or cut(run)]
 
 
 def _text_rows(fragments: list[Line]) -> list[list[Line]]:
