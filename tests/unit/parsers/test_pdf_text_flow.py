@@ -342,8 +342,8 @@ def test_corpus_multi_column_paper_reads_as_the_page_shows(corpus_dir: Path) -> 
     for broken in ("dualencoder", "opendomain", "multidataset", "Lucene- BM25", "train- ing", "mul- tiple"):
         assert broken not in body
     page = [block.text for block in content.blocks if block.page == 5 and isinstance(block, Paragraph)]
-    assert page[-2].startswith("8SQuAD is limited")  # the page's footnotes come last
-    assert not any("8SQuAD" in text for text in page[:-2])
+    assert page[-2].startswith("8 SQuAD is limited")  # the page's footnotes come last, their marks set off
+    assert not any("SQuAD is limited" in text for text in page[:-2])
 
 
 def test_dot_leader_entries_are_a_table_of_entries_and_page_numbers_column_by_column() -> None:

@@ -41,6 +41,13 @@ MIXED_SCRIPT_GAP_EM = 0.75
 # the bottom of the line's main run is raised: a superscript.
 SUPERSCRIPT_SIZE_SHARE = 0.8
 SUPERSCRIPT_RISE_EM = 0.3
+# A run that small whose baseline stands at most this many of a line's font sizes above the line's baseline is set
+# on that line (a raised mark), however little its glyph box meets the line's; so is a run whose baseline is within
+# SAME_BASELINE_EM of the line's (an accent set apart, a dot of one point's height).
+SUPERSCRIPT_MAX_RISE_EM = 0.6
+SAME_BASELINE_EM = 0.3
+# Glyphs reaching further below their baseline than this many font sizes do not stand on it (descenders reach 0.25).
+BASELINE_DROP_EM = 0.4
 _SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
 _SUPERSCRIPT_TEXT = re.compile(r"\s*[0-9+\-−=()ni][0-9+\-−=()ni,\s]*")
 _SUPERSCRIPT_CORE = re.compile(r"[0-9ni]")
@@ -184,23 +191,60 @@ def body_size(lines: list[Line]) -> float:
 def text_rows(runs: list[Run]) -> list[list[Run]]:
     """Top-down rows: cluster runs whose vertical extents overlap by at least half of the smaller one. A run much
     taller than the row starts a row of its own, the row counting at least MIN_HEIGHT_EM of its size: a glyph's
-    box can be a sliver (the bar of `ー` set in a font of its own), and the line it opens must still take the rest."""
+    box can be a sliver (the bar of `ー` set in a font of its own), and the line it opens must still take the rest.
+    By the baselines, a run on the baseline of the row's main run joins it, and so does a small run raised on it
+    standing beside the row, or a row of such runs the run they are raised on: a footnote mark over `every page`
+    meets its glyph boxes too little."""
     rows: list[list[Run]] = []
-    row_top = row_bottom = row_size = 0.0
+    row_top = row_bottom = row_size = row_x0 = row_x1 = 0.0
+    row_main: Run | None = None
     for run in sorted(runs, key=lambda r: r.top + r.bottom):
         height = max(run.bottom - run.top, 0.1)
-        if rows:
+        if rows and row_main is not None:
             overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
             row_height = row_bottom - row_top
             tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
-            if overlap >= 0.5 * min(height, row_height) and not tall:
+            reach = max(run.size, row_size)
+            if (
+                (overlap >= 0.5 * min(height, row_height) and not tall)
+                or _same_baseline(run, row_main)
+                or (
+                    (_raised_on(run, row_main) or _raised_on(row_main, run))
+                    and run.x0 <= row_x1 + reach
+                    and row_x0 - reach <= run.x1
+                )
+            ):
                 rows[-1].append(run)
                 row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
+                row_x0, row_x1 = min(row_x0, run.x0), max(row_x1, run.x1)
                 row_size = max(row_size, run.size)
+                if run.size > row_main.size or (run.size == row_main.size and len(run.text) > len(row_main.text)):
+                    row_main = run
                 continue
         rows.append([run])
-        row_top, row_bottom, row_size = run.top, run.bottom, run.size
+        row_top, row_bottom, row_x0, row_x1, row_size, row_main = run.top, run.bottom, run.x0, run.x1, run.size, run
     return rows
+
+
+def _same_baseline(run: Run, main: Run) -> bool:
+    if run.baseline is None or main.baseline is None:
+        return False
+    near = abs(run.baseline - main.baseline) <= SAME_BASELINE_EM * min(run.size, main.size)
+    return near and _sits(run) and _sits(main)
+
+
+def _raised_on(small: Run, line: Run) -> bool:
+    """Whether `small` is set raised on the line of `line` (see SUPERSCRIPT_MAX_RISE_EM), by their baselines."""
+    if small.baseline is None or line.baseline is None or small.size > SUPERSCRIPT_SIZE_SHARE * line.size:
+        return False
+    return 0.0 <= line.baseline - small.baseline <= SUPERSCRIPT_MAX_RISE_EM * line.size and _sits(small) and _sits(line)
+
+
+def _sits(run: Run) -> bool:
+    """Whether the run's glyphs stand on its baseline, as letters do, rather than hang from it (a big operator of
+    TeX's math extension font has its origin at its top)."""
+    assert run.baseline is not None
+    return run.bottom <= run.baseline + BASELINE_DROP_EM * run.size
 
 
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
@@ -213,19 +257,21 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     main = max(runs, key=lambda r: len(r.text))
     parts: list[str] = []
     previous: Run | None = None
+    # A raised number opening the line marks the note it opens (`³The ideal size`): set off from the note's word.
+    mark = _raised(ordered[0], main) and ordered[0].text.strip().isdigit()
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
             ink, gap = (previous.x0 - run.x1,) * 2 if rtl else _gaps(previous, run)
             joined_tail, head = parts[-1], text
+            set_off = mark and previous is ordered[0] and head[:1].isalpha() and not no_space_script(head[:1])
             if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
                 # PDFium puts a space into the text where it sees a gap; beside CJK a gap this narrow is layout.
                 parts[-1], text = joined_tail.rstrip(), head.lstrip()
                 joined_tail, head = parts[-1], text
             size = max(run.size, previous.size)
             if (
-                ink > SPACE_GAP_EM * size
-                and gap > ADVANCE_GAP_EM * size
+                ((ink > SPACE_GAP_EM * size and gap > ADVANCE_GAP_EM * size) or set_off)
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
                 and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size

@@ -15,8 +15,10 @@ from docshelf.scripts import no_space_script
 
 # A bullet glyph and a space, or a round bullet right before a CJK item's first character (`•基幹業務`).
 _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|[•●◦▪■](?=[^\W\d_])|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
-_SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]$")
-_FULL_STOP = re.compile(r"[.!?]$")
+# A sentence ends at its stop, or at a raised note mark after it (`(Chen et al., 2017).⁴`).
+_MARK = r"(?:\s?[⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹,]*)?"
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
+_FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
 _SIZE_CHANGE = 0.12
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 

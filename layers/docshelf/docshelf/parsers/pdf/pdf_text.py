@@ -55,6 +55,8 @@ class Run:
     # where the text starts and where a glyph following it without a space would start. None when unknown.
     advance: tuple[float, float] | None = None
     written_space: bool = False  # the object's own last character is a space (the producer wrote the word space)
+    # Where the object's text stands: its origin's y (top-down), text rise included; None when unknown.
+    baseline: float | None = None
 
 
 @dataclass(slots=True)
@@ -214,9 +216,9 @@ class PageReader:
         pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
         m = self._matrix
         if outer is IDENTITY:
-            a, b, c, d = m.a, m.b, m.c, m.d
+            a, b, c, d, f = m.a, m.b, m.c, m.d, m.f
         else:
-            a, b, c, d, _, _ = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
+            a, b, c, d, _, f = _multiply((m.a, m.b, m.c, m.d, m.e, m.f), outer)
         if a and b and is_skewed(a, b):  # a baseline along an axis (b or a 0) never is
             return None
         x0, y0, x1, y1 = self._bounds(obj, outer)
@@ -236,7 +238,9 @@ class PageReader:
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
-        return Run(text, x0, top, x1, bottom, size, bold, vertical, italic, font, chars, advance, written_space)
+        return Run(
+            text, x0, top, x1, bottom, size, bold, vertical, italic, font, chars, advance, written_space, page_height - f
+        )
 
     def _spaced(self, raw_text: str, start: int, gaps: list[int]) -> str:
         """The object's text with a space after each of the given characters (page indices), when the text is the
@@ -323,5 +327,7 @@ def split_run(textpage: Any, page_height: float, run: Run, cuts: list[float]) ->
         if not text.strip() or not boxes:
             continue
         x0, x1 = min(box[0] for box in boxes), max(box[1] for box in boxes)
-        result.append(Run(text, x0, run.top, x1, run.bottom, run.size, run.bold, False, run.italic, run.font))
+        piece = Run(text, x0, run.top, x1, run.bottom, run.size, run.bold, False, run.italic, run.font)
+        piece.baseline = run.baseline
+        result.append(piece)
     return result or None
