@@ -122,6 +122,23 @@ def _texts(content: ParsedContent) -> list[str]:
     return [block.text for block in content.blocks if isinstance(block, (Paragraph, Heading))]
 
 
+def test_columns_closer_than_a_font_size_are_read_one_after_the_other() -> None:
+    texts = _texts(_parse(two_column_paper()))
+    abstract = " ".join(ABSTRACT).replace("comple- ment", "complement")
+    related = " ".join(RELATED)
+    assert abstract in texts  # no line of the right column inside it, the protruding hyphen rejoined
+    assert any(text.startswith(related) for text in texts)
+    assert texts.index(abstract) < next(i for i, text in enumerate(texts) if text.startswith(related))
+
+
+def test_headings_facing_each_other_across_the_gutter_stay_apart() -> None:
+    content = _parse(two_column_paper())
+    headings = [block.text for block in content.blocks if isinstance(block, Heading)]
+    for heading in ("Abstract", "2 Background", "2.1 Related Work", "3.1 Glyph Aggregation"):
+        assert heading in headings
+    assert not any("Abstract" in text and "Background" in text for text in _texts(content))
+
+
 def test_a_raised_mark_stays_on_its_line_even_over_a_line_without_ascenders() -> None:
     texts = _texts(_parse(two_column_paper()))
     assert any(text.endswith("attributable to the geometric analysis of every page ².") for text in texts)
@@ -130,3 +147,31 @@ def test_a_raised_mark_stays_on_its_line_even_over_a_line_without_ascenders() ->
 
 def test_a_note_is_set_off_from_the_raised_mark_opening_it() -> None:
     assert f"3 {FOOTNOTE}" in _texts(_parse(two_column_paper()))
+
+
+def test_a_mark_stays_in_its_column_beside_a_heading_across_the_gutter() -> None:
+    texts = _texts(_parse(two_column_paper()))
+    assert "1" not in texts
+    assert any(
+        "multi-column layouts interleave passages of unrelated text when it is extracted naively ¹." in text
+        for text in texts
+    )
+
+
+def test_labels_a_little_apart_from_their_items_are_no_columns() -> None:
+    """A numbered list whose labels stand half an em from their items, in one column: no gutter between them."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    items = ["Close the inlet valve of the pump.", "Drain the housing into a bucket.", "Remove the six cover bolts."]
+    items += ["Lift the cover and check the seal.", "Fit a new seal if it is cracked."]
+    _justified(pdf, LEFT, HEIGHT - 80, "Before the seal is replaced, the pump is taken out of service", 440)
+    pdf.setFont(BODY, SIZE)
+    pdf.drawString(LEFT, HEIGHT - 80 - LEADING, "as follows:")
+    for index, item in enumerate(items):
+        y = HEIGHT - 80 - LEADING * (index + 2)
+        pdf.drawRightString(LEFT + 20, y, f"{index + 1}.")
+        pdf.drawString(LEFT + 20 + 0.5 * SIZE, y, item)
+    pdf.showPage()
+    pdf.save()
+    texts = _texts(_parse(buffer.getvalue()))
+    assert [text for text in texts if text[:1].isdigit()] == [f"{i + 1}. {item}" for i, item in enumerate(items)]

@@ -343,6 +343,7 @@ def test_corpus_multi_column_paper_reads_as_the_page_shows(corpus_dir: Path) -> 
         assert broken not in body
     page = [block.text for block in content.blocks if block.page == 5 and isinstance(block, Paragraph)]
     assert page[-2].startswith("8 SQuAD is limited")  # the page's footnotes come last, their marks set off
+    assert page[-1].startswith("9 Lucene implementation")  # its mark is no longer read into the right column
     assert not any("SQuAD is limited" in text for text in page[:-2])
 
 

@@ -41,9 +41,9 @@ from docshelf.parsers.pdf.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf.pdf_gaps import cut_at_gaps
 from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify
 from docshelf.parsers.pdf.pdf_images import ImageCache, PlacedImage, page_images
-from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, reading_order
+from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, Gutter, reading_order
 from docshelf.parsers.pdf.pdf_leader_tables import find_leader_tables
-from docshelf.parsers.pdf.pdf_lines import Line, body_size, build_lines
+from docshelf.parsers.pdf.pdf_lines import Line, body_size, page_lines
 from docshelf.parsers.pdf.pdf_marks import with_bullets
 from docshelf.parsers.pdf.pdf_ocr import IMAGE_COVERAGE, ocr_pages, wants_ocr
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock, paragraphs
@@ -73,6 +73,7 @@ class PageLayout:
     ocr_blocks: list[OcrBlock] = field(default_factory=list)  # the page's text when OCR read it
     ocr_off: str = ""  # why OCR could not read a page that needs it
     notes: list[str] = field(default_factory=list)  # warnings of its reading for the document
+    gutters: list[Gutter] = field(default_factory=list)  # the page's column gutters (pdf_layout.page_gutters)
 
 
 @dataclass(slots=True)
@@ -197,15 +198,17 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, i
         text, tables, loose_runs, placed = _read_page(document, index, reader, images)
     except pdfium.PdfiumError as exc:
         return str(exc)
+    lines, gutters = page_lines(loose_runs)
     return PageLayout(
         number=text.number,
         width=text.width,
         height=text.height,
-        lines=attach_captions(build_lines(loose_runs), tables),
+        lines=attach_captions(lines, tables),
         tables=tables,
         image_coverage=text.image_coverage,
         has_graphics=text.image_area > 0 or text.has_vector_paths,
         images=placed,
+        gutters=gutters,
     )
 
 
@@ -324,7 +327,7 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     gutter = GUTTER_MIN_EM * (statistics.median(sizes) if sizes else 10.0)
     rtl = sum(1 for line in page.lines if line.rtl) * 2 > len(page.lines)
     items: list[Line | PlacedTable] = [*(line for line in page.lines if not line.vertical), *page.tables]
-    regions = reading_order(items, gutter, rtl=rtl)
+    regions = reading_order(items, gutter, rtl=rtl, gutters=page.gutters)
     rotated: list[Line] = [line for line in page.lines if line.vertical]
     aside = [] if _written_vertically(page.lines) else rotated  # margin stamps, side labels, turned headings
     if rotated and not aside:

@@ -4,17 +4,38 @@ A region is split at a vertical gutter (an empty x interval wide enough between 
 a region without a gutter is cut into horizontal bands, and neighbouring bands are merged back while their
 union still has a gutter, so a full-width title or footer separates column blocks without chopping the
 columns into lines.
+
+The page's gutters (`page_gutters`) are found from its rows before lines are built: a row's runs may stand closer
+across a gutter than any one-row test can tell from a wide word space (LaTeX's 10 pt column gap at 11 pt type, a
+larger heading beside a body line, a hyphen protruding into the gap), while the page shows it as an x interval that
+many consecutive rows leave empty, with text on both sides and one of its edges aligned. Lines are built on each
+side apart, and the reading order cuts at such a gutter however narrow it is, even a band where one side holds only
+a short heading.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from typing import Protocol, TypeVar
+import math
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol, TypeVar
 
 GUTTER_MIN_EM = 0.8
 GUTTER_MIN_PT = 4.0
 # Each side of a column cut must span at least this share of the region (keeps tab stops and labels together).
 MIN_SIDE_SHARE = 0.2
+# A page gutter is at least this many body font sizes wide, left empty by a streak of consecutive rows of which at
+# least PAGE_GUTTER_ROWS have text on its left and as many on its right, and as many end (or start) within
+# PAGE_GUTTER_ALIGN_EM of its edge: a column's lines share a margin, the word spaces of a paragraph's lines do not.
+# As many rows on each side hold a stretch of text at least PAGE_GUTTER_TEXT_EM wide reaching within
+# PAGE_GUTTER_NEAR_EM of it: columns of text face each other across it, not bullets or numbers and their items, nor
+# a column of percentages and the text far to its left.
+PAGE_GUTTER_MIN_EM = 0.5
+PAGE_GUTTER_ROWS = 4
+PAGE_GUTTER_ALIGN_EM = 0.25
+PAGE_GUTTER_TEXT_EM = 4.0
+PAGE_GUTTER_NEAR_EM = 2.0
 
 
 class Boxed(Protocol):
@@ -28,40 +49,63 @@ class Boxed(Protocol):
     def bottom(self) -> float: ...
 
 
+class Gutter(NamedTuple):
+    """An x interval that the page's text leaves empty from `top` to `bottom`, with text on both sides."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+
+
 T = TypeVar("T", bound=Boxed)
 Coverage = list[tuple[float, float]]
 
 
-def reading_order(items: list[T], gutter_min: float, *, rtl: bool = False) -> list[list[T]]:
-    """Regions (column blocks) in reading order; each region's items sorted top-down, then by x."""
+class _Cut(NamedTuple):
+    threshold: float
+    gutters: Sequence[Gutter]
+
+    def known(self, items: Sequence[Boxed]) -> list[Gutter]:
+        """The page gutters beside the items (overlapping them vertically)."""
+        if not self.gutters:
+            return []
+        top, bottom = min(item.top for item in items), max(item.bottom for item in items)
+        return [gutter for gutter in self.gutters if gutter.top < bottom and top < gutter.bottom]
+
+
+def reading_order(
+    items: list[T], gutter_min: float, *, rtl: bool = False, gutters: Sequence[Gutter] = ()
+) -> list[list[T]]:
+    """Regions (column blocks) in reading order; each region's items sorted top-down, then by x. A gap of the items
+    over one of the page's `gutters` is a column gutter whatever its width and the width of its sides."""
     if not items:
         return []
-    threshold = max(GUTTER_MIN_PT, gutter_min)
     regions: list[list[T]] = []
-    _cut(items, threshold, rtl, regions)
+    _cut(items, _Cut(max(GUTTER_MIN_PT, gutter_min), gutters), rtl, regions)
     return regions
 
 
-def _cut(items: list[T], threshold: float, rtl: bool, out: list[list[T]]) -> None:
-    split = _column_split(items, _coverage(items), threshold)
+def _cut(items: list[T], cut: _Cut, rtl: bool, out: list[list[T]]) -> None:
+    split = _column_split(items, _coverage(items), cut)
     if split is not None:
         first = [item for item in items if item.x1 <= split]
         second = [item for item in items if item.x1 > split]
         for side in (second, first) if rtl else (first, second):
-            _cut(side, threshold, rtl, out)
+            _cut(side, cut, rtl, out)
         return
-    groups = _band_groups(items, threshold)
+    groups = _band_groups(items, cut)
     if len(groups) == 1:
         out.append(_rows_in_order(items, rtl))
         return
     for group in groups:
-        _cut(group, threshold, rtl, out)
+        _cut(group, cut, rtl, out)
 
 
-def _column_split(items: list[T], coverage: Coverage, threshold: float) -> float | None:
+def _column_split(items: list[T], coverage: Coverage, cut: _Cut) -> float | None:
     """The gutter between two columns of the items, if any. Columns stand beside each other: a gap between items
     that lie one above the other (a centred title over a heading at the left margin) does not make them columns."""
-    split = _gutter(coverage, threshold)
+    split = _gutter(coverage, cut.threshold, cut.known(items))
     if split is None:
         return None
     first = [item for item in items if item.x1 <= split]
@@ -87,8 +131,9 @@ def _merge_intervals(intervals: list[tuple[float, float]]) -> Coverage:
     return merged
 
 
-def _gutter(coverage: Coverage, threshold: float) -> float | None:
-    """The x position splitting the widest acceptable gap in the coverage, if any."""
+def _gutter(coverage: Coverage, threshold: float, known: Sequence[Gutter] = ()) -> float | None:
+    """The x position splitting the widest acceptable gap in the coverage, if any: wide enough, between sides wide
+    enough, or over a known page gutter."""
     if len(coverage) < 2:
         return None
     left_edge, right_edge = coverage[0][0], coverage[-1][1]
@@ -96,14 +141,17 @@ def _gutter(coverage: Coverage, threshold: float) -> float | None:
     best: tuple[float, float] | None = None
     for (_, gap_start), (gap_end, _) in itertools.pairwise(coverage):
         width = gap_end - gap_start
-        if width < threshold or gap_start - left_edge < min_side or right_edge - gap_end < min_side:
+        over_known = any(gap_start <= (gutter.x0 + gutter.x1) / 2 <= gap_end for gutter in known)
+        if not over_known and (
+            width < threshold or gap_start - left_edge < min_side or right_edge - gap_end < min_side
+        ):
             continue
         if best is None or width > best[1] - best[0]:
             best = (gap_start, gap_end)
     return None if best is None else (best[0] + best[1]) / 2
 
 
-def _band_groups(items: list[T], threshold: float) -> list[list[T]]:
+def _band_groups(items: list[T], cut: _Cut) -> list[list[T]]:
     """Horizontal bands separated by empty y intervals, merged while their union keeps a gutter."""
     bands: list[list[T]] = []
     band_bottom = float("-inf")
@@ -119,14 +167,14 @@ def _band_groups(items: list[T], threshold: float) -> list[list[T]]:
     group_split = False
     for index, band in enumerate(bands):
         band_coverage = _coverage(band)
-        band_split = _gutter(band_coverage, threshold) is not None
+        band_split = _gutter(band_coverage, cut.threshold, cut.known(band)) is not None
         if groups:
             union = _merge_intervals(group_coverage + band_coverage)
-            union_split = _column_split(groups[-1] + band, union, threshold) is not None
+            union_split = _column_split(groups[-1] + band, union, cut) is not None
             joins = union_split or (not group_split and not band_split)
             following = bands[index + 1] if index + 1 < len(bands) else None
             if joins and group_split and not band_split and following is not None:
-                joins = not _leads_into(band, groups[-1], following, union, threshold)
+                joins = not _leads_into(band, groups[-1], following, union, cut)
             if joins:
                 groups[-1].extend(band)
                 group_coverage, group_split = union, union_split
@@ -136,9 +184,10 @@ def _band_groups(items: list[T], threshold: float) -> list[list[T]]:
     return groups
 
 
-def _leads_into(band: list[T], group: list[T], following: list[T], union: Coverage, threshold: float) -> bool:
+def _leads_into(band: list[T], group: list[T], following: list[T], union: Coverage, cut: _Cut) -> bool:
     """A single-column band between columns and a full-width block goes with the nearer of the two."""
-    if _gutter(_merge_intervals(union + _coverage(following)), threshold) is not None:
+    known = cut.known(group + band + following)
+    if _gutter(_merge_intervals(union + _coverage(following)), cut.threshold, known) is not None:
         return False
     gap_above = min(item.top for item in band) - max(item.bottom for item in group)
     gap_below = min(item.top for item in following) - max(item.bottom for item in band)
@@ -160,3 +209,135 @@ def _rows_in_order(items: list[T], rtl: bool) -> list[T]:
         row_bottom = item.bottom
     ordered.extend(sorted(row, key=lambda i: -i.x1 if rtl else i.x0))
     return ordered
+
+
+def page_gutters(rows: Sequence[Sequence[Boxed]], size: float) -> list[Gutter]:
+    """The page's gutters (see the module docstring), from its rows of text runs in top-down order; `size` is the
+    body font size. As the XY-cut does, wider gutters bound the sides of narrower ones: the gap between a column's
+    bullets and their text has the whole column beside it, but on its left only the bullets up to the gutter."""
+    width = PAGE_GUTTER_MIN_EM * size
+    edges = [_edges(row) for row in rows]
+    starts = [
+        (index, gap_start, gap_end)
+        for index, row in enumerate(edges)
+        for gap_start, gap_end in zip(row[2:-2:2], row[3:-1:2], strict=True)
+        if gap_end - gap_start >= width
+    ]
+    streaks: list[_Streak] = []
+    seen: list[tuple[int, int, float]] = []  # the rows and middle of each streak walked, a gutter or not
+    for start, gap_start, gap_end in starts:
+        if any(first <= start <= last and gap_start <= middle <= gap_end for first, last, middle in seen):
+            continue  # a row of a streak walked already
+        streak, first, last, middle = _streak(rows, edges, start, (gap_start, gap_end), size)
+        if streak is not None:
+            streaks.append(streak)
+        if last > first:
+            seen.append((first, last, middle))
+    found: list[Gutter] = []
+    for streak in sorted(streaks, key=lambda s: s.x1 - s.x0, reverse=True):
+        beside = [g for g in found if g.top < streak.bottom and streak.top < g.bottom]
+        left_edge = max([streak.left_edge, *(g.x1 for g in beside if g.x1 <= streak.x0)])
+        right_edge = min([streak.right_edge, *(g.x0 for g in beside if g.x0 >= streak.x1)])
+        min_side = MIN_SIDE_SHARE * (right_edge - left_edge)
+        if streak.x0 - left_edge >= min_side and right_edge - streak.x1 >= min_side:
+            found.append(Gutter(streak.x0, streak.x1, streak.top, streak.bottom))
+    return sorted(found, key=lambda g: (g.top, g.x0))
+
+
+def _edges(row: Sequence[Boxed]) -> list[float]:
+    """The edges of the row's spans between -inf and inf: its gaps are (edges[2j], edges[2j + 1])."""
+    if len(row) == 1:
+        return [-math.inf, row[0].x0, row[0].x1, math.inf]
+    return [-math.inf, *(x for span in _merge_intervals([(item.x0, item.x1) for item in row]) for x in span), math.inf]
+
+
+class _Side(NamedTuple):
+    """What one row holds on either side of a strip: where its text left of it ends and right of it starts (None:
+    no text on that side), how wide the text next to it on each side runs without a gap of the gutter's minimum
+    width, and the row's outer edges."""
+
+    end: float | None
+    start: float | None
+    left_width: float
+    right_width: float
+    x0: float
+    x1: float
+
+
+class _Streak(NamedTuple):
+    """A gutter candidate and the outer edges of the text beside it."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    left_edge: float
+    right_edge: float
+
+
+def _streak(
+    rows: Sequence[Sequence[Boxed]], edges: list[list[float]], start: int, gap: tuple[float, float], size: float
+) -> tuple[_Streak | None, int, int, float]:
+    """The streak through the row `start`'s gap: the rows above and below it that leave an interval of the gap
+    empty, narrowed to what they all leave empty (None when too few rows have text on both sides, line up at it or
+    face each other across it), its first and last row, and the middle of what they leave empty."""
+    width = PAGE_GUTTER_MIN_EM * size
+    strip = gap
+    sides: list[_Side] = []
+    first = last = start
+    for step in (1, -1):
+        index = start if step == 1 else start - 1
+        while 0 <= index < len(edges):
+            found = _row_side(edges[index], strip, width)
+            if found is None:
+                break
+            side, strip = found
+            sides.append(side)
+            first, last = min(first, index), max(last, index)
+            index += step
+    lo, hi = strip
+    walk = (first, last, (lo + hi) / 2)
+    if len(sides) < PAGE_GUTTER_ROWS:
+        return None, *walk
+    ends = [side.end for side in sides if side.end is not None]
+    starts = [side.start for side in sides if side.start is not None]
+    if len(ends) < PAGE_GUTTER_ROWS or len(starts) < PAGE_GUTTER_ROWS:
+        return None, *walk
+    tolerance = PAGE_GUTTER_ALIGN_EM * size
+    aligned = max(sum(1 for end in ends if lo - end <= tolerance), sum(1 for x in starts if x - hi <= tolerance))
+    if aligned < PAGE_GUTTER_ROWS:
+        return None, *walk
+    text, near = PAGE_GUTTER_TEXT_EM * size, PAGE_GUTTER_NEAR_EM * size
+    facing_left = sum(1 for s in sides if s.end is not None and s.end >= lo - near and s.left_width >= text)
+    facing_right = sum(1 for s in sides if s.start is not None and s.start <= hi + near and s.right_width >= text)
+    if min(facing_left, facing_right) < PAGE_GUTTER_ROWS:
+        return None, *walk
+    left_edge = min(side.x0 for side in sides if side.end is not None)
+    right_edge = max(side.x1 for side in sides if side.start is not None)
+    top = min(item.top for row in rows[first : last + 1] for item in row)
+    bottom = max(item.bottom for row in rows[first : last + 1] for item in row)
+    return _Streak(lo, hi, top, bottom, left_edge, right_edge), *walk
+
+
+def _row_side(edges: list[float], strip: tuple[float, float], width: float) -> tuple[_Side, tuple[float, float]] | None:
+    """The row's gap (between its spans, or beyond its first or last; `edges` as `_edges` gives them) that holds the
+    strip's middle and leaves `width` of the strip empty, as the row's sides and the strip narrowed to it; None when
+    there is none. A glyph protruding into the strip narrows it from an edge; text across its middle (a page number
+    centred under the columns) ends it."""
+    index = bisect.bisect_right(edges, (strip[0] + strip[1]) / 2) - 1
+    if index % 2:
+        return None  # the middle falls on a span
+    lo, hi = max(strip[0], edges[index]), min(strip[1], edges[index + 1])
+    if hi - lo < width:
+        return None
+    end = edges[index] if index > 0 else None
+    start = edges[index + 1] if index + 1 < len(edges) - 1 else None
+    reach = index  # edges[reach] ends the text left of the gap; walk left while the gaps are narrow
+    while reach > 2 and edges[reach - 1] - edges[reach - 2] < width:
+        reach -= 2
+    left_width = 0.0 if end is None else end - edges[reach - 1]
+    reach = index + 1
+    while reach < len(edges) - 3 and edges[reach + 2] - edges[reach + 1] < width:
+        reach += 2
+    right_width = 0.0 if start is None else edges[reach + 1] - start
+    return _Side(end, start, left_width, right_width, edges[1], edges[-2]), (lo, hi)

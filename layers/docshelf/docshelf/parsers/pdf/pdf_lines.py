@@ -1,4 +1,6 @@
-"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them.
+"""Group text runs into line fragments: runs on one baseline, split where a wide gap (a gutter) separates them. On a
+page (`page_lines`), the runs on either side of the page's gutters (`pdf_layout.page_gutters`) make their lines apart,
+however close a row's runs stand across one.
 
 A run set smaller and raised above the line (a reference mark, an exponent) is written in superscript characters
 where they all exist: `km²`, `10⁻³` (a fraction's numerator before its slash stays: `1⁄4`). NFKC, which the index
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_bidi import logical_line
 from docshelf.parsers.pdf.pdf_chars import SPACE_GAP_EM
+from docshelf.parsers.pdf.pdf_layout import Gutter, page_gutters
 from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import has_cjk_letter, no_space_script
 
@@ -90,8 +94,30 @@ def is_rtl(text: str) -> bool:
 
 def build_lines(runs: list[Run]) -> list[Line]:
     """Line fragments in top-to-bottom, then left-to-right order."""
+    return _lines(runs, text_rows([run for run in runs if not run.vertical]))
+
+
+def page_lines(runs: list[Run]) -> tuple[list[Line], list[Gutter]]:
+    """A page's line fragments (as `build_lines`) and its gutters; the runs on either side of a gutter are grouped
+    into rows apart, so that neither a line nor a raised mark is drawn across it."""
+    horizontal = [run for run in runs if not run.vertical]
+    rows = text_rows(horizontal)
+    # Without a row of two runs there is no gap to find a gutter in (pages set one line to a text object).
+    gutters = page_gutters(rows, body_size(horizontal)) if any(len(row) > 1 for row in rows) else []
+    if gutters:
+        parts: dict[tuple[bool | None, ...], list[Run]] = {}
+        for run in horizontal:
+            middle = (run.top + run.bottom) / 2
+            key = tuple(
+                (run.x0 + run.x1) / 2 > (g.x0 + g.x1) / 2 if g.top <= middle <= g.bottom else None for g in gutters
+            )
+            parts.setdefault(key, []).append(run)
+        rows = sorted((row for part in parts.values() for row in text_rows(part)), key=lambda r: r[0].top + r[0].bottom)
+    return _lines(runs, rows), gutters
+
+
+def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
     lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
-    rows = text_rows([run for run in runs if not run.vertical])
     for index, row in enumerate(rows):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
@@ -180,8 +206,8 @@ def _empty_bands(row: list[Run], start: float, end: float) -> list[tuple[float, 
     return bands
 
 
-def body_size(lines: list[Line]) -> float:
-    """The font size of most of the lines' characters (10 without lines)."""
+def body_size(lines: Sequence[Line] | Sequence[Run]) -> float:
+    """The font size of most of the lines' (or runs') characters (10 without any)."""
     weights: dict[float, int] = {}
     for line in lines:
         weights[line.size] = weights.get(line.size, 0) + len(line.text)

@@ -14,6 +14,7 @@ from docshelf.ocr.model import OcrBlock
 from docshelf.parsers.pdf.pdf import DocumentHead, PageLayout
 from docshelf.parsers.pdf.pdf_headings import OutlineEntry
 from docshelf.parsers.pdf.pdf_images import PlacedImage
+from docshelf.parsers.pdf.pdf_layout import Gutter
 from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
 from docshelf.serde import block_from_dict
@@ -63,6 +64,7 @@ def _page_to_dict(page: PageLayout | str) -> JsonObject:
     ]
     data["images"] = [_image_to_dict(image) for image in page.images]
     data["ocr_blocks"] = [asdict(block) for block in page.ocr_blocks]
+    data["gutters"] = [list(gutter) for gutter in page.gutters]
     return data
 
 
@@ -78,7 +80,9 @@ def _page_from_dict(data: JsonObject) -> PageLayout | str:
     lines = [Line(*values) for values in data["lines"]]
     images = [_image_from_dict(image) for image in data["images"]]
     ocr_blocks = [_ocr_block(block_from_dict(block)) for block in data["ocr_blocks"]]
-    return PageLayout(**{**data, "lines": lines, "tables": tables, "images": images, "ocr_blocks": ocr_blocks})
+    gutters = [Gutter(*gutter) for gutter in data.get("gutters", [])]
+    fixed = {"lines": lines, "tables": tables, "images": images, "ocr_blocks": ocr_blocks, "gutters": gutters}
+    return PageLayout(**{**data, **fixed})
 
 
 def _ocr_block(block: Block) -> OcrBlock:

@@ -239,7 +239,20 @@ class PageReader:
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
         return Run(
-            text, x0, top, x1, bottom, size, bold, vertical, italic, font, chars, advance, written_space, page_height - f
+            text,
+            x0,
+            top,
+            x1,
+            bottom,
+            size,
+            bold,
+            vertical,
+            italic,
+            font,
+            chars,
+            advance,
+            written_space,
+            page_height - f,
         )
 
     def _spaced(self, raw_text: str, start: int, gaps: list[int]) -> str:
