@@ -628,7 +628,7 @@ def _object_text_mismatches(data: bytes) -> tuple[int, list[str]]:
         for index in range(len(document)):
             page = document[index]
             textpage = page.get_textpage()
-            texts = object_texts(textpage.raw, logical_order=False)
+            texts = object_texts(textpage.raw, logical_order=False, accents=False)
             if texts is None:
                 textpage.close()
                 page.close()

@@ -5,7 +5,8 @@ Here the page text is read once, the character list is cut into runs that belong
 galloping search over `FPDFText_GetTextObject` (a few calls per run, not one per character), and each
 object's text is rebuilt with the rules of PDFium's `CPDF_TextPage::GetTextByObject`: the object's own
 characters, one space when a space follows them, and a line break when a later piece of the same object
-starts on another baseline.
+starts on another baseline. An accent drawn as a glyph of its own over a letter is composed with it
+(`pdf_accents`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from docshelf.parsers.pdf.pdf_accents import compose_accents
 from docshelf.parsers.pdf.pdf_bidi import glyph_continuations, rtl_letter_pairs, unreversed_glyphs
 from docshelf.scripts import no_space_script
 
@@ -45,15 +47,19 @@ def object_texts(
     *,
     logical_order: bool = True,
     text: str | None = None,
+    accents: bool = True,
 ) -> dict[int, str] | None:
     """Object address -> text as `FPDFTextObj_GetText` gives it (plus a NUL where it skips an unmapped glyph),
     or None when the page text is not 1:1 with the character list (then the caller must ask per object).
     `char_ranges` receives the character index range [start, end) of each object whose characters are contiguous
     in the text page but for generated spaces and line breaks. With `logical_order` right-to-left ligatures are
     put back in logical order (see `_logical_glyph_order`), where PDFium's own per-object text keeps them reversed.
-    `text` is the page text when the caller has read it already (`page_text`)."""
+    `text` is the page text when the caller has read it already (`page_text`, accents composed as it wants);
+    else it is read here, and with `accents` an accent drawn over its letter is composed with it (`pdf_accents`)."""
     if text is None:
         text = page_text(textpage, logical_order=logical_order)
+        if text and accents:
+            text = compose_accents(textpage, text)
     if not text:
         return None if text is None else {}
     handle = ctypes.cast(textpage, ctypes.c_void_p).value

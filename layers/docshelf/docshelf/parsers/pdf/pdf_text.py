@@ -17,6 +17,7 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from docshelf.parsers.pdf.pdf_accents import compose_accents
 from docshelf.parsers.pdf.pdf_chars import GlyphAdvances, object_texts, page_text
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -120,6 +121,8 @@ class PageReader:
         self._fonts.clear()  # font handles are only stable while their page is loaded
         self._ranges = {}
         text = page_text(textpage.raw)
+        if text:
+            text = compose_accents(textpage.raw, text)
         self._object_texts = object_texts(textpage.raw, self._ranges, text=text)
         self._page_text = text or ""
         self._glyphs = GlyphAdvances(textpage.raw, text) if text else None
@@ -318,8 +321,9 @@ def split_run(textpage: Any, page_height: float, run: Run, cuts: list[float]) ->
     left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     pieces: dict[int, list[tuple[float, float, str]]] = {}
     previous_side, previous_char, previous_right = -1, " ", 0.0
-    for index in range(start, end):
-        char = chr(pdfium_c.FPDFText_GetUnicode(textpage, index)).translate(_CLEAN)
+    codes = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, index)) for index in range(start, end))
+    for index, code in enumerate(compose_accents(textpage, codes, start), start):
+        char = code.translate(_CLEAN)
         if not char or not pdfium_c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top):
             continue
         x = (left.value + right.value) / 2
