@@ -24,6 +24,7 @@ _WESTERN = re.compile(
     r"^(chapter|part|section|appendix|annex|kapitel|chapitre|capítulo)\s+([0-9]+|[ivxlc]+|[a-z])\b[.:]?(?P<rest>.*)$",
     re.I | re.S,
 )
+_BARE_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2}){0,4}\.?")
 _DOTTED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})(?:\.(?!\d))?(?P<rest>.*)$", re.DOTALL)
 _CJK_ENUMERATION = re.compile(r"^([一二三四五六七八九十]{1,3})[、､](?P<rest>.*)$", re.DOTALL)
 _CJK_PARENTHESISED = re.compile(r"^\(([一二三四五六七八九十]{1,3})\)(?P<rest>.*)$", re.DOTALL)
@@ -95,6 +96,18 @@ def chapter_marker(line: str) -> bool:
     a heading even when nothing else marks it, as Word exports a 規程 whose 第N章 / 第N条 lines carry no style."""
     mark = numbering_mark(line)
     return mark is not None and mark.rank in _MARKER_LEVELS
+
+
+def bare_label(line: str) -> str | None:
+    """What a line is when it holds only a numbering label and no title: "chapter" (`Chapter 4`, `PART II`,
+    `Appendix A`, `第1章`, `第三节`), "number" (`2.1`), else None. Such a line is the first part of a title set on its
+    own line or apart from the title by a gap."""
+    text = unicodedata.normalize("NFKC", _SPACE.sub(" ", line.strip()))
+    if (marker := _CJK_MARKER.match(text)) and not marker.group("rest").strip():
+        return "chapter" if _MARKER_RANKS[marker.group(2)] < _MARKER_RANKS["款"] else None
+    if (western := _WESTERN.match(text)) and not western.group("rest").strip():
+        return "chapter"
+    return "number" if _BARE_NUMBER.fullmatch(text) else None
 
 
 def _one_line_level(rank: int) -> int:

@@ -111,3 +111,113 @@ def test_accents_drawn_over_their_letters_compose_into_the_accented_letters() ->
         "We thank Jürgen, José, García, François and Erdős, Dvořak, Björn Åström, Zoë, the sign ´ alone and the "
         "naïve reader."
     ]
+
+
+def _headings(content: ParsedContent) -> list[tuple[str, int]]:
+    return [(block.text, block.level) for block in content.blocks if isinstance(block, Heading)]
+
+
+_BODY_LINES = [
+    "The municipal fleet comprised 214 vehicles at the end of the year, of which 37 were battery",
+    "electric. Scheduled maintenance was completed on time for 91 percent of the inspections, and",
+    "breakdowns declined by 14 percent, largely because the oldest diesel vehicles were replaced.",
+]
+
+
+def _body(pdf: canvas.Canvas, y: float, font: str = "Helvetica") -> float:
+    pdf.setFont(font, 10.5)
+    for line in _BODY_LINES:
+        pdf.drawString(72, y, line)
+        y -= 13
+    return y - 14
+
+
+def _report_pdf() -> bytes:
+    """report and book classes: `Chapter N` on a line of its own over the chapter title in a larger type; a table
+    of contents whose entries have their page numbers at the right margin, without leaders."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica-Bold", 24)
+    pdf.drawString(72, HEIGHT - 100, "Contents")
+    y = HEIGHT - 150
+    for entry, number in [
+        ("Chapter 1 Executive Summary", "2"),
+        ("1.1 Key Findings", "2"),
+        ("1.2 Recommendations", "2"),
+        ("Chapter 2 Fleet Composition", "3"),
+        ("2.1 Age", "3"),
+    ]:
+        is_chapter = entry.startswith("Chapter")
+        pdf.setFont("Helvetica-Bold" if is_chapter else "Helvetica", 10.5)
+        pdf.drawString(72 if is_chapter else 90, y, entry)
+        if not is_chapter:  # a section's entry: a dot leader to its page number
+            leader = " ." * int((WIDTH - 180 - pdf.stringWidth(entry)) / pdf.stringWidth(" ."))
+            pdf.drawString(90 + pdf.stringWidth(entry), y, leader)
+        pdf.drawRightString(WIDTH - 72, y, number)
+        y -= 16
+    pdf.showPage()
+    for chapter, title, section in [("1", "Executive Summary", "Key Findings"), ("2", "Fleet Composition", "Age")]:
+        pdf.setFont("Helvetica-Bold", 20.7)
+        pdf.drawString(72, HEIGHT - 120, f"Chapter {chapter}")
+        pdf.setFont("Helvetica-Bold", 24.8)
+        pdf.drawString(72, HEIGHT - 170, title)
+        y = _body(pdf, HEIGHT - 220)
+        pdf.setFont("Helvetica-Bold", 14.3)
+        pdf.drawString(72, y, f"{chapter}.1 {section}")
+        _body(pdf, y - 24)
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_chapter_label_over_its_title_is_one_heading_and_contents_entries_are_none() -> None:
+    assert _headings(_parse(_report_pdf())) == [
+        ("Contents", 1),
+        ("Chapter 1 Executive Summary", 1),
+        ("1.1 Key Findings", 2),
+        ("Chapter 2 Fleet Composition", 1),
+        ("2.1 Age", 2),
+    ]
+
+
+_ZH_BODY = "本报告总结近三年来城市供水管网漏损控制工作的主要成果，分析当前存在的问题，并提出下一阶段的改进措施。" * 2
+
+
+def _ctex_pdf() -> bytes:
+    """ctex's book class: a centred chapter title, then centred section titles whose number (in the Latin font)
+    stands a quad (an em and more) from the title; Chinese body text."""
+    from tests.ja_pdf_fixtures import _fonts
+
+    _fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("JaGothic", 24)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 170, "第一章 概述")
+    y = HEIGHT - 240
+    for number, title in [("1.1", "目的"), ("1.2", "适用范围")]:
+        width = (
+            pdfmetrics.stringWidth(number, "Helvetica-Bold", 18)
+            + 18 * 1.2
+            + pdfmetrics.stringWidth(title, "JaGothic", 18)
+        )
+        x = (WIDTH - width) / 2
+        pdf.setFont("Helvetica-Bold", 18)
+        pdf.drawString(x, y, number)
+        pdf.setFont("JaGothic", 18)
+        pdf.drawString(x + width - pdfmetrics.stringWidth(title, "JaGothic", 18), y, title)
+        y -= 34
+        pdf.setFont("JaMincho", 12)
+        for start in range(0, len(_ZH_BODY), 36):
+            pdf.drawString(72, y, _ZH_BODY[start : start + 36])
+            y -= 18
+        y -= 24
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_section_number_a_quad_from_its_title_makes_one_heading_with_the_title() -> None:
+    from tests.ja_pdf_fixtures import require_cjk_font
+
+    require_cjk_font()
+    assert _headings(_parse(_ctex_pdf())) == [("第一章 概述", 1), ("1.1 目的", 2), ("1.2 适用范围", 2)]

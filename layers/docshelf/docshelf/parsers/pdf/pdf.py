@@ -39,7 +39,7 @@ from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
 from docshelf.parsers.pdf.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf.pdf_gaps import cut_at_gaps
-from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify
+from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify, join_title_parts
 from docshelf.parsers.pdf.pdf_images import ImageCache, PlacedImage, page_images
 from docshelf.parsers.pdf.pdf_layout import GUTTER_MIN_EM, Gutter, reading_order
 from docshelf.parsers.pdf.pdf_leader_tables import find_leader_tables
@@ -287,7 +287,7 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: Ass
         return [_page_candidates(pages[index]) for index in range(start, end)]
 
     per_page = map_page_ranges(layout, len(pages), worker_count(len(pages)))
-    candidates = _rejoined([candidate for page in per_page for candidate in page])
+    candidates = join_title_parts(_rejoined([candidate for page in per_page for candidate in page]))
     text_blocks = [item for item in candidates if isinstance(item, TextBlock)]
     resolve_hyphens(text_blocks)
     classified = iter(classify(text_blocks, outline))

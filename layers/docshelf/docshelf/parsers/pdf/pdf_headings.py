@@ -9,16 +9,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.pdf.pdf_numbering import explicit_marker, numbering_level
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock
 from docshelf.scripts import no_space_script
+from docshelf.structure import bare_label, numbering_mark
 
 MAX_SIZE_LEVEL = 4
 LARGER_THAN_BODY = 1.15
 TITLE_EXTRA_CHARS = 12  # `chapter12`, `appendixb`, `321`: a label beside a bookmark's title (normalised)
+# A title under its chapter label (`Chapter 1` / `Executive Summary`) is set this much smaller or larger at most, and
+# stands at most this many of the label's sizes below it.
+TITLE_SIZE_RATIO = 1.6
+TITLE_GAP_SIZES = 4.0
+# A title on the baseline of its number (`1.1` `目的`, a quad or more apart) starts within this many sizes of it.
+NUMBER_GAP_SIZES = 3.0
+_LEADER_TAIL = re.compile(r"(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlc]{1,6})")
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _NOT_TITLE_START = "—–-([{\"'“‘«"
@@ -110,7 +119,7 @@ class HeadingClassifier:
     def level(
         self, block: TextBlock, preceding: TextBlock | None = None, following: TextBlock | None = None
     ) -> int | None:
-        if block.aside:
+        if block.aside or block.toc_entry:
             return None
         outlined = self._outline_level(block)
         if outlined is not None:
@@ -171,6 +180,76 @@ class HeadingClassifier:
             return len(text) >= 0.8 * len(title)
         extra = len(text) - len(title)
         return extra <= TITLE_EXTRA_CHARS and (text.startswith(title) or text.endswith(title))
+
+
+_Candidate = TypeVar("_Candidate")
+
+
+def join_title_parts(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates with each title set apart from its label joined to it as one block: a chapter label on a line
+    of its own over its title in a similar emphasised type (`Chapter 1` / `Executive Summary`, `第1章` / `概要`), and
+    a label or section number with its title on the same baseline beyond a gap (`1.1` `目的`), which reading order
+    can take for two columns; and so a contents entry and the dot leader to its page number."""
+    texts: list[TextBlock] = [candidate for candidate in candidates if isinstance(candidate, TextBlock)]
+    if not texts:
+        return candidates
+    body = body_size(texts)
+    result: list[_Candidate] = []
+    for candidate in candidates:
+        previous = result[-1] if result else None
+        if isinstance(candidate, TextBlock) and isinstance(previous, TextBlock):
+            joined = _title_parts(previous, candidate, body) or _leader_tail(previous, candidate)
+            if joined is not None:
+                result[-1] = joined  # type: ignore[assignment]  # a TextBlock replaces a TextBlock
+                continue
+        result.append(candidate)
+    return result
+
+
+def _title_parts(label: TextBlock, title: TextBlock, body: float) -> TextBlock | None:
+    kind = bare_label(label.text) if len(label.text) <= 24 else None
+    if kind is None or label.aside or title.aside or title.page != label.page or title.list_item:
+        return None
+    if not _heading_shaped(title) or numbering_mark(title.text) is not None or title.toc_entry:
+        return None
+    if not all(block.bold or block.size >= body + 0.5 for block in (label, title)):
+        return None  # body text (a running header `2.11` `環境` in the body font) keeps its pieces
+    same_row = _same_row(label, title)
+    if same_row:
+        gap = title.x0 - label.x1
+        if not -1.0 <= gap <= NUMBER_GAP_SIZES * label.size or not 0.7 <= title.size / label.size <= 1.4:
+            return None
+    else:
+        if kind != "chapter" or not 0 <= title.top - label.bottom <= TITLE_GAP_SIZES * max(label.size, title.size):
+            return None
+        if not 1 / TITLE_SIZE_RATIO <= title.size / label.size <= TITLE_SIZE_RATIO:
+            return None
+    return replace(
+        label,
+        text=f"{label.text} {title.text}",
+        size=max(label.size, title.size),
+        bold=label.bold and title.bold,
+        n_lines=label.n_lines if same_row else label.n_lines + title.n_lines,
+        top=min(label.top, title.top),
+        bottom=max(label.bottom, title.bottom),
+        x0=min(label.x0, title.x0),
+        x1=max(label.x1, title.x1),
+        italic=label.italic and title.italic,
+    )
+
+
+def _same_row(left: TextBlock, right: TextBlock) -> bool:
+    height = min(left.bottom - left.top, right.bottom - right.top)
+    return min(left.bottom, right.bottom) - max(left.top, right.top) >= 0.5 * height > 0
+
+
+def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
+    """The entry of a table of contents with the dot leader and page number right of it on its row."""
+    if leader.page != entry.page or not _LEADER_TAIL.fullmatch(leader.text) or not _same_row(entry, leader):
+        return None
+    if leader.x0 < entry.x1 - 1.0:
+        return None
+    return replace(entry, text=f"{entry.text} {leader.text}", x1=leader.x1, toc_entry=True)
 
 
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:

@@ -19,6 +19,7 @@ _BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓�
 _MARK = r"(?:\s?[⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹,]*)?"
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
 _FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
+_PAGE_NUMBER = re.compile(r"\d{1,4}|(?i:(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))")
 _SIZE_CHANGE = 0.12
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
@@ -39,6 +40,10 @@ class TextBlock:
     # Text beside the page's flow (a margin stamp set vertically): never a heading, and no break in a paragraph.
     aside: bool = False
     end_page: int = 0  # the page a paragraph rejoined across page breaks ends on, when not its first
+    x0: float = 0.0
+    x1: float = 0.0
+    # A line ending in a page number set apart from its text (`第一章 概述      5`): an entry of a table of contents.
+    toc_entry: bool = False
 
 
 def is_list_item(text: str) -> bool:
@@ -109,9 +114,13 @@ def _paragraph_gap(previous: Line, line: Line, typical_gap: float) -> bool:
     return line.top - previous.bottom > max(typical_gap + 0.4 * size, 0.5 * size)
 
 
+def _same_row(previous: Line, line: Line) -> bool:
+    return line.top < previous.bottom - 0.5 * min(line.height, previous.height)
+
+
 def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool) -> bool:
     previous = current[-1]
-    if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
+    if _same_row(previous, line):
         return True  # another fragment of the same visual row
     size = max(line.size, previous.size, 1.0)
     gap = line.top - previous.bottom
@@ -227,7 +236,14 @@ def _joined(texts: list[str]) -> str:
 
 def _block(lines: list[Line], page: int) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
-    text = join_lines([line.text for line in lines], marked=True)
+    rows: list[str] = []
+    for index, line in enumerate(lines):
+        if index and _same_row(lines[index - 1], line):
+            # Fragments of one row stand an em or more apart (pdf_lines): a space, in CJK text too (`2.1 漏损率变化`).
+            rows[-1] = f"{rows[-1]} {line.text}"
+        else:
+            rows.append(line.text)
+    text = join_lines(rows, marked=True)
     return TextBlock(
         text=text,
         page=page,
@@ -238,4 +254,7 @@ def _block(lines: list[Line], page: int) -> TextBlock:
         n_lines=len({round(line.top) for line in lines}),
         list_item=is_list_item(text),
         italic=all(line.italic for line in lines),
+        x0=min(line.x0 for line in lines),
+        x1=max(line.x1 for line in lines),
+        toc_entry=len(lines) > 1 and _same_row(*lines[-2:]) and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None,
     )
