@@ -56,6 +56,9 @@ def test_numbered_heading_lines_have_their_level(line: str, level: int) -> None:
         "Plain sentence",
         "(1) 会社の名誉や信用を損なう行為をしないこと。",  # a list item that is a sentence
         "一、本规定自发布之日起施行。",
+        "14 March 2023",  # a date: its day numbers no section
+        "3 Jan. 2020",
+        "14. März 2023",
         "",
     ],
 )

@@ -30,6 +30,12 @@ _CJK_ENUMERATION = re.compile(r"^([一二三四五六七八九十]{1,3})[、､]
 _CJK_PARENTHESISED = re.compile(r"^\(([一二三四五六七八九十]{1,3})\)(?P<rest>.*)$", re.DOTALL)
 _PARENTHESISED = re.compile(r"^\((\d{1,2})\)(?P<rest>.*)$", re.DOTALL)
 _CIRCLED = re.compile(r"^([\u2460-\u2473\u3251-\u325f\u32b1-\u32bf])(?P<rest>.*)$", re.DOTALL)
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+    "|januar|februar|märz|mai|juni|juli|oktober|dezember"
+)
+_DATE = re.compile(rf"\d{{1,2}}\.? (?i:{_MONTHS})\.?,?(?: \d{{2,4}})?")
 _DOT_LEADER = re.compile(r"(?:\.{3,}|…+|‥+|・{3,}|\s\.\s\.)\s*\d+$")
 _SENTENCE_END = ("。", ".", "!", "?", "！", "？", ";", "；", ",", "，", "、", ":")
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
@@ -198,6 +204,8 @@ def _dotted(depth: int, text: str, rest: str) -> NumberingMark | None:
     # A space after the number: `5日とする` and `1.5倍` are no headings, nor `2 4 0.923` and `1.5 million`.
     if not title or rest[:1] != " ":
         return None
+    if depth == 1 and _DATE.fullmatch(unicodedata.normalize("NFKC", text).strip()):
+        return None  # the day of a date (`14 March 2023`) numbers no section
     if not (title[0].isalpha() and not title[0].islower()):
         return None
     if len(title.split()) > 14:
@@ -315,11 +323,17 @@ def _drop_runs(marks: list[NumberingMark | None]) -> None:
 
 
 def _drop_unsequenced(marks: list[NumberingMark | None]) -> None:
-    """Unmark each dotted number with no neighbour in a numbering: a heading `2.3` comes with a `2.2` or `2.4`,
-    its parent `2`, or a child `2.3.1`, and a lone one starts at 1 (`1 Introduction`). A line that only starts with
-    a number (`10 Downing Street`, `24 Hour Service`) has none."""
-    numbers = [_dotted_number(mark) for mark in marks]
+    """Unmark each dotted number with no neighbour in a numbering (`unsequenced`)."""
+    for index in unsequenced([dotted_number(mark) for mark in marks]):
+        marks[index] = None
+
+
+def unsequenced(numbers: Sequence[tuple[int, ...] | None]) -> list[int]:
+    """The indexes of the dotted numbers with no neighbour in a numbering: a heading `2.3` comes with a `2.2` or
+    `2.4`, its parent `2`, or a child `2.3.1`, and a lone one starts at 1 (`1 Introduction`). A line that only starts
+    with a number (`10 Downing Street`, `24 Hour Service`, a running header `38 Chapter 3`) has none."""
     present = {number for number in numbers if number is not None}
+    lone: list[int] = []
     for index, number in enumerate(numbers):
         if number is None or number[-1] == 1:
             continue
@@ -331,10 +345,12 @@ def _drop_unsequenced(marks: list[NumberingMark | None]) -> None:
             or any(other[: len(number)] == number and len(other) > len(number) for other in present)
         )
         if not related:
-            marks[index] = None
+            lone.append(index)
+    return lone
 
 
-def _dotted_number(mark: NumberingMark | None) -> tuple[int, ...] | None:
+def dotted_number(mark: NumberingMark | None) -> tuple[int, ...] | None:
+    """The parts of a mark's dotted number (`2.3.1` is (2, 3, 1)); None for other kinds of marks."""
     if mark is None or not _DOTTED_RANK < mark.rank < _PARENTHESISED_RANK:
         return None
     dotted = _DOTTED.match(unicodedata.normalize("NFKC", mark.heading))

@@ -221,3 +221,36 @@ def test_a_section_number_a_quad_from_its_title_makes_one_heading_with_the_title
 
     require_cjk_font()
     assert _headings(_parse(_ctex_pdf())) == [("第一章 概述", 1), ("1.1 目的", 2), ("1.2 适用范围", 2)]
+
+
+def _article_pdf() -> bytes:
+    """article's title block: the title, the author and the date a little larger than the body (\\large), then
+    numbered sections; a notice line starting with a number in the same type as the date."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 17)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 100, "Groundwater Recharge of the Upper Kessel Basin")
+    pdf.setFont("Helvetica", 11)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 140, "Hannah Brightwater")
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 170, "14 March 2023")
+    y = HEIGHT - 210
+    for number, title in [("1", "Introduction"), ("2", "Study Area")]:
+        pdf.setFont("Helvetica-Bold", 14)
+        pdf.drawString(72, y, f"{number} {title}")
+        y = _body(pdf, y - 22)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, y, "24 Hour Service")
+    _body(pdf, y - 20)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_date_or_a_lone_number_is_no_numbered_heading() -> None:
+    content = _parse(_article_pdf())
+    assert _headings(content) == [
+        ("Groundwater Recharge of the Upper Kessel Basin", 1),
+        ("1 Introduction", 1),
+        ("2 Study Area", 1),
+    ]
+    assert {"14 March 2023", "24 Hour Service"} <= set(_texts(content))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from docshelf.model import Block, Heading, Paragraph
-from docshelf.parsers.pdf.pdf_numbering import explicit_marker, numbering_level
+from docshelf.parsers.pdf.pdf_numbering import explicit_marker, lone_numbers, numbering_level
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock
 from docshelf.scripts import no_space_script
 from docshelf.structure import bare_label, numbering_mark
@@ -104,6 +104,14 @@ class HeadingClassifier:
         self.bold_level = min(MAX_SIZE_LEVEL + 1, max(self.size_levels.values(), default=0) + 1)
         italic_chars = sum(len(block.text) for block in blocks if block.italic)
         self.italic_body = italic_chars * 2 > sum(len(block.text) for block in blocks)
+        # Where a number is a line's only sign of a heading (set in about the body type, not bold), a number with
+        # no neighbour in the document's numbering is no sign (`38 第3章 数式の組版`, a running header).
+        shaped = [block for block in blocks if _heading_shaped(block)]
+        self.lone_numbers = {
+            id(shaped[index])
+            for index in lone_numbers([block.text for block in shaped])
+            if not (shaped[index].bold or self._larger_than_body(shaped[index]))
+        }
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
@@ -128,7 +136,7 @@ class HeadingClassifier:
         if not _heading_shaped(block) or block.size < body - 0.5:
             return None
         emphasised = block.bold or block.size >= body + 0.5
-        numbered = numbering_level(block.text)
+        numbered = numbering_level(block.text) if id(block) not in self.lone_numbers else None
         if numbered is not None and (emphasised or not block.list_item):
             return numbered if emphasised or numbered > 1 or explicit_marker(block.text) else None
         size_level = self.size_levels.get(round(block.size * 2) / 2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from docshelf.structure import chapter_marker, numbering_heading_level
+from docshelf.structure import chapter_marker, dotted_number, numbering_heading_level, numbering_mark, unsequenced
 
 _DECIMAL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
@@ -25,3 +25,10 @@ def numbering_level(text: str) -> int | None:
 def explicit_marker(text: str) -> bool:
     """A chapter word or a CJK chapter marker: a heading even when set in the body font."""
     return chapter_marker(text)
+
+
+def lone_numbers(texts: list[str]) -> set[int]:
+    """The indexes of the numbered lines whose dotted number has no neighbour among them (`structure.unsequenced`):
+    a running header `38 第3章 数式の組版`, `24 Hour Service` is no numbered heading."""
+    numbers = [dotted_number(numbering_mark(text)) if numbering_level(text) is not None else None for text in texts]
+    return set(unsequenced(numbers))
