@@ -254,3 +254,67 @@ def test_a_date_or_a_lone_number_is_no_numbered_heading() -> None:
         ("2 Study Area", 1),
     ]
     assert {"14 March 2023", "24 Hour Service"} <= set(_texts(content))
+
+
+def _handmade_pdf(content: bytes, resources: bytes, extra: list[bytes]) -> bytes:
+    """A one-page PDF written object by object (objects 5 on are `extra`)."""
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources %s >>" % resources
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        page,
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        *extra,
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _bitmap_bullet_pdf() -> bytes:
+    """pdfTeX without Type 1 symbol fonts draws itemize's bullet from a Type 3 (bitmap) font with no character for
+    it: PDFium reads its code, 0x88, a control character."""
+    glyph = b"1000 0 100 100 500 500 d1 300 300 m 500 300 l 500 500 l 300 500 l f"
+    content = b"\n".join(
+        [
+            b"BT /T3 10 Tf 72 700 Td (\\210) Tj ET",
+            b"BT /F1 10 Tf 84 700 Td (Wear safety glasses at all times.) Tj ET",
+            b"BT /T3 10 Tf 72 686 Td (\\210) Tj ET",
+            b"BT /F1 10 Tf 84 686 Td (Lab coats must be fastened.) Tj ET",
+            b"BT /F1 10 Tf 72 650 Td (Spills are reported at once.) Tj ET",
+            b"BT /F1 10 Tf 72 636 Td (Bins are emptied every) Tj ET",
+            b"BT /T3 10 Tf 183 636 Td (\\210) Tj ET",
+            b"BT /F1 10 Tf 191 636 Td (Friday.) Tj ET",
+        ]
+    )
+    type3 = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /CharProcs << /g136 7 0 R >> /Encoding << /Type /Encoding /Differences [136 /g136] >>"
+        b" /FirstChar 136 /LastChar 136 /Widths [1000] /Resources << >> >>"
+    )
+    return _handmade_pdf(
+        content,
+        b"<< /Font << /F1 5 0 R /T3 6 0 R >> >>",
+        [
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            type3,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(glyph), glyph),
+        ],
+    )
+
+
+def test_a_glyph_without_a_character_is_a_bullet_before_a_line_and_nothing_elsewhere() -> None:
+    blocks = [block for block in _parse(_bitmap_bullet_pdf()).blocks if isinstance(block, Paragraph)]
+    assert [block.text.removeprefix("• ") for block in blocks] == [
+        "Wear safety glasses at all times.",
+        "Lab coats must be fastened.",
+        "Spills are reported at once. Bins are emptied every Friday.",
+    ]
+    assert [block.list_level is not None for block in blocks] == [True, True, False]

@@ -23,8 +23,18 @@ from docshelf.parsers.pdf.pdf_chars import GlyphAdvances, object_texts, page_tex
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-# Control characters become nothing, layout whitespace becomes a space, PDFium's hyphen markers a hyphen.
-_CLEAN = {code: None for code in range(32)} | {9: " ", 10: " ", 13: " ", 2: "-", 0xAD: "-", 0xFFFE: None, 0xFEFF: None}
+# Control characters (C0, DEL, C1: what PDFium gives for a glyph its font maps to no character) become nothing,
+# layout whitespace becomes a space, PDFium's hyphen markers a hyphen.
+_CONTROLS = (*range(32), *range(0x7F, 0xA0))
+_CLEAN = {code: None for code in _CONTROLS} | {9: " ", 10: " ", 13: " ", 2: "-", 0xAD: "-", 0xFFFE: None, 0xFEFF: None}
+_UNMAPPED_GLYPH = frozenset(chr(code) for code in _CONTROLS if code not in (2, 9, 10, 13))
+# A glyph without a character alone before a line's text is its bullet when it is shaped like one (about as wide as
+# high, BULLET_SIZE_EM of the text's size), the text starts BULLET_GAP_EM after it (a space, not a mark drawn over
+# or into the word) and nothing stands BULLET_CLEAR_EM before it on the line.
+BULLET = "\u2022"
+BULLET_SIZE_EM = (0.2, 0.7)
+BULLET_GAP_EM = (0.2, 2.0)
+BULLET_CLEAR_EM = 3.0
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
 _ITALIC_NAMES = ("italic", "oblique")
 _ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
@@ -114,6 +124,7 @@ class PageReader:
         self._ranges: dict[int, tuple[int, int]] = {}
         self._glyphs: GlyphAdvances | None = None
         self._page_text = ""
+        self._unmapped: list[Run] = []
 
     def read(self, page: Any, textpage: Any, number: int) -> PageText:
         width, height = page.get_size()
@@ -126,7 +137,10 @@ class PageReader:
         self._object_texts = object_texts(textpage.raw, self._ranges, text=text)
         self._page_text = text or ""
         self._glyphs = GlyphAdvances(textpage.raw, text) if text else None
+        self._unmapped = []
         self._walk(page.raw, textpage.raw, result, IDENTITY, is_form=False)
+        if self._unmapped:
+            result.runs.extend(unmapped_bullets(result.runs, self._unmapped))
         return result
 
     def _walk(self, container: Any, textpage: Any, out: PageText, outer: Matrix, *, is_form: bool) -> None:
@@ -214,7 +228,8 @@ class PageReader:
             raw_text = self._object_texts.get(address, "")
             chars = self._ranges.get(address, chars)
         text = raw_text.translate(_CLEAN)
-        if not text.strip():
+        unmapped = not text.strip() and raw_text.strip(" ") in _UNMAPPED_GLYPH
+        if not text.strip() and not unmapped:
             return None
         pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
         m = self._matrix
@@ -241,7 +256,7 @@ class PageReader:
         bold, italic, font = self._font_style(obj)
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
-        return Run(
+        run = Run(
             text,
             x0,
             top,
@@ -257,6 +272,11 @@ class PageReader:
             written_space,
             page_height - f,
         )
+
+        if unmapped:  # a bullet or nothing, once the page's lines are known (`unmapped_bullets`)
+            self._unmapped.append(run)
+            return None
+        return run
 
     def _spaced(self, raw_text: str, start: int, gaps: list[int]) -> str:
         """The object's text with a space after each of the given characters (page indices), when the text is the
@@ -300,6 +320,29 @@ class PageReader:
 def clean_text(text: str) -> str:
     """The text without control characters, layout whitespace as spaces and PDFium's hyphen markers as hyphens."""
     return text.translate(_CLEAN)
+
+
+def unmapped_bullets(runs: list[Run], unmapped: list[Run]) -> list[Run]:
+    """Bullets for the text objects that draw one glyph without a character (a bitmap bullet of a Type 3 font, which
+    PDFium reads as a control character): one alone just before a line's text, with nothing before it on the line,
+    is the line's bullet; any other is dropped, as a control character is no text."""
+    bullets: list[Run] = []
+    for glyph in unmapped:
+        width, height = glyph.x1 - glyph.x0, glyph.bottom - glyph.top
+        if glyph.vertical or not 0.7 <= width / max(height, 0.1) <= 1.4:
+            continue
+        mates = [
+            run
+            for run in runs
+            if not run.vertical
+            and min(run.bottom, glyph.bottom) - max(run.top, glyph.top) >= 0.5 * height
+            and BULLET_SIZE_EM[0] <= height / run.size <= BULLET_SIZE_EM[1]
+        ]
+        follows = any(BULLET_GAP_EM[0] <= (run.x0 - glyph.x1) / run.size <= BULLET_GAP_EM[1] for run in mates)
+        preceded = any(run.x1 <= glyph.x0 + 1.0 and glyph.x0 - run.x1 <= BULLET_CLEAR_EM * run.size for run in mates)
+        if follows and not preceded:
+            bullets.append(Run(BULLET, glyph.x0, glyph.top, glyph.x1, glyph.bottom, glyph.size, glyph.bold))
+    return bullets
 
 
 def is_skewed(a: float, b: float) -> bool:
