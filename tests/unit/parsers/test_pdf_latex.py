@@ -318,3 +318,56 @@ def test_a_glyph_without_a_character_is_a_bullet_before_a_line_and_nothing_elsew
         "Spills are reported at once. Bins are emptied every Friday.",
     ]
     assert [block.list_level is not None for block in blocks] == [True, True, False]
+
+
+def _lists_pdf() -> bytes:
+    """itemize and enumerate nested three deep: LaTeX's bullets (`•`, `–`, `∗`) and labels (`1.`, `(a)`, `i.`) set
+    flush right before the item's text, each level indented further."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, HEIGHT - 80, "All personnel must observe the following procedures in the laboratory.")
+    y = HEIGHT - 104
+    items = [
+        (0, "•", "Wear safety glasses at all times."),
+        (1, "–", "Visitors are given glasses at the door."),
+        (2, "∗", "Spare glasses are kept in the cabinet."),
+        (0, "•", "Food and drink are prohibited."),
+        (0, "1.", "Confirm that the fume hood is running."),
+        (1, "(a)", "Use the grounded safety cans."),
+        (2, "i.", "Use the pre-printed labels."),
+        (2, "ii.", "Replace illegible labels immediately."),
+        (2, "iii.", "Keep the labels dry."),
+        (0, "2.", "Return stock bottles to the cabinet."),
+    ]
+    for level, marker, text in items:
+        x = 90 + 25 * level  # the item's text; its marker ends a little before it
+        pdf.setFont("Symbol" if marker == "∗" else "Helvetica", 10)  # Symbol's asteriskmath is U+2217
+        pdf.drawRightString(x - 5, y, marker)
+        pdf.setFont("Helvetica", 10)
+        pdf.drawString(x, y, text)
+        y -= 14
+    pdf.drawString(72, y - 10, "Spills are reported to the supervisor without delay.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_list_items_nest_by_their_markers_indents_and_lose_their_bullet_glyphs() -> None:
+    items = [
+        (block.list_level, block.text)
+        for block in _parse(_lists_pdf()).blocks
+        if isinstance(block, Paragraph) and block.list_level is not None
+    ]
+    assert items == [
+        (0, "Wear safety glasses at all times."),
+        (1, "Visitors are given glasses at the door."),
+        (2, "Spare glasses are kept in the cabinet."),
+        (0, "Food and drink are prohibited."),
+        (0, "1. Confirm that the fume hood is running."),
+        (1, "(a) Use the grounded safety cans."),
+        (2, "i. Use the pre-printed labels."),
+        (2, "ii. Replace illegible labels immediately."),
+        (2, "iii. Keep the labels dry."),
+        (0, "2. Return stock bottles to the cabinet."),
+    ]

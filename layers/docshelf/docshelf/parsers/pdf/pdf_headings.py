@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.pdf.pdf_numbering import explicit_marker, lone_numbers, numbering_level
-from docshelf.parsers.pdf.pdf_paragraphs import TextBlock
+from docshelf.parsers.pdf.pdf_paragraphs import BULLET_GLYPHS, TextBlock
 from docshelf.scripts import no_space_script
 from docshelf.structure import bare_label, numbering_mark
 
@@ -27,6 +27,9 @@ TITLE_SIZE_RATIO = 1.6
 TITLE_GAP_SIZES = 4.0
 # A title on the baseline of its number (`1.1` `目的`, a quad or more apart) starts within this many sizes of it.
 NUMBER_GAP_SIZES = 3.0
+LIST_STEP_SIZES = 6.0  # a nested list is indented a few ems; a marker further right is in another column
+_BULLET_GLYPH = re.compile(rf"^[{BULLET_GLYPHS}]\s+")
+_NOTE_GLYPHS = "*∗—"
 _LEADER_TAIL = re.compile(r"(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlc]{1,6})")
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
@@ -262,12 +265,58 @@ def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
 
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
     classifier = HeadingClassifier(blocks, outline)
+    nesting = _ListNesting()
     result: list[Block] = []
     for index, block in enumerate(blocks):
         preceding = blocks[index - 1] if index else None
         level = classifier.level(block, preceding, blocks[index + 1] if index + 1 < len(blocks) else None)
+        list_level = nesting.level(block, heading=level is not None)
         if level is not None:
             result.append(Heading(text=block.text, level=level, page=block.page))
         else:
-            result.append(Paragraph(text=block.text, page=block.page, list_level=0 if block.list_item else None))
+            result.append(Paragraph(text=block.text, page=block.page, list_level=list_level))
+    _drop_bullet_glyphs(result)
     return result
+
+
+def _drop_bullet_glyphs(blocks: list[Block]) -> None:
+    """A list item's bullet glyph is the Markdown `-`: it leaves the item's text where it is the list's marker, on a
+    nested item or on two items or more of one level in one list. A glyph on one item alone may be content (a table
+    of symbols, `· \\cdot`), and an asterisk or a dash at the first level marks notes and quotations as often."""
+    run: list[tuple[int, int, str]] = []  # (index, list level, glyph and its space) of the items of one list
+    for index, block in enumerate([*blocks, None]):
+        if isinstance(block, Paragraph) and block.list_level is not None:
+            marker = _BULLET_GLYPH.match(block.text)
+            run.append((index, block.list_level, marker.group() if marker else ""))
+            continue
+        counts = Counter((level, glyph[:1]) for _, level, glyph in run)
+        for item, level, glyph in run:
+            shared = counts[level, glyph[:1]] >= 2
+            note_mark = glyph[:1] in _NOTE_GLYPHS and not level
+            paragraph = blocks[item]
+            if glyph and (shared or level) and not note_mark and isinstance(paragraph, Paragraph):
+                blocks[item] = replace(paragraph, text=paragraph.text[len(glyph) :])
+        run = []
+
+
+class _ListNesting:
+    """List levels from the indents of the items' markers: an item further right than the item before it (by half a
+    size, at most LIST_STEP_SIZES) is nested one level deeper, one further left by a size or more goes back to the
+    level of its indent (less is a marker set flush right: `ii.` starts left of `i.`). A heading, or text left of
+    the list's first marker, ends the list."""
+
+    def __init__(self) -> None:
+        self.indents: list[float] = []
+
+    def level(self, block: TextBlock, *, heading: bool) -> int | None:
+        if heading or not block.list_item or block.aside:
+            if heading or (self.indents and block.x0 < self.indents[0] - block.size):
+                self.indents = []
+            return None
+        while self.indents and block.x0 < self.indents[-1] - block.size:
+            self.indents.pop()
+        if self.indents and block.x0 > self.indents[-1] + LIST_STEP_SIZES * block.size:
+            self.indents = []  # the next column or a list elsewhere on the page
+        if not self.indents or block.x0 > self.indents[-1] + 0.5 * block.size:
+            self.indents.append(block.x0)
+        return len(self.indents) - 1

@@ -13,8 +13,14 @@ from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_numbering import numbering_level
 from docshelf.scripts import no_space_script
 
-# A bullet glyph and a space, or a round bullet right before a CJK item's first character (`•基幹業務`).
-_BULLET = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]\s|[•●◦▪■](?=[^\W\d_])|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
+# A list item's marker: a bullet glyph and a space (`∗` is LaTeX's third level), a round bullet right before an
+# item's first letter (`•基幹業務`), a number, a letter or a lower-case roman numeral (`ii.`, `(iv)`, `xii)`) with
+# its dot or bracket.
+BULLET_GLYPHS = "•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤∗\\-–—*"
+_BULLET = re.compile(
+    rf"^(?:[{BULLET_GLYPHS}]\s|[•●◦▪■](?=[^\W\d_])|\(?\d{{1,2}}[.)]\s|\(?[a-z][.)]\s"
+    rf"|\(?(?=[ivx])x{{0,3}}(?:ix|iv|v?i{{0,3}})[.)]\s)"
+)
 # A sentence ends at its stop, or at a raised note mark after it (`(Chen et al., 2017).⁴`).
 _MARK = r"(?:\s?[⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹,]*)?"
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
