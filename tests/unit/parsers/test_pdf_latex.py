@@ -371,3 +371,67 @@ def test_list_items_nest_by_their_markers_indents_and_lose_their_bullet_glyphs()
         (2, "iii. Keep the labels dry."),
         (0, "2. Return stock bottles to the cabinet."),
     ]
+
+
+def _title_block_pdf() -> bytes:
+    """A two-column paper's title block as \\maketitle sets it: the title with a \\thanks mark, the authors on one
+    row a \\qquad apart and their affiliation centred in \\large, then the abstract and sections in bold."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    title = "Low-Cost Acoustic Monitoring of Urban Birds"
+    pdf.setFont("Helvetica", 17)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 90, title)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString((WIDTH + pdfmetrics.stringWidth(title, "Helvetica", 17)) / 2, HEIGHT - 84, "*")
+    pdf.setFont("Helvetica", 12.5)
+    names = ("Chen Wei", "Aoife Gallagher")  # centred as one row, a \qquad apart
+    x = (WIDTH - sum(pdfmetrics.stringWidth(name, "Helvetica", 12.5) for name in names) - 25) / 2
+    pdf.drawString(x, HEIGHT - 120, names[0])
+    pdf.drawString(x + pdfmetrics.stringWidth(names[0], "Helvetica", 12.5) + 25, HEIGHT - 120, names[1])
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 136, "School of Biological Sciences, Eastbourne University")
+    y = HEIGHT - 170
+    for heading in ("Abstract", "1 Introduction"):
+        pdf.setFont("Helvetica-Bold", 14)
+        pdf.drawString(72, y, heading)
+        y = _body(pdf, y - 20)
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(72, 60, "* Funded by the Regional Water Authority.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_title_block_under_the_title_is_no_heading_and_the_title_loses_its_note_mark() -> None:
+    content = _parse(_title_block_pdf())
+    assert _headings(content) == [
+        ("Low-Cost Acoustic Monitoring of Urban Birds", 1),
+        ("Abstract", 2),
+        ("1 Introduction", 1),
+    ]
+    texts = _texts(content)
+    assert "School of Biological Sciences, Eastbourne University" in texts
+    assert any("Chen Wei" in text for text in texts)
+
+
+def test_the_lines_of_a_cjk_title_block_stay_apart() -> None:
+    from tests.ja_pdf_fixtures import _fonts, _mixed_width, draw_mixed, require_cjk_font
+
+    require_cjk_font()
+    _fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for text, size, y in [
+        ("城市供水管网漏损控制技术报告", 22, 330),
+        ("市政工程研究院", 15, 390),
+        ("2023年6月", 15, 432),
+    ]:
+        draw_mixed(pdf, (WIDTH - _mixed_width(text, "JaMincho", size)) / 2, HEIGHT - y, text, size=size)
+    pdf.showPage()
+    pdf.setFont("JaMincho", 12)
+    for start in range(0, len(_ZH_BODY), 36):
+        pdf.drawString(72, HEIGHT - 100 - start // 2, _ZH_BODY[start : start + 36])
+    pdf.showPage()
+    pdf.save()
+    content = _parse(buffer.getvalue())
+    assert _headings(content) == [("城市供水管网漏损控制技术报告", 1)]
+    assert "市政工程研究院 2023年6月" in _texts(content)

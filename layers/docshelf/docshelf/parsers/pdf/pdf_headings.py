@@ -30,6 +30,8 @@ NUMBER_GAP_SIZES = 3.0
 LIST_STEP_SIZES = 6.0  # a nested list is indented a few ems; a marker further right is in another column
 _BULLET_GLYPH = re.compile(rf"^[{BULLET_GLYPHS}]\s+")
 _NOTE_GLYPHS = "*∗—"
+# A note's mark at the end of a heading (`\\thanks` on a title, `Chen Wei∗`, a reference ` ¹`) is no part of its title.
+_NOTE_MARK = re.compile(r"\s?[*∗†‡]+$|\s[¹²³⁴⁵⁶⁷⁸⁹⁰]+$")
 _LEADER_TAIL = re.compile(r"(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlc]{1,6})")
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
@@ -115,6 +117,7 @@ class HeadingClassifier:
             for index in lone_numbers([block.text for block in shaped])
             if not (shaped[index].bold or self._larger_than_body(shaped[index]))
         }
+        self.marked: set[int] = set()  # blocks whose level a bookmark or a number gave, not their type alone
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
@@ -134,6 +137,7 @@ class HeadingClassifier:
             return None
         outlined = self._outline_level(block)
         if outlined is not None:
+            self.marked.add(id(block))
             return outlined
         body = self.page_body.get(block.page, self.body)
         if not _heading_shaped(block) or block.size < body - 0.5:
@@ -141,6 +145,7 @@ class HeadingClassifier:
         emphasised = block.bold or block.size >= body + 0.5
         numbered = numbering_level(block.text) if id(block) not in self.lone_numbers else None
         if numbered is not None and (emphasised or not block.list_item):
+            self.marked.add(id(block))
             return numbered if emphasised or numbered > 1 or explicit_marker(block.text) else None
         size_level = self.size_levels.get(round(block.size * 2) / 2)
         if size_level is not None and self._larger_than_body(block):
@@ -265,18 +270,75 @@ def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
 
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:
     classifier = HeadingClassifier(blocks, outline)
+    levels = [
+        classifier.level(
+            block, blocks[index - 1] if index else None, blocks[index + 1] if index + 1 < len(blocks) else None
+        )
+        for index, block in enumerate(blocks)
+    ]
+    for index in _title_block(blocks, levels, classifier):
+        levels[index] = None
     nesting = _ListNesting()
     result: list[Block] = []
-    for index, block in enumerate(blocks):
-        preceding = blocks[index - 1] if index else None
-        level = classifier.level(block, preceding, blocks[index + 1] if index + 1 < len(blocks) else None)
+    for block, level in zip(blocks, levels, strict=True):
         list_level = nesting.level(block, heading=level is not None)
         if level is not None:
-            result.append(Heading(text=block.text, level=level, page=block.page))
+            result.append(Heading(text=_NOTE_MARK.sub("", block.text) or block.text, level=level, page=block.page))
         else:
             result.append(Paragraph(text=block.text, page=block.page, list_level=list_level))
     _drop_bullet_glyphs(result)
     return result
+
+
+def _heads(blocks: list[TextBlock], above: list[int], middle: list[int], below: list[int]) -> bool:
+    """Whether a row stands nearer the row below it than the row above it, as a heading stands nearer the text it
+    heads."""
+    top = min(blocks[index].top for index in middle)
+    bottom = max(blocks[index].bottom for index in middle)
+    gap_above = top - max(blocks[index].bottom for index in above)
+    gap_below = min(blocks[index].top for index in below) - bottom
+    return gap_below < gap_above
+
+
+def _title_block(blocks: list[TextBlock], levels: list[int | None], classifier: HeadingClassifier) -> list[int]:
+    """The lines under a document's title that its type alone made headings but that are its title block (authors,
+    affiliations, a date): on the first page, the rows after its largest text, centred under it and narrower than
+    the text, up to the first row that is not. The last of them stays a heading when body text follows it (a
+    centred section title); a bookmark or a number keeps any."""
+    page = blocks[0].page if blocks else 0
+    indexes = [index for index, block in enumerate(blocks) if block.page == page and not block.aside]
+    if len(indexes) < 2:
+        return []
+    title = max(indexes, key=lambda index: blocks[index].size)
+    if levels[title] is None:
+        return []
+    left = min(blocks[index].x0 for index in indexes)
+    width = max(blocks[index].x1 for index in indexes) - left
+    centre, body = (blocks[title].x0 + blocks[title].x1) / 2, classifier.body
+    rows: list[list[int]] = []
+    for index in indexes[indexes.index(title) + 1 :]:
+        if rows and _same_row(blocks[rows[-1][-1]], blocks[index]):
+            rows[-1].append(index)
+        else:
+            rows.append([index])
+    block_rows: list[list[int]] = []
+    for row in rows:
+        x0, x1 = min(blocks[index].x0 for index in row), max(blocks[index].x1 for index in row)
+        centred = abs((x0 + x1) / 2 - centre) <= max(body, 0.03 * width) and x0 >= left + 2.0 * body
+        running = any(blocks[index].n_lines >= 2 for index in row) and x1 - x0 >= 0.6 * width
+        if not centred or running:
+            body_text = all(levels[index] is None and abs(blocks[index].size - body) < 0.5 for index in row)
+            last = len(block_rows) - 1
+            if block_rows and body_text and _heads(blocks, rows[last - 1] if last else [title], rows[last], row):
+                block_rows.pop()  # a centred section title over the text
+            break
+        block_rows.append(row)
+    return [
+        index
+        for row in block_rows
+        for index in row
+        if levels[index] is not None and id(blocks[index]) not in classifier.marked
+    ]
 
 
 def _drop_bullet_glyphs(blocks: list[Block]) -> None:

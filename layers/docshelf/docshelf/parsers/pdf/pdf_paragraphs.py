@@ -59,7 +59,7 @@ def is_list_item(text: str) -> bool:
 def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
     if not lines:
         return []
-    right_edge = max(line.x1 for line in lines)
+    left_edge, right_edge = min(line.x0 for line in lines), max(line.x1 for line in lines)
     typical_gap = _typical_gap(lines)
     spaced = _spaced(lines, typical_gap)
     blocks: list[TextBlock] = []
@@ -68,9 +68,9 @@ def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
         if _continues(current, line, typical_gap, right_edge, spaced=spaced):
             current.append(line)
         else:
-            blocks.append(_block(current, page))
+            blocks.append(_block(current, page, (left_edge, right_edge)))
             current = [line]
-    blocks.append(_block(current, page))
+    blocks.append(_block(current, page, (left_edge, right_edge)))
     return blocks
 
 
@@ -162,6 +162,22 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
 
 
+def _broken_short(previous: Line, line: Line, edges: tuple[float, float]) -> bool:
+    """Two CJK lines centred between the edges of the text, short of both, were broken by hand, not wrapped: a title
+    block's author and date. The next line goes on after a space, as it would in other scripts (`市政工程研究院
+    2023年6月`). Lines of a justified block set in from both sides (a quotation) share their edges: no space."""
+    size = max(previous.size, line.size, 1.0)
+    centre = (edges[0] + edges[1]) / 2
+    for part in (previous, line):
+        if part.x0 <= edges[0] + 2.0 * size or part.x1 >= edges[1] - 2.0 * size:
+            return False
+        if abs((part.x0 + part.x1) / 2 - centre) > size:
+            return False
+    if (abs(previous.x0 - line.x0) < 1.0 and abs(previous.x1 - line.x1) < 1.0) or not previous.text or not line.text:
+        return False
+    return no_space_script(previous.text[-1]) or no_space_script(line.text[0])
+
+
 def _capitals_title(title: Line, line: Line) -> bool:
     """A short line in capitals over a line of running text (`INTRODUCTION` set in the body font): a title."""
     text = title.text
@@ -240,12 +256,15 @@ def _joined(texts: list[str]) -> str:
     return "".join(parts)
 
 
-def _block(lines: list[Line], page: int) -> TextBlock:
+def _block(lines: list[Line], page: int, edges: tuple[float, float]) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
     rows: list[str] = []
     for index, line in enumerate(lines):
-        if index and _same_row(lines[index - 1], line):
+        previous = lines[index - 1] if index else None
+        if previous is not None and _same_row(previous, line):
             # Fragments of one row stand an em or more apart (pdf_lines): a space, in CJK text too (`2.1 漏损率变化`).
+            rows[-1] = f"{rows[-1]} {line.text}"
+        elif previous is not None and _broken_short(previous, line, edges):
             rows[-1] = f"{rows[-1]} {line.text}"
         else:
             rows.append(line.text)
