@@ -70,6 +70,7 @@ _MARK_STARTS = frozenset(
     "第0123456789０１２３４５６７８９(（一二三四五六七八九十CcPpSsAa"
     + "".join(map(chr, [*range(0x2460, 0x2474), *range(0x3251, 0x3260), *range(0x32B1, 0x32C0)]))
 )
+_LABEL_STARTS = _MARK_STARTS | frozenset("Kk")  # and `Kapitel`
 MAX_TITLE_CHARS = 60
 MAX_LIST_TITLE_CHARS = 30
 MAX_HEADING_LEVEL = 6
@@ -108,6 +109,8 @@ def bare_label(line: str) -> str | None:
     """What a line is when it holds only a numbering label and no title: "chapter" (`Chapter 4`, `PART II`,
     `Appendix A`, `第1章`, `第三节`), "number" (`2.1`), else None. Such a line is the first part of a title set on its
     own line or apart from the title by a gap."""
+    if line.lstrip()[:1] not in _LABEL_STARTS:
+        return None
     text = unicodedata.normalize("NFKC", _SPACE.sub(" ", line.strip()))
     if (marker := _CJK_MARKER.match(text)) and not marker.group("rest").strip():
         return "chapter" if _MARKER_RANKS[marker.group(2)] < _MARKER_RANKS["款"] else None

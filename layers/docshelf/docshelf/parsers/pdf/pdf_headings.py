@@ -111,7 +111,7 @@ class HeadingClassifier:
         self.italic_body = italic_chars * 2 > sum(len(block.text) for block in blocks)
         # Where a number is a line's only sign of a heading (set in about the body type, not bold), a number with
         # no neighbour in the document's numbering is no sign (`38 第3章 数式の組版`, a running header).
-        shaped = [block for block in blocks if _heading_shaped(block)]
+        shaped = [block for block in blocks if block.text[:1].isdigit() and _heading_shaped(block)]
         self.lone_numbers = {
             id(shaped[index])
             for index in lone_numbers([block.text for block in shaped])
@@ -350,6 +350,8 @@ def _drop_bullet_glyphs(blocks: list[Block]) -> None:
         if isinstance(block, Paragraph) and block.list_level is not None:
             marker = _BULLET_GLYPH.match(block.text)
             run.append((index, block.list_level, marker.group() if marker else ""))
+            continue
+        if not run:
             continue
         counts = Counter((level, glyph[:1]) for _, level, glyph in run)
         for item, level, glyph in run:

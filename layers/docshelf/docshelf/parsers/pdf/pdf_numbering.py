@@ -17,9 +17,13 @@ _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 
 def numbering_level(text: str) -> int | None:
     """The level a numbering prefix implies, or None when the text carries no heading numbering."""
-    if (match := _DECIMAL.match(text)) and _TWO_LETTERS.search(match.group(2)) is None:
-        return None
-    return numbering_heading_level(text)
+    return numbering_heading_level(text) if _may_be_numbered(text) else None
+
+
+def _may_be_numbered(text: str) -> bool:
+    """Not a row of numbers: a decimal number is a title's only with two letters after it."""
+    match = _DECIMAL.match(text)
+    return match is None or _TWO_LETTERS.search(match.group(2)) is not None
 
 
 def explicit_marker(text: str) -> bool:
@@ -30,5 +34,8 @@ def explicit_marker(text: str) -> bool:
 def lone_numbers(texts: list[str]) -> set[int]:
     """The indexes of the numbered lines whose dotted number has no neighbour among them (`structure.unsequenced`):
     a running header `38 第3章 数式の組版`, `24 Hour Service` is no numbered heading."""
-    numbers = [dotted_number(numbering_mark(text)) if numbering_level(text) is not None else None for text in texts]
+    numbers: list[tuple[int, ...] | None] = []
+    for text in texts:
+        mark = numbering_mark(text) if _may_be_numbered(text) else None
+        numbers.append(dotted_number(mark) if mark is not None and not mark.body else None)
     return set(unsequenced(numbers))

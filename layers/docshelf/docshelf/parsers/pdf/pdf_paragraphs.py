@@ -121,13 +121,13 @@ def _paragraph_gap(previous: Line, line: Line, typical_gap: float) -> bool:
 
 
 def _same_row(previous: Line, line: Line) -> bool:
-    return line.top < previous.bottom - 0.5 * min(line.height, previous.height)
+    return line.top < previous.bottom - 0.5 * min(line.bottom - line.top, previous.bottom - previous.top)
 
 
 def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool) -> bool:
     previous = current[-1]
-    if _same_row(previous, line):
-        return True  # another fragment of the same visual row
+    if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
+        return True  # another fragment of the same visual row (`_same_row`)
     size = max(line.size, previous.size, 1.0)
     gap = line.top - previous.bottom
     if _paragraph_gap(previous, line, typical_gap) or gap < -size:
@@ -167,6 +167,8 @@ def _broken_short(previous: Line, line: Line, edges: tuple[float, float]) -> boo
     block's author and date. The next line goes on after a space, as it would in other scripts (`市政工程研究院
     2023年6月`). Lines of a justified block set in from both sides (a quotation) share their edges: no space."""
     size = max(previous.size, line.size, 1.0)
+    if previous.x1 >= edges[1] - 2.0 * size:
+        return False  # the usual case: a line wrapped at the right edge
     centre = (edges[0] + edges[1]) / 2
     for part in (previous, line):
         if part.x0 <= edges[0] + 2.0 * size or part.x1 >= edges[1] - 2.0 * size:
@@ -258,13 +260,10 @@ def _joined(texts: list[str]) -> str:
 
 def _block(lines: list[Line], page: int, edges: tuple[float, float]) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
-    rows: list[str] = []
-    for index, line in enumerate(lines):
-        previous = lines[index - 1] if index else None
-        if previous is not None and _same_row(previous, line):
+    rows = [lines[0].text]
+    for previous, line in itertools.pairwise(lines):
+        if _same_row(previous, line) or _broken_short(previous, line, edges):
             # Fragments of one row stand an em or more apart (pdf_lines): a space, in CJK text too (`2.1 漏损率变化`).
-            rows[-1] = f"{rows[-1]} {line.text}"
-        elif previous is not None and _broken_short(previous, line, edges):
             rows[-1] = f"{rows[-1]} {line.text}"
         else:
             rows.append(line.text)
@@ -281,5 +280,5 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float]) -> TextBloc
         italic=all(line.italic for line in lines),
         x0=min(line.x0 for line in lines),
         x1=max(line.x1 for line in lines),
-        toc_entry=len(lines) > 1 and _same_row(*lines[-2:]) and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None,
+        toc_entry=len(lines) > 1 and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None and _same_row(*lines[-2:]),
     )

@@ -228,9 +228,11 @@ class PageReader:
             raw_text = self._object_texts.get(address, "")
             chars = self._ranges.get(address, chars)
         text = raw_text.translate(_CLEAN)
-        unmapped = not text.strip() and raw_text.strip(" ") in _UNMAPPED_GLYPH
-        if not text.strip() and not unmapped:
-            return None
+        unmapped = False
+        if not text.strip():
+            if raw_text.strip(" ") not in _UNMAPPED_GLYPH:
+                return None
+            unmapped = True
         pdfium_c.FPDFPageObj_GetMatrix(obj, self._matrix)
         m = self._matrix
         if outer is IDENTITY:
