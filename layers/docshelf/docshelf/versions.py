@@ -8,12 +8,14 @@ SCHEMA_VERSION = "1.0"
 # The parsers' output: in the parse cache's keys (`cache/<sha256>_p<version>_...`, docshelf.keys) and in
 # `Document.parser`; raised whenever a parser's output changes. 8: the fixes of docs/evaluation/fidelity-probes.md
 # (notes kept, PDF watermarks and margin stamps, running headers, wrapped table cells, Excel number formats, ...).
-PARSER_VERSION = "8"
+# 9: its second round, files from LaTeX, LibreOffice, pandoc, Chromium and groff (PDF columns, spacing, tables,
+# furniture, accents, headings, bullets; HTML notes; .doc tables, notes and lists; ODT numbering; code blocks).
+PARSER_VERSION = "9"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
-# shape, so older partial objects are not read.
-PAGES_FORMAT = 3
+# shape, so older partial objects are not read. 4: a page's column gutters.
+PAGES_FORMAT = 4
 # The analyzer's terms: stored namespace snapshots (index/embedded/namespace_snapshot.py) hold the terms of the
 # version that wrote them. tests/unit/test_analyzer_version.py fails when the output changes and this does not.
 # 4: variant kanji folded (山﨑 is 山崎, index/kanji_variants.py).
