@@ -231,11 +231,19 @@ def text_rows(runs: list[Run]) -> list[list[Run]]:
             row_height = row_bottom - row_top
             tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
             reach = max(run.size, row_size)
+            # Baselines further apart than SUPERSCRIPT_MAX_RISE_EM of the larger size are neither one nor raised.
+            baseline, main_baseline = run.baseline, row_main.baseline
+            near = (
+                baseline is not None
+                and main_baseline is not None
+                and abs(baseline - main_baseline) <= SUPERSCRIPT_MAX_RISE_EM * reach
+            )
             if (
                 (overlap >= 0.5 * min(height, row_height) and not tall)
-                or _same_baseline(run, row_main)
+                or (near and _same_baseline(run, row_main))
                 or (
-                    (_raised_on(run, row_main) or _raised_on(row_main, run))
+                    near
+                    and (_raised_on(run, row_main) or _raised_on(row_main, run))
                     and run.x0 <= row_x1 + reach
                     and row_x0 - reach <= run.x1
                 )
