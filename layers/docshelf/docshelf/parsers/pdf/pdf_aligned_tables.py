@@ -68,7 +68,10 @@ def find_aligned_tables(
     wide gaps (a row written as one text object, `pdf_gaps`); a run no table takes stays whole."""
     lines = text_rows([run for run in runs if not run.vertical])
     pieces = _cut_rows(lines, cut) if cut is not None else {}
-    rows = [_row([piece for run in line for piece in pieces.get(id(run), [run])]) for line in lines]
+    if pieces:
+        rows = [_row([piece for run in line for piece in pieces.get(id(run), [run])]) for line in lines]
+    else:
+        rows = [_row(line) for line in lines]
     tables: list[PlacedTable] = []
     used: set[int] = set()
     index = 0
