@@ -121,11 +121,8 @@ class HeadingClassifier:
         self.outline: dict[int, list[tuple[OutlineEntry, str]]] = defaultdict(list)
         for entry in outline:
             self.outline[entry.page].append((entry, _normal(entry.title)))
-        self.exact_on_page: dict[int, set[str]] = defaultdict(set)
-        if outline:
-            for block in blocks:
-                if block.page in self.outline and len(block.text) <= 300:
-                    self.exact_on_page[block.page].add(_normal(block.text))
+        self._page_blocks = by_page
+        self._exact_on_page: dict[int, set[str]] = {}
 
     def _larger_than_body(self, block: TextBlock) -> bool:
         return block.size >= self.page_body.get(block.page, self.body) * LARGER_THAN_BODY
@@ -186,11 +183,19 @@ class HeadingClassifier:
                 return entry.level
         return None
 
+    def _exact(self, page: int) -> set[str]:
+        """The page's lines as bookmark titles are compared (read when a line first holds a title more or less)."""
+        exact = self._exact_on_page.get(page)
+        if exact is None:
+            exact = {_normal(block.text) for block in self._page_blocks.get(page, ()) if len(block.text) <= 300}
+            self._exact_on_page[page] = exact
+        return exact
+
     def _holds_title(self, text: str, title: str, page: int) -> bool:
         """A line that is a bookmark's title with a little more (`1.2`, `Chapter 3`, a page number) or a little less
         (the bookmark numbered, the line not), unless the page has a line that is the title exactly; a paragraph
         that only mentions the title is not its heading."""
-        if title in self.exact_on_page.get(page, ()):
+        if title in self._exact(page):
             return False
         if text in title:
             return len(text) >= 0.8 * len(title)
