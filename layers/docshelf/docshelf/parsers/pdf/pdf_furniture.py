@@ -22,6 +22,7 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from docshelf.parsers.numerals import roman_value
 from docshelf.parsers.pdf.pdf_lines import Line, body_size
 
 EDGE_SHARE = 0.1  # the top and bottom tenth of the page
@@ -41,7 +42,6 @@ _PAGE_NUMBER = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 _ROMAN_LETTERS = re.compile(r"\b[ivxlcdm]+\b")
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
 @dataclass(slots=True)
@@ -259,10 +259,7 @@ def _value(text: str) -> int | None:
     if digits:
         return int(digits.group())
     letters = _ROMAN_LETTERS.search(text.lower())
-    if not letters:
-        return None
-    values = [_ROMAN[letter] for letter in letters.group()]
-    return sum(-value if value < following else value for value, following in itertools.pairwise([*values, 0]))
+    return roman_value(letters.group()) if letters else None
 
 
 def _repeated_in_place(edges: list[list[tuple[str, Line]]], bodies: list[float]) -> set[int]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.pdf.pdf_leader_tables import LEADER
 from docshelf.parsers.pdf.pdf_numbering import explicit_marker, lone_numbers, numbering_level
 from docshelf.parsers.pdf.pdf_paragraphs import BULLET_GLYPHS, TextBlock
 from docshelf.scripts import no_space_script
@@ -32,7 +33,7 @@ _BULLET_GLYPH = re.compile(rf"^[{BULLET_GLYPHS}]\s+")
 _NOTE_GLYPHS = "*∗—"
 # A note's mark at the end of a heading (`\\thanks` on a title, `Chen Wei∗`, a reference ` ¹`) is no part of its title.
 _NOTE_MARK = re.compile(r"\s?[*∗†‡]+$|\s[¹²³⁴⁵⁶⁷⁸⁹⁰]+$")
-_LEADER_TAIL = re.compile(r"(?:[.·…]\s?){3,}\s*(?:\d{1,4}|[ivxlc]{1,6})")
+_LEADER_TAIL = re.compile(rf"{LEADER}\s*(?:\d{{1,4}}|[ivxlc]{{1,6}})")
 _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _NOT_TITLE_START = "—–-([{\"'“‘«"

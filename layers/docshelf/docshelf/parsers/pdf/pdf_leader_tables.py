@@ -19,8 +19,9 @@ MIN_ENTRIES = 3
 CELL_GAP_EM = 1.0
 MAX_PITCH_EM = 3.0
 _PAGE_LABEL = r"(?:[0-9]{1,5}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})"
-_LEADER = re.compile(rf"^(?P<entry>.*?\S)\s*(?:[.·…]\s?){{3,}}\s*(?P<page>{_PAGE_LABEL})$")
-_TRAILING_LEADER = re.compile(r"(?:[.·…]\s?){3,}$")
+LEADER = r"(?:[.·…]\s?){3,}"  # dots, middle dots or ellipses leading an entry to its page number
+_LEADER = re.compile(rf"^(?P<entry>.*?\S)\s*{LEADER}\s*(?P<page>{_PAGE_LABEL})$")
+_TRAILING_LEADER = re.compile(rf"{LEADER}$")
 _PAGE = re.compile(rf"^{_PAGE_LABEL}$")
 _DOTS = re.compile(r"(?:[.·…]\s?){5}")  # a leader is longer than an ellipsis
 

@@ -13,19 +13,20 @@ from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_numbering import numbering_level
 from docshelf.scripts import no_space_script
 
+_SMALL_ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"  # i to xxxix
 # A list item's marker: a bullet glyph and a space (`∗` is LaTeX's third level), a round bullet right before an
 # item's first letter (`•基幹業務`), a number, a letter or a lower-case roman numeral (`ii.`, `(iv)`, `xii)`) with
 # its dot or bracket.
 BULLET_GLYPHS = "•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤∗\\-–—*"
 _BULLET = re.compile(
     rf"^(?:[{BULLET_GLYPHS}]\s|[•●◦▪■](?=[^\W\d_])|\(?\d{{1,2}}[.)]\s|\(?[a-z][.)]\s"
-    rf"|\(?(?=[ivx])x{{0,3}}(?:ix|iv|v?i{{0,3}})[.)]\s)"
+    rf"|\(?{_SMALL_ROMAN}[.)]\s)"
 )
 # A sentence ends at its stop, or at a raised note mark after it (`(Chen et al., 2017).⁴`).
 _MARK = r"(?:\s?[⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹,]*)?"
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
 _FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
-_PAGE_NUMBER = re.compile(r"\d{1,4}|(?i:(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))")
+_PAGE_NUMBER = re.compile(rf"\d{{1,4}}|(?i:{_SMALL_ROMAN})")
 _SIZE_CHANGE = 0.12
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
