@@ -45,7 +45,7 @@ def require_cjk_font() -> None:
     pytest.skip(reason)
 
 
-def _fonts() -> None:
+def register_cjk_fonts() -> None:
     """The one CJK font registered twice: reportlab embeds two subsets, so the PDF holds two fonts, as a Word file
     sets its Latin and Japanese runs in two."""
     for name in ("JaMincho", "JaGothic"):
@@ -75,7 +75,7 @@ def _mixed_width(text: str, font: str, size: float = BODY) -> float:
 def draw_mixed(pdf: canvas.Canvas, x: float, y: float, text: str, font: str = "JaMincho", size: float = BODY) -> None:
     """The text in script runs, a quarter em between a Latin and a Japanese run (Word's autospace, no space
     character)."""
-    _fonts()
+    register_cjk_fonts()
     for part, face in _script_runs(text, font):
         pdf.setFont(face, size)
         pdf.drawString(x, y, part)
@@ -100,7 +100,7 @@ def _wrapped(pdf: canvas.Canvas, text: str, y: float, width: float = WIDTH - 144
 
 def kitei_pdf() -> bytes:
     """就業規則 without an outline: the title in a larger size, every 第N章 / 第N条 line in the body font."""
-    _fonts()
+    register_cjk_fonts()
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont("JaGothic", 16)
@@ -119,7 +119,7 @@ def kitei_pdf() -> bytes:
 def manual_pdf() -> bytes:
     """A page of a Japanese manual: mixed-script lines, an unruled table with close header cells, a ruled cell
     whose last character is set in another font a little higher."""
-    _fonts()
+    register_cjk_fonts()
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     y = HEIGHT - 90

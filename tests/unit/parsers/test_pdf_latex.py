@@ -186,9 +186,9 @@ _ZH_BODY = "本报告总结近三年来城市供水管网漏损控制工作的�
 def _ctex_pdf() -> bytes:
     """ctex's book class: a centred chapter title, then centred section titles whose number (in the Latin font)
     stands a quad (an em and more) from the title; Chinese body text."""
-    from tests.ja_pdf_fixtures import _fonts
+    from tests.ja_pdf_fixtures import register_cjk_fonts
 
-    _fonts()
+    register_cjk_fonts()
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont("JaGothic", 24)
@@ -414,10 +414,10 @@ def test_a_title_block_under_the_title_is_no_heading_and_the_title_loses_its_not
 
 
 def test_the_lines_of_a_cjk_title_block_stay_apart() -> None:
-    from tests.ja_pdf_fixtures import _fonts, _mixed_width, draw_mixed, require_cjk_font
+    from tests.ja_pdf_fixtures import _mixed_width, draw_mixed, register_cjk_fonts, require_cjk_font
 
     require_cjk_font()
-    _fonts()
+    register_cjk_fonts()
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     for text, size, y in [

@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Heading, Paragraph
@@ -16,7 +14,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_lines import build_lines
 from docshelf.parsers.pdf.pdf_text import Run
-from tests.ja_pdf_fixtures import CJK_FONT, require_cjk_font
+from tests.ja_pdf_fixtures import register_cjk_fonts, require_cjk_font
 
 WIDTH, HEIGHT = A4
 
@@ -58,8 +56,7 @@ def test_glyphs_drawn_one_object_each_join_by_their_advances_whatever_their_ink(
 
 def test_cjk_glyphs_drawn_one_object_each_gain_no_spaces() -> None:
     require_cjk_font()
-    if "JaMincho" not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont("JaMincho", str(CJK_FONT)))
+    register_cjk_fonts()
     line = "在宅勤務の上限を週三日に引き上げます。"
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
@@ -126,8 +123,7 @@ def test_word_spaces_made_by_character_spacing_are_spaces() -> None:
 
 def test_cjk_text_spaced_out_by_character_spacing_gains_no_spaces() -> None:
     require_cjk_font()
-    if "JaMincho" not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont("JaMincho", str(CJK_FONT)))
+    register_cjk_fonts()
     line = "在宅勤務の上限を週三日に引き上げます。"
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
