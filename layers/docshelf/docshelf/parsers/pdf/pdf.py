@@ -195,10 +195,9 @@ def _lost_pages(warnings: list[str]) -> str:
 def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache) -> PageLayout | str:
     """The page's lines, tables and images, or why PDFium could not read it."""
     try:
-        text, tables, loose_runs, placed = _read_page(document, index, reader, images)
+        text, tables, lines, gutters, placed = _read_page(document, index, reader, images)
     except pdfium.PdfiumError as exc:
         return str(exc)
-    lines, gutters = page_lines(loose_runs)
     return PageLayout(
         number=text.number,
         width=text.width,
@@ -214,9 +213,9 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, i
 
 def _read_page(
     document: pdfium.PdfDocument, index: int, reader: PageReader, images: ImageCache
-) -> tuple[PageText, list[PlacedTable], list[Run], list[PlacedImage]]:
-    """The page's text, its tables (found while the text page is open: cells may need character boxes) and
-    images."""
+) -> tuple[PageText, list[PlacedTable], list[Line], list[Gutter], list[PlacedImage]]:
+    """The page's text, its tables, the lines and gutters of the text outside them, and its images: all made while
+    the text page is open (cells may need character boxes, runs their glyph advances)."""
     page = document[index]
     try:
         textpage = page.get_textpage()
@@ -233,10 +232,11 @@ def _read_page(
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
             loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
             leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
-            aligned_tables, loose_runs = find_aligned_tables(loose_runs, text.number, cut)
+            aligned_tables, loose_runs, rows = find_aligned_tables(loose_runs, text.number, cut)
             # The text walk saw every image object already: a page without one is not walked again.
+            lines, gutters = page_lines(loose_runs, rows)
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []
-            return text, tables + rule_tables + leader_tables + aligned_tables, loose_runs, placed
+            return text, tables + rule_tables + leader_tables + aligned_tables, lines, gutters, placed
         finally:
             textpage.close()
     finally:

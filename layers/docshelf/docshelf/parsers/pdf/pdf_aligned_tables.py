@@ -63,9 +63,10 @@ class _Row:
 
 def find_aligned_tables(
     runs: list[Run], page: int, cut: RunCutter | None = None
-) -> tuple[list[PlacedTable], list[Run]]:
-    """Tables whose columns line up without rules, and the runs left outside them. `cut` puts a run in pieces at its
-    wide gaps (a row written as one text object, `pdf_gaps`); a run no table takes stays whole."""
+) -> tuple[list[PlacedTable], list[Run], list[list[Run]] | None]:
+    """Tables whose columns line up without rules, the runs left outside them, and those runs' `text_rows` when no
+    table took any (for `page_lines`). `cut` puts a run in pieces at its wide gaps (a row written as one text object,
+    `pdf_gaps`); a run no table takes stays whole."""
     lines = text_rows([run for run in runs if not run.vertical])
     pieces = _cut_rows(lines, cut) if cut is not None else {}
     if pieces:
@@ -88,13 +89,13 @@ def find_aligned_tables(
                 continue
         index += 1
     if not tables:
-        return [], runs
+        return [], runs, lines
     left: list[Run] = []
     for run in runs:
         parts = pieces.get(id(run), [run])
         kept = [part for part in parts if id(part) not in used]
         left.extend([run] if len(kept) == len(parts) else kept)
-    return tables, left
+    return tables, left, None
 
 
 def _cut_rows(lines: list[list[Run]], cut: RunCutter) -> dict[int, list[Run]]:

@@ -97,11 +97,13 @@ def build_lines(runs: list[Run]) -> list[Line]:
     return _lines(runs, text_rows([run for run in runs if not run.vertical]))
 
 
-def page_lines(runs: list[Run]) -> tuple[list[Line], list[Gutter]]:
+def page_lines(runs: list[Run], rows: list[list[Run]] | None = None) -> tuple[list[Line], list[Gutter]]:
     """A page's line fragments (as `build_lines`) and its gutters; the runs on either side of a gutter are grouped
-    into rows apart, so that neither a line nor a raised mark is drawn across it."""
+    into rows apart, so that neither a line nor a raised mark is drawn across it. `rows` are the `text_rows` of the
+    runs that are not vertical, when an earlier step made them."""
     horizontal = [run for run in runs if not run.vertical]
-    rows = text_rows(horizontal)
+    if rows is None:
+        rows = text_rows(horizontal)
     # Without a row of two runs there is no gap to find a gutter in (pages set one line to a text object).
     gutters = page_gutters(rows, body_size(horizontal)) if any(len(row) > 1 for row in rows) else []
     if gutters:
@@ -224,40 +226,45 @@ def text_rows(runs: list[Run]) -> list[list[Run]]:
     rows: list[list[Run]] = []
     row_top = row_bottom = row_size = row_x0 = row_x1 = 0.0
     row_main: Run | None = None
-    for run in sorted(runs, key=lambda r: r.top + r.bottom):
-        height = max(run.bottom - run.top, 0.1)
-        if rows and row_main is not None:
-            overlap = min(run.bottom, row_bottom) - max(run.top, row_top)
+    # Written with comparisons rather than min() and max(): this runs for every run of every page.
+    for run in sorted(runs, key=_middle):
+        top, bottom, size = run.top, run.bottom, run.size
+        height = bottom - top
+        if height < 0.1:
+            height = 0.1
+        if row_main is not None:
+            overlap = (bottom if bottom < row_bottom else row_bottom) - (top if top > row_top else row_top)
             row_height = row_bottom - row_top
-            tall = height >= 2.5 * max(row_height, MIN_HEIGHT_EM * row_size)
-            reach = max(run.size, row_size)
-            # Baselines further apart than SUPERSCRIPT_MAX_RISE_EM of the larger size are neither one nor raised.
+            floor = MIN_HEIGHT_EM * row_size
+            tall = height >= 2.5 * (row_height if row_height > floor else floor)
+            joins = overlap >= 0.5 * (height if height < row_height else row_height) and not tall
             baseline, main_baseline = run.baseline, row_main.baseline
-            near = (
-                baseline is not None
-                and main_baseline is not None
-                and abs(baseline - main_baseline) <= SUPERSCRIPT_MAX_RISE_EM * reach
-            )
-            if (
-                (overlap >= 0.5 * min(height, row_height) and not tall)
-                or (near and _same_baseline(run, row_main))
-                or (
-                    near
-                    and (_raised_on(run, row_main) or _raised_on(row_main, run))
-                    and run.x0 <= row_x1 + reach
-                    and row_x0 - reach <= run.x1
-                )
-            ):
+            if not joins and baseline is not None and main_baseline is not None:
+                # Baselines further apart than SUPERSCRIPT_MAX_RISE_EM of the larger size are neither one nor raised.
+                reach = size if size > row_size else row_size
+                if abs(baseline - main_baseline) <= SUPERSCRIPT_MAX_RISE_EM * reach:
+                    joins = _same_baseline(run, row_main) or (
+                        (_raised_on(run, row_main) or _raised_on(row_main, run))
+                        and run.x0 <= row_x1 + reach
+                        and row_x0 - reach <= run.x1
+                    )
+            if joins:
                 rows[-1].append(run)
-                row_top, row_bottom = min(row_top, run.top), max(row_bottom, run.bottom)
-                row_x0, row_x1 = min(row_x0, run.x0), max(row_x1, run.x1)
-                row_size = max(row_size, run.size)
-                if run.size > row_main.size or (run.size == row_main.size and len(run.text) > len(row_main.text)):
+                row_top = top if top < row_top else row_top
+                row_bottom = bottom if bottom > row_bottom else row_bottom
+                row_x0 = run.x0 if run.x0 < row_x0 else row_x0
+                row_x1 = run.x1 if run.x1 > row_x1 else row_x1
+                row_size = size if size > row_size else row_size
+                if size > row_main.size or (size == row_main.size and len(run.text) > len(row_main.text)):
                     row_main = run
                 continue
         rows.append([run])
-        row_top, row_bottom, row_x0, row_x1, row_size, row_main = run.top, run.bottom, run.x0, run.x1, run.size, run
+        row_top, row_bottom, row_x0, row_x1, row_size, row_main = top, bottom, run.x0, run.x1, size, run
     return rows
+
+
+def _middle(run: Run) -> float:
+    return run.top + run.bottom
 
 
 def _same_baseline(run: Run, main: Run) -> bool:
