@@ -10,7 +10,9 @@ SCHEMA_VERSION = "1.0"
 # (notes kept, PDF watermarks and margin stamps, running headers, wrapped table cells, Excel number formats, ...).
 # 9: its second round, files from LaTeX, LibreOffice, pandoc, Chromium and groff (PDF columns, spacing, tables,
 # furniture, accents, headings, bullets; HTML notes; .doc tables, notes and lists; ODT numbering; code blocks).
-PARSER_VERSION = "9"
+# 10: browsers' PDFs (superscripts at 0.83 of the body, bracketed marks, justified gaps after a mark, a column's
+# first line set higher than the other's).
+PARSER_VERSION = "10"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

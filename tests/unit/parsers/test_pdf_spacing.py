@@ -219,3 +219,108 @@ def test_a_title_with_a_label_at_the_margin_stays_apart_from_the_label() -> None
     pdf.save()
     texts = _texts(buffer.getvalue())
     assert title.strip() in texts and "Same as in DAO" in texts
+
+
+def _raised_glyphs(pdf: canvas.Canvas, x: float, y: float, text: str, size: float) -> float:
+    """A browser's `<sup>`: the text at `font-size: smaller` (0.83 of the body) on a baseline raised by a third of
+    the body size, a text object per glyph; the pen position after it."""
+    small = round(size * 0.83, 2)
+    _glyph_objects(pdf, x, y + size / 3, text, "Times-Roman", small)
+    pdf.setFont("Times-Roman", size)
+    return x + float(pdf.stringWidth(text, "Times-Roman", small))
+
+
+def test_a_browsers_superscript_after_a_number_is_no_more_digits_of_it() -> None:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x, y = 72.0, HEIGHT - 100
+    pdf.setFont("Times-Roman", 12)
+    pdf.drawString(x, y, "In 1998")
+    x = _raised_glyphs(pdf, x + pdf.stringWidth("In 1998", "Times-Roman", 12), y, "2", 12)
+    pdf.drawString(x, y, " the lamp was electrified, and the unit is N/mm")
+    x += pdf.stringWidth(" the lamp was electrified, and the unit is N/mm", "Times-Roman", 12)
+    _raised_glyphs(pdf, x, y, "2", 12)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == ["In 1998² the lamp was electrified, and the unit is N/mm²"]
+
+
+def test_a_browsers_bracketed_reference_marks_keep_their_digits_and_brackets() -> None:
+    """Wikipedia's `<sup>[12]</sup>` printed by a browser: brackets reach below their raised baseline, so their ink
+    is hardly raised; the mark stays `[12]`, not half superscript (`[¹²]`), and a raised word stays a word."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x, y = 72.0, HEIGHT - 100
+    pdf.setFont("Times-Roman", 12)
+    for words, mark in (("The diving ducks make up the tribe Aythyini.", "[12]"), (" It was first named", "[note 1]")):
+        pdf.drawString(x, y, words)
+        x = _raised_glyphs(pdf, x + pdf.stringWidth(words, "Times-Roman", 12), y, mark, 12)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == ["The diving ducks make up the tribe Aythyini.[12] It was first named[note 1]"]
+
+
+def test_a_raised_note_mark_in_cjk_letters_stays_as_written() -> None:
+    """A translator's note mark `(訳注1)` set small and raised (pLaTeX): its digit is not made superscript while its
+    brackets and letters cannot be (`(訳注¹⁾`)."""
+    require_cjk_font()
+    register_cjk_fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x, y = 72.0, HEIGHT - 100
+    body = "この冊子は日本語に訳したものです"
+    text = pdf.beginText(x, y)
+    text.setFont("JaMincho", 10)
+    text.textOut(body)
+    pdf.drawText(text)
+    x += pdf.stringWidth(body, "JaMincho", 10)
+    for part, font in (("(", "Times-Roman"), ("訳注", "JaMincho"), ("1)", "Times-Roman")):
+        mark = pdf.beginText(x, y + 3.5)
+        mark.setFont(font, 7)
+        mark.textOut(part)
+        pdf.drawText(mark)
+        x += pdf.stringWidth(part, font, 7)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == [body + "(訳注1)"]
+
+
+def _justified_words(pdf: canvas.Canvas, y: float, words: list[str], width: float, size: float = 12.0) -> None:
+    """A justified line as a browser prints it: a text object per word, each but the last ending with its space,
+    the words spread over `width`; a word `^n` is a raised mark standing right after the word before it."""
+    marks = {index - 1: word[1:] for index, word in enumerate(words) if word.startswith("^")}
+    words = [word for word in words if not word.startswith("^")]
+    ends = [pdf.stringWidth(word, "Times-Roman", size) for word in words]
+    ends = [
+        end + pdf.stringWidth(marks.get(index, ""), "Times-Roman", round(size * 0.83, 2))
+        for index, end in enumerate(ends)
+    ]
+    spare = (width - sum(ends)) / max(1, len(words) - 1)
+    x = 72.0
+    for index, word in enumerate(words):
+        obj = pdf.beginText(x, y)
+        obj.setFont("Times-Roman", size)
+        obj.textOut(word if index == len(words) - 1 or index in marks else word + " ")
+        pdf.drawText(obj)
+        if index in marks:
+            _raised_glyphs(pdf, x + pdf.stringWidth(word, "Times-Roman", size), y, marks[index], size)
+        x += ends[index] + spare
+
+
+def test_a_stretched_word_space_after_a_raised_mark_does_not_break_the_line() -> None:
+    """The space after a `<sup>` is written nowhere; in a justified line the gap after the mark is a word space
+    stretched like the others, not a column."""
+    lines = [
+        "The keeper of the northern lighthouse recorded the",
+        "year. ^1 Narrow justified columns stretch their word spaces",
+        "a great deal, especially where long words such as",
+        "characterisation fall at the end of a line and leave",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for index, line in enumerate(lines):
+        _justified_words(pdf, HEIGHT - 100 - 14 * index, line.split(), 350.0)
+    pdf.showPage()
+    pdf.save()
+    expected = " ".join(lines).replace(" ^1", " ¹")
+    assert _texts(buffer.getvalue()) == [expected]

@@ -43,7 +43,7 @@ CJK_GAP_EM = 1.0
 MIXED_SCRIPT_GAP_EM = 0.75
 # A run at most this share of the line's font size whose bottom stands this many of the line's font sizes above
 # the bottom of the line's main run is raised: a superscript.
-SUPERSCRIPT_SIZE_SHARE = 0.8
+SUPERSCRIPT_SIZE_SHARE = 0.85
 SUPERSCRIPT_RISE_EM = 0.3
 # A run that small whose baseline stands at most this many of a line's font sizes above the line's baseline is set
 # on that line (a raised mark), however little its glyph box meets the line's; so is a run whose baseline is within
@@ -55,6 +55,7 @@ BASELINE_DROP_EM = 0.4
 _SUPERSCRIPTS = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
 _SUPERSCRIPT_TEXT = re.compile(r"\s*[0-9+\-−=()ni][0-9+\-−=()ni,\s]*")
 _SUPERSCRIPT_CORE = re.compile(r"[0-9ni]")
+_PLAIN_RAISED = re.compile(r"[\[\]]|[A-Za-z]{2}")  # a bracket, or a word rather than an exponent
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
 _FRACTION_SLASHES = ("⁄", "/")
 _LEADER_DOTS = ".·…"
@@ -133,7 +134,7 @@ def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
                     continue  # the same text drawn twice to fake bold or a shadow
                 size = max(run.size, previous.size, 1.0)
                 if run.x0 - fragment_x1 > FRAGMENT_GAP_EM * size:
-                    if previous.written_space and word_spaces is None:
+                    if _ends_word(previous, run) and word_spaces is None:
                         word_spaces = _stretched_word_spaces(row, rows, index)
                     if not word_spaces or id(run) not in word_spaces:
                         lines.append(_make_line(fragment, rtl))
@@ -156,7 +157,7 @@ def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) ->
     previous: Run | None = None
     right_edge = 0.0
     for run in row:
-        if previous is not None and previous.written_space:
+        if previous is not None and _ends_word(previous, run):
             size = max(run.size, previous.size, 1.0)
             gap = run.x0 - right_edge
             if FRAGMENT_GAP_EM * size < gap <= JUSTIFIED_GAP_EM * size:
@@ -170,6 +171,13 @@ def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) ->
         if beside
         or any(abs(gap - other[1]) <= EQUAL_GAPS_EM * size for other in candidates[:number] + candidates[number + 1 :])
     }
+
+
+def _ends_word(run: Run, following: Run) -> bool:
+    """Whether a gap after the run may be a word space: the producer wrote one at its end (none is written before a
+    column), or it is a mark raised over the text that follows it (`year.¹ Narrow`: a browser writes the space
+    after a `<sup>` nowhere)."""
+    return run.written_space or _raised(run, following)
 
 
 def _beside_words(start: float, end: float, font: str, size: float, rows: list[list[Run]], index: int) -> bool:
@@ -359,9 +367,11 @@ def _superscripts(runs: list[Run], main: Run) -> list[bool]:
     """Which runs to write in superscript: raised, made of characters with superscript forms, not the fragment's
     first run nor a fraction's numerator (before its slash); a sign or bracket alone only beside a raised digit or
     letter (`10⁻³`, not the bracket before raised CJK text)."""
+    raised = [index > 0 and _raised(run, main) for index, run in enumerate(runs)]
+    plain = _plain_marks(runs, raised)
     candidates = [
-        index > 0
-        and _raised(run, main)
+        raised[index]
+        and index not in plain
         and _SUPERSCRIPT_TEXT.fullmatch(run.text) is not None
         and not any(after.text.startswith(_FRACTION_SLASHES) for after in runs[index + 1 : index + 2])
         for index, run in enumerate(runs)
@@ -371,9 +381,28 @@ def _superscripts(runs: list[Run], main: Run) -> list[bool]:
     return [cores[i] or (candidates[i] and (beside[i] or beside[i + 2])) for i in range(len(runs))]
 
 
+def _plain_marks(runs: list[Run], raised: list[bool]) -> set[int]:
+    """The runs of raised stretches that stay as they are written: a stretch holding a bracket (a browser's
+    `<sup>[12]</sup>`, brackets having no superscript form), a word (`2nd`, `[note 1]`) or CJK letters (`(訳注1)`),
+    so that a mark drawn one glyph per text object is not half superscript (`[¹⁰]`, `2ⁿd`, `(訳注¹⁾`)."""
+    plain: set[int] = set()
+    for is_raised, group in itertools.groupby(range(len(runs)), key=lambda index: raised[index]):
+        indices = list(group)
+        text = "".join(runs[index].text for index in indices)
+        if is_raised and (_PLAIN_RAISED.search(text) or has_cjk_letter(text)):
+            plain.update(indices)
+    return plain
+
+
 def _raised(run: Run, main: Run) -> bool:
-    smaller = run.size <= SUPERSCRIPT_SIZE_SHARE * main.size
-    return smaller and run.bottom <= main.bottom - SUPERSCRIPT_RISE_EM * main.size
+    """Smaller, and its ink's bottom or its baseline above the main run's by SUPERSCRIPT_RISE_EM (a raised bracket
+    reaches below its baseline)."""
+    if run.size > SUPERSCRIPT_SIZE_SHARE * main.size:
+        return False
+    rise = SUPERSCRIPT_RISE_EM * main.size
+    if run.bottom <= main.bottom - rise:
+        return True
+    return run.baseline is not None and main.baseline is not None and run.baseline <= main.baseline - rise
 
 
 def _superscript(text: str, tail: str) -> str:
