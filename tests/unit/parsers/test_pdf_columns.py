@@ -175,3 +175,26 @@ def test_labels_a_little_apart_from_their_items_are_no_columns() -> None:
     pdf.save()
     texts = _texts(_parse(buffer.getvalue()))
     assert [text for text in texts if text[:1].isdigit()] == [f"{i + 1}. {item}" for i, item in enumerate(items)]
+
+
+def test_a_column_whose_first_line_stands_higher_is_read_after_the_column_beside_it() -> None:
+    """A browser's CSS columns under a title and a paragraph: the paragraph's top margin pushes the first column's
+    first line a line below the second column's (which goes on mid-paragraph), so that line stands alone in its band
+    between the text above and the columns."""
+    intro = ["The keeper of the northern lighthouse recorded", "the lamp hours every night of the year."]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(BODY, 24)
+    pdf.drawString(LEFT, HEIGHT - 50, "Lighthouse inspection report")
+    _column(pdf, LEFT, HEIGHT - 80, intro)
+    top = HEIGHT - 80 - LEADING * 4
+    _column(pdf, LEFT, top - LEADING, ABSTRACT)
+    _column(pdf, RIGHT, top, RELATED)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        "Lighthouse inspection report",
+        " ".join(intro),
+        " ".join(ABSTRACT).replace("comple- ment", "complement"),
+        " ".join(RELATED),
+    ]

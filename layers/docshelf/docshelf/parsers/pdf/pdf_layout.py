@@ -173,6 +173,8 @@ def _band_groups(items: list[T], cut: _Cut) -> list[list[T]]:
             union_split = _column_split(groups[-1] + band, union, cut) is not None
             joins = union_split or (not group_split and not band_split)
             following = bands[index + 1] if index + 1 < len(bands) else None
+            if joins and not union_split and following is not None and _opens_columns(band, following, cut):
+                joins = False
             if joins and group_split and not band_split and following is not None:
                 joins = not _leads_into(band, groups[-1], following, union, cut)
             if joins:
@@ -182,6 +184,18 @@ def _band_groups(items: list[T], cut: _Cut) -> list[list[T]]:
         groups.append(list(band))
         group_coverage, group_split = band_coverage, band_split
     return groups
+
+
+def _opens_columns(band: list[T], following: list[T], cut: _Cut) -> bool:
+    """Whether a band on one side of a page gutter that runs on beside the band below stands beside that band's
+    columns (a column's first line set higher than the other column's first line, a heading over one column): it
+    opens the columns rather than ends the text above them."""
+    known = [gutter for gutter in cut.known(band) if gutter in cut.known(following)]
+    if not any(
+        all(item.x1 <= gutter.x0 for item in band) or all(item.x0 >= gutter.x1 for item in band) for gutter in known
+    ):
+        return False
+    return _column_split(band + following, _merge_intervals(_coverage(band) + _coverage(following)), cut) is not None
 
 
 def _leads_into(band: list[T], group: list[T], following: list[T], union: Coverage, cut: _Cut) -> bool:
