@@ -256,7 +256,7 @@ def test_a_date_or_a_lone_number_is_no_numbered_heading() -> None:
     assert {"14 March 2023", "24 Hour Service"} <= set(_texts(content))
 
 
-def _handmade_pdf(content: bytes, resources: bytes, extra: list[bytes]) -> bytes:
+def handmade_pdf(content: bytes, resources: bytes, extra: list[bytes]) -> bytes:
     """A one-page PDF written object by object (objects 5 on are `extra`)."""
     page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources %s >>" % resources
     objects = [
@@ -299,7 +299,7 @@ def _bitmap_bullet_pdf() -> bytes:
         b" /CharProcs << /g136 7 0 R >> /Encoding << /Type /Encoding /Differences [136 /g136] >>"
         b" /FirstChar 136 /LastChar 136 /Widths [1000] /Resources << >> >>"
     )
-    return _handmade_pdf(
+    return handmade_pdf(
         content,
         b"<< /Font << /F1 5 0 R /T3 6 0 R >> >>",
         [

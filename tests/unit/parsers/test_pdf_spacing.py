@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Heading, Paragraph
@@ -15,6 +16,7 @@ from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_lines import build_lines
 from docshelf.parsers.pdf.pdf_text import Run
 from tests.ja_pdf_fixtures import register_cjk_fonts, require_cjk_font
+from tests.unit.parsers.test_pdf_latex import handmade_pdf
 
 WIDTH, HEIGHT = A4
 
@@ -324,3 +326,45 @@ def test_a_stretched_word_space_after_a_raised_mark_does_not_break_the_line() ->
     pdf.save()
     expected = " ".join(lines).replace(" ^1", " ¹")
     assert _texts(buffer.getvalue()) == [expected]
+
+
+def _outside_bmp_pdf(line: str) -> bytes:
+    """A line of glyphs drawn one text object each (Helvetica), and on a line below a glyph of a Type 3 font whose
+    ToUnicode map reads it as U+10400, a character outside the BMP (a UTF-16 pair)."""
+    objects: list[bytes] = []
+    x = 72.0
+    for char in line:
+        if char != " ":
+            escaped = char.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            objects.append(b"BT /F1 10 Tf %.3f 700 Td (%s) Tj ET" % (x, escaped.encode("latin-1")))
+        x += stringWidth(char, "Helvetica", 10)
+    objects.append(b"BT /T3 10 Tf 72 660 Td (\\210) Tj ET")
+    glyph = b"1000 0 100 100 500 500 d1 100 100 m 500 100 l 500 500 l 100 500 l f"
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T3 def /CMapType 2 def"
+        b" 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <88> <D801DC00> endbfchar"
+        b" endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    type3 = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /CharProcs << /g136 7 0 R >> /Encoding << /Type /Encoding /Differences [136 /g136] >>"
+        b" /FirstChar 136 /LastChar 136 /Widths [1000] /Resources << >> /ToUnicode 8 0 R >>"
+    )
+    return handmade_pdf(
+        b"\n".join(objects),
+        b"<< /Font << /F1 5 0 R /T3 6 0 R >> >>",
+        [
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            type3,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(glyph), glyph),
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap),
+        ],
+    )
+
+
+def test_a_character_outside_the_bmp_leaves_the_rest_of_its_page_spaced_by_advances() -> None:
+    """PDFium lists a character outside the BMP as its two UTF-16 halves, so the page's text is not one to one with
+    its character list; the whole page was then read without character ranges, and glyphs drawn one object each
+    lost their advances (`def c l a im`)."""
+    line = "def claim(conn, shard, worker_id, batch=50):"
+    assert _texts(_outside_bmp_pdf(line)) == [line + " \U00010400"]

@@ -88,6 +88,25 @@ def object_texts(
     return result
 
 
+def _characters_one_by_one(textpage: Any, n_chars: int) -> str:
+    """The page text from each character's code: NUL for an unmapped glyph, and a character outside the BMP, which
+    PDFium lists as its two UTF-16 halves, whole at the first and NUL at the second (the indices stay the list's;
+    the caller drops control characters)."""
+    codes = [pdfium_c.FPDFText_GetUnicode(textpage, index) for index in range(n_chars)]
+    chars: list[str] = []
+    index = 0
+    while index < n_chars:
+        code = codes[index]
+        following = codes[index + 1] if index + 1 < n_chars else 0
+        if 0xD800 <= code < 0xDC00 and 0xDC00 <= following < 0xE000:
+            chars += [chr(0x10000 + ((code - 0xD800) << 10) + following - 0xDC00), "\0"]
+            index += 2
+            continue
+        chars.append("\ufffd" if 0xD800 <= code < 0xE000 else chr(code))
+        index += 1
+    return "".join(chars)
+
+
 def _with_real_characters(textpage: Any, text: str) -> str:
     chars = list(text)
     for index, char in enumerate(chars):
@@ -177,7 +196,7 @@ def _scattered_object_text(textpage: Any, text: str, spans: list[tuple[int, int]
 
 
 def page_text(textpage: Any, *, logical_order: bool = True) -> str | None:
-    """The page text, one character per entry of the character list, or None when PDFium's text is not 1:1."""
+    """The page text, one character per entry of the character list, or None when PDFium gives no text."""
     n_chars = pdfium_c.FPDFText_CountChars(textpage)
     if n_chars <= 0:
         return ""
@@ -187,8 +206,11 @@ def page_text(textpage: Any, *, logical_order: bool = True) -> str | None:
         return None
     text = ctypes.string_at(buffer, 2 * (n_units - 1)).decode("utf-16-le", "replace")
     if len(text) != n_chars:
-        return None
-    if _PAGE_PLACEHOLDER in text:
+        # Not one to one (PDFium's text leaves out some unmapped glyphs: one in a Wikipedia page's list of
+        # languages): read the characters one by one, or the whole page would lose its character ranges, glyph
+        # advances and spacing.
+        text = _characters_one_by_one(textpage, n_chars)
+    elif _PAGE_PLACEHOLDER in text:
         text = _with_real_characters(textpage, text)
     return _logical_glyph_order(textpage, text) if logical_order else text
 
