@@ -270,3 +270,24 @@ def test_a_footnote_number_at_the_same_place_on_each_page_is_no_page_number() ->
     assert texts[-1] == f"2 {notes[1]}"
     assert f"1 {notes[0]}" in texts
     assert not any("Page" in text for text in texts)
+
+
+@pytest.mark.parametrize("stamp", ["12/6/26, 7:57 AM", "06.12.26, 07:57", "2026/12/06 7:57"])
+def test_what_a_browser_prints_around_a_one_page_web_page_is_dropped(stamp: str) -> None:
+    """Chromium's header (the time of printing, the page's title) and footer (its address, the page count) at 8 pt;
+    one page, so nothing repeats. A date in the body, or an address alone on a body line, stays."""
+    width, _ = LETTER
+    page = [
+        Text(stamp, 24.9, 22.5, size=8.0),
+        Text("Harbour notices", width / 2, 22.5, size=8.0, align="centre"),
+        Text("Harbour notices", 34.0, 60.0, size=17.4),
+        Text("The harbour office reopens on 12/6/26, 7:57 AM local time.", 33.0, 90.0, size=12.0),
+        Text("https://harbour.example.org/notices", 33.0, 110.0, size=12.0),
+        Text("file:///home/user/notices.html", 24.2, 775.0, size=8.0),
+        Text("1/1", 587.3, 775.0, size=8.0, align="right"),
+    ]
+    content = _parse(_pdf([page], LETTER))
+    assert _headings(content) == ["Harbour notices"]
+    assert _paragraphs(content) == [
+        "The harbour office reopens on 12/6/26, 7:57 AM local time. https://harbour.example.org/notices"
+    ]

@@ -35,11 +35,18 @@ APART_EM = 1.0  # a gap this many font sizes wide sets the lines at a page's edg
 NUMBER_SIZE_SLACK = 1.1
 # A number this close before three words or more that do not repeat labels them (a footnote's number).
 LABEL_GAP_EM, LABEL_TEXT_WORDS = 2.5, 3
+PRINT_EDGE_SIZE = 9.0
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|pág\.?|страница)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
     r"(?:\s*(?:/|of|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页$|^\d{1,4}\s*ページ$",
     re.IGNORECASE,
 )
+# A browser's print header opens with the date and time of printing (`12/6/26, 7:56 AM`, `06.12.26, 07:56`,
+# `2026/12/06 7:56`) before the page's title; its footer is the page's address, then `1/3` at the right.
+_PRINT_STAMP = re.compile(
+    r"^\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?(?:\s|$)"
+)
+_PRINT_ADDRESS = re.compile(r"^(?:https?|file)://\S+$")
 _DIGITS = re.compile(r"\d+")
 _ROMAN_LETTERS = re.compile(r"\b[ivxlcdm]+\b")
 
@@ -174,6 +181,8 @@ def remove_furniture(pages: list[list[Line]], heights: list[float]) -> int:
         for band, row in page_bands:
             number = _page_number(row, furniture)
             drop.update(id(line) for line in _countable(row) if line is number or (band, _key(line.text)) in repeated)
+            if _printed_by_browser(band, row, bodies[index]):
+                drop.update(id(line) for line in row.lines)
         drop.update(
             id(line) for _, row in page_apart for line in row.lines if id(line) in in_place or id(row) in numbered
         )
@@ -203,6 +212,19 @@ class _Furniture:
             and _key(text.text) not in self.texts
             and id(text) not in self.lines
         )
+
+
+def _printed_by_browser(band: str, row: Row, body: float) -> bool:
+    """Whether an edge row is what a browser prints around a web page: at the top the date and time of printing (and
+    the page's title), at the bottom the page's address (and the page count), set smaller than the body or at most
+    PRINT_EDGE_SIZE (Chromium sets them at 8 pt, whatever the page's own sizes). Found on a page of its own, where
+    nothing repeats yet."""
+    if row.size >= body and row.size > PRINT_EDGE_SIZE:
+        return False
+    ordered = sorted(row.lines, key=lambda line: line.x0)
+    if band == "top":
+        return _PRINT_STAMP.match(ordered[0].text) is not None
+    return _PRINT_ADDRESS.match(ordered[0].text) is not None and all(is_page_number(line.text) for line in ordered[1:])
 
 
 def _page_number(row: Row, furniture: _Furniture) -> Line | None:
