@@ -368,3 +368,23 @@ def test_a_character_outside_the_bmp_leaves_the_rest_of_its_page_spaced_by_advan
     lost their advances (`def c l a im`)."""
     line = "def claim(conn, shard, worker_id, batch=50):"
     assert _texts(_outside_bmp_pdf(line)) == [line + " \U00010400"]
+
+
+def test_a_letter_spaced_heading_drawn_a_glyph_an_object_reads_as_its_words() -> None:
+    """CSS `letter-spacing: 4pt` on a 15 pt title, printed by a browser: every letter stands a quarter em from the
+    next, a word space that much wider; PDFium's text puts a space after every letter."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x = 72.0
+    for char in "Steels and Alloys:":
+        if char != " ":
+            obj = pdf.beginText(x, HEIGHT - 80)
+            obj.setFont("Helvetica-Bold", 15)
+            obj.textOut(char)
+            pdf.drawText(obj)
+        x += pdf.stringWidth(char, "Helvetica-Bold", 15) + 4.0
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, HEIGHT - 110, "Chemical composition of the grades, their standards and their properties.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue())[0] == "Steels and Alloys:"

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import statistics
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,6 +37,11 @@ EQUAL_GAPS_EM = 0.05
 # per-glyph objects), and so are runs whose glyph boxes (origin to advance, `pdf_chars.GlyphAdvances`) stand this
 # many font sizes apart or less, whatever their ink (pdftotext's word break; the ink rule allows for side bearings).
 ADVANCE_GAP_EM = 0.1
+# Gaps between this many pairs of single letters, one text object each, EVEN_SHARE of them within EVEN_TRACKING_EM
+# of their median, tell a letter-spaced fragment's tracking.
+LETTER_SPACED_PAIRS = 4
+EVEN_SHARE = 0.75
+EVEN_TRACKING_EM = 0.05
 MAJORITY_FONT_SHARE = 0.8
 MIN_HEIGHT_EM = 0.6
 # Gaps up to these many font sizes join CJK runs without a space: between two CJK runs, and between a CJK run and
@@ -308,6 +315,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     previous: Run | None = None
     # A raised number opening the line marks the note it opens (`³The ideal size`): set off from the note's word.
     mark = _raised(ordered[0], main) and ordered[0].text.strip().isdigit()
+    tracking = 0.0 if rtl else _letter_spacing(ordered)
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
@@ -319,8 +327,12 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
                 parts[-1], text = joined_tail.rstrip(), head.lstrip()
                 joined_tail, head = parts[-1], text
             size = max(run.size, previous.size)
+            spread = tracking if tracking and _letter_pair(previous, run) else 0.0
+            if spread and gap <= ADVANCE_GAP_EM * size + spread and not previous.written_space:
+                # PDFium's own space after a letter-spaced letter: the tracking, not a word space.
+                parts[-1] = joined_tail = joined_tail.rstrip()
             if (
-                ((ink > SPACE_GAP_EM * size and gap > ADVANCE_GAP_EM * size) or set_off)
+                ((ink > SPACE_GAP_EM * size + spread and gap > ADVANCE_GAP_EM * size + spread) or set_off)
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
                 and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
@@ -340,6 +352,32 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         vertical=vertical,
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
+    )
+
+
+def _letter_spacing(runs: list[Run]) -> float:
+    """The spacing a letter-spaced fragment adds between its letters (CSS `letter-spacing`, a title's tracking) when
+    they stand one text object each: the median gap, by their advances, between consecutive single letters when it
+    is wider than ADVANCE_GAP_EM and most such gaps are that wide (TeX's math sets its symbols apart unevenly);
+    else 0. A word space between such letters is that much wider than the gaps inside a word."""
+    gaps = [_gaps(left, right)[1] for left, right in itertools.pairwise(runs) if _letter_pair(left, right)]
+    if len(gaps) < LETTER_SPACED_PAIRS:
+        return 0.0
+    tracking = statistics.median(gaps)
+    even = sum(1 for gap in gaps if abs(gap - tracking) <= EVEN_TRACKING_EM * runs[0].size)
+    return tracking if tracking > ADVANCE_GAP_EM * runs[0].size and even >= EVEN_SHARE * len(gaps) else 0.0
+
+
+def _letter_pair(left: Run, right: Run) -> bool:
+    """A letter and a letter or a punctuation mark, one text object each, side by side in one font and size."""
+    first, second = left.text.rstrip(), right.text.rstrip()
+    return (
+        len(first) == 1
+        and len(second) == 1
+        and first.isalpha()
+        and (second.isalpha() or unicodedata.category(second).startswith("P"))
+        and left.size == right.size
+        and left.font == right.font
     )
 
 
