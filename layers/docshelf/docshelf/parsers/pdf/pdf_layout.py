@@ -190,6 +190,8 @@ def _opens_columns(band: list[T], following: list[T], cut: _Cut) -> bool:
     """Whether a band on one side of a page gutter that runs on beside the band below stands beside that band's
     columns (a column's first line set higher than the other column's first line, a heading over one column): it
     opens the columns rather than ends the text above them."""
+    if not cut.gutters:
+        return False
     known = [gutter for gutter in cut.known(band) if gutter in cut.known(following)]
     if not any(
         all(item.x1 <= gutter.x0 for item in band) or all(item.x0 >= gutter.x1 for item in band) for gutter in known

@@ -360,6 +360,8 @@ def _letter_spacing(runs: list[Run]) -> float:
     they stand one text object each: the median gap, by their advances, between consecutive single letters when it
     is wider than ADVANCE_GAP_EM and most such gaps are that wide (TeX's math sets its symbols apart unevenly);
     else 0. A word space between such letters is that much wider than the gaps inside a word."""
+    if sum(1 for run in runs if len(run.text) <= 2) <= LETTER_SPACED_PAIRS:
+        return 0.0  # too few glyphs one object each (with PDFium's space) to tell
     gaps = [_gaps(left, right)[1] for left, right in itertools.pairwise(runs) if _letter_pair(left, right)]
     if len(gaps) < LETTER_SPACED_PAIRS:
         return 0.0
@@ -406,7 +408,7 @@ def _superscripts(runs: list[Run], main: Run) -> list[bool]:
     first run nor a fraction's numerator (before its slash); a sign or bracket alone only beside a raised digit or
     letter (`10⁻³`, not the bracket before raised CJK text)."""
     raised = [index > 0 and _raised(run, main) for index, run in enumerate(runs)]
-    plain = _plain_marks(runs, raised)
+    plain = _plain_marks(runs, raised) if any(raised) else set()
     candidates = [
         raised[index]
         and index not in plain
