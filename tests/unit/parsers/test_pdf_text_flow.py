@@ -601,3 +601,31 @@ def test_a_number_wrapped_to_the_start_of_a_line_is_no_list_item() -> None:
     placed = [(LEFT, 80 + 14 * index, line) for index, line in enumerate(lines)]
     placed += [(LEFT, 130 + 14 * index, line) for index, line in enumerate(items)]
     assert _texts(_parse(_placed_pdf(placed))) == [" ".join(lines), " ".join(items[:2]), items[2]]
+
+
+def test_a_spreadsheets_headings_over_its_right_aligned_numbers_head_their_columns() -> None:
+    """A sheet printed to PDF (LibreOffice Calc): every cell's text at the left of its cell but the numbers, set flush
+    right, so `Q1` stands in the gap before its column's numbers and belongs to no column by its place."""
+    rows = [
+        ("Department", "Item", "Q1", "Q2"),
+        ("Operations", "Fuel and lubricants", "12,500", "13,100"),
+        ("Operations", "Spare parts", "8,400", "7,900"),
+        ("Maintenance", "Lens cleaning kits", "950", "1,020"),
+        ("Administration", "Office supplies", "640", "710"),
+    ]
+    cells = [(56.0, 134.0), (168.0, 320.0), (321.0, 378.0), (381.0, 438.0)]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for index, row in enumerate(rows):
+        y = HEIGHT - 80 - 15 * index
+        for (start, end), text in zip(cells, row, strict=True):
+            pdf.setFont("Helvetica-Bold" if index == 0 else "Helvetica", 11)
+            if index and text[0].isdigit():
+                pdf.drawRightString(end, y, text)
+            else:
+                pdf.drawString(start, y, text)
+    pdf.showPage()
+    pdf.save()
+    tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert len(tables) == 1
+    assert table_grid(tables[0]) == [list(row) for row in rows]

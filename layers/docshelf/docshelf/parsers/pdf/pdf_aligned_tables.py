@@ -31,6 +31,7 @@ from docshelf.scripts import no_space_script
 CELL_GAP_EM = 1.0
 MAX_CELL_CHARS = 40  # counted by `width`: a CJK character as two
 MAX_MEDIAN_CELL_CHARS = 24
+FLUSH_RIGHT_PT = 1.0  # cells whose right edges agree this closely are set flush right
 MAX_MEDIAN_CELL_WORDS = 3  # narrow text columns side by side hold lines of four words and more
 MIN_WORDED_SHARE = 0.6  # cells holding a letter or digit (not the arrows and symbols of a diagram)
 MIN_ROWS = 3
@@ -51,6 +52,7 @@ class _Row:
     cells: list[list[Run]]
     top: float
     bottom: float
+    columns: list[int] | None = None  # a header's: the block column of each cell, which its place may not show
 
     @property
     def x0(self) -> float:
@@ -271,14 +273,34 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     if block[0].top - row.top > 1.5 * pitch or row.x0 < columns[0][0] - pitch or row.x1 > columns[-1][1] + 3 * pitch:
         return None
     by_column: dict[int, list[Run]] = {}
+    flush_right: set[int] | None = None
     for run in row.runs:
         inside = [i for i, (start, end) in enumerate(columns) if run.x0 < end and start < run.x1]
+        if not inside:
+            # Between two columns: the head of the one to its right when that column's cells end flush right (a
+            # spreadsheet's numbers, right-aligned under a heading its cell sets at the left).
+            flush_right = _flush_right(block, columns) if flush_right is None else flush_right
+            inside = [i for i, (start, _) in enumerate(columns) if start >= run.x1][:1]
+            inside = [i for i in inside if i in flush_right and (i == 0 or run.x0 >= columns[i - 1][1])]
         if len(inside) != 1 or width(_cell_text([run])) > MAX_CELL_CHARS:
             return None
         by_column.setdefault(inside[0], []).append(run)
     if len(by_column) < 2:
         return None
-    return _Row(row.runs, [by_column[i] for i in sorted(by_column)], row.top, row.bottom)
+    return _Row(row.runs, [by_column[i] for i in sorted(by_column)], row.top, row.bottom, sorted(by_column))
+
+
+def _flush_right(block: list[_Row], columns: list[tuple[float, float]]) -> set[int]:
+    """The columns whose cells in the block end at one x (within FLUSH_RIGHT_PT), two cells or more."""
+    ends: dict[int, list[float]] = {}
+    for row in block:
+        for cell in row.cells:
+            start, end = _span(cell)
+            middle = (start + end) / 2
+            column = next((i for i, (x0, x1) in enumerate(columns) if x0 <= middle <= x1), None)
+            if column is not None:
+                ends.setdefault(column, []).append(end)
+    return {i for i, xs in ends.items() if len(xs) >= 2 and max(xs) - min(xs) <= FLUSH_RIGHT_PT}
 
 
 def _flows(grid: list[list[str]], column: int) -> bool:
@@ -317,13 +339,16 @@ def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTabl
     rows = _with_header(block, above)
     if rows is None:
         return None
-    columns = _columns(rows)
+    columns = _columns(rows[1:] if rows[0].columns is not None else rows)
     grid: list[list[str]] = []
     for row in rows:
         texts = ["" for _ in columns]
-        for cell in row.cells:
+        for index, cell in enumerate(row.cells):
             middle = sum(_span(cell)) / 2
-            column = next(i for i, (start, end) in enumerate(columns) if start <= middle <= end)
+            if row.columns is not None:
+                column = row.columns[index]
+            else:
+                column = next(i for i, (start, end) in enumerate(columns) if start <= middle <= end)
             texts[column] = join_lines([part for part in (texts[column], _cell_text(cell)) if part])
         grid.append(texts)
     cells = [text for row in grid for text in row if text]
