@@ -356,3 +356,36 @@ def test_a_superscript_link_is_a_note_reference_and_its_notes_own_number_goes() 
         "Later.",
         "Notes",
     ]
+
+
+SITE_PAGE = """<html><body>
+<a href="#main" class="element-invisible element-focusable">Skip to main content</a>
+<div class="region-header"><ul class="nice-menu"><li><a href="/">Home</a></li>
+<li><a href="/who-we-are">Who We Are</a><ul><li><a href="/staff">Staff</a></li></ul></li>
+<li><a href="/research">Research</a></li></ul></div>
+<ul><li>Open daily from 9 to 5</li><li>Closed on <a href="/holidays">holidays</a></li><li>Free entry</li></ul>
+<div id="main"><h1>Harbour report</h1><p>The harbour reopened in March.
+<a href="https://x.example/report.pdf">Report<span class="sr-only"> (opens in a new tab)</span></a></p>
+<h2>See also</h2><ul><li><a href="/a">Tides</a></li><li><a href="/b">Lighthouses</a></li>
+<li><a href="/c">Ferries</a></li></ul></div></body></html>"""
+
+
+def test_a_sites_menus_before_the_title_and_screen_reader_text_are_dropped() -> None:
+    """Lists whose every word is a link's, before the page's <h1>, are the site's menus; a list with words of its
+    own before the title, and a list of links after it, are the page's."""
+    assert [getattr(block, "text", None) for block in blocks_of(SITE_PAGE)] == [
+        "Open daily from 9 to 5",
+        "Closed on holidays",
+        "Free entry",
+        "Harbour report",
+        "The harbour reopened in March. Report",
+        "See also",
+        "Tides",
+        "Lighthouses",
+        "Ferries",
+    ]
+
+
+def test_link_lists_stay_on_a_page_without_a_title() -> None:
+    page = '<ul><li><a href="/a">Tides</a></li><li><a href="/b">Lighthouses</a></li><li><a href="/c">Ferries</a></li>'
+    assert [getattr(block, "text", None) for block in blocks_of(page)] == ["Tides", "Lighthouses", "Ferries"]

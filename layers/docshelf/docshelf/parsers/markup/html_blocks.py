@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers.markup.html_menus import menus_before_title
 from docshelf.parsers.markup.html_notes import NOTE_LABEL_CLASSES, PageNotes, find_notes, is_backlink, note_text
 from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
 from docshelf.parsers.numerals import roman
@@ -44,9 +45,12 @@ _EPUB_TYPE = "{http://www.idpf.org/2007/ops}type"
 # A form holding such elements wraps a page's content (ASP.NET and SharePoint pages put the whole body in one);
 # one without them is a search box or a login, even under a heading of its own (Drupal's "Search form").
 _CONTENT_TAGS = frozenset({"p", "table", "article", "main", "section", "ul", "ol", "blockquote", "pre"})
+# Text for screen readers alone (Drupal's `element-invisible`, Bootstrap's `sr-only`, WordPress's
+# `screen-reader-text`): "Skip to main content", an icon's name, "(opens in a new tab)".
 NOISE_CLASSES = frozenset(
     {"mw-editsection", "mw-jump-link", "mw-portlet-lang", "mw-cite-backlink", "navbox", "skip-link", "skip-links",
-     "skiplink", "headerlink"}
+     "skiplink", "headerlink", "element-invisible", "sr-only", "screen-reader-text", "visually-hidden",
+     "visuallyhidden"}
 )  # fmt: skip
 # A same-page link showing only one of these is a permalink (of a heading, a caption, a term), shown on hover.
 _PERMALINK_SIGNS = frozenset({"¶", "#", "§", "🔗", "⚓"})
@@ -211,11 +215,14 @@ class HtmlBlockWalker:
         self._lists: list[_ListState] = []
         self._in_item = 0
         self._marker = ""
+        self._menus: set[etree._Element] = set()
 
     def walk(self, root: etree._Element) -> list[Block]:
         if self._notes is None and self._depth == 0:
             self._notes = find_notes(root, is_dropped, document=self._document)
             self._places_notes = self._notes is not None
+        if self._depth == 0:
+            self._menus = menus_before_title(root)
         self._visit(root)
         self._flush()
         if self._notes is not None and self._places_notes:
@@ -247,6 +254,8 @@ class HtmlBlockWalker:
     def _visit_element(self, element: etree._Element) -> None:  # noqa: PLR0912
         name = local_name(element)
         if not name or is_dropped(element) or (self._notes is not None and self._note_part(element, name)):
+            return
+        if element in self._menus:
             return
         if self._in_note and any(cls in NOTE_LABEL_CLASSES for cls in str(element.get("class", "")).split()):
             return
