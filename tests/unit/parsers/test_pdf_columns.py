@@ -198,3 +198,28 @@ def test_a_column_whose_first_line_stands_higher_is_read_after_the_column_beside
         " ".join(ABSTRACT).replace("comple- ment", "complement"),
         " ".join(RELATED),
     ]
+
+
+def test_an_overfull_line_reaching_into_the_gutter_stays_in_its_column() -> None:
+    """LaTeX could not break an address, and its line runs 7 pt into the 10 pt gutter: the gutter found on the page
+    stops at that row. Read as a band across the page, it sent the right column's first lines before it and the
+    left column's lines below it after them."""
+    address = "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC3562259/"
+    size = SIZE * (COLUMN + 7) / canvas.Canvas(io.BytesIO()).stringWidth(address, BODY, SIZE)
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont(BOLD, 17)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 80, "Acoustic Monitoring of Urban Bird Populations")
+    top = HEIGHT - 120
+    _column(pdf, LEFT, top, [*ABSTRACT[:4], "and classified the recordings."])
+    pdf.setFont(BODY, size)
+    pdf.drawString(LEFT, top - 5 * LEADING, address)
+    _column(pdf, LEFT, top - 6 * LEADING, ABSTRACT[5:])
+    _column(pdf, RIGHT, top, RELATED + RELATED[:3])
+    pdf.showPage()
+    pdf.save()
+    texts = _texts(_parse(buffer.getvalue()))
+    assert texts[0] == "Acoustic Monitoring of Urban Bird Populations"
+    left = " ".join([*ABSTRACT[:4], "and classified the recordings.", address, *ABSTRACT[5:]])
+    assert " ".join(texts[1:-1]).replace("comple- ment", "complement") == left.replace("comple- ment", "complement")
+    assert texts[-1] == " ".join(RELATED + RELATED[:3])

@@ -36,6 +36,7 @@ PAGE_GUTTER_ROWS = 4
 PAGE_GUTTER_ALIGN_EM = 0.25
 PAGE_GUTTER_TEXT_EM = 4.0
 PAGE_GUTTER_NEAR_EM = 2.0
+MAX_OVERFULL_ROWS = 2  # rows of overfull lines a gutter is bridged over (`overfull_bridges`)
 
 
 class Boxed(Protocol):
@@ -141,7 +142,8 @@ def _gutter(coverage: Coverage, threshold: float, known: Sequence[Gutter] = ()) 
     best: tuple[float, float] | None = None
     for (_, gap_start), (gap_end, _) in itertools.pairwise(coverage):
         width = gap_end - gap_start
-        over_known = any(gap_start <= (gutter.x0 + gutter.x1) / 2 <= gap_end for gutter in known)
+        # A line that reaches into the gutter (an overfull line, a protruding hyphen) narrows the gap beside it.
+        over_known = any(gap_start <= gutter.x1 and gutter.x0 <= gap_end for gutter in known)
         if not over_known and (
             width < threshold or gap_start - left_edge < min_side or right_edge - gap_end < min_side
         ):
@@ -258,6 +260,26 @@ def page_gutters(rows: Sequence[Sequence[Boxed]], size: float) -> list[Gutter]:
         if streak.x0 - left_edge >= min_side and right_edge - streak.x1 >= min_side:
             found.append(Gutter(streak.x0, streak.x1, streak.top, streak.bottom))
     return sorted(found, key=lambda g: (g.top, g.x0))
+
+
+def overfull_bridges(gutters: Sequence[Gutter], rows: Sequence[Sequence[Boxed]]) -> list[Gutter]:
+    """Where a page gutter stops for at most MAX_OVERFULL_ROWS rows and goes on below at the same place, and in each
+    of those rows text reaches into the gutter from its left without crossing it (an overfull line: an address or a
+    formula LaTeX could not break), the gutter over those rows: their text on either side makes lines apart."""
+    bridges: list[Gutter] = []
+    for above, below in itertools.permutations(gutters, 2):
+        x0, x1 = max(above.x0, below.x0), min(above.x1, below.x1)
+        if above.bottom > below.top or x1 <= x0:
+            continue
+        between = [row for row in rows if row and above.bottom < (row[0].top + row[0].bottom) / 2 < below.top]
+        if not between or len(between) > MAX_OVERFULL_ROWS:
+            continue
+        if all(
+            any(item.x0 < x0 < item.x1 <= x1 for item in row) and not any(item.x0 < x0 and item.x1 > x1 for item in row)
+            for row in between
+        ):
+            bridges.append(Gutter(x0, x1, above.bottom, below.top))
+    return bridges
 
 
 def _edges(row: Sequence[Boxed]) -> list[float]:

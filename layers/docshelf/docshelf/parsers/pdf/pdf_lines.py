@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_bidi import logical_line
 from docshelf.parsers.pdf.pdf_chars import SPACE_GAP_EM
-from docshelf.parsers.pdf.pdf_layout import Gutter, page_gutters
+from docshelf.parsers.pdf.pdf_layout import Gutter, overfull_bridges, page_gutters
 from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import has_cjk_letter, no_space_script
 
@@ -115,11 +115,12 @@ def page_lines(runs: list[Run], rows: list[list[Run]] | None = None) -> tuple[li
     # Without a row of two runs there is no gap to find a gutter in (pages set one line to a text object).
     gutters = page_gutters(rows, body_size(horizontal)) if any(len(row) > 1 for row in rows) else []
     if gutters:
+        sides = gutters + overfull_bridges(gutters, rows)
         parts: dict[tuple[bool | None, ...], list[Run]] = {}
         for run in horizontal:
             middle = (run.top + run.bottom) / 2
             key = tuple(
-                (run.x0 + run.x1) / 2 > (g.x0 + g.x1) / 2 if g.top <= middle <= g.bottom else None for g in gutters
+                (run.x0 + run.x1) / 2 > (g.x0 + g.x1) / 2 if g.top <= middle <= g.bottom else None for g in sides
             )
             parts.setdefault(key, []).append(run)
         rows = sorted((row for part in parts.values() for row in text_rows(part)), key=lambda r: r[0].top + r[0].bottom)
