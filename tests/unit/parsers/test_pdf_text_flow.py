@@ -629,3 +629,40 @@ def test_a_spreadsheets_headings_over_its_right_aligned_numbers_head_their_colum
     tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
     assert len(tables) == 1
     assert table_grid(tables[0]) == [list(row) for row in rows]
+
+
+def _listing_pdf(body_font: str) -> bytes:
+    """A paragraph, a three-line listing in Courier (its second line indented four places), an address alone in
+    Courier, and a paragraph, all in `body_font` but the Courier lines."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    y = HEIGHT - 80
+    pdf.setFont(body_font, 10)
+    pdf.drawString(72, y, "Record each check with the command below, once a day:")
+    listing = ["for unit in units:", "    pumpctl log --unit $unit --check oil", "done"]
+    for index, line in enumerate(listing):
+        pdf.setFont("Courier", 10)
+        indent = len(line) - len(line.lstrip())  # set by position, as TeX's verbatim sets it
+        pdf.drawString(72 + pdf.stringWidth(" " * indent, "Courier", 10), y - 20 - 12 * index, line.lstrip())
+    pdf.drawString(72, y - 70, "ops@harbour.example.org")
+    pdf.setFont(body_font, 10)
+    pdf.drawString(72, y - 90, "Service interval: every 30 days or 500 operating hours.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_listing_in_a_monospaced_font_keeps_its_lines_and_indentation() -> None:
+    blocks = [block for block in _parse(_listing_pdf("Helvetica")).blocks if isinstance(block, Paragraph)]
+    assert [(block.text, block.code) for block in blocks] == [
+        ("Record each check with the command below, once a day:", False),
+        ("for unit in units:\n    pumpctl log --unit $unit --check oil\ndone", True),
+        ("ops@harbour.example.org", False),
+        ("Service interval: every 30 days or 500 operating hours.", False),
+    ]
+
+
+def test_a_page_set_in_a_monospaced_font_is_text_not_code() -> None:
+    """A letter typed in Courier: its lines make paragraphs as any text's do."""
+    blocks = [block for block in _parse(_listing_pdf("Courier")).blocks if isinstance(block, Paragraph)]
+    assert not any(block.code for block in blocks)

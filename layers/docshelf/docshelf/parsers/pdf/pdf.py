@@ -35,6 +35,7 @@ from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_captions import attach_captions
+from docshelf.parsers.pdf.pdf_code import code_apart
 from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
 from docshelf.parsers.pdf.pdf_furniture import remove_furniture
@@ -333,23 +334,24 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
     if rotated and not aside:
         regions.append(list(rotated))
     body = body_size(page.lines)
+    code = code_apart(page.lines)
     notes: list[TextBlock] = []
     for region in regions:
         region_start = len(candidates)
         run: list[Line] = []
         for item in region:
             if images and images[-1].top <= item.top:
-                candidates.extend(paragraphs(run, page.number))
+                candidates.extend(paragraphs(run, page.number, code=code))
                 run = []
                 while images and images[-1].top <= item.top:
                     candidates.append(images.pop())
             if isinstance(item, Line):
                 run.append(item)
                 continue
-            candidates.extend(paragraphs(run, page.number))
+            candidates.extend(paragraphs(run, page.number, code=code))
             run = []
             candidates.append(item)
-        candidates.extend(paragraphs(run, page.number))
+        candidates.extend(paragraphs(run, page.number, code=code))
         region_texts = [item for item in candidates[region_start:] if isinstance(item, TextBlock)]
         moved = {id(note) for note in take_footnotes(region_texts, body, page.height)}
         if moved:

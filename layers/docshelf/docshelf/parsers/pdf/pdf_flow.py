@@ -48,6 +48,8 @@ def continues(previous: TextBlock, block: TextBlock) -> bool:
     """Whether `block` goes on with the paragraph `previous` broke off at a column or page end."""
     if block.aside or not block.text[:1].islower() or block.page - max(previous.page, previous.end_page) not in (0, 1):
         return False
+    if block.code or previous.code:
+        return False
     if abs(block.size - previous.size) > 0.5 or block.bold != previous.bold or block.list_item:
         return False
     text = previous.text.rstrip()

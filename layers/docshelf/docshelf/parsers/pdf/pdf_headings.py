@@ -131,7 +131,7 @@ class HeadingClassifier:
     def level(
         self, block: TextBlock, preceding: TextBlock | None = None, following: TextBlock | None = None
     ) -> int | None:
-        if block.aside or block.toc_entry:
+        if block.aside or block.toc_entry or block.code:
             return None
         outlined = self._outline_level(block)
         if outlined is not None:
@@ -291,7 +291,7 @@ def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block
         if level is not None:
             result.append(Heading(text=_NOTE_MARK.sub("", block.text) or block.text, level=level, page=block.page))
         else:
-            result.append(Paragraph(text=block.text, page=block.page, list_level=list_level))
+            result.append(Paragraph(text=block.text, page=block.page, list_level=list_level, code=block.code))
     _drop_bullet_glyphs(result)
     return result
 

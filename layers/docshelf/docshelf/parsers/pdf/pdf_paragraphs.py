@@ -8,6 +8,7 @@ import statistics
 from dataclasses import dataclass
 
 from docshelf.parsers.pdf.pdf_breaks import unspaced
+from docshelf.parsers.pdf.pdf_code import code_text, is_code
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve
 from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_numbering import numbering_level
@@ -28,6 +29,7 @@ _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
 _FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
 _PAGE_NUMBER = re.compile(rf"\d{{1,4}}|(?i:{_SMALL_ROMAN})")
 _SIZE_CHANGE = 0.12
+MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
 
@@ -51,13 +53,15 @@ class TextBlock:
     x1: float = 0.0
     # A line ending in a page number set apart from its text (`第一章 概述      5`): an entry of a table of contents.
     toc_entry: bool = False
+    code: bool = False  # lines of code (`pdf_code`): kept as lines, never a heading, never joined with text
 
 
 def is_list_item(text: str) -> bool:
     return bool(_BULLET.match(text))
 
 
-def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
+def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[TextBlock]:
+    """The lines' paragraphs; with `code`, lines in a monospaced font make code blocks of their own (`pdf_code`)."""
     if not lines:
         return []
     left_edge, right_edge = min(line.x0 for line in lines), max(line.x1 for line in lines)
@@ -66,12 +70,12 @@ def paragraphs(lines: list[Line], page: int) -> list[TextBlock]:
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
     for line in lines[1:]:
-        if _continues(current, line, typical_gap, right_edge, spaced=spaced):
+        if _continues(current, line, typical_gap, right_edge, spaced=spaced, code=code):
             current.append(line)
         else:
-            blocks.append(_block(current, page, (left_edge, right_edge)))
+            blocks.append(_block(current, page, (left_edge, right_edge), code=code))
             current = [line]
-    blocks.append(_block(current, page, (left_edge, right_edge)))
+    blocks.append(_block(current, page, (left_edge, right_edge), code=code))
     return blocks
 
 
@@ -125,7 +129,9 @@ def _same_row(previous: Line, line: Line) -> bool:
     return line.top < previous.bottom - 0.5 * min(line.bottom - line.top, previous.bottom - previous.top)
 
 
-def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool) -> bool:
+def _continues(
+    current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool, code: bool
+) -> bool:
     previous = current[-1]
     if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
         return True  # another fragment of the same visual row (`_same_row`)
@@ -133,6 +139,10 @@ def _continues(current: list[Line], line: Line, typical_gap: float, right_edge: 
     gap = line.top - previous.bottom
     if _paragraph_gap(previous, line, typical_gap) or gap < -size:
         return False
+    if code and _code_line(line) != _code_line(previous):
+        return False
+    if code and _code_line(line):
+        return abs(line.size - previous.size) <= _SIZE_CHANGE * size  # short lines, stops and indents are code's
     if abs(line.size - previous.size) > _SIZE_CHANGE * size or line.bold != previous.bold:
         return False
     # A heading set in its own face (slightly larger, or italic) ends where the text wraps below it.
@@ -259,16 +269,11 @@ def _joined(texts: list[str]) -> str:
     return "".join(parts)
 
 
-def _block(lines: list[Line], page: int, edges: tuple[float, float]) -> TextBlock:
+def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bool = False) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
-    rows = [lines[0].text]
-    for previous, line in itertools.pairwise(lines):
-        if _same_row(previous, line) or _broken_short(previous, line, edges):
-            # Fragments of one row stand an em or more apart (pdf_lines): a space, in CJK text too (`2.1 漏损率变化`).
-            rows[-1] = f"{rows[-1]} {line.text}"
-        else:
-            rows.append(line.text)
-    text = join_lines(rows, marked=True)
+    n_rows = len({round(line.top) for line in lines})
+    code = code and n_rows >= MIN_CODE_ROWS and all(_code_line(line) for line in lines)
+    text = code_text(lines) if code else _joined_rows(lines, edges)
     return TextBlock(
         text=text,
         page=page,
@@ -276,10 +281,30 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float]) -> TextBloc
         bottom=max(line.bottom for line in lines),
         size=main.size,
         bold=all(line.bold for line in lines),
-        n_lines=len({round(line.top) for line in lines}),
-        list_item=is_list_item(text),
+        n_lines=n_rows,
+        list_item=not code and is_list_item(text),
         italic=all(line.italic for line in lines),
         x0=min(line.x0 for line in lines),
         x1=max(line.x1 for line in lines),
-        toc_entry=len(lines) > 1 and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None and _same_row(*lines[-2:]),
+        toc_entry=not code
+        and len(lines) > 1
+        and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None
+        and _same_row(*lines[-2:]),
+        code=code,
     )
+
+
+def _joined_rows(lines: list[Line], edges: tuple[float, float]) -> str:
+    rows = [lines[0].text]
+    for previous, line in itertools.pairwise(lines):
+        if _same_row(previous, line) or _broken_short(previous, line, edges):
+            # Fragments of one row stand an em or more apart (pdf_lines): a space, in CJK text too (`2.1 漏损率变化`).
+            rows[-1] = f"{rows[-1]} {line.text}"
+        else:
+            rows.append(line.text)
+    return join_lines(rows, marked=True)
+
+
+def _code_line(line: Line) -> bool:
+    """A line of code: monospaced, and no list item (a list of addresses set in a typewriter face)."""
+    return is_code(line) and not is_list_item(line.text)

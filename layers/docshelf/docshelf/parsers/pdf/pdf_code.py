@@ -1,0 +1,55 @@
+"""Code set in a monospaced font: its lines kept as lines, with their indentation, in one code paragraph.
+
+A listing (LaTeX's verbatim and listings in Computer Modern Typewriter, a browser's <pre>, Word's Consolas or
+Courier New) was joined into running text like any paragraph, and into the paragraph after it. Fonts are known by
+their names: PDFs name the font of every text object, and the monospaced families are few. A page set mostly in a
+monospaced font (a court filing or a plain-text letter in Courier) has no code apart from its text: its lines make
+paragraphs as any text's do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docshelf.parsers.pdf.pdf_lines import Line
+
+# Monospaced families by name: TeX's typewriter faces (cmtt, lmtt/LMMono, TeX Gyre Cursor, Inconsolata), Courier and
+# its clones (Nimbus Mono, Cousine, Liberation Mono), the system and editor faces.
+_MONOSPACE = re.compile(
+    r"mono|courier|consol|menlo|monaco|cmtt|lmtt|typewriter|inconsolata|cursor|cousine|lucidaconsole|"
+    r"sourcecode|firacode|cascadia|andale|fixedsys|terminal|ocr-?[ab]",
+    re.IGNORECASE,
+)
+# A monospaced glyph's advance, in font sizes (Courier's and most code faces' 600 of 1000 units).
+GLYPH_ADVANCE_EM = 0.6
+
+
+def is_code(line: Line) -> bool:
+    """Whether the line is set in a monospaced font (its majority font; a line of mixed fonts is not)."""
+    return bool(line.font) and _MONOSPACE.search(line.font) is not None
+
+
+def code_apart(lines: Sequence[Line]) -> bool:
+    """Whether code can stand apart from the page's text: less than half of the page's characters are monospaced."""
+    mono = sum(len(line.text) for line in lines if is_code(line))
+    return 2 * mono < sum(len(line.text) for line in lines)
+
+
+def code_text(lines: Sequence[Line]) -> str:
+    """The code's lines one to a line, each indented by how far it stands right of the leftmost, in glyph advances;
+    fragments on one row apart by a space."""
+    left = min(line.x0 for line in lines)
+    rows: list[tuple[float, float, list[Line]]] = []
+    for line in sorted(lines, key=lambda item: (item.top + item.bottom) / 2):
+        if rows and line.top < rows[-1][1] - 0.5 * (line.bottom - line.top):
+            rows[-1][2].append(line)
+            continue
+        rows.append((line.top, line.bottom, [line]))
+    texts: list[str] = []
+    for _, _, row in rows:
+        row.sort(key=lambda line: line.x0)
+        advance = GLYPH_ADVANCE_EM * max(row[0].size, 1.0)
+        indent = " " * max(0, round((row[0].x0 - left) / advance))
+        texts.append(indent + " ".join(line.text for line in row))
+    return "\n".join(texts)
