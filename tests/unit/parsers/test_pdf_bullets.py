@@ -13,6 +13,7 @@ from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_marks import with_bullets
 from docshelf.parsers.pdf.pdf_paragraphs import is_list_item
 from docshelf.parsers.pdf.pdf_text import Run
+from tests.ja_pdf_fixtures import register_cjk_fonts, require_cjk_font
 
 WIDTH, HEIGHT = A4
 ITEMS = ["Cap summer irrigation licences at 2022 volumes.", "Install loggers in six wells.", "Publish the data."]
@@ -36,6 +37,10 @@ def _page(draw_bullet: str) -> bytes:
             pdf.circle(80, baseline + 3.5, 1.9, stroke=0, fill=1)
         elif draw_bullet == "glyph":  # Word and LibreOffice: a bullet glyph, the item's text at a tab stop
             pdf.drawString(72, baseline, "•")
+        elif draw_bullet == "circle":  # Chromium's bullet of a nested list: a circle's outline
+            pdf.circle(80, baseline + 3.5, 1.9, stroke=1, fill=0)
+        elif draw_bullet == "checkbox":  # a form's empty box: no bullet
+            pdf.rect(78, baseline + 1.5, 4, 4, stroke=1, fill=0)
         elif draw_bullet == "stars":  # a rating: a row of dots before each line
             for star in range(5):
                 pdf.circle(60 + 6 * star, baseline + 3.5, 1.9, stroke=0, fill=1)
@@ -50,6 +55,12 @@ def test_bullets_drawn_as_shapes_make_list_items() -> None:
     blocks = _blocks(_page("disc"))
     assert [(block.text, block.list_level) for block in blocks[1:4]] == [(item, 0) for item in ITEMS]
     assert blocks[4].text == "The next review is due in March."
+
+
+def test_a_circles_outline_is_a_bullet_and_an_empty_box_is_not() -> None:
+    blocks = _blocks(_page("circle"))
+    assert [(block.text, block.list_level) for block in blocks[1:4]] == [(item, 0) for item in ITEMS]
+    assert not any(block.list_level is not None for block in _blocks(_page("checkbox")))
 
 
 def test_a_bullet_glyph_a_tab_stop_away_opens_its_item() -> None:
@@ -78,3 +89,26 @@ def test_symbol_font_bullets_read_as_bullets() -> None:
 def test_a_bullet_right_before_a_cjk_item_opens_it() -> None:
     assert is_list_item("•基幹業務システム")
     assert not is_list_item("·基幹")
+
+
+def test_bold_items_whose_bullets_touch_their_text_are_items_without_the_glyph() -> None:
+    """Bullets right before CJK items set larger than the text: list items (never headings), the glyph gone."""
+    require_cjk_font()
+    register_cjk_fonts()
+    items = ["最初のバージョン", "いくつかバグを修正", "抄録環境を実装"]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("JaGothic", 10.5)
+    pdf.drawString(72, HEIGHT - 80, "この文書の履歴を以下に示します。変更点は版ごとにまとめています。")
+    for index, item in enumerate(items):
+        baseline = HEIGHT - 104 - 15 * index
+        pdf.setFont("Helvetica-Bold", 14)
+        pdf.drawString(84, baseline, "•")
+        pdf.setFont("JaGothic", 14)
+        pdf.drawString(84 + pdf.stringWidth("•", "Helvetica-Bold", 14), baseline, item)
+    pdf.showPage()
+    pdf.save()
+    blocks = parse(buffer.getvalue(), filename="t.pdf", limits=ParseLimits()).blocks
+    assert [(type(block).__name__, getattr(block, "text", "")) for block in blocks[1:]] == [
+        ("Paragraph", item) for item in items
+    ]

@@ -29,7 +29,8 @@ TITLE_GAP_SIZES = 4.0
 # A title on the baseline of its number (`1.1` `目的`, a quad or more apart) starts within this many sizes of it.
 NUMBER_GAP_SIZES = 3.0
 LIST_STEP_SIZES = 6.0  # a nested list is indented a few ems; a marker further right is in another column
-_BULLET_GLYPH = re.compile(rf"^[{BULLET_GLYPHS}]\s+")
+# A bullet and its space, or a round bullet touching its item (`•基幹業務`).
+_BULLET_GLYPH = re.compile(rf"^(?:[{BULLET_GLYPHS}]\s+|[•●◦▪■](?=[^\W\d_]))")
 _NOTE_GLYPHS = "*∗—"
 # A note's mark at the end of a heading (`\\thanks` on a title, `Chen Wei∗`, a reference ` ¹`) is no part of its title.
 _NOTE_MARK = re.compile(r"\s?[*∗†‡]+$|\s[¹²³⁴⁵⁶⁷⁸⁹⁰]+$")
@@ -138,7 +139,7 @@ class HeadingClassifier:
             self.marked.add(id(block))
             return outlined
         body = self.page_body.get(block.page, self.body)
-        if not _heading_shaped(block) or block.size < body - 0.5:
+        if not _heading_shaped(block) or block.size < body - 0.5 or _bulleted(block):
             return None
         emphasised = block.bold or block.size >= body + 0.5
         numbered = numbering_level(block.text) if id(block) not in self.lone_numbers else None
@@ -272,6 +273,11 @@ def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
     if leader.x0 < entry.x1 - 1.0:
         return None
     return replace(entry, text=f"{entry.text} {leader.text}", x1=leader.x1, toc_entry=True)
+
+
+def _bulleted(block: TextBlock) -> bool:
+    """A list item opened by a bullet (numbered titles, `1. Introduction`, are headings' own)."""
+    return block.list_item and block.text[:1] in BULLET_GLYPHS
 
 
 def classify(blocks: list[TextBlock], outline: list[OutlineEntry]) -> list[Block]:

@@ -166,7 +166,7 @@ class PageReader:
             elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
                 out.has_vector_paths = True
                 x0, y0, x1, y1 = self._bounds(obj, outer)
-                if is_mark(x1 - x0, y1 - y0) and self._filled(obj):
+                if is_mark(x1 - x0, y1 - y0) and self._bullet_shape(obj):
                     out.marks.append((x0, out.height - y1, x1, out.height - y0))
                 if min(x1 - x0, y1 - y0) <= 2.0 and max(x1 - x0, y1 - y0) >= 4.0:
                     out.rules.append((x0, out.height - y1, x1, out.height - y0))
@@ -175,9 +175,22 @@ class PageReader:
                     if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
                         out.drawings.append((x0, out.height - y1, x1, out.height - y0))
 
-    def _filled(self, obj: Any) -> bool:
+    def _bullet_shape(self, obj: Any) -> bool:
+        """A filled shape (a disc, a square), or a circle's outline (a browser's bullet of a nested list): a small
+        stroked path drawn with curves. A stroked square is a checkbox, not a bullet."""
         fill, stroke = ctypes.c_int(), ctypes.c_int()
-        return bool(pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke)) and fill.value != 0
+        if not pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke):
+            return False
+        if fill.value != 0:
+            return True
+        if not stroke.value:
+            return False
+        segments = min(pdfium_c.FPDFPath_CountSegments(obj), MAX_PATH_SEGMENTS)
+        curve = pdfium_c.FPDF_SEGMENT_BEZIERTO
+        return any(
+            pdfium_c.FPDFPathSegment_GetType(pdfium_c.FPDFPath_GetPathSegment(obj, index)) == curve
+            for index in range(segments)
+        )
 
     def _stroked_rules(self, obj: Any, outer: Matrix, out: PageText) -> None:
         """Axis-aligned straight segments of a stroked path (grids and boxes drawn as one path)."""
