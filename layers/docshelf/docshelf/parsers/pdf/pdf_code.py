@@ -9,6 +9,7 @@ paragraphs as any text's do.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -27,7 +28,12 @@ GLYPH_ADVANCE_EM = 0.6
 
 def is_code(line: Line) -> bool:
     """Whether the line is set in a monospaced font (its majority font; a line of mixed fonts is not)."""
-    return bool(line.font) and _MONOSPACE.search(line.font) is not None
+    return bool(line.font) and _monospaced(line.font)
+
+
+@functools.lru_cache(maxsize=1024)
+def _monospaced(font: str) -> bool:
+    return _MONOSPACE.search(font) is not None
 
 
 def code_apart(lines: Sequence[Line]) -> bool:
