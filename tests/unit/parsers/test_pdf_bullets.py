@@ -112,3 +112,33 @@ def test_bold_items_whose_bullets_touch_their_text_are_items_without_the_glyph()
     assert [(type(block).__name__, getattr(block, "text", "")) for block in blocks[1:]] == [
         ("Paragraph", item) for item in items
     ]
+
+
+def test_a_number_a_tab_away_from_its_item_opens_it_after_a_paragraph() -> None:
+    """Word and LibreOffice set a numbered item's number, then its text at a tab stop: two fragments. The first
+    item ran into the paragraph above it, the page's widest line, a line's gap away (LibreOffice's geometry)."""
+    rows = [
+        (72, "This guide covers the TX-100 pump. Follow every step in order, and log each one."),
+        (86, "1.", 108, "Check the oil level."),
+        (120, "–", 144, "Use the dipstick."),
+        (120, "–", 144, "Top up with SAE 30 if low."),
+        (86, "2.", 108, "Inspect the belts."),
+        (86, "3.", 108, "Tighten the bolts to 45 Nm."),
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 12)
+    for index, row in enumerate(rows):
+        baseline = HEIGHT - 160 - (0 if index == 0 else 24 + 15.8 * (index - 1))
+        for x, text in zip(row[::2], row[1::2], strict=True):
+            pdf.drawString(float(x), baseline, str(text))
+    pdf.showPage()
+    pdf.save()
+    assert [block.text for block in _blocks(buffer.getvalue())] == [
+        "This guide covers the TX-100 pump. Follow every step in order, and log each one.",
+        "1. Check the oil level.",
+        "Use the dipstick.",
+        "Top up with SAE 30 if low.",
+        "2. Inspect the belts.",
+        "3. Tighten the bolts to 45 Nm.",
+    ]

@@ -28,6 +28,7 @@ _MARK = r"(?:\s?[⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹,]*)?"
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；」』)]" + _MARK + "$")
 _FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
 _PAGE_NUMBER = re.compile(rf"\d{{1,4}}|(?i:{_SMALL_ROMAN})")
+_LONE_NUMBER = re.compile(r"\d{1,2}[.)]")
 _SIZE_CHANGE = 0.12
 MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
@@ -58,6 +59,11 @@ class TextBlock:
 
 def is_list_item(text: str) -> bool:
     return bool(_BULLET.match(text))
+
+
+def _opens_item(text: str) -> bool:
+    """A list item's first line, or its number alone: the fragment before a tab that sets the item's text apart."""
+    return is_list_item(text) or _LONE_NUMBER.fullmatch(text) is not None
 
 
 def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[TextBlock]:
@@ -150,7 +156,7 @@ def _continues(
     restyled = previous.font and line.font and previous.font != line.font and abs(line.size - previous.size) >= 0.5
     if restyled and wrapped_below and line.height > 0 < previous.height:
         return False
-    if is_list_item(line.text) and not _number_runs_on(current, line, right_edge - 2.0 * size):
+    if _opens_item(line.text) and not _number_runs_on(current, line, right_edge - 2.0 * size):
         return False
     short = previous.x1 < right_edge - 2.0 * size
     if is_list_item(current[0].text) and _item_ends(current[0], line, short=short):
