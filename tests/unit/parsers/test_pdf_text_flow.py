@@ -666,3 +666,21 @@ def test_a_page_set_in_a_monospaced_font_is_text_not_code() -> None:
     """A letter typed in Courier: its lines make paragraphs as any text's do."""
     blocks = [block for block in _parse(_listing_pdf("Courier")).blocks if isinstance(block, Paragraph)]
     assert not any(block.code for block in blocks)
+
+
+def test_a_right_aligned_column_beside_a_left_aligned_one_a_padding_apart_is_two_columns() -> None:
+    """Word's and LibreOffice's tables: numbers set flush right end a cell's padding (less than an em) before the
+    next column's text, set flush left."""
+    rows = [("Bolt", "Torque (Nm)", "Thread"), ("M10", "45", "coarse"), ("M12", "80", "coarse"), ("M16", "190", "fine")]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 12)
+    for index, (bolt, torque, thread) in enumerate(rows):
+        y = HEIGHT - 80 - 18 * index
+        pdf.drawString(72, y, bolt)
+        pdf.drawRightString(324.5, y, torque)
+        pdf.drawString(335.5, y, thread)
+    pdf.showPage()
+    pdf.save()
+    tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [[list(row) for row in rows]]

@@ -29,6 +29,10 @@ from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import no_space_script
 
 CELL_GAP_EM = 1.0
+# Runs this far apart are cells of two columns when another row has runs ending and starting at their edges (within
+# EDGE_ALIGN_PT): `_cut_at_aligned_edges`.
+NARROW_CELL_GAP_EM = 0.5
+EDGE_ALIGN_PT = 1.5
 MAX_CELL_CHARS = 40  # counted by `width`: a CJK character as two
 MAX_MEDIAN_CELL_CHARS = 24
 FLUSH_RIGHT_PT = 1.0  # cells whose right edges agree this closely are set flush right
@@ -83,6 +87,7 @@ def find_aligned_tables(
         block = _folded(rows[index:end])
         if len(block) >= MIN_ROWS:
             header = rows[index - 1] if index > 0 and id(rows[index - 1]) not in used else None
+            block, header = _cut_at_aligned_edges(block, header)
             placed = _table(block, header, page)
             if placed is not None:
                 tables.append(placed[0])
@@ -147,6 +152,50 @@ def _row(runs: list[Run]) -> _Row:
             right = run.x1
         right = max(right, run.x1)
     return _Row(ordered, cells, min(run.top for run in runs), max(run.bottom for run in runs))
+
+
+def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[_Row], _Row | None]:
+    """The block's and its header's cells cut between two runs at least NARROW_CELL_GAP_EM apart where another row
+    has two runs side by side at the same edges (within EDGE_ALIGN_PT): a column of numbers set flush right beside
+    a column of text set flush left, a cell's padding apart, is two columns though the gap is narrower than
+    CELL_GAP_EM (Word's and LibreOffice's tables)."""
+    rows = [*block, *([header] if header is not None else [])]
+    if not any(len(cell) > 1 for row in rows for cell in row.cells):
+        return block, header
+    seams = [
+        [(left.x1, right.x0) for left, right in itertools.pairwise(row.runs) if _apart(left, right)] for row in rows
+    ]
+
+    def aligned(number: int, end: float, start: float) -> bool:
+        return any(
+            abs(other_end - end) <= EDGE_ALIGN_PT and abs(other_start - start) <= EDGE_ALIGN_PT
+            for other, pairs in enumerate(seams)
+            if other != number
+            for other_end, other_start in pairs
+        )
+
+    def cut(number: int, row: _Row) -> _Row:
+        pieces: list[list[Run]] = []
+        for cell in row.cells:
+            pieces.append([cell[0]])
+            for left, right in itertools.pairwise(cell):
+                if _apart(left, right) and aligned(number, left.x1, right.x0):
+                    pieces.append([right])
+                else:
+                    pieces[-1].append(right)
+        return _Row(row.runs, pieces, row.top, row.bottom, row.columns)
+
+    cut_rows = [cut(number, row) for number, row in enumerate(rows)]
+    return cut_rows[: len(block)], cut_rows[-1] if header is not None else None
+
+
+def _apart(left: Run, right: Run) -> bool:
+    """The runs stand apart by their ink and by their glyphs' advances (a full-width `・` after a Latin run has
+    wide side bearings, and no gap between the advances)."""
+    gap = right.x0 - left.x1
+    if left.advance is not None and right.advance is not None:
+        gap = min(gap, right.advance[0] - left.advance[1])
+    return gap >= NARROW_CELL_GAP_EM * max(left.size, right.size, 1.0)
 
 
 def width(text: str) -> int:
