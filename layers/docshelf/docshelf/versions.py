@@ -13,7 +13,8 @@ SCHEMA_VERSION = "1.0"
 # 10: browsers' PDFs (superscripts at 0.83 of the body, bracketed marks, justified gaps after a mark, a column's
 # first line set higher than the other's, print headers and footers, letter-spaced titles), spreadsheet headings
 # over right-aligned numbers, pages whose text PDFium does not give one to one, overfull lines in a gutter, code in
-# a monospaced font; HTML: a site's menus before the page's title and text for screen readers.
+# a monospaced font, outlined bullets, numbers a tab from their items, narrow table column gaps; HTML: a site's menus
+# before the page's title and text for screen readers.
 PARSER_VERSION = "10"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
