@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_gaps import spacious
-from docshelf.parsers.pdf.pdf_lines import build_lines, text_rows
+from docshelf.parsers.pdf.pdf_lines import build_lines, run_gaps, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
 from docshelf.parsers.pdf.pdf_text import Run
@@ -191,11 +191,8 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
 
 def _apart(left: Run, right: Run) -> bool:
     """The runs stand apart by their ink and by their glyphs' advances (a full-width `・` after a Latin run has
-    wide side bearings, and no gap between the advances)."""
-    gap = right.x0 - left.x1
-    if left.advance is not None and right.advance is not None:
-        gap = min(gap, right.advance[0] - left.advance[1])
-    return gap >= NARROW_CELL_GAP_EM * max(left.size, right.size, 1.0)
+    wide side bearings, and no gap between the advances): `pdf_lines.run_gaps`."""
+    return run_gaps(left, right)[1] >= NARROW_CELL_GAP_EM * max(left.size, right.size, 1.0)
 
 
 def width(text: str) -> int:

@@ -170,7 +170,7 @@ def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) ->
             gap = run.x0 - right_edge
             if FRAGMENT_GAP_EM * size < gap <= JUSTIFIED_GAP_EM * size:
                 beside = _beside_words(run.x0 - gap, run.x0, previous.font, size, rows, index)
-                candidates.append((id(run), _gaps(previous, run)[1], size, beside))
+                candidates.append((id(run), run_gaps(previous, run)[1], size, beside))
         right_edge = max(right_edge, run.x1) if previous is not None else run.x1
         previous = run
     return {
@@ -320,7 +320,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
-            ink, gap = (previous.x0 - run.x1,) * 2 if rtl else _gaps(previous, run)
+            ink, gap = (previous.x0 - run.x1,) * 2 if rtl else run_gaps(previous, run)
             joined_tail, head = parts[-1], text
             set_off = mark and previous is ordered[0] and head[:1].isalpha() and not no_space_script(head[:1])
             if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
@@ -363,7 +363,7 @@ def _letter_spacing(runs: list[Run]) -> float:
     else 0. A word space between such letters is that much wider than the gaps inside a word."""
     if sum(1 for run in runs if len(run.text) <= 2) <= LETTER_SPACED_PAIRS:
         return 0.0  # too few glyphs one object each (with PDFium's space) to tell
-    gaps = [_gaps(left, right)[1] for left, right in itertools.pairwise(runs) if _letter_pair(left, right)]
+    gaps = [run_gaps(left, right)[1] for left, right in itertools.pairwise(runs) if _letter_pair(left, right)]
     if len(gaps) < LETTER_SPACED_PAIRS:
         return 0.0
     tracking = statistics.median(gaps)
@@ -384,7 +384,7 @@ def _letter_pair(left: Run, right: Run) -> bool:
     )
 
 
-def _gaps(left: Run, right: Run) -> tuple[float, float]:
+def run_gaps(left: Run, right: Run) -> tuple[float, float]:
     """The space between two runs on a left-to-right line, between their ink and between their glyph boxes: from
     where the left run's last advance ends to the right run's first origin (when smaller than the ink gap; the ink
     gap when the advances are not known). Glyphs placed one after another (a glyph per text object, as Chromium
