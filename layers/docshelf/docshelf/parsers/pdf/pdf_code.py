@@ -42,20 +42,14 @@ def code_apart(lines: Sequence[Line]) -> bool:
     return 2 * mono < sum(len(line.text) for line in lines)
 
 
-def code_text(lines: Sequence[Line]) -> str:
-    """The code's lines one to a line, each indented by how far it stands right of the leftmost, in glyph advances;
+def code_text(rows: Sequence[Sequence[Line]]) -> str:
+    """The code's rows one to a line, each indented by how far it stands right of the leftmost, in glyph advances;
     fragments on one row apart by a space."""
-    left = min(line.x0 for line in lines)
-    rows: list[tuple[float, float, list[Line]]] = []
-    for line in sorted(lines, key=lambda item: (item.top + item.bottom) / 2):
-        if rows and line.top < rows[-1][1] - 0.5 * (line.bottom - line.top):
-            rows[-1][2].append(line)
-            continue
-        rows.append((line.top, line.bottom, [line]))
+    left = min(line.x0 for row in rows for line in row)
     texts: list[str] = []
-    for _, _, row in rows:
-        row.sort(key=lambda line: line.x0)
-        advance = GLYPH_ADVANCE_EM * max(row[0].size, 1.0)
-        indent = " " * max(0, round((row[0].x0 - left) / advance))
-        texts.append(indent + " ".join(line.text for line in row))
+    for row in rows:
+        ordered = sorted(row, key=lambda line: line.x0)
+        advance = GLYPH_ADVANCE_EM * max(ordered[0].size, 1.0)
+        indent = " " * max(0, round((ordered[0].x0 - left) / advance))
+        texts.append(indent + " ".join(line.text for line in ordered))
     return "\n".join(texts)

@@ -279,7 +279,7 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bo
     main = max(lines, key=lambda line: len(line.text))
     n_rows = len({round(line.top) for line in lines})
     code = code and n_rows >= MIN_CODE_ROWS and all(_code_line(line) for line in lines)
-    text = code_text(lines) if code else _joined_rows(lines, edges)
+    text = code_text(_rows(lines)) if code else _joined_rows(lines, edges)
     return TextBlock(
         text=text,
         page=page,
@@ -298,6 +298,17 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bo
         and _same_row(*lines[-2:]),
         code=code,
     )
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """The lines grouped by visual row (`_same_row` with the line before)."""
+    rows = [[lines[0]]]
+    for previous, line in itertools.pairwise(lines):
+        if _same_row(previous, line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
 
 
 def _joined_rows(lines: list[Line], edges: tuple[float, float]) -> str:
