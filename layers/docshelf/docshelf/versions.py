@@ -15,7 +15,9 @@ SCHEMA_VERSION = "1.0"
 # over right-aligned numbers, pages whose text PDFium does not give one to one, overfull lines in a gutter, code in
 # a monospaced font, outlined bullets, numbers a tab from their items, narrow table column gaps; HTML: a site's menus
 # before the page's title and text for screen readers.
-PARSER_VERSION = "10"
+# 11: a fourth round (fidelity-probes.md): raised back-links are not a letter-spaced word, an oblique face whose
+# stem reads heavy is not bold.
+PARSER_VERSION = "11"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

@@ -388,3 +388,68 @@ def test_a_letter_spaced_heading_drawn_a_glyph_an_object_reads_as_its_words() ->
     pdf.showPage()
     pdf.save()
     assert _texts(buffer.getvalue())[0] == "Steels and Alloys:"
+
+
+def test_raised_back_links_drawn_a_glyph_an_object_keep_their_spaces() -> None:
+    """A Wikipedia reference printed by a browser: `^` and its back-links `a b c d e f`, each a raised bold italic
+    letter in a link of its own, a word space apart. Evenly spaced single letters once read as a letter-spaced word
+    (`^ abcdef`); raised letters are marks."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    y = HEIGHT - 100
+    pdf.setFont("Helvetica", 10.5)
+    pdf.drawString(72, y, "^")
+    x = 72 + pdf.stringWidth("^ ", "Helvetica", 10.5)
+    for letter in "abcdef":
+        obj = pdf.beginText(x, y + 3.5)
+        obj.setFont("Helvetica-BoldOblique", 8.7)
+        obj.textOut(letter)
+        pdf.drawText(obj)
+        x += pdf.stringWidth(letter + " ", "Helvetica-BoldOblique", 8.7)
+    pdf.setFont("Helvetica", 10.5)
+    pdf.drawString(x, y, "Carboneras, Carlos (1992). Family Anatidae. Lynx Edicions.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(buffer.getvalue()) == ["^ a b c d e f Carboneras, Carlos (1992). Family Anatidae. Lynx Edicions."]
+
+
+def _font(descriptor: int, name: bytes, stem: int, flags: int) -> list[bytes]:
+    """A TrueType font (not embedded) and its descriptor, object `descriptor`, with its stem width as written."""
+    angle = -12 if flags & 64 else 0
+    return [
+        b"<< /Type /Font /Subtype /TrueType /BaseFont /%s /FirstChar 32 /LastChar 126 /FontDescriptor %d 0 R"
+        b" /Encoding /WinAnsiEncoding >>" % (name, descriptor),
+        b"<< /Type /FontDescriptor /FontName /%s /Flags %d /FontBBox [-1000 -300 2000 1000] /ItalicAngle %d"
+        b" /Ascent 900 /Descent -240 /CapHeight 700 /StemV %d >>" % (name, flags, angle, stem),
+    ]
+
+
+def test_an_oblique_face_whose_stem_reads_heavy_is_not_bold() -> None:
+    """Chromium (Skia) measures an oblique face's stem across its slant: DejaVuSans-Oblique is written with StemV
+    122, which PDFium reads as weight 610. A reference wrapping onto a line set wholly in it was cut into two
+    paragraphs, the italic one taken for bold; a face named bold (or named nothing) still goes by its weight."""
+    content = b"\n".join(
+        [
+            b"BT /F1 11 Tf 72 700 Td (Ducks feed on grasses, aquatic plants, fish, insects and small amphibians, and)"
+            b" Tj ET",
+            b"BT /F2 11 Tf 72 686 Td (Carboneras, Family Anatidae, Lynx Edicions, 1992.) Tj ET",
+            b"BT /F3 11 Tf 72 640 Td (Breeding) Tj ET",
+            b"BT /F1 11 Tf 72 620 Td (Most ducks have a wide flat bill adapted to dredging.) Tj ET",
+        ]
+    )
+    fonts = [
+        *_font(6, b"DejaVuSans", 45, 32),
+        *_font(8, b"DejaVuSans-Oblique", 122, 96),
+        *_font(10, b"F3Heavy", 140, 32),
+    ]
+    resources = b"<< /Font << /F1 5 0 R /F2 7 0 R /F3 9 0 R >> >>"
+    blocks = _parse(handmade_pdf(content, resources, fonts)).blocks
+    assert [(type(block).__name__, block.text) for block in blocks if isinstance(block, (Heading, Paragraph))] == [
+        (
+            "Paragraph",
+            "Ducks feed on grasses, aquatic plants, fish, insects and small amphibians, and Carboneras, Family"
+            " Anatidae, Lynx Edicions, 1992.",
+        ),
+        ("Heading", "Breeding"),
+        ("Paragraph", "Most ducks have a wide flat bill adapted to dredging."),
+    ]

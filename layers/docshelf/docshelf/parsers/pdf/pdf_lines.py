@@ -316,7 +316,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     previous: Run | None = None
     # A raised number opening the line marks the note it opens (`³The ideal size`): set off from the note's word.
     mark = _raised(ordered[0], main) and ordered[0].text.strip().isdigit()
-    tracking = 0.0 if rtl else _letter_spacing(ordered)
+    tracking = 0.0 if rtl else _letter_spacing(ordered, main)
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
@@ -356,14 +356,19 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     )
 
 
-def _letter_spacing(runs: list[Run]) -> float:
+def _letter_spacing(runs: list[Run], main: Run) -> float:
     """The spacing a letter-spaced fragment adds between its letters (CSS `letter-spacing`, a title's tracking) when
     they stand one text object each: the median gap, by their advances, between consecutive single letters when it
     is wider than ADVANCE_GAP_EM and most such gaps are that wide (TeX's math sets its symbols apart unevenly);
-    else 0. A word space between such letters is that much wider than the gaps inside a word."""
+    else 0. A word space between such letters is that much wider than the gaps inside a word. Raised letters are
+    marks, not a spaced word (a reference's back-links, `^ a b c`)."""
     if sum(1 for run in runs if len(run.text) <= 2) <= LETTER_SPACED_PAIRS:
         return 0.0  # too few glyphs one object each (with PDFium's space) to tell
-    gaps = [run_gaps(left, right)[1] for left, right in itertools.pairwise(runs) if _letter_pair(left, right)]
+    gaps = [
+        run_gaps(left, right)[1]
+        for left, right in itertools.pairwise(runs)
+        if _letter_pair(left, right) and not _raised(left, main) and not _raised(right, main)
+    ]
     if len(gaps) < LETTER_SPACED_PAIRS:
         return 0.0
     tracking = statistics.median(gaps)

@@ -12,6 +12,7 @@ import bisect
 import ctypes
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,10 @@ BULLET_SIZE_EM = (0.2, 0.7)
 BULLET_GAP_EM = (0.2, 2.0)
 BULLET_CLEAR_EM = 3.0
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+# A font name's style part (after its last `-` or `,`, a trailing `MT` or `PS` aside) made only of these words says
+# the face is not bold, whatever weight PDFium reads from its stem width: Chromium (Skia) measures the stem of an
+# oblique face across its slant, so DejaVuSans-Oblique reads 610 and italic text would pass for bold.
+_LIGHT_STYLE = re.compile(r"(?:regular|roman|book|normal|light|thin|extralight|ultralight|italic|oblique|ital|it)+")
 _ITALIC_NAMES = ("italic", "oblique")
 _ITALIC_FLAG = 1 << 6  # PDF font descriptor flag 7
 _TEXT_BUFFER_UNITS = 4096
@@ -324,12 +329,18 @@ class PageReader:
                 name = self._name.raw[: max(0, length - 1)].decode("latin-1")
                 name = name.split("+", 1)[1] if name[6:7] == "+" else name
                 lowered = name.lower()
-                bold = weight >= 600 or any(marker in lowered for marker in _BOLD_NAMES)
+                bold = any(marker in lowered for marker in _BOLD_NAMES) or (weight >= 600 and not _light_style(lowered))
                 flags = pdfium_c.FPDFFont_GetFlags(font)
                 italic = bool(flags & _ITALIC_FLAG) or any(marker in lowered for marker in _ITALIC_NAMES)
                 cached = (bold, italic, name)
             self._fonts[key] = cached
         return cached
+
+
+def _light_style(name: str) -> bool:
+    """Whether a font's (lower-case) name states a style that is not bold (`dejavusans-oblique`, `arial-italicmt`)."""
+    family, _, style = name.replace(",", "-").rpartition("-")
+    return bool(family) and _LIGHT_STYLE.fullmatch(style.removesuffix("mt").removesuffix("ps")) is not None
 
 
 def clean_text(text: str) -> str:
