@@ -684,3 +684,60 @@ def test_a_right_aligned_column_beside_a_left_aligned_one_a_padding_apart_is_two
     pdf.save()
     tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
     assert [table_grid(table) for table in tables] == [[list(row) for row in rows]]
+
+
+def _placed_lines_pdf(lines: Sequence[tuple[float, str]], size: float = 11.0, leading: float = 13.5) -> bytes:
+    """One line of Times-Roman a row from the top of an A4 page, each at its own left edge (an empty text: a row
+    left empty)."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", size)
+    for row, (x, text) in enumerate(lines):
+        if text:
+            pdf.drawString(x, HEIGHT - 100 - leading * row, text)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_definition_list_keeps_its_terms_apart_from_their_definitions() -> None:
+    """A browser's `<dl>`: each term on a line of its own, its definition indented below it, no gap between them,
+    after a paragraph set apart by a gap. The term ran into its definition, and the definition's last line into the
+    next term (a capital after a full stop, as ragged-right text opens its next sentence)."""
+    lines = [
+        (56, "The terms below are used throughout the maintenance manual of the pump and its appendices."),
+        (56, ""),
+        (56, "Torque wrench"),
+        (96, "A tool that applies a set torque to a fastener such as a nut or a bolt, usually set in newton"),
+        (96, "metres before use."),
+        (56, "Crosswise pattern"),
+        (96, "The order in which flange bolts are tightened: opposite bolts in turn, so that the gasket is"),
+        (96, "pressed evenly."),
+        (56, "Gasket"),
+        (96, "A seal between two flanges."),
+    ]
+    assert _texts(_parse(_placed_lines_pdf(lines))) == [
+        "The terms below are used throughout the maintenance manual of the pump and its appendices.",
+        "Torque wrench",
+        "A tool that applies a set torque to a fastener such as a nut or a bolt, usually set in newton metres"
+        " before use.",
+        "Crosswise pattern",
+        "The order in which flange bolts are tightened: opposite bolts in turn, so that the gasket is pressed evenly.",
+        "Gasket",
+        "A seal between two flanges.",
+    ]
+
+
+def test_a_hanging_line_the_next_word_did_not_fit_on_goes_on_its_paragraph() -> None:
+    """Entries set with a hanging indent in a narrow column (LaTeX's `description`): the second entry's first line
+    stops short because its next word is too long for the space left, so the indented line below goes on with it."""
+    lines = [
+        (56, "Stupid things will not become smart"),
+        (80, "because they are in a list."),
+        (56, "Smart things, though, can be"),
+        (80, "presented beautifully in a list."),
+    ]
+    assert _texts(_parse(_placed_lines_pdf(lines))) == [
+        "Stupid things will not become smart because they are in a list.",
+        "Smart things, though, can be presented beautifully in a list.",
+    ]

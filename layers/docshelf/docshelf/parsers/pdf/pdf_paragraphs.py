@@ -159,7 +159,7 @@ def _continues(
     if _opens_item(line.text) and not _number_runs_on(current, line, right_edge - 2.0 * size):
         return False
     short = previous.x1 < right_edge - 2.0 * size
-    if is_list_item(current[0].text) and _item_ends(current[0], line, short=short):
+    if _entry_ends(current, line, right_edge, short=short):
         return False
     sentence_end = _SENTENCE_END.search(previous.text) is not None
     if (short or sentence_end) and _numbered_title(line) and not _wraps_on(previous, line, right_edge - 2.0 * size):
@@ -172,11 +172,30 @@ def _continues(
         short
         and sentence_end
         and not unspaced(previous.text, line.text)
-        and not (spaced and _next_sentence(previous, line))
+        and not (spaced and _next_sentence(current, line))
     ):
         return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
+
+
+def _entry_ends(current: list[Line], line: Line, right_edge: float, *, short: bool) -> bool:
+    """Whether a line is the paragraph after a list item (`_item_ends`), or a short line alone stands over an indented
+    block as a term over its definition (`<dt>` and `<dd>`)."""
+    if is_list_item(current[0].text):
+        return _item_ends(current[0], line, short=short)
+    return len(current) == 1 and _sets_in(current[0], line, right_edge, max(line.size, current[0].size, 1.0))
+
+
+def _sets_in(previous: Line, line: Line, right_edge: float, size: float) -> bool:
+    """Whether a line below the line above (not a subscript beside it) starts an em right of it and runs on an em
+    past its end (a centred title's shorter next line starts right of it too, but ends before it), and the line
+    above stopped short of the first word below it: it was broken, not wrapped."""
+    if not (line.top >= previous.bottom and line.x0 > previous.x0 + size and line.x1 > previous.x1 + size):
+        return False
+    first_word = line.text.split(" ", 1)[0]
+    width = (line.x1 - line.x0) * (len(first_word) + 1) / max(len(line.text), 1)
+    return previous.x1 + width < right_edge
 
 
 def _broken_short(previous: Line, line: Line, edges: tuple[float, float]) -> bool:
@@ -215,11 +234,19 @@ def _wraps_on(previous: Line, line: Line, full_width: float) -> bool:
     return line.x1 >= full_width and _FULL_STOP.search(previous.text) is not None
 
 
-def _next_sentence(previous: Line, line: Line) -> bool:
+def _next_sentence(current: list[Line], line: Line) -> bool:
     """Whether, after a line ending with a full stop, the line opens the paragraph's next sentence (ragged-right
-    text): a capital at the line's left edge, not indented, no bullet, number or code."""
+    text): a capital at the line's left edge, not indented, no bullet, number or code, nor set out left of the
+    paragraph's own running lines (the next term of a definition list after its definition)."""
+    previous = current[-1]
     indent = line.x0 - previous.x0
-    return _FULL_STOP.search(previous.text) is not None and line.text[:1].isupper() and indent < 0.5 * line.size
+    outdented = len(current) > 1 and indent < -line.size
+    return (
+        _FULL_STOP.search(previous.text) is not None
+        and line.text[:1].isupper()
+        and indent < 0.5 * line.size
+        and not outdented
+    )
 
 
 _RUNNING_NUMBER = re.compile(r"^(\d{1,3})[.)]\s")
