@@ -68,3 +68,26 @@ def test_document_to_html_is_a_page_with_every_block() -> None:
 def test_markdown_cannot_show_the_spans_html_keeps() -> None:
     markdown = document_to_markdown(document())
     assert "| Part | Pressure | Pressure |" in markdown  # the span repeated into each position it covers
+
+
+def test_numbered_items_keep_their_own_numbers_as_markdown_markers() -> None:
+    """An item whose text opens with its number (`1.`, as every parser keeps it) is an ordered item as written, not
+    a bullet holding a list (`- 1. …`); items nested in it indent past its marker, as CommonMark nests them."""
+    blocks = (
+        Paragraph("1. Close the valve.", page=1, list_level=0),
+        Paragraph("Check the seal.", page=1, list_level=1),
+        Paragraph("10. Open the valve.", page=1, list_level=0),
+        Paragraph("2) Tighten crosswise.", page=1, list_level=1),
+        Paragraph("Bolts", page=1, list_level=0),
+        Paragraph("M12", page=1, list_level=1),
+    )
+    source = Source(uri="v.md", filename="v.md", media_type="x", size_bytes=1, sha256="0")
+    markdown = document_to_markdown(Document(source=source, title="v", pages=(Page(1, blocks),), parser="md/1"))
+    assert markdown.split("\n\n") == [
+        "1. Close the valve.",
+        "   - Check the seal.",
+        "10. Open the valve.",
+        "    2) Tighten crosswise.",
+        "- Bolts",
+        "  - M12\n",
+    ]

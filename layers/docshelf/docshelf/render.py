@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import html
+import re
 
 from docshelf.model import Block, Document
 from docshelf.tables import table_to_html, table_to_markdown
 
+# An item that carries its own number (`1.`, `2)`) is an ordered list item in Markdown as written: no bullet before.
+_NUMBERED_ITEM = re.compile(r"\d{1,9}[.)]\s")
+
 
 def document_to_markdown(document: Document) -> str:
     parts: list[str] = []
+    markers: list[int] = []  # the width of the last item's marker at each list level, which its nested items indent by
     for page in document.pages:
         if len(document.pages) > 1:
             label = f" ({page.label})" if page.label else ""
@@ -21,7 +26,7 @@ def document_to_markdown(document: Document) -> str:
                 if block.code:
                     parts.append(f"```\n{block.text}\n```")
                 elif block.list_level is not None:
-                    parts.append("  " * block.list_level + "- " + block.text)
+                    parts.append(_list_item(block.text, block.list_level, markers))
                 else:
                     parts.append(block.text)
             elif block.kind == "table":
@@ -29,6 +34,16 @@ def document_to_markdown(document: Document) -> str:
             elif block.text:
                 parts.append(f"![{' '.join(block.text.split())}]({block.asset_ref})")
     return "\n\n".join(parts) + "\n"
+
+
+def _list_item(text: str, level: int, markers: list[int]) -> str:
+    """A list item's Markdown line: `- ` before it unless it opens with its own number, indented past the markers of
+    the items it is nested in (three columns under `1. `, two under `- `)."""
+    marker = "" if _NUMBERED_ITEM.match(text) else "- "
+    del markers[level:]
+    indent = sum(markers) + 2 * max(0, level - len(markers))
+    markers.append(len(marker) or len(text.split(" ", 1)[0]) + 1)
+    return " " * indent + marker + text
 
 
 def document_to_html(document: Document) -> str:
