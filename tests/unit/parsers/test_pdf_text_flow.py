@@ -631,9 +631,10 @@ def test_a_spreadsheets_headings_over_its_right_aligned_numbers_head_their_colum
     assert table_grid(tables[0]) == [list(row) for row in rows]
 
 
-def _listing_pdf(body_font: str) -> bytes:
-    """A paragraph, a three-line listing in Courier (its second line indented four places), an address alone in
-    Courier, and a paragraph, all in `body_font` but the Courier lines."""
+def _listing_pdf(body_font: str, *, space_glyphs: bool = False) -> bytes:
+    """A paragraph, a three-line listing in Courier (its second line indented four places: by position, as TeX's
+    verbatim sets it, or with `space_glyphs` by space glyphs before its text, as Word and browsers write it), an
+    address alone in Courier, and a paragraph, all in `body_font` but the Courier lines."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     y = HEIGHT - 80
@@ -642,8 +643,8 @@ def _listing_pdf(body_font: str) -> bytes:
     listing = ["for unit in units:", "    pumpctl log --unit $unit --check oil", "done"]
     for index, line in enumerate(listing):
         pdf.setFont("Courier", 10)
-        indent = len(line) - len(line.lstrip())  # set by position, as TeX's verbatim sets it
-        pdf.drawString(72 + pdf.stringWidth(" " * indent, "Courier", 10), y - 20 - 12 * index, line.lstrip())
+        indent = 0 if space_glyphs else len(line) - len(line.lstrip())
+        pdf.drawString(72 + pdf.stringWidth(" " * indent, "Courier", 10), y - 20 - 12 * index, line[indent:])
     pdf.drawString(72, y - 70, "ops@harbour.example.org")
     pdf.setFont(body_font, 10)
     pdf.drawString(72, y - 90, "Service interval: every 30 days or 500 operating hours.")
@@ -652,8 +653,12 @@ def _listing_pdf(body_font: str) -> bytes:
     return buffer.getvalue()
 
 
-def test_a_listing_in_a_monospaced_font_keeps_its_lines_and_indentation() -> None:
-    blocks = [block for block in _parse(_listing_pdf("Helvetica")).blocks if isinstance(block, Paragraph)]
+@pytest.mark.parametrize("space_glyphs", [False, True], ids=["by-position", "by-space-glyphs"])
+def test_a_listing_in_a_monospaced_font_keeps_its_lines_and_indentation(space_glyphs: bool) -> None:
+    """Indentation by space glyphs was lost: PDFium gives a run's leading spaces as one, and its box starts at the
+    line's left; the run's first glyph's origin tells where its text starts."""
+    listing = _listing_pdf("Helvetica", space_glyphs=space_glyphs)
+    blocks = [block for block in _parse(listing).blocks if isinstance(block, Paragraph)]
     assert [(block.text, block.code) for block in blocks] == [
         ("Record each check with the command below, once a day:", False),
         ("for unit in units:\n    pumpctl log --unit $unit --check oil\ndone", True),

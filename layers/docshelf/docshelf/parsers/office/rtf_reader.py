@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
 from docshelf.tables import table_from_rows
@@ -49,10 +50,6 @@ _NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
 MAX_TEXT = 200_000_000
 _CJK_CODEPAGES = frozenset({932, 936, 949, 950, 1361})
-_MONOSPACE_NAME = re.compile(
-    r"courier|consolas|menlo|monaco|mono\b|monospace|lucida console|fixedsys|source code|inconsolata|fira code|andale",
-    re.IGNORECASE,
-)
 
 
 @dataclass(slots=True)
@@ -204,7 +201,7 @@ class RtfReader:
         font = self.state.font if self.state.font is not None else self.default_font
         if font is None or self.font_codepages.get(font) in _CJK_CODEPAGES:
             return False
-        return font in self.fixed_pitch or bool(_MONOSPACE_NAME.search("".join(self.font_names.get(font, []))))
+        return font in self.fixed_pitch or monospaced("".join(self.font_names.get(font, [])))
 
     def _control(self, word: str, number: int | None) -> None:
         if self.skip_chars and word != "u":

@@ -9,31 +9,18 @@ paragraphs as any text's do.
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 
+from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.pdf.pdf_lines import Line
 
-# Monospaced families by name: TeX's typewriter faces (cmtt, lmtt/LMMono, TeX Gyre Cursor, Inconsolata), Courier and
-# its clones (Nimbus Mono, Cousine, Liberation Mono), the system and editor faces.
-_MONOSPACE = re.compile(
-    r"mono|courier|consol|menlo|monaco|cmtt|lmtt|typewriter|inconsolata|cursor|cousine|lucidaconsole|"
-    r"sourcecode|firacode|cascadia|andale|fixedsys|terminal|ocr-?[ab]",
-    re.IGNORECASE,
-)
 # A monospaced glyph's advance, in font sizes (Courier's and most code faces' 600 of 1000 units).
 GLYPH_ADVANCE_EM = 0.6
 
 
 def is_code(line: Line) -> bool:
     """Whether the line is set in a monospaced font (its majority font; a line of mixed fonts is not)."""
-    return bool(line.font) and _monospaced(line.font)
-
-
-@functools.lru_cache(maxsize=1024)
-def _monospaced(font: str) -> bool:
-    return _MONOSPACE.search(font) is not None
+    return bool(line.font) and monospaced(line.font)
 
 
 def code_apart(lines: Sequence[Line]) -> bool:

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.pdf.pdf_bidi import logical_line
 from docshelf.parsers.pdf.pdf_chars import SPACE_GAP_EM
 from docshelf.parsers.pdf.pdf_layout import Gutter, overfull_bridges, page_gutters
@@ -309,7 +310,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         run = runs[0]
         text = logical_line(" ".join(run.text.split()))
         bold = run.bold or not run.text.strip()
-        return Line(text, run.x0, run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
+        return Line(text, _start(run), run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
     ordered = list(reversed(runs)) if rtl else runs
     main = max(runs, key=lambda r: len(r.text))
     parts: list[str] = []
@@ -343,7 +344,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         previous = run
     return Line(
         text=logical_line(" ".join("".join(parts).split())),
-        x0=min(r.x0 for r in runs),
+        x0=min(_start(r) for r in runs),
         top=min(r.top for r in runs),
         x1=max(r.x1 for r in runs),
         bottom=max(r.bottom for r in runs),
@@ -354,6 +355,14 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _start(run: Run) -> float:
+    """Where a run's text starts: a monospaced run whose text opens with spaces (a code line's indentation written
+    as space glyphs, which PDFium gives as one space) starts at its first glyph's origin, not at its box's left."""
+    if run.advance is not None and run.text[:1].isspace() and monospaced(run.font):
+        return run.advance[0]
+    return run.x0
 
 
 def _letter_spacing(runs: list[Run], main: Run) -> float:
