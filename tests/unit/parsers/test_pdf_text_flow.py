@@ -168,6 +168,9 @@ def test_the_hyphen_rule_on_both_kinds(left: str, right: str, vocabulary: str, h
         (["write to water.support@example.", "org or call"], "write to water.support@example.org or call"),
         (["in the years 2015-", "2019 and"], "in the years 2015-2019 and"),
         (["pages 12–", "19 of it"], "pages 12–19 of it"),
+        (["calculated as 1-", "(mean OPG treated)"], "calculated as 1-(mean OPG treated)"),
+        (["a 5-", "year plan"], "a 5-year plan"),
+        (["pages 12–", "and 19"], "pages 12– and 19"),
         (["read https://example.org/", "for details"], "read https://example.org/ for details"),
         (["mail ann@example.org.", "Then wait"], "mail ann@example.org. Then wait"),
         (["the state-of-the-", "art model"], "the state-of-the-art model"),
@@ -693,13 +696,14 @@ def test_a_right_aligned_column_beside_a_left_aligned_one_a_padding_apart_is_two
 
 def _placed_lines_pdf(lines: Sequence[tuple[float, str]], size: float = 11.0, leading: float = 13.5) -> bytes:
     """One line of Times-Roman a row from the top of an A4 page, each at its own left edge (an empty text: a row
-    left empty)."""
+    left empty; a tab: the rest of the line 18 pt right of the left edge, as a list item's text after its number)."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     pdf.setFont("Times-Roman", size)
     for row, (x, text) in enumerate(lines):
-        if text:
-            pdf.drawString(x, HEIGHT - 100 - leading * row, text)
+        for offset, piece in zip((0.0, 18.0), text.split("\t"), strict=False):
+            if piece:
+                pdf.drawString(x + offset, HEIGHT - 100 - leading * row, piece)
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()
@@ -746,3 +750,68 @@ def test_a_hanging_line_the_next_word_did_not_fit_on_goes_on_its_paragraph() -> 
         "Stupid things will not become smart because they are in a list.",
         "Smart things, though, can be presented beautifully in a list.",
     ]
+
+
+def test_a_ragged_line_ending_a_sentence_goes_on_when_the_next_word_would_not_have_fitted() -> None:
+    """Ragged-right text without paragraph gaps (a word processor's): a line ending a sentence stopped short of the
+    right edge because the next word is too long for what is left, so the paragraph goes on; where the next word
+    would have fitted, the short line ended the paragraph. The same inside a numbered item, whose lines run on at
+    its text's indent. (Justified text, whose running lines all reach the edge, keeps the rule that a short line
+    ending a sentence ends its paragraph: its last lines stop anywhere.)"""
+    lines = [
+        (56, "The pump was inspected on Monday, and its seals were replaced."),
+        (56, "Afterwards the casing was flushed with clean water and refilled with fresh"),
+        (56, "coolant from the store. The next inspection is due in six months."),
+        (56, "All staff sign the log after each visit."),
+        (56, "1.\tEfficacy of the coolant is reduced in some older pumps [6] ."),
+        (74, "Infections of the circuit with algae lower it further in summer."),
+        (56, "The valves on the return line were tested under load by the"),
+        (56, "night shift, and two of them were found to leak at their"),
+        (56, "flanges; both were tightened to the torque given in the"),
+        (56, "manual and tested again before the morning shift began."),
+    ]
+    assert _texts(_parse(_placed_lines_pdf(lines))) == [
+        "The pump was inspected on Monday, and its seals were replaced. Afterwards the casing was flushed with clean"
+        " water and refilled with fresh coolant from the store. The next inspection is due in six months.",
+        "All staff sign the log after each visit.",
+        "1. Efficacy of the coolant is reduced in some older pumps [6] . Infections of the circuit with algae lower"
+        " it further in summer.",
+        "The valves on the return line were tested under load by the night shift, and two of them were found to leak"
+        " at their flanges; both were tightened to the torque given in the manual and tested again before the morning"
+        " shift began.",
+    ]
+
+
+def test_in_justified_text_a_short_line_ending_a_sentence_ends_its_paragraph_whatever_word_follows() -> None:
+    """Two justified paragraphs without a gap or an indent (a paper's dataset list): the first one's last line ends
+    a sentence short of the edge, and the next paragraph opens with a word too long for what is left. Every running
+    line reaches the edge, so the text is not ragged: the short line ends the paragraph."""
+    paragraphs = [
+        [
+            "WebQuestions consists of questions selected using the Google",
+            "Suggest API, where the answers are entities in the Freebase",
+            "knowledge base, and the questions are about entities that",
+            "are popular on the web at the time of collection of the set.",
+        ],
+        [
+            "CuratedTREC sources its questions from the TREC question",
+            "answering tracks as well as various web sources, and it is",
+            "intended for open-domain question answering from corpora.",
+        ],
+    ]
+    right = 56 + 290
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    row = 0
+    for lines in paragraphs:
+        for index, line in enumerate(lines):
+            text = pdf.beginText(56, HEIGHT - 100 - 13.5 * row)
+            text.setFont("Times-Roman", 11)
+            stretch = right - 56 - pdf.stringWidth(line, "Times-Roman", 11) if index < len(lines) - 1 else 0.0
+            text.setWordSpace(stretch / line.count(" "))  # justified: word spaces stretched to the right edge
+            text.textOut(line)
+            pdf.drawText(text)
+            row += 1
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [" ".join(lines) for lines in paragraphs]

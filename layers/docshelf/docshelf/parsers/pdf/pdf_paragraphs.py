@@ -31,6 +31,8 @@ _PAGE_NUMBER = re.compile(rf"\d{{1,4}}|(?i:{_SMALL_ROMAN})")
 _LONE_NUMBER = re.compile(r"\d{1,2}[.)]")
 _SIZE_CHANGE = 0.12
 MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
+# Lines running on without ending a sentence, fewer of which tell nothing of how a text is set (`_ragged`).
+RAGGED_MIN_LINES = 3
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
 
@@ -73,10 +75,11 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
     left_edge, right_edge = min(line.x0 for line in lines), max(line.x1 for line in lines)
     typical_gap = _typical_gap(lines)
     spaced = _spaced(lines, typical_gap)
+    ragged = _ragged(lines, right_edge)
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
     for line in lines[1:]:
-        if _continues(current, line, typical_gap, right_edge, spaced=spaced, code=code):
+        if _continues(current, line, typical_gap, right_edge, spaced=spaced, ragged=ragged, code=code):
             current.append(line)
         else:
             blocks.append(_block(current, page, (left_edge, right_edge), code=code))
@@ -126,6 +129,21 @@ def _spaced(lines: list[Line], typical_gap: float) -> bool:
     )
 
 
+def _ragged(lines: list[Line], right_edge: float) -> bool:
+    """Whether the lines are set ragged-right (a word processor's or a browser's default): of the lines of three
+    words or more that run on to a next line without ending a sentence, RAGGED_MIN_LINES or more, fewer than half
+    end within half an em of the right edge. Justified text brings every such line to the edge."""
+    running = [
+        line
+        for line in lines[:-1]
+        if line.text.count(" ") >= 2 and _SENTENCE_END.search(line.text) is None and not is_code(line)
+    ]
+    if len(running) < RAGGED_MIN_LINES:
+        return False
+    at_edge = sum(1 for line in running if line.x1 >= right_edge - 0.5 * max(line.size, 1.0))
+    return 2 * at_edge < len(running)
+
+
 def _paragraph_gap(previous: Line, line: Line, typical_gap: float) -> bool:
     size = max(line.size, previous.size, 1.0)
     return line.top - previous.bottom > max(typical_gap + 0.4 * size, 0.5 * size)
@@ -136,7 +154,7 @@ def _same_row(previous: Line, line: Line) -> bool:
 
 
 def _continues(
-    current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool, code: bool
+    current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool, ragged: bool, code: bool
 ) -> bool:
     previous = current[-1]
     if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
@@ -173,8 +191,11 @@ def _continues(
         and sentence_end
         and not unspaced(previous.text, line.text)
         and not (spaced and _next_sentence(current, line))
+        and (not ragged or _next_word_fits(previous, line, right_edge) or _outdented(current, line))
     ):
-        return False  # where the gaps do not tell paragraphs apart, a short line ending a sentence ends one
+        # Where the gaps do not tell paragraphs apart, a short line ending a sentence ends one, unless the text is
+        # ragged-right and the word after it would not have fitted on it (and it runs on in line).
+        return False
     indented = line.x0 > previous.x0 + 1.0 * size
     return not (indented and len(current) > 1 and not is_list_item(current[0].text))
 
@@ -193,7 +214,14 @@ def _sets_in(previous: Line, line: Line, right_edge: float, size: float) -> bool
     above stopped short of the first word below it: it was broken, not wrapped."""
     if not (line.top >= previous.bottom and line.x0 > previous.x0 + size and line.x1 > previous.x1 + size):
         return False
-    first_word = line.text.split(" ", 1)[0]
+    return _next_word_fits(previous, line, right_edge)
+
+
+def _next_word_fits(previous: Line, line: Line, right_edge: float) -> bool:
+    """Whether the line's first word, and a space, would have fitted at the end of the line above (its width
+    estimated from the line's: characters of one face are about as wide): if so, that line was broken there, not
+    wrapped."""
+    first_word = line.text[:1] if no_space_script(line.text[:1]) else line.text.split(" ", 1)[0]
     width = (line.x1 - line.x0) * (len(first_word) + 1) / max(len(line.text), 1)
     return previous.x1 + width < right_edge
 
@@ -240,13 +268,18 @@ def _next_sentence(current: list[Line], line: Line) -> bool:
     paragraph's own running lines (the next term of a definition list after its definition)."""
     previous = current[-1]
     indent = line.x0 - previous.x0
-    outdented = len(current) > 1 and indent < -line.size
     return (
         _FULL_STOP.search(previous.text) is not None
         and line.text[:1].isupper()
         and indent < 0.5 * line.size
-        and not outdented
+        and not _outdented(current, line)
     )
+
+
+def _outdented(current: list[Line], line: Line) -> bool:
+    """Whether the line starts an em left of the paragraph's running line above it (the next entry of a hanging
+    list, the next term of a definition list)."""
+    return len(current) > 1 and line.x0 < current[-1].x0 - line.size
 
 
 _RUNNING_NUMBER = re.compile(r"^(\d{1,3})[.)]\s")
