@@ -135,6 +135,8 @@ def test_line_end_hyphens_keep_real_hyphens_and_rejoin_broken_words(word: str, h
         ("COVID", "19", "", True),
         ("state-of-the", "art", "", True),
         ("non", "Euclidean", "", True),
+        ("Gen", "Bank", "the GenBank accession and GenBank entries", False),
+        ("Jean", "Pierre", "Pierre and Jean met", True),
         ("data", "base", "a database of the data base", False),
         ("under", "standing", "stand under the standing roof", False),
         ("other", "wise", "some other way, a wise one", False),

@@ -2,8 +2,9 @@
 
 No dictionary: the document itself decides, then the cl100k vocabulary the chunker counts with. Paragraphs first
 mark each line-end hyphen (`HYPHEN_BREAK`); once every paragraph of the document is read, each mark is resolved:
-- the right part starts with a capital or a digit (`Lucene-BM25`, `COVID-19`), or either side is already
-  hyphenated (`state-of-the-art`): the hyphen is real;
+- the right part starts with a digit (`COVID-19`), or either side is already hyphenated (`state-of-the-art`), or
+  with a capital (`Lucene-BM25`) unless the document writes the word whole more often (`GenBank`): the hyphen is
+  real;
 - the joined word appears elsewhere more often than the hyphenated one (`training`, `multiple`): joined; the
   hyphenated one more often (`open-domain`): kept;
 - neither appears: joined when the joined word takes fewer cl100k tokens than its parts (`understanding`,
@@ -75,10 +76,12 @@ def keeps_hyphen(left: str, right: str, vocabulary: Vocabulary) -> bool:
     """Whether `left-` at a line end followed by `right` on the next line is a hyphenated word."""
     if not right or not left:
         return True
-    if right[0].isupper() or right[0].isdigit() or "-" in left or "-" in right:
+    if right[0].isdigit() or "-" in left or "-" in right:
         return True
     joined, hyphenated = (left + right).casefold(), f"{left}-{right}".casefold()
     as_one, as_two = vocabulary.words[joined], vocabulary.compounds[hyphenated]
+    if right[0].isupper():
+        return as_one <= as_two  # a capital opens a compound's part, unless the document writes the word whole
     if as_one != as_two:
         return as_two > as_one
     if _tokens(f" {left}{right}") < _tokens(f" {left}") + _tokens(right):
