@@ -7,7 +7,7 @@ import io
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from docshelf.model import Paragraph
+from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_marks import with_bullets
@@ -142,3 +142,31 @@ def test_a_number_a_tab_away_from_its_item_opens_it_after_a_paragraph() -> None:
         "2. Inspect the belts.",
         "3. Tighten the bolts to 45 Nm.",
     ]
+
+
+def test_two_bulleted_lists_side_by_side_are_read_list_after_list_not_as_a_table() -> None:
+    """A slide's two-content layout exported to PDF (LibreOffice Impress, as `sample-presentation.pptx` prints): a
+    heading and a list of two levels in each half. Their items line up row by row, so they were read as one table of
+    `● Topic 1 | ● Details 1` cells; every cell opening with a bullet tells lists, which read one after the other."""
+    halves = [
+        (32, "Pumps", ["Seals", "Inspect the faces", "Bearings", "Grease them"]),
+        (300, "Valves", ["Flanges", "Tighten crosswise", "Actuators", "Test the stroke"]),
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for x, title, items in halves:
+        pdf.setFont("Helvetica", 18)
+        pdf.drawString(x, HEIGHT - 110, title)
+        for index, item in enumerate(items):
+            nested = index % 2 == 1
+            size, bullet, indent = (14, "○", 47) if nested else (18, "●", 9)
+            baseline = HEIGHT - 146 - 34 * index
+            pdf.setFont("Helvetica", size)
+            pdf.drawString(x + indent, baseline, bullet)
+            pdf.drawString(x + indent + 27, baseline, item)
+    pdf.showPage()
+    pdf.save()
+    content = parse(buffer.getvalue(), filename="t.pdf", limits=ParseLimits())
+    assert not any(isinstance(block, Table) for block in content.blocks)
+    texts = [block.text for block in content.blocks if isinstance(block, (Heading, Paragraph))]
+    assert texts == ["Pumps", *halves[0][2], "Valves", *halves[1][2]]

@@ -47,6 +47,7 @@ MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case
 MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
 WRAP_PITCH_SHARE = 0.85  # a wrapped cell's line this much closer to its row than the next row is goes on in it
 RunCutter = Callable[[Run], list[Run]]
+_BULLETED = re.compile(r"^[•●○◦▪▫■□‣⁃∙◆◇►▶➢➤]\s")
 _MARKER = re.compile(r"^(?:[•●○◦▪▫■□‣⁃∙·◆◇►▶✓✔➢➤\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[ivx]{1,4}[.)])$")
 
 
@@ -411,6 +412,8 @@ def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTabl
     first_column = [row[0] for row in grid[1:] if row[0]]
     if first_column and all(_MARKER.match(text) for text in first_column):
         return None  # a list with hanging markers, not a table
+    if all(_BULLETED.match(text) for row in grid[1:] for text in row if text):
+        return None  # lists side by side (a slide's two columns), every item opened by its bullet
     table = Table(
         cells=tuple(TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)),
         n_rows=len(grid),
