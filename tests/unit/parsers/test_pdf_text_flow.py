@@ -817,3 +817,37 @@ def test_in_justified_text_a_short_line_ending_a_sentence_ends_its_paragraph_wha
     pdf.showPage()
     pdf.save()
     assert _texts(_parse(buffer.getvalue())) == [" ".join(lines) for lines in paragraphs]
+
+
+@pytest.mark.parametrize("note", ["small type", "body type under a rule"])
+def test_a_paragraph_broken_by_a_page_goes_on_past_the_footnote_at_the_page_foot(note: str) -> None:
+    """A word processor's page: a paragraph runs to the page's foot, a footnote below it (in smaller type, or in
+    the body's type under the short rule Word and LibreOffice draw over notes), and the sentence goes on at the top
+    of the next page. The note, moved to the end of its page's flow, stood between the two halves and kept them
+    apart."""
+    body = [
+        "Flow rates were measured at the inlet of each pump before and after the work was",
+        "done. The flow through P2 rose from 41 to 47 cubic metres per hour once",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 11)
+    pdf.drawString(72, HEIGHT - 100, "The pumps were inspected in March, and two of their seals were replaced.")
+    for index, line in enumerate(body):
+        pdf.drawString(72, 160 - 13.5 * index, line)
+    if note == "small type":
+        pdf.setFont("Times-Roman", 9)
+    else:
+        pdf.setLineWidth(0.5)
+        pdf.line(72, 112, 72 + 110, 112)
+    pdf.drawString(72, 98, "1 Measured with a calibrated ultrasonic flow meter.")
+    pdf.showPage()
+    pdf.setFont("Times-Roman", 11)
+    pdf.drawString(72, HEIGHT - 100, "the new seal was fitted, while the other pumps kept their rates.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        "The pumps were inspected in March, and two of their seals were replaced.",
+        " ".join(body) + " the new seal was fitted, while the other pumps kept their rates.",
+        "1 Measured with a calibrated ultrasonic flow meter.",
+    ]

@@ -37,7 +37,14 @@ from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_captions import attach_captions
 from docshelf.parsers.pdf.pdf_code import code_apart
 from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
-from docshelf.parsers.pdf.pdf_flow import continues, is_caption, merge_into, resolve_hyphens, take_footnotes
+from docshelf.parsers.pdf.pdf_flow import (
+    continues,
+    is_caption,
+    merge_into,
+    note_rule,
+    resolve_hyphens,
+    take_footnotes,
+)
 from docshelf.parsers.pdf.pdf_furniture import remove_furniture
 from docshelf.parsers.pdf.pdf_gaps import cut_at_gaps
 from docshelf.parsers.pdf.pdf_headings import OutlineEntry, classify, join_title_parts
@@ -75,6 +82,7 @@ class PageLayout:
     ocr_off: str = ""  # why OCR could not read a page that needs it
     notes: list[str] = field(default_factory=list)  # warnings of its reading for the document
     gutters: list[Gutter] = field(default_factory=list)  # the page's column gutters (pdf_layout.page_gutters)
+    note_rule: float | None = None  # the top of the rule over the page's footnotes (pdf_flow.note_rule)
 
 
 @dataclass(slots=True)
@@ -209,6 +217,7 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, i
         has_graphics=text.image_area > 0 or text.has_vector_paths,
         images=placed,
         gutters=gutters,
+        note_rule=note_rule(text.rules, lines, text.height),
     )
 
 
@@ -312,8 +321,9 @@ def _rejoined(candidates: list[TextBlock | PlacedTable | PlacedImage]) -> list[T
             if last_text is not None and continues(last_text, candidate):
                 merge_into(last_text, candidate)
                 continue
-            # A caption floats with its figure, as tables and images do; text beside the flow is no part of it.
-            if not (candidate.aside or is_caption(candidate.text)):
+            # A caption floats with its figure, as tables and images do, and a footnote at its page's foot; text
+            # beside the flow is no part of it.
+            if not (candidate.aside or candidate.note or is_caption(candidate.text)):
                 last_text = candidate
         result.append(candidate)
     return result
@@ -353,7 +363,7 @@ def _page_candidates(page: PageLayout) -> list[TextBlock | PlacedTable | PlacedI
             candidates.append(item)
         candidates.extend(paragraphs(run, page.number, code=code))
         region_texts = [item for item in candidates[region_start:] if isinstance(item, TextBlock)]
-        moved = {id(note) for note in take_footnotes(region_texts, body, page.height)}
+        moved = {id(note) for note in take_footnotes(region_texts, body, page.height, page.note_rule)}
         if moved:
             notes.extend(item for item in candidates[region_start:] if id(item) in moved)  # type: ignore[misc]
             candidates[region_start:] = [item for item in candidates[region_start:] if id(item) not in moved]

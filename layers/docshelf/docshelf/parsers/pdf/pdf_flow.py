@@ -3,8 +3,10 @@ page breaks, and words hyphenated at line ends resolved against the whole docume
 
 A footnote starts at a marker (`8SQuAD is…`, `* Equal contribution`, `† Work done…`) in a type smaller than the
 page's body, in the lower half of the page, below body text of its own region; the small-type blocks after it in
-that region are its continuations (a note running on, the next note). Left in place, a note at the foot of a
-column splits the sentence that continues at the top of the next one.
+that region are its continuations (a note running on, the next note). Notes set in the body's type (a word
+processor's footnote style at the body's size) are known by the short rule word processors draw above them
+(`note_rule`): marked blocks below it are notes whatever their size. Left in place, a note at the foot of a column
+splits the sentence that continues at the top of the next one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import re
 from collections.abc import Sequence
 
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, resolve, wanted_words
+from docshelf.parsers.pdf.pdf_lines import Line
 from docshelf.parsers.pdf.pdf_paragraphs import TextBlock, join_lines
+
+Rule = tuple[float, float, float, float]  # x0, top, x1, bottom
 
 SMALLER_THAN_BODY = 0.92
 LOWER_PART = 0.5
@@ -27,18 +32,42 @@ CAPTION = re.compile(
 _ENDS_SENTENCE = re.compile(r"[.!?:;。！？：；」』)\]\"”’]$")
 
 
-def take_footnotes(blocks: list[TextBlock], body: float, page_height: float) -> list[TextBlock]:
-    """Remove a region's footnotes from its blocks (in place) and return them in order."""
+def note_rule(rules: Sequence[Rule], lines: Sequence[Line], page_height: float) -> float | None:
+    """The top of a footnote separator: a lone horizontal rule in the lower half of the page, starting at the left
+    edge of text below it that opens with a note marker, and shorter than half that text's widest line (Word draws
+    two inches, LibreOffice a quarter of the text's width); None without one."""
+    for x0, top, x1, bottom in rules:
+        if bottom - top > 1.5 or top < LOWER_PART * page_height:
+            continue
+        if any(other[1] != top and abs(other[1] - top) < 2.0 for other in rules):
+            continue  # one of a table's rules
+        below = [line for line in lines if line.top >= bottom and abs(line.x0 - x0) <= 3.0]
+        widest = max((line.x1 - line.x0 for line in lines), default=0.0)
+        if below and _NOTE_MARK.match(min(below, key=lambda line: line.top).text) and x1 - x0 < 0.5 * widest:
+            return top
+    return None
+
+
+def take_footnotes(
+    blocks: list[TextBlock], body: float, page_height: float, rule: float | None = None
+) -> list[TextBlock]:
+    """Remove a region's footnotes from its blocks (in place) and return them in order; with `rule` (`note_rule`),
+    marked blocks below it too, whatever their type's size."""
+
+    def in_notes(block: TextBlock) -> bool:
+        return block.size <= SMALLER_THAN_BODY * body or (rule is not None and block.top >= rule)
+
     seen_body = False
     for index, block in enumerate(blocks):
-        small = block.size <= SMALLER_THAN_BODY * body
-        if not small:
+        if not in_notes(block):
             seen_body = True
             continue
         if seen_body and block.top >= LOWER_PART * page_height and _NOTE_MARK.match(block.text):
             tail = blocks[index:]
-            if all(other.size <= SMALLER_THAN_BODY * body for other in tail):
+            if all(in_notes(other) for other in tail):
                 del blocks[index:]
+                for note in tail:
+                    note.note = True
                 return tail
             return []
     return []

@@ -57,6 +57,7 @@ class TextBlock:
     # A line ending in a page number set apart from its text (`第一章 概述      5`): an entry of a table of contents.
     toc_entry: bool = False
     code: bool = False  # lines of code (`pdf_code`): kept as lines, never a heading, never joined with text
+    note: bool = False  # a footnote, moved to the end of its page's flow (`pdf_flow.take_footnotes`)
 
 
 def is_list_item(text: str) -> bool:
