@@ -15,8 +15,10 @@ SCHEMA_VERSION = "1.0"
 # over right-aligned numbers, pages whose text PDFium does not give one to one, overfull lines in a gutter, code in
 # a monospaced font, outlined bullets, numbers a tab from their items, narrow table column gaps; HTML: a site's menus
 # before the page's title and text for screen readers.
-# 11: a fourth round (fidelity-probes.md): raised back-links are not a letter-spaced word, an oblique face whose
-# stem reads heavy is not bold.
+# 11: a fourth round (word processors' reports, slides, definition lists): raised back-links are not a
+# letter-spaced word, an oblique face whose stem reads heavy is not bold, terms apart from their definitions,
+# ragged-right lines ending a sentence before a long word go on, paragraphs rejoined past footnotes and notes found
+# by their rule, bulleted lists side by side, code indented by spaces, `GenBank` and `1-(mean` rejoined.
 PARSER_VERSION = "11"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
