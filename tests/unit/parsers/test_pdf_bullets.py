@@ -170,3 +170,27 @@ def test_two_bulleted_lists_side_by_side_are_read_list_after_list_not_as_a_table
     assert not any(isinstance(block, Table) for block in content.blocks)
     texts = [block.text for block in content.blocks if isinstance(block, (Heading, Paragraph))]
     assert texts == ["Pumps", *halves[0][2], "Valves", *halves[1][2]]
+
+
+def test_a_round_bullet_leaves_an_item_that_is_alone_in_its_list() -> None:
+    """A list of one item (a word processor's bullet before one line, an ODT list whose other items are numbered):
+    its `•` stayed in the text (`- • Establish …`), since a glyph on one item alone may be content. A round bullet
+    never is; a first-level asterisk alone still marks a note as written."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, HEIGHT - 80, "The board agreed one action for the coming year.")
+    pdf.drawString(72, HEIGHT - 104, "•")
+    pdf.drawString(90, HEIGHT - 104, "Install loggers in six wells.")
+    pdf.drawString(72, HEIGHT - 128, "The next review is due in March.")
+    pdf.drawString(72, HEIGHT - 152, "*")
+    pdf.drawString(90, HEIGHT - 152, "Figures are rounded to the nearest whole unit.")
+    pdf.showPage()
+    pdf.save()
+    blocks = _blocks(buffer.getvalue())
+    assert [(block.text, block.list_level) for block in blocks] == [
+        ("The board agreed one action for the coming year.", None),
+        ("Install loggers in six wells.", 0),
+        ("The next review is due in March.", None),
+        ("* Figures are rounded to the nearest whole unit.", 0),
+    ]

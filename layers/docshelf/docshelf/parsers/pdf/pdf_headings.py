@@ -32,6 +32,7 @@ LIST_STEP_SIZES = 6.0  # a nested list is indented a few ems; a marker further r
 # A bullet and its space, or a round bullet touching its item (`•基幹業務`).
 _BULLET_GLYPH = re.compile(rf"^(?:[{BULLET_GLYPHS}]\s+|[•●◦▪■](?=[^\W\d_]))")
 _NOTE_GLYPHS = "*∗—"
+_ROUND_BULLETS = "•●○◦"
 # A note's mark at the end of a heading (`\\thanks` on a title, `Chen Wei∗`, a reference ` ¹`) is no part of its title.
 _NOTE_MARK = re.compile(r"\s?[*∗†‡]+$|\s[¹²³⁴⁵⁶⁷⁸⁹⁰]+$")
 _LEADER_TAIL = re.compile(rf"{LEADER}\s*(?:\d{{1,4}}|[ivxlc]{{1,6}})")
@@ -356,7 +357,8 @@ def _title_block(blocks: list[TextBlock], levels: list[int | None], classifier: 
 def _drop_bullet_glyphs(blocks: list[Block]) -> None:
     """A list item's bullet glyph is the Markdown `-`: it leaves the item's text where it is the list's marker, on a
     nested item or on two items or more of one level in one list. A glyph on one item alone may be content (a table
-    of symbols, `· \\cdot`), and an asterisk or a dash at the first level marks notes and quotations as often."""
+    of symbols, `· \\cdot`), and an asterisk or a dash at the first level marks notes and quotations as often; a
+    round bullet (`•`, `●`, `○`, `◦`) marks an item even alone."""
     run: list[tuple[int, int, str]] = []  # (index, list level, glyph and its space) of the items of one list
     for index, block in enumerate([*blocks, None]):
         if isinstance(block, Paragraph) and block.list_level is not None:
@@ -370,7 +372,8 @@ def _drop_bullet_glyphs(blocks: list[Block]) -> None:
             shared = counts[level, glyph[:1]] >= 2
             note_mark = glyph[:1] in _NOTE_GLYPHS and not level
             paragraph = blocks[item]
-            if glyph and (shared or level) and not note_mark and isinstance(paragraph, Paragraph):
+            alone_marks = glyph[:1] in _ROUND_BULLETS  # a round bullet is a list's marker even on one item
+            if glyph and (shared or level or alone_marks) and not note_mark and isinstance(paragraph, Paragraph):
                 blocks[item] = replace(paragraph, text=paragraph.text[len(glyph) :])
         run = []
 
