@@ -20,6 +20,7 @@ from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.tables import table_grid
+from tests.unit.parsers.test_pdf_latex import handmade_pdf
 
 WIDTH, HEIGHT = A4
 REPO = Path(__file__).resolve().parents[3]
@@ -851,3 +852,46 @@ def test_a_paragraph_broken_by_a_page_goes_on_past_the_footnote_at_the_page_foot
         " ".join(body) + " the new seal was fitted, while the other pumps kept their rates.",
         "1 Measured with a calibrated ultrasonic flow meter.",
     ]
+
+
+def _columns_listing(kerned: bool) -> bytes:
+    """A paragraph and a three-line listing in Courier 10 whose columns line up: by space glyphs, or (`kerned`) by
+    TJ kerns of whole glyph advances between the words, as pdfTeX sets a verbatim's spaces (PDFium gives such a gap
+    as one space)."""
+    rows = [["P1", "52.1", "ok"], ["P2", "47.0", "ok"], ["P10", "9.6", "low"]]
+    lines = [b"BT /F1 10 Tf 72 720 Td (Measured flow of each pump, in cubic metres per hour:) Tj ET"]
+    for index, cells in enumerate(rows):
+        widths = (5, 7)  # columns of 5 and 7 characters
+        if kerned:
+            parts = [f"({cells[0]}) {-600 * (widths[0] - len(cells[0]))} ({cells[1]}) "
+                     f"{-600 * (widths[1] - len(cells[1]))} ({cells[2]})"]  # fmt: skip
+            lines.append(b"BT /F2 10 Tf 72 %d Td [%s] TJ ET" % (700 - 12 * index, parts[0].encode()))
+        else:
+            text = cells[0].ljust(widths[0]) + cells[1].ljust(widths[1]) + cells[2]
+            lines.append(b"BT /F2 10 Tf 72 %d Td (%s) Tj ET" % (700 - 12 * index, text.encode()))
+    fonts = [
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+    ]
+    return handmade_pdf(b"\n".join(lines), b"<< /Font << /F1 5 0 R /F2 6 0 R >> >>", fonts)
+
+
+@pytest.mark.parametrize("kerned", [False, True], ids=["space-glyphs", "kerns"])
+def test_a_listing_keeps_the_spaces_that_line_up_its_columns(kerned: bool) -> None:
+    """A command's output in a listing (`P1  52.1 m3/h  ok`) lost its alignment: every run of spaces became one."""
+    blocks = [block for block in _parse(_columns_listing(kerned)).blocks if isinstance(block, Paragraph)]
+    assert [(block.text, block.code) for block in blocks] == [
+        ("Measured flow of each pump, in cubic metres per hour:", False),
+        ("P1   52.1   ok\nP2   47.0   ok\nP10  9.6    low", True),
+    ]
+
+
+def test_a_letter_typed_in_courier_keeps_single_word_spaces() -> None:
+    """A page set in Courier is text, not code: the two spaces a typist leaves after a full stop, kept by a
+    listing's lines, are one word space in its paragraphs."""
+    lines = [b"Dear Ms Berg.  The pump in the north hall was repaired on", b"Monday.  It runs again."]
+    content = b"\n".join(b"BT /F1 10 Tf 72 %d Td (%s) Tj ET" % (720 - 12 * i, line) for i, line in enumerate(lines))
+    data = handmade_pdf(
+        content, b"<< /Font << /F1 5 0 R >> >>", [b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"]
+    )
+    assert _texts(_parse(data)) == ["Dear Ms Berg. The pump in the north hall was repaired on Monday. It runs again."]

@@ -235,6 +235,10 @@ _loose_char_box = _unwrapped(
 )
 
 
+# The most spaces a gap inside a monospaced object stands for (a wider gap is a layout's, not a listing's column).
+MAX_COLUMN_SPACES = 40
+
+
 class GlyphAdvances:
     """Where glyphs stand by their origins and advances, from PDFium's loose character boxes (origin to origin +
     advance width). Inside one text object the gap between two such boxes is exactly the spacing the producer set
@@ -305,6 +309,33 @@ class GlyphAdvances:
                 gaps.append(index - 1)
             previous_end, previous_bottom = rect.right, rect.bottom
         return gaps
+
+    def columns(self, start: int, end: int) -> str:
+        """The characters [start, end) of one monospaced text object with each run of spaces as wide, in spaces, as
+        the gap it stands for in glyph advances (a listing's aligned columns: `P1  52.1`, which PDFium gives with
+        one space, written or its own)."""
+        text, rect, handle, address = self._text, self._rect, self._handle, self._address
+        pieces: list[str] = []
+        index = start
+        while index < end:
+            if not text[index].isspace() or index == start:
+                pieces.append(text[index])
+                index += 1
+                continue
+            after = index
+            while after < end and text[after].isspace():
+                after += 1
+            if after == end:
+                pieces.append(text[index:end])
+                break
+            _loose_char_box(handle, index - 1, address)
+            left, glyph_end = rect.left, rect.right
+            _loose_char_box(handle, after, address)
+            advance = glyph_end - left
+            spaces = round((rect.left - glyph_end) / advance) if advance > 0 else 1
+            pieces.append(" " * max(1, min(spaces, MAX_COLUMN_SPACES)))
+            index = after
+        return "".join(pieces)
 
 
 def _no_gap_here(char: str) -> bool:

@@ -67,6 +67,7 @@ _PLAIN_RAISED = re.compile(r"[\[\]]|[A-Za-z]{2}")  # a bracket, or a word rather
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
 _FRACTION_SLASHES = ("⁄", "/")
 _LEADER_DOTS = ".·…"
+_OTHER_SPACE = re.compile(r"[^\S ]+")  # whitespace other than the space
 
 
 @dataclass(slots=True)
@@ -308,7 +309,7 @@ def _sits(run: Run) -> bool:
 def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     if len(runs) == 1:
         run = runs[0]
-        text = logical_line(" ".join(run.text.split()))
+        text = logical_line(_normal_spaces(run.text, monospaced(run.font)))
         bold = run.bold or not run.text.strip()
         return Line(text, _start(run), run.top, run.x1, run.bottom, run.size, bold, rtl, vertical, run.italic, run.font)
     ordered = list(reversed(runs)) if rtl else runs
@@ -343,7 +344,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         parts.append(text)
         previous = run
     return Line(
-        text=logical_line(" ".join("".join(parts).split())),
+        text=logical_line(_normal_spaces("".join(parts), monospaced(main.font))),
         x0=min(_start(r) for r in runs),
         top=min(r.top for r in runs),
         x1=max(r.x1 for r in runs),
@@ -355,6 +356,14 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
         italic=all(r.italic for r in runs if r.text.strip()),
         font=_majority_font(runs),
     )
+
+
+def _normal_spaces(text: str, columns: bool) -> str:
+    """The text's words a space apart; with `columns` (a monospaced line), runs of spaces between them as they are
+    (a listing's aligned columns)."""
+    if columns and "  " in text:
+        return _OTHER_SPACE.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def _start(run: Run) -> float:

@@ -30,6 +30,7 @@ _FULL_STOP = re.compile(r"[.!?]" + _MARK + "$")
 _PAGE_NUMBER = re.compile(rf"\d{{1,4}}|(?i:{_SMALL_ROMAN})")
 _LONE_NUMBER = re.compile(r"\d{1,2}[.)]")
 _SIZE_CHANGE = 0.12
+_SPACES = re.compile(r"  +")
 MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
 # Lines running on without ending a sentence, fewer of which tell nothing of how a text is set (`_ragged`).
 RAGGED_MIN_LINES = 3
@@ -340,7 +341,8 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bo
     main = max(lines, key=lambda line: len(line.text))
     n_rows = len({round(line.top) for line in lines})
     code = code and n_rows >= MIN_CODE_ROWS and all(_code_line(line) for line in lines)
-    text = code_text(_rows(lines)) if code else _joined_rows(lines, edges)
+    # Outside code, a monospaced line's column spaces (`pdf_lines._normal_spaces`) are word spaces.
+    text = code_text(_rows(lines)) if code else _SPACES.sub(" ", _joined_rows(lines, edges))
     return TextBlock(
         text=text,
         page=page,

@@ -18,6 +18,7 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.pdf.pdf_accents import compose_accents
 from docshelf.parsers.pdf.pdf_chars import GlyphAdvances, object_texts, page_text
 
@@ -274,6 +275,8 @@ class PageReader:
                 text = self._spaced(raw_text, chars[0], gaps).translate(_CLEAN)
             written_space = self._page_text[chars[1] - 1].isspace()
         bold, italic, font = self._font_style(obj)
+        if advance is not None and self._glyphs is not None and " " in text.strip() and monospaced(font):
+            text = _with_columns(text, self._glyphs.columns(*chars))
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
         run = Run(
@@ -341,6 +344,15 @@ def _light_style(name: str) -> bool:
     """Whether a font's (lower-case) name states a style that is not bold (`dejavusans-oblique`, `arial-italicmt`)."""
     family, _, style = name.replace(",", "-").rpartition("-")
     return bool(family) and _LIGHT_STYLE.fullmatch(style.removesuffix("mt").removesuffix("ps")) is not None
+
+
+def _with_columns(text: str, columns: str) -> str:
+    """A monospaced object's text with its spaces widened to its columns (`GlyphAdvances.columns`), when both hold
+    the same words (else as it is); a space PDFium put after the object stays."""
+    columns = columns.translate(_CLEAN).rstrip()
+    if columns.split() != text.split():
+        return text
+    return columns + text[len(text.rstrip()) :]
 
 
 def clean_text(text: str) -> str:
