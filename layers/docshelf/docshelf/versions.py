@@ -18,7 +18,8 @@ SCHEMA_VERSION = "1.0"
 # 11: a fourth round (word processors' reports, slides, definition lists): raised back-links are not a
 # letter-spaced word, an oblique face whose stem reads heavy is not bold, terms apart from their definitions,
 # ragged-right lines ending a sentence before a long word go on, paragraphs rejoined past footnotes and notes found
-# by their rule, bulleted lists side by side, code indented by spaces, `GenBank` and `1-(mean` rejoined.
+# by their rule, bulleted lists side by side, code indented by spaces and its columns' spaces kept, a lone item's
+# bullet, `GenBank` and `1-(mean` rejoined.
 PARSER_VERSION = "11"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
