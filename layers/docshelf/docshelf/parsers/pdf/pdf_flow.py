@@ -36,14 +36,16 @@ def note_rule(rules: Sequence[Rule], lines: Sequence[Line], page_height: float) 
     """The top of a footnote separator: a lone horizontal rule in the lower half of the page, starting at the left
     edge of text below it that opens with a note marker, and shorter than half that text's widest line (Word draws
     two inches, LibreOffice a quarter of the text's width); None without one."""
+    if not rules or not lines:
+        return None
+    widest = max(line.x1 - line.x0 for line in lines)
     for x0, top, x1, bottom in rules:
-        if bottom - top > 1.5 or top < LOWER_PART * page_height:
+        if bottom - top > 1.5 or top < LOWER_PART * page_height or x1 - x0 >= 0.5 * widest:
             continue
-        if any(other[1] != top and abs(other[1] - top) < 2.0 for other in rules):
-            continue  # one of a table's rules
         below = [line for line in lines if line.top >= bottom and abs(line.x0 - x0) <= 3.0]
-        widest = max((line.x1 - line.x0 for line in lines), default=0.0)
-        if below and _NOTE_MARK.match(min(below, key=lambda line: line.top).text) and x1 - x0 < 0.5 * widest:
+        if not below or not _NOTE_MARK.match(min(below, key=lambda line: line.top).text):
+            continue
+        if not any(other[1] != top and abs(other[1] - top) < 2.0 for other in rules):  # not one of a table's rules
             return top
     return None
 
