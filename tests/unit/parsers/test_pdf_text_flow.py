@@ -697,6 +697,30 @@ def test_a_right_aligned_column_beside_a_left_aligned_one_a_padding_apart_is_two
     assert [table_grid(table) for table in tables] == [[list(row) for row in rows]]
 
 
+def test_columns_of_figures_set_flush_right_a_point_apart_are_columns() -> None:
+    """A browser's table without cell padding: each column of figures set flush right, a point and a half from the
+    figures of the column before (`1,250 980`), read as one column of two numbers a cell."""
+    rows = [
+        ("", "Revenue", "Cost", "Revenue", "Cost"),
+        ("North", "1,250", "980", "1,310", "1,020"),
+        ("South", "870", "640", "905", "660"),
+        ("East and islands", "2,045", "1,730", "2,120", "1,800"),
+    ]
+    ends = [191.5, 227.5, 287.5, 323.5]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for index, row in enumerate(rows):
+        y = HEIGHT - 100 - 16 * index
+        pdf.setFont("Helvetica-Bold" if index == 0 else "Helvetica", 12)
+        pdf.drawString(36, y, row[0])
+        for end, text in zip(ends, row[1:], strict=True):
+            pdf.drawRightString(end, y, text)
+    pdf.showPage()
+    pdf.save()
+    tables = [block for block in _parse(buffer.getvalue()).blocks if isinstance(block, Table)]
+    assert [table_grid(table) for table in tables] == [[list(row) for row in rows]]
+
+
 def _placed_lines_pdf(lines: Sequence[tuple[float, str]], size: float = 11.0, leading: float = 13.5) -> bytes:
     """One line of Times-Roman a row from the top of an A4 page, each at its own left edge (an empty text: a row
     left empty; a tab: the rest of the line 18 pt right of the left edge, as a list item's text after its number)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_gaps import spacious
-from docshelf.parsers.pdf.pdf_lines import build_lines, run_gaps, text_rows
+from docshelf.parsers.pdf.pdf_lines import ADVANCE_GAP_EM, build_lines, run_gaps, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
 from docshelf.parsers.pdf.pdf_text import Run
@@ -33,6 +33,7 @@ CELL_GAP_EM = 1.0
 # EDGE_ALIGN_PT): `_cut_at_aligned_edges`.
 NARROW_CELL_GAP_EM = 0.5
 EDGE_ALIGN_PT = 1.5
+_NUMBER = re.compile(r"[-+−(]?[$€£¥]?\d[\d,.\u202f\u00a0]*%?\)?")
 MAX_CELL_CHARS = 40  # counted by `width`: a CJK character as two
 MAX_MEDIAN_CELL_CHARS = 24
 FLUSH_RIGHT_PT = 1.0  # cells whose right edges agree this closely are set flush right
@@ -159,20 +160,27 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
     """The block's and its header's cells cut between two runs at least NARROW_CELL_GAP_EM apart where another row
     has two runs side by side at the same edges (within EDGE_ALIGN_PT): a column of numbers set flush right beside
     a column of text set flush left, a cell's padding apart, is two columns though the gap is narrower than
-    CELL_GAP_EM (Word's and LibreOffice's tables)."""
+    CELL_GAP_EM (Word's and LibreOffice's tables). Two numbers side by side, their glyphs apart, are two cells where
+    another row has two numbers ending at the same two edges: columns of figures set flush right (a browser's table
+    without padding sets them a point and a half apart)."""
     rows = [*block, *([header] if header is not None else [])]
     if not any(len(cell) > 1 for row in rows for cell in row.cells):
         return block, header
     seams = [
         [(left.x1, right.x0) for left, right in itertools.pairwise(row.runs) if _apart(left, right)] for row in rows
     ]
+    number_seams = [
+        [(left.x1, right.x1) for left, right in itertools.pairwise(row.runs) if _numbers_apart(left, right)]
+        for row in rows
+    ]
 
-    def aligned(number: int, end: float, start: float) -> bool:
+    def aligned(pairs_of_rows: list[list[tuple[float, float]]], number: int, first: float, second: float) -> bool:
+        """Whether another row than `number` has a pair of edges at `first` and `second`."""
         return any(
-            abs(other_end - end) <= EDGE_ALIGN_PT and abs(other_start - start) <= EDGE_ALIGN_PT
-            for other, pairs in enumerate(seams)
+            abs(other_first - first) <= EDGE_ALIGN_PT and abs(other_second - second) <= EDGE_ALIGN_PT
+            for other, pairs in enumerate(pairs_of_rows)
             if other != number
-            for other_end, other_start in pairs
+            for other_first, other_second in pairs
         )
 
     def cut(number: int, row: _Row) -> _Row:
@@ -180,7 +188,9 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
         for cell in row.cells:
             pieces.append([cell[0]])
             for left, right in itertools.pairwise(cell):
-                if _apart(left, right) and aligned(number, left.x1, right.x0):
+                if (_apart(left, right) and aligned(seams, number, left.x1, right.x0)) or (
+                    _numbers_apart(left, right) and aligned(number_seams, number, left.x1, right.x1)
+                ):
                     pieces.append([right])
                 else:
                     pieces[-1].append(right)
@@ -188,6 +198,15 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
 
     cut_rows = [cut(number, row) for number, row in enumerate(rows)]
     return cut_rows[: len(block)], cut_rows[-1] if header is not None else None
+
+
+def _numbers_apart(left: Run, right: Run) -> bool:
+    """Two runs that are numbers (`1,250`, `-3.5`, `12%`), their glyphs apart by ADVANCE_GAP_EM at least."""
+    return (
+        _NUMBER.fullmatch(left.text.strip()) is not None
+        and _NUMBER.fullmatch(right.text.strip()) is not None
+        and run_gaps(left, right)[1] >= ADVANCE_GAP_EM * max(left.size, right.size, 1.0)
+    )
 
 
 def _apart(left: Run, right: Run) -> bool:
