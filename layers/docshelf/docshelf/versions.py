@@ -20,7 +20,9 @@ SCHEMA_VERSION = "1.0"
 # ragged-right lines ending a sentence before a long word go on, paragraphs rejoined past footnotes and notes found
 # by their rule, bulleted lists side by side, code indented by spaces and its columns' spaces kept, a lone item's
 # bullet, `GenBank` and `1-(mean` rejoined.
-PARSER_VERSION = "11"
+# 12: PDF charts: bar charts (filled boxes on an axis) and one plotted line between axes found as figures, and their
+# labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text.
+PARSER_VERSION = "12"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

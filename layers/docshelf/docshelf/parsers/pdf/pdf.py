@@ -36,7 +36,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_captions import attach_captions
 from docshelf.parsers.pdf.pdf_code import code_apart
-from docshelf.parsers.pdf.pdf_figures import figure_boxes, without_figure_text
+from docshelf.parsers.pdf.pdf_figures import bar_charts, page_figures, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import (
     continues,
     is_caption,
@@ -240,7 +240,9 @@ def _read_page(
                 return cut_at_gaps(textpage.raw, run)
 
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
-            loose_runs = without_figure_text(loose_runs, figure_boxes(text.drawings, text.rules))
+            charts = bar_charts(text.filled, text.rules, text.runs)
+            figures = page_figures(text.drawings, text.plots, text.rules, charts)
+            loose_runs = without_figure_text(loose_runs, figures, text.filled + text.drawings + text.rules)
             leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
             aligned_tables, loose_runs, rows = find_aligned_tables(loose_runs, text.number, cut)
             # The text walk saw every image object already: a page without one is not walked again.

@@ -87,6 +87,11 @@ class PageText:
     has_vector_paths: bool = False
     # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
     drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # The drawings that can show data: filled shapes (bars), curves and slanted lines; not grids of straight rules.
+    plots: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # Boxes of filled shapes of a rectangle's few segments, neither a rule nor a bullet: a bar chart's bars, shaded
+    # table cells, panels.
+    filled: list[tuple[float, float, float, float]] = field(default_factory=list)
     # Boxes of small filled shapes and forms the size of a bullet (a list's bullets as Chromium and beamer draw them).
     marks: list[tuple[float, float, float, float]] = field(default_factory=list)
 
@@ -170,16 +175,51 @@ class PageReader:
                 x0, y0, x1, y1 = self._bounds(obj, outer)
                 out.image_area += max(0.0, x1 - x0) * max(0.0, y1 - y0)
             elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                out.has_vector_paths = True
-                x0, y0, x1, y1 = self._bounds(obj, outer)
-                if is_mark(x1 - x0, y1 - y0) and self._bullet_shape(obj):
-                    out.marks.append((x0, out.height - y1, x1, out.height - y0))
-                if min(x1 - x0, y1 - y0) <= 2.0 and max(x1 - x0, y1 - y0) >= 4.0:
-                    out.rules.append((x0, out.height - y1, x1, out.height - y0))
-                elif max(x1 - x0, y1 - y0) >= 4.0:
-                    self._stroked_rules(obj, outer, out)
-                    if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
-                        out.drawings.append((x0, out.height - y1, x1, out.height - y0))
+                self._path(obj, outer, out)
+
+    def _path(self, obj: Any, outer: Matrix, out: PageText) -> None:
+        """Sorts a path by its shape: a bullet, a rule, a drawing (and whether it can show data), a filled box."""
+        out.has_vector_paths = True
+        x0, y0, x1, y1 = self._bounds(obj, outer)
+        box = (x0, out.height - y1, x1, out.height - y0)
+        mark = is_mark(x1 - x0, y1 - y0) and self._bullet_shape(obj)
+        if mark:
+            out.marks.append(box)
+        if min(x1 - x0, y1 - y0) <= 2.0 and max(x1 - x0, y1 - y0) >= 4.0:
+            out.rules.append(box)
+        elif max(x1 - x0, y1 - y0) >= 4.0:
+            self._stroked_rules(obj, outer, out)
+            if pdfium_c.FPDFPath_CountSegments(obj) > DRAWING_SEGMENTS:
+                out.drawings.append(box)
+                if self._filled(obj) or self._slanted(obj):
+                    out.plots.append(box)
+            elif not mark and self._filled(obj):
+                out.filled.append(box)
+
+    def _slanted(self, obj: Any) -> bool:
+        """Whether a path has a curve or a slanted straight segment: a plotted line, not a grid of rules."""
+        x, y = ctypes.c_float(), ctypes.c_float()
+        previous: tuple[float, float] | None = None
+        for index in range(min(pdfium_c.FPDFPath_CountSegments(obj), MAX_PATH_SEGMENTS)):
+            segment = pdfium_c.FPDFPath_GetPathSegment(obj, index)
+            kind = pdfium_c.FPDFPathSegment_GetType(segment)
+            if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:
+                return True
+            pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
+            point = (x.value, y.value)
+            if (
+                kind == pdfium_c.FPDF_SEGMENT_LINETO
+                and previous is not None
+                and abs(point[0] - previous[0]) > 1.0
+                and abs(point[1] - previous[1]) > 1.0
+            ):
+                return True
+            previous = point
+        return False
+
+    def _filled(self, obj: Any) -> bool:
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        return bool(pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke)) and fill.value != 0
 
     def _bullet_shape(self, obj: Any) -> bool:
         """A filled shape (a disc, a square), or a circle's outline (a browser's bullet of a nested list): a small

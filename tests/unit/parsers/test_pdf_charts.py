@@ -1,0 +1,207 @@
+"""Charts in a PDF: bar charts (filled boxes on an axis) and one plotted line between axes keep their labels out of
+the body text, in the body's own size too; progress bars in a table, shaded cells and text beside a chart stay."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.linecharts import HorizontalLineChart
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from docshelf.model import Heading, Paragraph, Table
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_figures import bar_charts, page_figures
+from docshelf.tables import table_grid
+
+WIDTH, HEIGHT = A4
+LEFT = 72.0
+BEFORE = "The pumps were tested at four sites over four quarters, and throughput rose at every site."
+AFTER = "The southern site stayed level because its pumps ran at the limit of the supply line."
+BODY_SIZE = 10
+
+
+def _texts(data: bytes) -> list[str]:
+    content = parse(data, filename="report.pdf", limits=ParseLimits())
+    return [block.text for block in content.blocks if isinstance(block, (Paragraph, Heading))]
+
+
+def _tables(data: bytes) -> list[list[list[str]]]:
+    content = parse(data, filename="report.pdf", limits=ParseLimits())
+    return [table_grid(block) for block in content.blocks if isinstance(block, Table)]
+
+
+def _page(draw_figure: object, caption: str = "Figure 1. Throughput by site in the first and last quarter.") -> bytes:
+    """A page of body text in 10 pt, a chart drawn in the same size, its caption, more body text."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    pdf.drawString(LEFT, HEIGHT - 80, BEFORE)
+    assert callable(draw_figure)
+    draw_figure(pdf, HEIGHT - 340)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    pdf.drawString(LEFT, HEIGHT - 370, caption)
+    pdf.drawString(LEFT, HEIGHT - 400, AFTER)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _vertical_bars(pdf: canvas.Canvas, bottom: float) -> None:
+    drawing = Drawing(420, 230)
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 50, 40, 280, 170
+    chart.data = [(52, 38, 44, 61), (71, 41, 47, 66)]
+    chart.categoryAxis.categoryNames = ["North", "South", "East", "West"]
+    chart.categoryAxis.labels.fontSize = BODY_SIZE
+    chart.valueAxis.labels.fontSize = BODY_SIZE
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax, chart.valueAxis.valueStep = 0, 80, 20
+    chart.bars[0].fillColor = colors.HexColor("#4477aa")
+    chart.bars[1].fillColor = colors.HexColor("#ee6677")
+    drawing.add(chart)
+    legend = Legend()
+    legend.x, legend.y, legend.fontSize = 345, 180, BODY_SIZE
+    legend.colorNamePairs = [
+        (colors.HexColor("#4477aa"), "Spring quarter"),
+        (colors.HexColor("#ee6677"), "Winter quarter"),
+    ]
+    drawing.add(legend)
+    drawing.add(String(190, 10, "Pumping station", fontSize=BODY_SIZE, textAnchor="middle"))
+    renderPDF.draw(drawing, pdf, LEFT, bottom)
+
+
+def _horizontal_bars(pdf: canvas.Canvas, bottom: float) -> None:
+    drawing = Drawing(420, 200)
+    chart = HorizontalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 110, 30, 260, 160
+    chart.data = [(12.5, 8.1, 15.0, 4.2)]
+    chart.categoryAxis.categoryNames = ["Filters", "Seals", "Bearings", "Impellers"]
+    chart.categoryAxis.labels.fontSize = BODY_SIZE
+    chart.valueAxis.labels.fontSize = BODY_SIZE
+    chart.valueAxis.valueMin = 0
+    drawing.add(chart)
+    renderPDF.draw(drawing, pdf, LEFT, bottom)
+
+
+def _line_plot(pdf: canvas.Canvas, bottom: float) -> None:
+    drawing = Drawing(420, 220)
+    chart = HorizontalLineChart()
+    chart.x, chart.y, chart.width, chart.height = 50, 40, 300, 170
+    chart.data = [(2.1, 2.4, 2.2, 2.8, 3.0, 2.9, 3.1, 3.3, 3.2, 3.4, 3.5, 3.6)]
+    chart.categoryAxis.categoryNames = [
+        "Jan",
+        "Feb",
+        "Mar",
+        "Apr",
+        "May",
+        "Jun",
+        "Jul",
+        "Aug",
+        "Sep",
+        "Oct",
+        "Nov",
+        "Dec",
+    ]
+    chart.categoryAxis.labels.fontSize = BODY_SIZE
+    chart.valueAxis.labels.fontSize = BODY_SIZE
+    drawing.add(chart)
+    drawing.add(String(200, 10, "Month of operation", fontSize=BODY_SIZE, textAnchor="middle"))
+    renderPDF.draw(drawing, pdf, LEFT, bottom)
+
+
+def test_a_bar_chart_keeps_its_labels_legend_and_axis_title_out_of_the_body_text() -> None:
+    caption = "Figure 1. Throughput by site in the first and last quarter."
+    assert " ".join(_texts(_page(_vertical_bars, caption))) == f"{BEFORE} {caption} {AFTER}"
+
+
+def test_the_names_of_horizontal_bars_beside_their_axis_are_the_chart_s() -> None:
+    caption = "Figure 2. Parts replaced per thousand hours."
+    assert " ".join(_texts(_page(_horizontal_bars, caption))) == f"{BEFORE} {caption} {AFTER}"
+
+
+def test_one_plotted_line_between_axes_is_a_chart() -> None:
+    caption = "Figure 3. Line pressure at the northern site."
+    assert " ".join(_texts(_page(_line_plot, caption))) == f"{BEFORE} {caption} {AFTER}"
+
+
+def _progress_table(pdf: canvas.Canvas, bottom: float) -> None:
+    """A table of work packages whose third column draws a progress bar before each share: bars without an axis."""
+    for index, (name, share, month) in enumerate(
+        [("Intake", 80, "May"), ("Filters", 40, "June"), ("Pumps", 100, "July"), ("Controls", 20, "August")]
+    ):
+        y = bottom + 200 - 24 * index
+        pdf.setFont("Helvetica", BODY_SIZE)
+        pdf.drawString(LEFT, y, name)
+        pdf.setFillColor(colors.HexColor("#4477aa"))
+        pdf.rect(LEFT + 120, y - 1, share, 9, stroke=0, fill=1)
+        pdf.setFillColor(colors.black)
+        pdf.drawString(LEFT + 230, y, f"{share}%")
+        pdf.drawString(LEFT + 300, y, month)
+
+
+def test_progress_bars_in_a_table_are_no_chart() -> None:
+    data = _page(_progress_table, caption="Table 1. Work packages.")
+    words = " ".join(_texts(data) + [" ".join(" ".join(row) for row in grid) for grid in _tables(data)])
+    for kept in ("Intake", "80%", "Filters", "40%", "Controls", "20%", "August"):
+        assert kept in words
+
+
+def _shaded_cells(pdf: canvas.Canvas, bottom: float) -> None:
+    """A table whose every other row is shaded, some cells empty and of their own heights: it holds text."""
+    for row in range(4):
+        y = bottom + 180 - 30 * row
+        if row % 2:
+            for column, height in enumerate((20, 24, 20)):
+                pdf.setFillColor(colors.HexColor("#dddddd"))
+                pdf.rect(LEFT + 120 * column, y - 6, 120, height, stroke=0, fill=1)
+        pdf.setFillColor(colors.black)
+        pdf.setFont("Helvetica", BODY_SIZE)
+        pdf.drawString(LEFT + 4, y, f"Site {row + 1}")
+        if row != 1:
+            pdf.drawString(LEFT + 124, y, f"{40 + row} m3/h")
+        pdf.drawString(LEFT + 244, y, "in service")
+
+
+def test_shaded_table_cells_are_no_bars() -> None:
+    data = _page(_shaded_cells, caption="Table 1. Sites.")
+    words = " ".join(_texts(data) + [" ".join(" ".join(row) for row in grid) for grid in _tables(data)])
+    for kept in ("Site 1", "Site 2", "Site 4", "43 m3/h", "in service"):
+        assert kept in words
+
+
+def _chart_beside_text(pdf: canvas.Canvas, bottom: float) -> None:
+    _vertical_bars(pdf, bottom)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    pdf.drawString(LEFT + 430, bottom + 120, "North grew most.")
+
+
+def test_a_short_line_beside_a_chart_but_apart_from_it_stays() -> None:
+    assert "North grew most." in _texts(_page(_chart_beside_text))
+
+
+def test_bars_need_an_axis_along_their_base_and_a_gap_between_them() -> None:
+    bars = [(100.0, 300.0 - height, 120.0, 300.0) for height in (40.0, 80.0, 60.0)]
+    bars = [(x0 + 30.0 * index, top, x1 + 30.0 * index, bottom) for index, (x0, top, x1, bottom) in enumerate(bars)]
+    axis = (95.0, 299.5, 190.0, 300.5)
+    assert bar_charts(bars, [axis], []) == [(100.0, 220.0, 180.0, 300.0)]
+    assert bar_charts(bars, [], []) == []
+    meeting = [
+        (100.0 + 20.0 * index, top, 120.0 + 20.0 * index, bottom) for index, (_, top, _, bottom) in enumerate(bars)
+    ]
+    assert bar_charts(meeting, [axis], []) == []
+    same_height = [(x0, 260.0, x1, 300.0) for x0, _, x1, _ in bars]
+    assert bar_charts(same_height, [axis], []) == []
+
+
+def test_a_lone_curve_without_axes_is_no_figure() -> None:
+    curve = (100.0, 100.0, 300.0, 200.0)
+    assert page_figures([curve], [curve], [], []) == []
+    axes = [(90.0, 210.0, 310.0, 211.0), (90.0, 90.0, 91.0, 211.0)]
+    (figure,) = page_figures([curve], [curve], axes, [])
+    assert figure.chart and figure.box == (90.0, 90.0, 310.0, 211.0)
