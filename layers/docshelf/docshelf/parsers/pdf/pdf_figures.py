@@ -247,7 +247,13 @@ def _is_label(run: Run, figure: Figure, runs: list[Run], margin: float, body: fl
             and box[1] <= middle <= box[3]
             and len(run.text.strip()) <= MAX_LABEL_CHARS
         )
-    return box[1] <= middle <= box[3] + margin * VERTICAL_MARGIN and _label_line(run, box, runs, margin)
+    reach = margin + MAX_LABEL_CHARS * run.size  # a label line's runs lie within its reach of the box
+    return (
+        box[1] <= middle <= box[3] + margin * VERTICAL_MARGIN
+        and box[0] - reach <= run.x0
+        and run.x1 <= box[2] + reach
+        and _label_line(run, box, runs, margin)
+    )
 
 
 def _label_line(run: Run, box: Box, runs: list[Run], margin: float) -> bool:
