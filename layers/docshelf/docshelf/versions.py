@@ -21,7 +21,8 @@ SCHEMA_VERSION = "1.0"
 # by their rule, bulleted lists side by side, code indented by spaces and its columns' spaces kept, a lone item's
 # bullet, `GenBank` and `1-(mean` rejoined.
 # 12: PDF charts: bar charts (filled boxes on an axis) and one plotted line between axes found as figures, and their
-# labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text.
+# labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text;
+# group headings over a table's header as cells spanning their columns.
 PARSER_VERSION = "12"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"

@@ -24,6 +24,7 @@ from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_gaps import spacious
 from docshelf.parsers.pdf.pdf_lines import ADVANCE_GAP_EM, build_lines, run_gaps, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
+from docshelf.parsers.pdf.pdf_spans import column_of, spanned_columns
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
 from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import no_space_script
@@ -89,8 +90,9 @@ def find_aligned_tables(
         block = _folded(rows[index:end])
         if len(block) >= MIN_ROWS:
             header = rows[index - 1] if index > 0 and id(rows[index - 1]) not in used else None
+            group = rows[index - 2] if index > 1 and header is not None else None
             block, header = _cut_at_aligned_edges(block, header)
-            placed = _table(block, header, page)
+            placed = _table(block, header, page, group)
             if placed is not None:
                 tables.append(placed[0])
                 used.update(id(run) for row in placed[1] for run in row.runs)
@@ -401,22 +403,21 @@ def _with_header(block: list[_Row], above: _Row | None) -> list[_Row] | None:
     return [header, *block] if header is not None else block
 
 
-def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTable, list[_Row]] | None:
+def _table(
+    block: list[_Row], above: _Row | None, page: int, group: _Row | None = None
+) -> tuple[PlacedTable, list[_Row]] | None:
+    """The block as a table with its header (the row above, or its first row regrouped), and a row of group
+    headings over the header when the rows above it (`above`, and `group` above that) span its columns."""
     rows = _with_header(block, above)
     if rows is None:
         return None
+    over = _headings_over_block(block, above, group)
+    if over is not None:
+        rows = block
+    elif group is not None and above is not None and rows[0].runs is above.runs:
+        over = [group]
     columns = _columns(rows[1:] if rows[0].columns is not None else rows)
-    grid: list[list[str]] = []
-    for row in rows:
-        texts = ["" for _ in columns]
-        for index, cell in enumerate(row.cells):
-            middle = sum(_span(cell)) / 2
-            if row.columns is not None:
-                column = row.columns[index]
-            else:
-                column = next(i for i, (start, end) in enumerate(columns) if start <= middle <= end)
-            texts[column] = join_lines([part for part in (texts[column], _cell_text(cell)) if part])
-        grid.append(texts)
+    grid = _grid(rows, columns)
     cells = [text for row in grid for text in row if text]
     if statistics.median(width(text) for text in cells) > MAX_MEDIAN_CELL_CHARS:
         return None
@@ -433,13 +434,96 @@ def _table(block: list[_Row], above: _Row | None, page: int) -> tuple[PlacedTabl
         return None  # a list with hanging markers, not a table
     if all(_BULLETED.match(text) for row in grid[1:] for text in row if text):
         return None  # lists side by side (a slide's two columns), every item opened by its bullet
+    table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
+    headings = _group_headings(over, rows, columns, _filled(grid[0])) if over is not None else None
+    if headings is not None and over is not None:
+        rows = [*over, *rows]
+        headed_down = {heading.col for heading in headings if heading.rowspan == 2}
+        table_cells = headings + [
+            TableCell(row=cell.row + 1, col=cell.col, text=cell.text)
+            for cell in table_cells
+            if cell.row > 0 or cell.text or cell.col not in headed_down
+        ]
     table = Table(
-        cells=tuple(TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)),
-        n_rows=len(grid),
+        cells=tuple(table_cells),
+        n_rows=len(grid) + (headings is not None),
         n_cols=len(columns),
         page=page,
-        header_rows=1,
+        header_rows=1 + (headings is not None),
     )
     x0 = min(row.x0 for row in rows)
     x1 = max(row.x1 for row in rows)
     return PlacedTable(table, x0, rows[0].top, x1, rows[-1].bottom), rows
+
+
+def _grid(rows: list[_Row], columns: list[tuple[float, float]]) -> list[list[str]]:
+    grid: list[list[str]] = []
+    for row in rows:
+        texts = ["" for _ in columns]
+        for index, cell in enumerate(row.cells):
+            middle = sum(_span(cell)) / 2
+            if row.columns is not None:
+                column = row.columns[index]
+            else:
+                column = next(i for i, (start, end) in enumerate(columns) if start <= middle <= end)
+            texts[column] = join_lines([part for part in (texts[column], _cell_text(cell)) if part])
+        grid.append(texts)
+    return grid
+
+
+def _filled(texts: list[str]) -> set[int]:
+    return {column for column, text in enumerate(texts) if text}
+
+
+def _headings_over_block(block: list[_Row], above: _Row | None, group: _Row | None) -> list[_Row] | None:
+    """The rows above the block that are group headings over its first row as the header: the row above, or the
+    two rows above (a heading set between them heads its column down both). None when they are not."""
+    if above is None or len(block) < MIN_ROWS:
+        return None
+    columns = _columns(block)
+    headed = _filled(_grid(block[:1], columns)[0])
+    for over in ([above], [group, above]) if group is not None else ([above],):
+        if _group_headings(over, block, columns, headed) is not None:
+            return over
+    return None
+
+
+def _group_headings(
+    over: list[_Row], rows: list[_Row], columns: list[tuple[float, float]], headed: set[int]
+) -> list[TableCell] | None:
+    """The cells of a row of group headings over the table's header (`rows[0]`; `headed`, the columns it fills):
+    the rows `over` it, close above it, with fewer cells than it, one of them or more centred over two columns or
+    more (a `colspan`). A heading over a column the header leaves empty heads it down both rows (a `rowspan`, set
+    between the two rows or level with the group headings). None when they are not such a row."""
+    header = rows[0]
+    pitch = statistics.median(b.top - a.top for a, b in itertools.pairwise(rows[1:]))
+    group_cells = [cell for row in over for cell in row.cells]
+    if header.top - over[0].top > 1.5 * pitch or len(group_cells) >= len(header.cells):
+        return None
+    spans: list[tuple[int, int, str]] = []
+    for cell in group_cells:
+        start, end = _span(cell)
+        spanned = spanned_columns(start, end, columns)
+        single = column_of(start, end, columns)
+        first, last = spanned if spanned is not None else (single, single)
+        text = _cell_text(cell)
+        if first is None or last is None or width(text) > MAX_CELL_CHARS or not any(c.isalnum() for c in text):
+            return None
+        if any(a <= last and first <= b for a, b, _ in spans) or (first == last and first in headed and len(over) > 1):
+            return None
+        spans.append((first, last, text))
+    if not any(first < last and last - first + 1 < len(columns) for first, last, _ in spans):
+        return None  # no group heading; a title centred over the whole table is its caption
+    cells = [
+        TableCell(
+            row=0,
+            col=first,
+            text=text,
+            colspan=last - first + 1,
+            rowspan=2 if first == last and first not in headed else 1,
+        )
+        for first, last, text in spans
+    ]
+    covered = {column for first, last, _ in spans for column in range(first, last + 1)}
+    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
+    return sorted(cells, key=lambda cell: cell.col)

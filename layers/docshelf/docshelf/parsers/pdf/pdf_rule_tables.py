@@ -21,6 +21,7 @@ from docshelf.parsers.pdf.pdf_flow import CAPTION
 from docshelf.parsers.pdf.pdf_gaps import roominess
 from docshelf.parsers.pdf.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
+from docshelf.parsers.pdf.pdf_spans import column_of, spanned_columns
 from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
 from docshelf.parsers.pdf.pdf_text import Run
 
@@ -129,7 +130,14 @@ def _rule_table(
     columns = _columns(fragments)
     if not MIN_ROWS <= len(rows) <= MAX_ROWS or len(columns) < 2:
         return None, runs
-    grid = [[_cell_text(row, start, end) for start, end in columns] for row in rows]
+    body_columns = _columns([fragment for row in rows[1:] for fragment in row])
+    if (
+        body_columns != columns
+        and _header_rows(rules, rows) >= 2
+        and _group_row(rows, body_columns, _grid(rows[:2], body_columns)) is not None
+    ):
+        columns = body_columns  # group headings over a second header row, set in the gutters of the columns they head
+    grid = _grid(rows, columns)
     cells = [text for row in grid for text in row if text]
     multi_column_rows = sum(1 for row in grid if sum(1 for text in row if text) >= 2)
     if multi_column_rows < MIN_COLUMN_ROWS or multi_column_rows < MIN_MULTI_COLUMN_SHARE * len(grid):
@@ -140,16 +148,56 @@ def _rule_table(
         return None, runs  # a column filled once is a stray label, not a column
     # The evidence above is taken line by line; the table's rows take in the lines that wrap them on.
     rows = _folded(rows, columns)
-    grid = [[_cell_text(row, start, end) for start, end in columns] for row in rows]
+    grid = _grid(rows, columns)
     header_rows = _header_rows(rules, rows)
+    group = _group_row(rows, columns, grid) if header_rows >= 2 else None
+    table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
+    if group is not None:
+        table_cells = group + [cell for cell in table_cells if cell.row > 0]
+        header_rows = max(header_rows, 2)
     table = Table(
-        cells=tuple(TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)),
+        cells=tuple(table_cells),
         n_rows=len(grid),
         n_cols=len(columns),
         page=page,
         header_rows=header_rows,
     )
     return PlacedTable(table, x0, rules[0][1], x1, rules[-1][3]), outside
+
+
+def _grid(rows: list[list[Line]], columns: list[tuple[float, float]]) -> list[list[str]]:
+    return [[_cell_text(row, start, end) for start, end in columns] for row in rows]
+
+
+def _group_row(
+    rows: list[list[Line]], columns: list[tuple[float, float]], grid: list[list[str]]
+) -> list[TableCell] | None:
+    """The first row's cells when it is a row of group headings over the header row below it (the caller checks
+    that the rule under the header has both above it): fewer cells than that row, one of them or more centred over
+    two columns or more but not all (`\\multicolumn`), each given the columns it spans. None when it is not."""
+    if len(rows) < 3 or sum(1 for text in grid[0] if text) >= sum(1 for text in grid[1] if text):
+        return None
+    spans: dict[int, tuple[int, list[Line]]] = {}
+    for fragment in sorted(rows[0], key=lambda item: item.x0):
+        spanned = spanned_columns(fragment.x0, fragment.x1, columns)
+        first, last = spanned if spanned is not None else (column_of(fragment.x0, fragment.x1, columns),) * 2
+        if first is None or last is None or not any(char.isalnum() for char in fragment.text):
+            return None
+        if first in spans and spans[first][0] == last:
+            spans[first][1].append(fragment)
+        elif any(start <= last and first <= end for start, (end, _) in spans.items()):
+            return None
+        else:
+            spans[first] = (last, [fragment])
+    if not any(first < last and last - first + 1 < len(columns) for first, (last, _) in spans.items()):
+        return None  # no group heading; a title centred over the whole table is its caption
+    cells = [
+        TableCell(row=0, col=first, text=join_lines([f.text for f in fragments]), colspan=last - first + 1)
+        for first, (last, fragments) in spans.items()
+    ]
+    covered = {column for first, (last, _) in spans.items() for column in range(first, last + 1)}
+    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
+    return sorted(cells, key=lambda cell: cell.col)
 
 
 def _cut(runs: list[Run], cut: RunCutter) -> list[Run]:

@@ -1,0 +1,103 @@
+"""Group headings over a PDF table's header (`Q1` over `Units` and `Revenue`): cells spanning the columns they are
+centred over, in a booktabs table and in a table without rules, where a heading set between the two header rows
+heads its column down both; a title centred over the whole table stays its caption."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from docshelf.model import Paragraph, Table
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.pdf.pdf import parse
+from docshelf.parsers.pdf.pdf_spans import spanned_columns
+from docshelf.tables import table_grid
+
+WIDTH, HEIGHT = A4
+LEFT = 72.0
+NAME_END, COLUMN_ENDS = 150.0, (220.0, 290.0, 360.0, 430.0)  # right edges of the four number columns
+BODY = [
+    ("North", ("1,200", "36,000", "1,650", "49,500")),
+    ("South", ("980", "29,400", "1,010", "30,300")),
+    ("East", ("1,430", "42,900", "1,480", "44,400")),
+    ("West", ("760", "22,800", "820", "24,600")),
+]
+PITCH = 16.0
+
+
+def _table_page(*, rules: bool, region_between: bool = False, title: str = "") -> bytes:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(LEFT, HEIGHT - 80, "Sales rose in every region in the second quarter of the year.")
+    top = HEIGHT - 130
+    if title:
+        pdf.drawCentredString((LEFT + COLUMN_ENDS[-1]) / 2, top + PITCH, title)
+    if rules:
+        pdf.line(LEFT, top + 12, COLUMN_ENDS[-1], top + 12)
+    for label, (first, last) in (("Q1", (0, 1)), ("Q2", (2, 3))):
+        start = COLUMN_ENDS[first] - 36
+        pdf.drawCentredString((start + COLUMN_ENDS[last]) / 2, top, label)
+    pdf.drawString(LEFT, top - PITCH / 2 if region_between else top - PITCH, "Region")
+    for index, heading in enumerate(("Units", "Revenue", "Units", "Revenue")):
+        pdf.drawRightString(COLUMN_ENDS[index], top - PITCH, heading)
+    if rules:
+        pdf.line(LEFT, top - PITCH - 5, COLUMN_ENDS[-1], top - PITCH - 5)
+    for row, (name, values) in enumerate(BODY):
+        y = top - PITCH * (row + 2)
+        pdf.drawString(LEFT, y, name)
+        for index, value in enumerate(values):
+            pdf.drawRightString(COLUMN_ENDS[index], y, value)
+    if rules:
+        pdf.line(LEFT, y - 6, COLUMN_ENDS[-1], y - 6)
+    pdf.drawString(LEFT, y - 40, "Revenue follows units closely because prices did not change.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _only_table(data: bytes) -> Table:
+    content = parse(data, filename="sales.pdf", limits=ParseLimits())
+    (table,) = [block for block in content.blocks if isinstance(block, Table)]
+    return table
+
+
+def test_booktabs_group_headings_span_the_columns_they_are_centred_over() -> None:
+    table = _only_table(_table_page(rules=True))
+    grid = table_grid(table)
+    assert grid[0] == ["", "Q1", "Q1", "Q2", "Q2"]
+    assert grid[1] == ["Region", "Units", "Revenue", "Units", "Revenue"]
+    assert grid[2] == ["North", "1,200", "36,000", "1,650", "49,500"]
+    assert table.header_rows == 2
+    assert [cell.colspan for cell in table.cells if cell.text in {"Q1", "Q2"}] == [2, 2]
+
+
+def test_group_headings_over_a_table_without_rules_and_a_heading_between_the_rows() -> None:
+    table = _only_table(_table_page(rules=False, region_between=True))
+    grid = table_grid(table)
+    assert grid[0] == ["Region", "Q1", "Q1", "Q2", "Q2"]
+    assert grid[1] == ["Region", "Units", "Revenue", "Units", "Revenue"]
+    assert grid[-1] == ["West", "760", "22,800", "820", "24,600"]
+    assert table.header_rows == 2
+    (region,) = [cell for cell in table.cells if cell.text == "Region"]
+    assert (region.row, region.rowspan) == (0, 2)
+
+
+def test_a_title_centred_over_the_whole_table_is_no_group_heading() -> None:
+    data = _table_page(rules=False, title="Sales by region")
+    content = parse(data, filename="sales.pdf", limits=ParseLimits())
+    texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
+    grids = [table_grid(block) for block in content.blocks if isinstance(block, Table)]
+    assert grids[0][0] == ["", "Q1", "Q1", "Q2", "Q2"]
+    assert not any("Sales by region" in text for grid in grids for row in grid for text in row)
+    assert any("Sales by region" in text for text in texts)
+
+
+def test_spanned_columns_needs_the_heading_centred_over_two_columns_or_more() -> None:
+    columns = [(72.0, 110.0), (184.0, 220.0), (254.0, 290.0), (324.0, 360.0)]
+    assert spanned_columns(195.0, 209.0, columns) is None  # centred over its own column
+    assert spanned_columns(230.0, 244.0, columns) == (1, 2)
+    assert spanned_columns(300.0, 314.0, columns) == (2, 3)
+    assert spanned_columns(80.0, 100.0, columns) is None
