@@ -1,12 +1,14 @@
 """Group headings over a PDF table's header (`Q1` over `Units` and `Revenue`): cells spanning the columns they are
 centred over, in a booktabs table and in a table without rules, where a heading set between the two header rows
-heads its column down both; a title centred over the whole table stays its caption."""
+heads its column down both; a title centred over the whole table stays its caption. A one-row header's heading over
+two columns of numbers spans them, and headings written as one text object are cut at the columns they head."""
 
 from __future__ import annotations
 
 import io
 
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Paragraph, Table
@@ -101,3 +103,62 @@ def test_spanned_columns_needs_the_heading_centred_over_two_columns_or_more() ->
     assert spanned_columns(230.0, 244.0, columns) == (1, 2)
     assert spanned_columns(300.0, 314.0, columns) == (2, 3)
     assert spanned_columns(80.0, 100.0, columns) is None
+
+
+def _one_row_header_page() -> bytes:
+    """A booktabs table (DPR's Table 1): `Train` centred over two columns of numbers; on the next page a table whose
+    header is one text object `Top-5 Top-20 Top-100` over three columns."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    top = HEIGHT - 100
+    pdf.line(LEFT, top, 430, top)
+    pdf.drawString(LEFT, top - 12, "Dataset")
+    pdf.drawCentredString((240 - 30 + 300) / 2, top - 12, "Train")
+    pdf.drawRightString(360, top - 12, "Dev")
+    pdf.drawRightString(430, top - 12, "Test")
+    pdf.line(LEFT, top - 17, 430, top - 17)
+    rows = [
+        ("Natural Questions", "79,168", "58,880", "8,757", "3,610"),
+        ("TriviaQA", "78,785", "60,413", "8,837", "11,313"),
+    ]
+    rows += [("SQuAD", "78,713", "70,096", "8,886", "10,570")]
+    for index, (name, *values) in enumerate(rows):
+        y = top - 31 - 14 * index
+        pdf.drawString(LEFT, y, name)
+        for value, right in zip(values, (240, 300, 360, 430), strict=True):
+            pdf.drawRightString(right, y, value)
+    pdf.line(LEFT, y - 6, 430, y - 6)
+    pdf.showPage()
+    pdf.setFont("Helvetica", 10)
+    top = HEIGHT - 100
+    header = "Top-5 Top-20 Top-100"
+    pdf.line(LEFT, top, 430, top)
+    pdf.drawString(LEFT, top - 12, "Type")
+    pdf.drawString(250, top - 12, header)
+    centres, offset = [], 250.0
+    for word in header.split():
+        centres.append(offset + stringWidth(word, "Helvetica", 10) / 2)
+        offset += stringWidth(word + " ", "Helvetica", 10)
+    pdf.line(LEFT, top - 17, 430, top - 17)
+    for index, (name, *values) in enumerate([("Random", "47.0", "64.3", "77.8"), ("BM25", "50.0", "63.3", "74.8")]):
+        y = top - 31 - 14 * index
+        pdf.drawString(LEFT, y, name)
+        for value, centre in zip(values, centres, strict=True):
+            pdf.drawCentredString(centre, y, value)
+    pdf.drawString(LEFT, y - 14, "Gold")
+    for value, centre in zip(("42.6", "63.1", "78.3"), centres, strict=True):
+        pdf.drawCentredString(centre, y - 14, value)
+    pdf.line(LEFT, y - 20, 430, y - 20)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_one_row_header_spans_its_columns_and_one_object_of_headings_is_cut_at_them() -> None:
+    content = parse(_one_row_header_page(), filename="dpr.pdf", limits=ParseLimits())
+    first, second = [table_grid(block) for block in content.blocks if isinstance(block, Table)]
+    assert first[0] == ["Dataset", "Train", "Train", "Dev", "Test"]
+    assert first[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]
+    assert second[0] == ["Type", "Top-5", "Top-20", "Top-100"]
+    assert second[1] == ["Random", "47.0", "64.3", "77.8"]

@@ -252,8 +252,8 @@ def test_a_footnote_moves_to_the_end_of_its_page_and_the_paragraph_goes_on_acros
 
 
 def _booktabs_pdf() -> bytes:
-    """A table with three horizontal rules; a header spanning five value columns makes each row's values one
-    cell, and the best values of a row are set in bold a tenth of a point higher, as LaTeX papers do."""
+    """A table with three horizontal rules, a header spanning five value columns, and the best values of a row set
+    in bold a tenth of a point higher, as LaTeX papers do."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     top = HEIGHT - 100

@@ -11,6 +11,7 @@ only columns filled in the row above, nearer to it than the rows stand apart, is
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import statistics
@@ -130,16 +131,12 @@ def _rule_table(
     columns = _columns(fragments)
     if not MIN_ROWS <= len(rows) <= MAX_ROWS or len(columns) < 2:
         return None, runs
-    body_columns = _columns([fragment for row in rows[1:] for fragment in row])
-    if (
-        body_columns != columns
-        and _header_rows(rules, rows) >= 2
-        and _group_row(rows, body_columns, _grid(rows[:2], body_columns)) is not None
-    ):
-        columns = body_columns  # group headings over a second header row, set in the gutters of the columns they head
+    columns, spanning = _with_spanning_headings(rules, rows, columns)
     grid = _grid(rows, columns)
     cells = [text for row in grid for text in row if text]
     multi_column_rows = sum(1 for row in grid if sum(1 for text in row if text) >= 2)
+    if spanning is not None and sum(1 for text in grid[0] if text) < 2 <= sum(1 for cell in spanning if cell.text):
+        multi_column_rows += 1  # the header's headings span columns
     if multi_column_rows < MIN_COLUMN_ROWS or multi_column_rows < MIN_MULTI_COLUMN_SHARE * len(grid):
         return None, runs
     if statistics.median(len(text) for text in cells) > MAX_MEDIAN_CELL_CHARS or max(map(len, cells)) > MAX_CELL_CHARS:
@@ -150,11 +147,10 @@ def _rule_table(
     rows = _folded(rows, columns)
     grid = _grid(rows, columns)
     header_rows = _header_rows(rules, rows)
-    group = _group_row(rows, columns, grid) if header_rows >= 2 else None
+    group = _header_spans(rows, columns, grid, header_rows, one_row=spanning is not None)
     table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
     if group is not None:
         table_cells = group + [cell for cell in table_cells if cell.row > 0]
-        header_rows = max(header_rows, 2)
     table = Table(
         cells=tuple(table_cells),
         n_rows=len(grid),
@@ -163,6 +159,36 @@ def _rule_table(
         header_rows=header_rows,
     )
     return PlacedTable(table, x0, rules[0][1], x1, rules[-1][3]), outside
+
+
+def _with_spanning_headings(
+    rules: list[Rule], rows: list[list[Line]], columns: list[tuple[float, float]]
+) -> tuple[list[tuple[float, float]], list[TableCell] | None]:
+    """The columns of the rows below the first, and the first row's cells spanning them, when a heading of the
+    first row crosses the gutters of the columns it heads or stands in one; else the columns and None."""
+    body_columns = _columns([fragment for row in rows[1:] for fragment in row])
+    if body_columns == columns:
+        return columns, None
+    if _header_rows(rules, rows) >= 2:
+        spanning = _group_row(rows, body_columns, _grid(rows[:2], body_columns))
+    else:
+        spanning = _spanning_cells(rows[0], body_columns, inside_stays=True)
+    return (body_columns, spanning) if spanning is not None else (columns, None)
+
+
+def _header_spans(
+    rows: list[list[Line]],
+    columns: list[tuple[float, float]],
+    grid: list[list[str]],
+    header_rows: int,
+    *,
+    one_row: bool,
+) -> list[TableCell] | None:
+    """The first row's cells when its headings span columns: group headings over a second header row, or (when
+    `one_row`, the columns having been taken under such headings) a one-row header's."""
+    if header_rows >= 2:
+        return _group_row(rows, columns, grid)
+    return _spanning_cells(rows[0], columns, inside_stays=True) if one_row else None
 
 
 def _grid(rows: list[list[Line]], columns: list[tuple[float, float]]) -> list[list[str]]:
@@ -177,20 +203,45 @@ def _group_row(
     two columns or more but not all (`\\multicolumn`), each given the columns it spans. None when it is not."""
     if len(rows) < 3 or sum(1 for text in grid[0] if text) >= sum(1 for text in grid[1] if text):
         return None
+    return _spanning_cells(rows[0], columns, inside_stays=False)
+
+
+def _spanning_cells(
+    row: list[Line], columns: list[tuple[float, float]], *, inside_stays: bool
+) -> list[TableCell] | None:
+    """The row's cells with the columns each spans, when one or more spans two columns or more but not all (a text
+    centred over them or, failing that, crossing the gutters between them), or a text holds one heading per column
+    it crosses. With `inside_stays` a text within one
+    column's extent heads that column whatever its place (a one-row header's headings are set as they like). None
+    when no cell spans, when two overlap, or when a text heads no column or holds no letter or digit."""
     spans: dict[int, tuple[int, list[Line]]] = {}
-    for fragment in sorted(rows[0], key=lambda item: item.x0):
-        spanned = spanned_columns(fragment.x0, fragment.x1, columns)
-        first, last = spanned if spanned is not None else (column_of(fragment.x0, fragment.x1, columns),) * 2
-        if first is None or last is None or not any(char.isalnum() for char in fragment.text):
+    split = False
+    for fragment in sorted(row, key=lambda item: item.x0):
+        single = column_of(fragment.x0, fragment.x1, columns)
+        spanned = None
+        if not (inside_stays and single is not None and _inside(fragment, columns[single])):
+            spanned = spanned_columns(fragment.x0, fragment.x1, columns) or _crossed(fragment, columns)
+        if spanned is None and single is not None:
+            spanned = (single, single)
+        if spanned is None or not any(char.isalnum() for char in fragment.text):
             return None
+        first, last = spanned
+        words = _words_in_columns(fragment, columns, first, last) if first < last else None
+        if words is not None:  # headings of their own columns written as one text object
+            for column, word in enumerate(words, start=first):
+                if column in spans or any(start <= column <= end for start, (end, _) in spans.items()):
+                    return None
+                spans[column] = (column, [word])
+            split = True
+            continue
         if first in spans and spans[first][0] == last:
             spans[first][1].append(fragment)
         elif any(start <= last and first <= end for start, (end, _) in spans.items()):
             return None
         else:
             spans[first] = (last, [fragment])
-    if not any(first < last and last - first + 1 < len(columns) for first, (last, _) in spans.items()):
-        return None  # no group heading; a title centred over the whole table is its caption
+    if not split and not any(first < last and last - first + 1 < len(columns) for first, (last, _) in spans.items()):
+        return None  # no spanning heading; a title centred over the whole table is its caption
     cells = [
         TableCell(row=0, col=first, text=join_lines([f.text for f in fragments]), colspan=last - first + 1)
         for first, (last, fragments) in spans.items()
@@ -198,6 +249,35 @@ def _group_row(
     covered = {column for first, (last, _) in spans.items() for column in range(first, last + 1)}
     cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
     return sorted(cells, key=lambda cell: cell.col)
+
+
+def _words_in_columns(fragment: Line, columns: list[tuple[float, float]], first: int, last: int) -> list[Line] | None:
+    """The fragment's words as fragments of their own, when it holds one word per column from `first` to `last` and
+    each word, placed by its share of the characters, stands in its column; else None."""
+    words = fragment.text.split()
+    if len(words) != last - first + 1 or len(fragment.text) == 0:
+        return None
+    per_char = (fragment.x1 - fragment.x0) / len(fragment.text)
+    pieces: list[Line] = []
+    offset = 0
+    for word, (start, end) in zip(words, columns[first : last + 1], strict=True):
+        offset = fragment.text.index(word, offset)
+        x0, x1 = fragment.x0 + offset * per_char, fragment.x0 + (offset + len(word)) * per_char
+        if not start - TOLERANCE <= (x0 + x1) / 2 <= end + TOLERANCE:
+            return None
+        pieces.append(dataclasses.replace(fragment, text=word, x0=x0, x1=x1))
+        offset += len(word)
+    return pieces
+
+
+def _inside(fragment: Line, column: tuple[float, float]) -> bool:
+    return column[0] - TOLERANCE <= fragment.x0 and fragment.x1 <= column[1] + TOLERANCE
+
+
+def _crossed(fragment: Line, columns: list[tuple[float, float]]) -> tuple[int, int] | None:
+    """The first and last of the two or more columns a text overlaps, or None."""
+    overlapped = [index for index, (start, end) in enumerate(columns) if fragment.x0 < end and start < fragment.x1]
+    return (overlapped[0], overlapped[-1]) if len(overlapped) >= 2 else None
 
 
 def _cut(runs: list[Run], cut: RunCutter) -> list[Run]:
