@@ -162,3 +162,42 @@ def test_a_one_row_header_spans_its_columns_and_one_object_of_headings_is_cut_at
     assert first[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]
     assert second[0] == ["Type", "Top-5", "Top-20", "Top-100"]
     assert second[1] == ["Random", "47.0", "64.3", "77.8"]
+
+
+def _odd_groups_page(groups: tuple[str, ...]) -> bytes:
+    """A booktabs table whose first header row holds `Model` and one heading centred over each group of three
+    dataset columns (over the middle one), the second row the datasets."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    top = HEIGHT - 100
+    rights = [170.0 + 45.0 * index for index in range(6)]
+    pdf.line(LEFT, top, 460, top)
+    pdf.drawString(LEFT, top - 12, "Model")
+    for index, group in enumerate(groups):
+        pdf.drawCentredString(rights[3 * index + 1] - 10, top - 12, group)
+    for index, name in enumerate(("NQ", "TQA", "WQ") * 2):
+        pdf.drawRightString(rights[index], top - 26, name)
+    pdf.line(LEFT, top - 31, 460, top - 31)
+    for row, name in enumerate(("BM25", "DPR", "Hybrid")):
+        y = top - 45 - 14 * row
+        pdf.drawString(LEFT, y, name)
+        for index, right in enumerate(rights):
+            pdf.drawRightString(right, y, f"{50 + row * 7 + index}.{index}")
+    pdf.line(LEFT, y - 6, 460, y - 6)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_groups_centred_over_odd_numbers_of_columns_span_them_all() -> None:
+    table = _only_table(_odd_groups_page(("Top-20", "Top-100")))
+    grid = table_grid(table)
+    assert grid[0] == ["Model", "Top-20", "Top-20", "Top-20", "Top-100", "Top-100", "Top-100"]
+    assert grid[1] == ["Model", "NQ", "TQA", "WQ", "NQ", "TQA", "WQ"]
+    assert grid[2][:2] == ["BM25", "50.0"]
+
+
+def test_one_heading_over_its_own_column_is_that_column_s() -> None:
+    grid = table_grid(_only_table(_odd_groups_page(("Top-20",))))
+    assert grid[0][1:4] == ["", "Top-20", ""]

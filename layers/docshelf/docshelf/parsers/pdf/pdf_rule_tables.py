@@ -150,7 +150,14 @@ def _rule_table(
     group = _header_spans(rows, columns, grid, header_rows, one_row=spanning is not None)
     table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
     if group is not None:
-        table_cells = group + [cell for cell in table_cells if cell.row > 0]
+        # A heading of the first row over a column the second leaves empty heads that column down both.
+        down = {
+            cell.col for cell in group if header_rows >= 2 and cell.text and cell.colspan == 1 and not grid[1][cell.col]
+        }
+        group = [dataclasses.replace(cell, rowspan=2) if cell.col in down and cell.text else cell for cell in group]
+        table_cells = group + [
+            cell for cell in table_cells if cell.row > 0 and not (cell.row == 1 and cell.col in down)
+        ]
     table = Table(
         cells=tuple(table_cells),
         n_rows=len(grid),
@@ -203,7 +210,34 @@ def _group_row(
     two columns or more but not all (`\\multicolumn`), each given the columns it spans. None when it is not."""
     if len(rows) < 3 or sum(1 for text in grid[0] if text) >= sum(1 for text in grid[1] if text):
         return None
-    return _spanning_cells(rows[0], columns, inside_stays=False)
+    return _spanning_cells(rows[0], columns, inside_stays=False) or _odd_groups(rows[0], columns, grid)
+
+
+def _odd_groups(row: list[Line], columns: list[tuple[float, float]], grid: list[list[str]]) -> list[TableCell] | None:
+    """Group headings each centred over an odd number of columns, so over the middle one (`Top-20` over five
+    datasets, then `Top-100` over the same five): each spans the columns on both sides, as many as it can, that it
+    alone heads (empty in its row, headed in the row below). Two such groups or more, else None: one heading centred
+    over its own column is that column's."""
+    claimed = {column for fragment in row if (column := column_of(fragment.x0, fragment.x1, columns)) is not None}
+    spans: list[tuple[int, int, str]] = []
+    for fragment in sorted(row, key=lambda item: item.x0):
+        centre = column_of(fragment.x0, fragment.x1, columns)
+        if centre is None:
+            return None
+        reach = 0
+        while all(
+            0 <= column < len(columns) and column not in claimed and not grid[0][column] and grid[1][column]
+            for column in (centre - reach - 1, centre + reach + 1)
+        ):
+            reach += 1
+        claimed.update(range(centre - reach, centre + reach + 1))
+        spans.append((centre - reach, centre + reach, fragment.text))
+    if sum(1 for first, last, _ in spans if first < last) < 2:
+        return None
+    cells = [TableCell(row=0, col=first, text=text, colspan=last - first + 1) for first, last, text in spans]
+    covered = {column for first, last, _ in spans for column in range(first, last + 1)}
+    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
+    return sorted(cells, key=lambda cell: cell.col)
 
 
 def _spanning_cells(
@@ -211,9 +245,9 @@ def _spanning_cells(
 ) -> list[TableCell] | None:
     """The row's cells with the columns each spans, when one or more spans two columns or more but not all (a text
     centred over them or, failing that, crossing the gutters between them), or a text holds one heading per column
-    it crosses. With `inside_stays` a text within one
-    column's extent heads that column whatever its place (a one-row header's headings are set as they like). None
-    when no cell spans, when two overlap, or when a text heads no column or holds no letter or digit."""
+    it crosses. With `inside_stays` a text within one column's extent heads that column whatever its place (a
+    one-row header's headings are set as they like). None when no cell spans, when two overlap, or when a text heads
+    no column or holds no letter or digit."""
     spans: dict[int, tuple[int, list[Line]]] = {}
     split = False
     for fragment in sorted(row, key=lambda item: item.x0):
