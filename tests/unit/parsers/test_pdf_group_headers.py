@@ -201,3 +201,46 @@ def test_groups_centred_over_odd_numbers_of_columns_span_them_all() -> None:
 def test_one_heading_over_its_own_column_is_that_column_s() -> None:
     grid = table_grid(_only_table(_odd_groups_page(("Top-20",))))
     assert grid[0][1:4] == ["", "Top-20", ""]
+
+
+def _glyph_by_glyph_header_page() -> bytes:
+    """A table without rules, as a browser prints it: one glyph per text object, `Training` centred over two
+    columns of numbers (a `colspan`), so that its glyphs fall on both."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(LEFT, HEIGHT - 80, "The datasets used for training, with the number of questions in each split.")
+    top = HEIGHT - 120
+    rights = (250.0, 310.0, 370.0, 430.0)
+
+    def glyphs(text: str, x: float, y: float) -> None:
+        for char in text:
+            pdf.drawString(x, y, char)
+            x += stringWidth(char, "Helvetica", 10)
+
+    glyphs("Dataset", LEFT, top)
+    gutter_middle = (rights[0] + rights[1] - stringWidth("58,880", "Helvetica", 10)) / 2
+    glyphs("Training", gutter_middle - stringWidth("Training", "Helvetica", 10) / 2, top)
+    glyphs("Dev", rights[2] - stringWidth("Dev", "Helvetica", 10), top)
+    glyphs("Test", rights[3] - stringWidth("Test", "Helvetica", 10), top)
+    rows = [
+        ("Natural Questions", "79,168", "58,880", "8,757", "3,610"),
+        ("TriviaQA", "78,785", "60,413", "8,837", "11,313"),
+        ("WebQuestions", "3,417", "2,474", "361", "2,032"),
+        ("SQuAD", "78,713", "70,096", "8,886", "10,570"),
+    ]
+    for index, (name, *values) in enumerate(rows):
+        y = top - 16 * (index + 1)
+        glyphs(name, LEFT, y)
+        for value, right in zip(values, rights, strict=True):
+            glyphs(value, right - stringWidth(value, "Helvetica", 10), y)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_heading_over_two_columns_drawn_glyph_by_glyph_stays_one_word_over_both() -> None:
+    table = _only_table(_glyph_by_glyph_header_page())
+    grid = table_grid(table)
+    assert grid[0] == ["Dataset", "Training", "Training", "Dev", "Test"]
+    assert grid[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]

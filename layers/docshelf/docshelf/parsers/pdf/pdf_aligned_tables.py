@@ -45,6 +45,7 @@ MAX_ROW_PITCH_EM = 2.5  # from one row's top to the next, in font sizes
 MIN_COLUMN_FILL = 2
 MIN_FILLED_SHARE = 0.6
 SAME_LINE_EM = 0.3
+SAME_WORD_GAP_EM = 0.15  # glyphs closer than this are letters of one word
 MIN_FLOWING_WORDS = 3  # a cell this long above a cell that starts in lower case is a line of prose wrapping on
 MIN_FLOWING_CJK = 12  # the same in CJK characters, above a cell that starts with one
 WRAP_PITCH_SHARE = 0.85  # a wrapped cell's line this much closer to its row than the next row is goes on in it
@@ -60,6 +61,7 @@ class _Row:
     top: float
     bottom: float
     columns: list[int] | None = None  # a header's: the block column of each cell, which its place may not show
+    spans: list[int] | None = None  # a header's: how many columns each cell heads
 
     @property
     def x0(self) -> float:
@@ -341,21 +343,48 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     if block[0].top - row.top > 1.5 * pitch or row.x0 < columns[0][0] - pitch or row.x1 > columns[-1][1] + 3 * pitch:
         return None
     by_column: dict[int, list[Run]] = {}
+    last_of: dict[int, int] = {}
     flush_right: set[int] | None = None
-    for run in row.runs:
-        inside = [i for i, (start, end) in enumerate(columns) if run.x0 < end and start < run.x1]
-        if not inside:
-            # Between two columns: the head of the one to its right when that column's cells end flush right (a
-            # spreadsheet's numbers, right-aligned under a heading its cell sets at the left).
-            flush_right = _flush_right(block, columns) if flush_right is None else flush_right
-            inside = [i for i, (start, _) in enumerate(columns) if start >= run.x1][:1]
-            inside = [i for i in inside if i in flush_right and (i == 0 or run.x0 >= columns[i - 1][1])]
-        if len(inside) != 1 or width(_cell_text([run])) > MAX_CELL_CHARS:
-            return None
-        by_column.setdefault(inside[0], []).append(run)
+    for cell in row.cells:
+        placed: list[tuple[Run, int]] = []
+        for run in cell:
+            inside = [i for i, (start, end) in enumerate(columns) if run.x0 < end and start < run.x1]
+            if not inside:
+                # Between two columns: the head of the one to its right when that column's cells end flush right
+                # (a spreadsheet's numbers, right-aligned under a heading its cell sets at the left).
+                flush_right = _flush_right(block, columns) if flush_right is None else flush_right
+                inside = [i for i, (start, _) in enumerate(columns) if start >= run.x1][:1]
+                inside = [i for i in inside if i in flush_right and (i == 0 or run.x0 >= columns[i - 1][1])]
+            if len(inside) != 1 or width(_cell_text([run])) > MAX_CELL_CHARS:
+                return None
+            placed.append((run, inside[0]))
+        if _cuts_a_word(placed):  # one heading over two columns or more (a `colspan`), drawn glyph by glyph
+            first, last = placed[0][1], placed[-1][1]
+            if any(first <= column <= last for column in by_column):
+                return None
+            by_column[first] = list(cell)
+            last_of[first] = last
+            continue
+        for run, column in placed:
+            by_column.setdefault(column, []).append(run)
     if len(by_column) < 2:
         return None
-    return _Row(row.runs, [by_column[i] for i in sorted(by_column)], row.top, row.bottom, sorted(by_column))
+    order = sorted(by_column)
+    spans = [last_of.get(column, column) - column + 1 for column in order]
+    return _Row(row.runs, [by_column[i] for i in order], row.top, row.bottom, order, spans if last_of else None)
+
+
+def _cuts_a_word(placed: list[tuple[Run, int]]) -> bool:
+    """Whether runs placed in different columns meet inside a word: a letter or digit on both sides, no space
+    between (a Latin heading centred over two columns, its glyphs falling on both)."""
+    for (left, first), (right, second) in itertools.pairwise(placed):
+        if first == second:
+            continue
+        end, start = left.text[-1:], right.text[:1]
+        joined = end.isalnum() and start.isalnum() and not no_space_script(end) and not no_space_script(start)
+        if joined and not left.written_space and right.x0 - left.x1 < SAME_WORD_GAP_EM * max(left.size, 1.0):
+            return True
+    return False
 
 
 def _flush_right(block: list[_Row], columns: list[tuple[float, float]]) -> set[int]:
@@ -435,6 +464,8 @@ def _table(
     if all(_BULLETED.match(text) for row in grid[1:] for text in row if text):
         return None  # lists side by side (a slide's two columns), every item opened by its bullet
     table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
+    if rows[0].spans is not None and rows[0].columns is not None:
+        table_cells = _spanning_header(rows[0].columns, rows[0].spans, grid[0]) + table_cells[len(columns) :]
     headings = _group_headings(over, rows, columns, _filled(grid[0])) if over is not None else None
     if headings is not None and over is not None:
         rows = [*over, *rows]
@@ -454,6 +485,17 @@ def _table(
     x0 = min(row.x0 for row in rows)
     x1 = max(row.x1 for row in rows)
     return PlacedTable(table, x0, rows[0].top, x1, rows[-1].bottom), rows
+
+
+def _spanning_header(columns: list[int], spans: list[int], texts: list[str]) -> list[TableCell]:
+    """A header row's cells, each over as many columns as it heads."""
+    cells: list[TableCell] = []
+    covered: set[int] = set()
+    for column, span in zip(columns, spans, strict=True):
+        cells.append(TableCell(row=0, col=column, text=texts[column], colspan=span))
+        covered.update(range(column, column + span))
+    cells += [TableCell(row=0, col=column, text="") for column in range(len(texts)) if column not in covered]
+    return sorted(cells, key=lambda cell: cell.col)
 
 
 def _grid(rows: list[_Row], columns: list[tuple[float, float]]) -> list[list[str]]:
