@@ -20,7 +20,7 @@ SCHEMA_VERSION = "1.0"
 # ragged-right lines ending a sentence before a long word go on, paragraphs rejoined past footnotes and notes found
 # by their rule, bulleted lists side by side, code indented by spaces and its columns' spaces kept, a lone item's
 # bullet, `GenBank` and `1-(mean` rejoined.
-# 12: PDF charts: bar charts (filled boxes on an axis) and one plotted line between axes found as figures, and their
+# 12: PDF charts: bar charts (filled boxes on an axis), one plotted line between axes and pies found as figures, their
 # labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text;
 # group headings over a table's header as cells spanning their columns.
 PARSER_VERSION = "12"

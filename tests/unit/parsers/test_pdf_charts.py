@@ -1,5 +1,6 @@
-"""Charts in a PDF: bar charts (filled boxes on an axis) and one plotted line between axes keep their labels out of
-the body text, in the body's own size too; progress bars in a table, shaded cells and text beside a chart stay."""
+"""Charts in a PDF: bar charts (filled boxes on an axis), one plotted line between axes and pies keep their labels
+and legends out of the body text, in the body's own size too; progress bars in a table, shaded cells, text beside a
+chart and the labels beside small round icons stay."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.linecharts import HorizontalLineChart
+from reportlab.graphics.charts.piecharts import Pie
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -205,3 +207,45 @@ def test_a_lone_curve_without_axes_is_no_figure() -> None:
     axes = [(90.0, 210.0, 310.0, 211.0), (90.0, 90.0, 91.0, 211.0)]
     (figure,) = page_figures([curve], [curve], axes, [])
     assert figure.chart and figure.box == (90.0, 90.0, 310.0, 211.0)
+
+
+def _pie(pdf: canvas.Canvas, bottom: float) -> None:
+    """A pie with a label by each wedge and a legend in two columns, labels left of their swatches."""
+    drawing = Drawing(420, 200)
+    pie = Pie()
+    pie.x, pie.y, pie.width, pie.height = 50, 20, 160, 160
+    pie.data = [45, 25, 20, 10]
+    pie.labels = ["Energy", "Staff", "Parts", "Other"]
+    pie.slices.fontSize = BODY_SIZE
+    shades = [colors.HexColor(shade) for shade in ("#4477aa", "#ee6677", "#228833", "#ccbb44")]
+    for index, shade in enumerate(shades):
+        pie.slices[index].fillColor = shade
+    drawing.add(pie)
+    legend = Legend()
+    legend.x, legend.y, legend.fontSize = 280, 150, BODY_SIZE
+    legend.colorNamePairs = list(zip(shades, ["Energy 45%", "Staff 25%", "Parts 20%", "Other 10%"], strict=True))
+    drawing.add(legend)
+    renderPDF.draw(drawing, pdf, LEFT, bottom)
+
+
+def test_a_pie_keeps_its_wedge_labels_and_legend_out_of_the_body_text() -> None:
+    caption = "Figure 4. Operating cost by kind."
+    assert " ".join(_texts(_page(_pie, caption))) == f"{BEFORE} {caption} {AFTER}"
+
+
+def _icons(pdf: canvas.Canvas, bottom: float) -> None:
+    """Small round icons drawn as four wedges each, a short line of text beside each: a report's navigation."""
+    for index, text in enumerate(("Natural Capital", "Human Capital", "Financial Capital")):
+        y = bottom + 200 - 40 * index
+        for start in range(0, 360, 90):
+            pdf.setFillColor(colors.HexColor("#4477aa" if start % 180 else "#ee6677"))
+            pdf.wedge(LEFT, y, LEFT + 24, y + 24, start, 90, stroke=0, fill=1)
+        pdf.setFillColor(colors.black)
+        pdf.setFont("Helvetica", BODY_SIZE)
+        pdf.drawString(LEFT + 32, y + 8, text)
+
+
+def test_small_round_icons_are_no_pie() -> None:
+    texts = " ".join(_texts(_page(_icons, "Table 2. Capitals.")))
+    for kept in ("Natural Capital", "Human Capital", "Financial Capital"):
+        assert kept in texts

@@ -242,7 +242,7 @@ def _read_page(
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
             charts = bar_charts(text.filled, text.rules, text.runs)
             figures = page_figures(text.drawings, text.plots, text.rules, charts)
-            loose_runs = without_figure_text(loose_runs, figures, text.filled + text.drawings + text.rules)
+            loose_runs = without_figure_text(loose_runs, figures, text.filled + text.drawings + text.rules + text.marks)
             leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
             aligned_tables, loose_runs, rows = find_aligned_tables(loose_runs, text.number, cut)
             # The text walk saw every image object already: a page without one is not walked again.

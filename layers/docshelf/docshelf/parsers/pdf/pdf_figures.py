@@ -41,9 +41,16 @@ AXIS_CORNER = 3.0  # two axes meet at their ends
 AXES_AREA = 10.0
 MAX_LABEL_CHARS = 40
 SWATCH_EM = 2.5  # a legend's swatch: a small box, a short line
-LEGEND_REACH_EM = 6.0
+SWATCH_MIN_EM = 0.5
+LEGEND_REACH_EM = 8.0
 LABEL_GAP_EM = 1.0  # a legend's label starts right of its swatch
+LABEL_LEFT_EM = 6.0
+WORD_GAP_EM = 0.5  # the letters and words of a label stand closer than this
 PANEL_AREA = 4.0
+MIN_WEDGES = 3
+MIN_PIE_SIDE = 60.0  # smaller round shapes of wedges are icons
+PIE_ASPECT = 0.7  # a pie's box is about as wide as tall
+PIE_CENTRE_SHARE = 0.15  # its wedges meet this near the middle
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +58,8 @@ class Figure:
     box: Box
     # A bar chart, or a plotted line between axes: text in the body's size around it can be its labels too.
     chart: bool
+    # A pie (wedges around one centre): its labels stand on every side of it, above too.
+    pie: bool = False
 
 
 def page_figures(drawings: list[Box], plots: list[Box], rules: list[Box], bars: list[Box]) -> list[Figure]:
@@ -73,13 +82,48 @@ def page_figures(drawings: list[Box], plots: list[Box], rules: list[Box], bars: 
         if axes is None and sum(1 for drawing in drawings if _touch(box, drawing, 0.0)) < MIN_DRAWINGS:
             continue
         charted = any(_touch(box, chart, 0.0) for chart in bars)
-        figures.append(Figure(_with_crossing_rules(axes or box, rules), chart=axes is not None or charted))
+        grown = _with_crossing_rules(axes or box, rules)
+        figures.append(Figure(grown, chart=axes is not None or charted))
+    for pie in _pies(plots):
+        figures = [figure for figure in figures if not _touch(pie, figure.box, 0.0)]
+        figures.append(Figure(pie, chart=True, pie=True))
     for chart in bars:
         if not any(_touch(chart, figure.box, 0.0) for figure in figures):
             rules_within = [rule for rule in rules if _spans_within(rule, chart)]
             grown = _with_crossing_rules(chart, rules_within)
             figures.append(Figure(_with_crossing_rules(grown, rules_within), chart=True))  # axes meet grid lines
     return figures
+
+
+def _pies(plots: list[Box]) -> list[Box]:
+    """The boxes of pies among the shapes that can show data: three or more touching, all holding one point."""
+    clusters: list[list[Box]] = []
+    for shape in sorted(plots):
+        touching = [cluster for cluster in clusters if any(_touch(shape, other, 0.5) for other in cluster)]
+        merged = [shape, *(other for cluster in touching for other in cluster)]
+        clusters = [cluster for cluster in clusters if cluster not in touching] + [merged]
+    pies: list[Box] = []
+    for cluster in clusters:
+        box = cluster[0]
+        for shape in cluster[1:]:
+            box = _union(box, shape)
+        if min(box[2] - box[0], box[3] - box[1]) >= MIN_PIE_SIDE and _is_pie(box, cluster):
+            pies.append(box)
+    return pies
+
+
+def _is_pie(box: Box, shapes: list[Box]) -> bool:
+    """Whether the shapes are a pie's wedges: three or more, all holding one point near the middle of a box about
+    as wide as tall."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    if len(shapes) < MIN_WEDGES or not PIE_ASPECT <= width / height <= 1 / PIE_ASPECT:
+        return False
+    x0, top = max(shape[0] for shape in shapes), max(shape[1] for shape in shapes)
+    x1, bottom = min(shape[2] for shape in shapes), min(shape[3] for shape in shapes)
+    if x0 > x1 + 1.0 or top > bottom + 1.0:
+        return False
+    reach = PIE_CENTRE_SHARE * min(width, height)
+    return abs((x0 + x1 - box[0] - box[2]) / 2) <= reach and abs((top + bottom - box[1] - box[3]) / 2) <= reach
 
 
 def bar_charts(filled: list[Box], rules: list[Box], runs: list[Run]) -> list[Box]:
@@ -241,6 +285,8 @@ def _is_label(run: Run, figure: Figure, runs: list[Run], margin: float, body: fl
     if _centred_in(run, box, margin) and (run.size < SMALLER * body or not any(char.isalpha() for char in run.text)):
         return True
     middle = (run.top + run.bottom) / 2
+    if figure.pie and _centred_in(run, box, margin) and _short_line_within(run, box, runs, margin * VERTICAL_MARGIN):
+        return True
     if run.vertical:
         return (
             _centred_in(run, box, margin * VERTICAL_MARGIN)
@@ -253,6 +299,16 @@ def _is_label(run: Run, figure: Figure, runs: list[Run], margin: float, body: fl
         and box[0] - reach <= run.x0
         and run.x1 <= box[2] + reach
         and _label_line(run, box, runs, margin)
+    )
+
+
+def _short_line_within(run: Run, box: Box, runs: list[Run], margin: float) -> bool:
+    """Whether the run's line is short and lies wholly within the box widened by the margin (a pie's labels)."""
+    line = _line_of(run, runs)
+    return (
+        sum(len(other.text.strip()) for other in line) <= MAX_LABEL_CHARS
+        and min(other.x0 for other in line) >= box[0] - margin
+        and max(other.x1 for other in line) <= box[2] + margin
     )
 
 
@@ -299,23 +355,59 @@ def _line_of(run: Run, runs: list[Run]) -> list[Run]:
 
 def _legend_labels(box: Box, runs: list[Run], swatches: list[Box], body: float) -> list[Run]:
     """The labels of a legend near the box: a short run starting just right of a small shape or a short rule, or
-    ending just left of one, its middle within the swatch's height; the swatch or the label near the box."""
-    reach = LEGEND_REACH_EM * body
+    ending left of one (within a few ems: such labels are set flush left), its middle within the swatch's height;
+    the swatch or the label near the box or near an entry of the legend found already (a legend in columns)."""
     gap = LABEL_GAP_EM * body
-    labels: list[Run] = []
-    for swatch in swatches:
-        if max(swatch[2] - swatch[0], swatch[3] - swatch[1]) > SWATCH_EM * body or not _touch(box, swatch, 2 * reach):
-            continue
-        for run in runs:
-            middle = (run.top + run.bottom) / 2
-            if (
-                swatch[1] - 2.0 <= middle <= swatch[3] + 2.0
-                and (swatch[2] - 1.0 <= run.x0 <= swatch[2] + gap or swatch[0] - gap <= run.x1 <= swatch[0] + 1.0)
-                and len(run.text.strip()) <= MAX_LABEL_CHARS
-                and (_touch(box, swatch, reach) or _touch(box, (run.x0, run.top, run.x1, run.bottom), reach))
-            ):
-                labels.append(run)
-    return labels
+    wide = LABEL_LEFT_EM * body  # labels left of their swatches are set flush left, ending where they end
+    small = [
+        swatch
+        for swatch in swatches
+        if max(swatch[2] - swatch[0], swatch[3] - swatch[1]) <= SWATCH_EM * body
+        and (min(swatch[2] - swatch[0], swatch[3] - swatch[1]) <= 2.0 or _shorter(swatch) >= SWATCH_MIN_EM * body)
+    ]  # a line's swatch is a short rule, a bar's a box; a list's bullets are smaller
+    entries: list[tuple[Box, list[Run]]] = []
+    for swatch in small:
+        level = sorted(
+            (
+                run
+                for run in runs
+                if not run.vertical and swatch[1] - 2.0 <= (run.top + run.bottom) / 2 <= swatch[3] + 2.0
+            ),
+            key=lambda run: run.x0,
+        )
+        right = [run for run in level if run.x0 >= swatch[2] - 1.0]
+        left = [run for run in reversed(level) if run.x1 <= swatch[0] + 1.0]
+        for label in (_chained(right, swatch[2], gap, forward=True), _chained(left, swatch[0], wide, forward=False)):
+            if label and sum(len(run.text.strip()) for run in label) <= MAX_LABEL_CHARS:
+                entries.append((_union(swatch, (label[0].x0, label[0].top, label[-1].x1, label[-1].bottom)), label))
+    reach = LEGEND_REACH_EM * body
+    near = [box]
+    labels: dict[int, Run] = {}
+    found = True
+    while found:
+        found = False
+        for entry, label in entries:
+            if id(label[0]) not in labels and any(_touch(region, entry, reach) for region in near):
+                labels.update((id(run), run) for run in label)
+                near.append(entry)
+                found = True
+    return list(labels.values())
+
+
+def _chained(runs: list[Run], edge: float, reach: float, *, forward: bool) -> list[Run]:
+    """The runs of one label next to a swatch's `edge`, in reading order: the first within `reach` of it, then each
+    next one within half an em (the letters and words of the label), up to a wider gap."""
+    chain: list[Run] = []
+    for run in runs:
+        gap = (run.x0 - (chain[-1].x1 if chain else edge)) if forward else ((chain[-1].x0 if chain else edge) - run.x1)
+        if gap > (reach if not chain else WORD_GAP_EM * max(run.size, 1.0)):
+            break
+        chain.append(run)
+    return chain if forward else chain[::-1]
+
+
+def _shorter(box: Box) -> float:
+    return min(box[2] - box[0], box[3] - box[1])
 
 
 def _caption_runs(runs: list[Run]) -> set[int]:

@@ -87,7 +87,8 @@ class PageText:
     has_vector_paths: bool = False
     # Boxes of paths with more segments than a rectangle has: plotted lines, curves, shapes of a drawn figure.
     drawings: list[tuple[float, float, float, float]] = field(default_factory=list)
-    # The drawings that can show data: filled shapes (bars), curves and slanted lines; not grids of straight rules.
+    # The shapes that can show data: drawings filled (bars) or with curves or slanted lines, not grids of straight
+    # rules; and filled shapes of few segments with a curve or a slant (a pie's small wedges).
     plots: list[tuple[float, float, float, float]] = field(default_factory=list)
     # Boxes of filled shapes of a rectangle's few segments, neither a rule nor a bullet: a bar chart's bars, shaded
     # table cells, panels.
@@ -195,6 +196,8 @@ class PageReader:
                     out.plots.append(box)
             elif not mark and self._filled(obj):
                 out.filled.append(box)
+                if self._slanted(obj):
+                    out.plots.append(box)  # a small wedge of a pie, a triangle
 
     def _slanted(self, obj: Any) -> bool:
         """Whether a path has a curve or a slanted straight segment: a plotted line, not a grid of rules."""
