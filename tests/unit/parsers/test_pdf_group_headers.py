@@ -244,3 +244,31 @@ def test_a_heading_over_two_columns_drawn_glyph_by_glyph_stays_one_word_over_bot
     grid = table_grid(table)
     assert grid[0] == ["Dataset", "Training", "Training", "Dev", "Test"]
     assert grid[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]
+
+
+def test_a_heading_centred_over_two_columns_of_a_table_without_rules_spans_them() -> None:
+    heading = "Training"  # crossing both columns' extents (in their gutter alone it heads the right one: a sheet's)
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(LEFT, HEIGHT - 80, "The datasets used for training, with the number of questions in each split.")
+    top, rights = HEIGHT - 120, (250.0, 310.0, 370.0, 430.0)
+    pdf.drawString(LEFT, top, "Dataset")
+    pdf.drawCentredString((rights[0] + rights[1] - stringWidth("58,880", "Helvetica", 10)) / 2, top, heading)
+    pdf.drawRightString(rights[2], top, "Dev")
+    pdf.drawRightString(rights[3], top, "Test")
+    rows = [
+        ("Natural Questions", "79,168", "58,880", "8,757", "3,610"),
+        ("TriviaQA", "78,785", "60,413", "8,837", "11,313"),
+        ("SQuAD", "78,713", "70,096", "8,886", "10,570"),
+    ]
+    for index, (name, *values) in enumerate(rows):
+        y = top - 16 * (index + 1)
+        pdf.drawString(LEFT, y, name)
+        for value, right in zip(values, rights, strict=True):
+            pdf.drawRightString(right, y, value)
+    pdf.showPage()
+    pdf.save()
+    grid = table_grid(_only_table(buffer.getvalue()))
+    assert grid[0] == ["Dataset", heading, heading, "Dev", "Test"]
+    assert grid[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]

@@ -347,6 +347,7 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     flush_right: set[int] | None = None
     for cell in row.cells:
         placed: list[tuple[Run, int]] = []
+        centred = False  # one heading centred over the columns it crosses
         for run in cell:
             inside = [i for i, (start, end) in enumerate(columns) if run.x0 < end and start < run.x1]
             if not inside:
@@ -355,10 +356,18 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
                 flush_right = _flush_right(block, columns) if flush_right is None else flush_right
                 inside = [i for i, (start, _) in enumerate(columns) if start >= run.x1][:1]
                 inside = [i for i in inside if i in flush_right and (i == 0 or run.x0 >= columns[i - 1][1])]
+                crossed: list[int] = []
+            else:
+                crossed = inside
+            spanned = _centred_heading(run, columns, crossed) if len(cell) == 1 and len(inside) != 1 else None
+            if spanned is not None:
+                placed += [(run, spanned[0]), (run, spanned[1])]
+                centred = True
+                continue
             if len(inside) != 1 or width(_cell_text([run])) > MAX_CELL_CHARS:
                 return None
             placed.append((run, inside[0]))
-        if _cuts_a_word(placed):  # one heading over two columns or more (a `colspan`), drawn glyph by glyph
+        if centred or _cuts_a_word(placed):  # one heading over two columns or more (a `colspan`)
             first, last = placed[0][1], placed[-1][1]
             if any(first <= column <= last for column in by_column):
                 return None
@@ -372,6 +381,17 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     order = sorted(by_column)
     spans = [last_of.get(column, column) - column + 1 for column in order]
     return _Row(row.runs, [by_column[i] for i in order], row.top, row.bottom, order, spans if last_of else None)
+
+
+def _centred_heading(run: Run, columns: list[tuple[float, float]], crossed: list[int]) -> tuple[int, int] | None:
+    """The first and last column of a heading (holding a letter or digit) centred over two columns or more, taking
+    in those it crosses: over their gutter, or across them."""
+    if not any(char.isalnum() for char in run.text):
+        return None
+    spanned = spanned_columns(run.x0, run.x1, columns)
+    if spanned is None or (crossed and not spanned[0] <= crossed[0] <= crossed[-1] <= spanned[1]):
+        return None
+    return spanned
 
 
 def _cuts_a_word(placed: list[tuple[Run, int]]) -> bool:
