@@ -55,7 +55,7 @@ def _page(draw_figure: object, caption: str = "Figure 1. Throughput by site in t
     return buffer.getvalue()
 
 
-def _vertical_bars(pdf: canvas.Canvas, bottom: float) -> None:
+def _vertical_bars(pdf: canvas.Canvas, bottom: float, left: float = LEFT) -> None:
     drawing = Drawing(420, 230)
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 50, 40, 280, 170
@@ -75,7 +75,7 @@ def _vertical_bars(pdf: canvas.Canvas, bottom: float) -> None:
     ]
     drawing.add(legend)
     drawing.add(String(190, 10, "Pumping station", fontSize=BODY_SIZE, textAnchor="middle"))
-    renderPDF.draw(drawing, pdf, LEFT, bottom)
+    renderPDF.draw(drawing, pdf, left, bottom)
 
 
 def _horizontal_bars(pdf: canvas.Canvas, bottom: float) -> None:
@@ -249,3 +249,33 @@ def test_small_round_icons_are_no_pie() -> None:
     texts = " ".join(_texts(_page(_icons, "Table 2. Capitals.")))
     for kept in ("Natural Capital", "Human Capital", "Financial Capital"):
         assert kept in texts
+
+
+def _sheet_with_chart() -> bytes:
+    """A spreadsheet printed with its chart beside its table (LibreOffice Calc): the chart area is filled, and the
+    chart's title, larger than the cells, stands level with the table's second row."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    top = HEIGHT - 80
+    pdf.setFillColor(colors.HexColor("#f4f4f4"))
+    pdf.rect(250, top - 250, 300, 262, stroke=0, fill=1)  # narrower than the chart: its title is found above it
+    pdf.setFillColor(colors.black)
+    pdf.setFont("Helvetica-Bold", 16)
+    pdf.drawCentredString(410, top - 15, "Throughput by site")
+    _vertical_bars(pdf, top - 240, left=260)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    for index, row in enumerate(
+        [("Site", "Q1", "Q4"), ("North", "52", "71"), ("South", "38", "41"), ("East", "44", "47")]
+    ):
+        pdf.drawString(56, top - 15 * index, row[0])
+        pdf.drawRightString(150, top - 15 * index, row[1])
+        pdf.drawRightString(200, top - 15 * index, row[2])
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_chart_s_title_level_with_a_table_s_row_stays_out_of_the_table() -> None:
+    data = _sheet_with_chart()
+    assert _tables(data) == [[["Site", "Q1", "Q4"], ["North", "52", "71"], ["South", "38", "41"], ["East", "44", "47"]]]
+    assert "Throughput by site" in _texts(data)

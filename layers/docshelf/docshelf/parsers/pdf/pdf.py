@@ -36,7 +36,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_captions import attach_captions
 from docshelf.parsers.pdf.pdf_code import code_apart
-from docshelf.parsers.pdf.pdf_figures import bar_charts, page_figures, without_figure_text
+from docshelf.parsers.pdf.pdf_figures import bar_charts, chart_titles, page_figures, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import (
     continues,
     is_caption,
@@ -242,9 +242,15 @@ def _read_page(
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
             charts = bar_charts(text.filled, text.rules, text.runs)
             figures = page_figures(text.drawings, text.plots, text.rules, charts)
-            loose_runs = without_figure_text(loose_runs, figures, text.filled + text.drawings + text.rules + text.marks)
+            shapes = text.filled + text.drawings + text.rules + text.marks
+            titles = chart_titles(loose_runs, figures, shapes)
+            loose_runs = without_figure_text(loose_runs, figures, shapes)
+            held = {id(run) for run in titles}  # a chart's title is no cell of a table beside it
+            loose_runs = [run for run in loose_runs if id(run) not in held]
             leader_tables, loose_runs = find_leader_tables(loose_runs, text.number)
             aligned_tables, loose_runs, rows = find_aligned_tables(loose_runs, text.number, cut)
+            if titles:
+                loose_runs, rows = loose_runs + titles, None
             # The text walk saw every image object already: a page without one is not walked again.
             lines, gutters = page_lines(loose_runs, rows)
             placed = page_images(page, text.number, text.height, images) if text.image_area > 0 else []

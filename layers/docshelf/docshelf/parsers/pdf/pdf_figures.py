@@ -47,6 +47,7 @@ LABEL_GAP_EM = 1.0  # a legend's label starts right of its swatch
 LABEL_LEFT_EM = 6.0
 WORD_GAP_EM = 0.5  # the letters and words of a label stand closer than this
 PANEL_AREA = 4.0
+TITLE_REACH_EM = 3.0  # a chart's title stands this close above it
 MIN_WEDGES = 3
 MIN_PIE_SIDE = 60.0  # smaller round shapes of wedges are icons
 PIE_ASPECT = 0.7  # a pie's box is about as wide as tall
@@ -256,6 +257,19 @@ def without_figure_text(runs: list[Run], figures: list[Figure], swatches: list[B
                 and sum(len(other.text.strip()) for other in _line_of(run, runs)) <= MAX_LABEL_CHARS
             )
     return [run for run in runs if id(run) not in dropped] if dropped else runs
+
+
+def chart_titles(runs: list[Run], figures: list[Figure], swatches: list[Box]) -> list[Run]:
+    """The runs set larger than the body inside a chart, just above it or inside the chart area behind it: its title,
+    which stays in the text (as its caption) but stands beside other text on its line only by chance (a sheet's rows
+    left of it)."""
+    charts = [figure.box for figure in figures if figure.chart]
+    if not charts or not runs:
+        return []
+    body = _body_size(runs)
+    above = [(box[0], box[1] - TITLE_REACH_EM * body, box[2], box[3]) for box in charts]
+    areas = above + [panel for box in charts if (panel := _panel(box, swatches)) is not None]
+    return [run for run in runs if run.size > LARGER * body and any(_centred_in(run, area, 0.0) for area in areas)]
 
 
 def _panel(box: Box, shapes: list[Box]) -> Box | None:
