@@ -14,6 +14,7 @@ from reportlab.graphics.charts.piecharts import Pie
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from docshelf.model import Heading, Paragraph, Table
@@ -203,9 +204,9 @@ def test_bars_need_an_axis_along_their_base_and_a_gap_between_them() -> None:
 
 def test_a_lone_curve_without_axes_is_no_figure() -> None:
     curve = (100.0, 100.0, 300.0, 200.0)
-    assert page_figures([curve], [curve], [], []) == []
+    assert page_figures([curve], [curve], [], [], [], []) == []
     axes = [(90.0, 210.0, 310.0, 211.0), (90.0, 90.0, 91.0, 211.0)]
-    (figure,) = page_figures([curve], [curve], axes, [])
+    (figure,) = page_figures([curve], [curve], axes, [], [], [])
     assert figure.chart and figure.box == (90.0, 90.0, 310.0, 211.0)
 
 
@@ -279,3 +280,67 @@ def test_a_chart_s_title_level_with_a_table_s_row_stays_out_of_the_table() -> No
     data = _sheet_with_chart()
     assert _tables(data) == [[["Site", "Q1", "Q4"], ["North", "52", "71"], ["South", "38", "41"], ["East", "44", "47"]]]
     assert "Throughput by site" in _texts(data)
+
+
+def _gridded_plot(pdf: canvas.Canvas, bottom: float) -> None:
+    """A line on a grey panel crossed by white grid lines, without axis lines (ggplot's and plotly's look): tick
+    labels and axis titles in the body's size outside the panel."""
+    left, width, height = LEFT + 50, 300.0, 170.0
+    pdf.setFillColor(colors.HexColor("#ebebeb"))
+    pdf.rect(left, bottom + 40, width, height, stroke=0, fill=1)
+    pdf.setStrokeColor(colors.white)
+    for step in range(1, 4):
+        pdf.line(left, bottom + 40 + step * height / 4, left + width, bottom + 40 + step * height / 4)
+        pdf.line(left + step * width / 4, bottom + 40, left + step * width / 4, bottom + 40 + height)
+    pdf.setStrokeColor(colors.HexColor("#4477aa"))
+    path = pdf.beginPath()
+    path.moveTo(left + 10, bottom + 60)
+    for index, value in enumerate((2.4, 2.2, 2.8, 3.0, 2.9, 3.1, 3.3, 3.2, 3.4, 3.5, 3.6)):
+        path.lineTo(left + 10 + 25 * (index + 1), bottom + 40 + (value - 2.0) * 100)
+    pdf.drawPath(path, stroke=1, fill=0)
+    pdf.setFillColor(colors.black)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    for step, label in enumerate(("2.5", "3.0", "3.5")):
+        pdf.drawRightString(left - 4, bottom + 40 + (step + 1) * height / 4 - 3, label)
+    for step, label in enumerate(("Mar", "Jun", "Sep")):
+        pdf.drawCentredString(left + (step + 1) * width / 4, bottom + 28, label)
+    pdf.drawCentredString(left + width / 2, bottom + 12, "Month of operation")
+    pdf.setStrokeColor(colors.black)
+
+
+def test_a_line_on_a_gridded_panel_without_axis_lines_is_a_chart() -> None:
+    caption = "Figure 5. Line pressure at the northern site."
+    assert " ".join(_texts(_page(_gridded_plot, caption))) == f"{BEFORE} {caption} {AFTER}"
+
+
+def _shaded_list(pdf: canvas.Canvas, bottom: float) -> None:
+    """A shaded box of option descriptions with rules between them and a slanted mark drawn in it, printed a glyph
+    per object: no chart."""
+    left, width, height = LEFT, 400.0, 160.0
+    pdf.setFillColor(colors.HexColor("#eeeeee"))
+    pdf.rect(left, bottom + 40, width, height, stroke=0, fill=1)
+    pdf.setStrokeColor(colors.white)
+    for step in range(1, 4):
+        pdf.line(left, bottom + 40 + step * height / 4, left + width, bottom + 40 + step * height / 4)
+    pdf.setStrokeColor(colors.HexColor("#4477aa"))
+    path = pdf.beginPath()
+    path.moveTo(left + 20, bottom + 50)
+    for step in range(8):
+        path.lineTo(left + 60 + 40 * step, bottom + 50 + (60 if step % 2 else 0))  # a decoration across the box
+    pdf.drawPath(path, stroke=1, fill=0)
+    pdf.setStrokeColor(colors.black)
+    pdf.setFillColor(colors.black)
+    pdf.setFont("Helvetica", BODY_SIZE)
+    for step, text in enumerate(
+        ("index_heading sets the heading.", "index_mark sets the mark.", "index_gap sets the gap.")
+    ):
+        x = left + 60
+        for char in text:  # a glyph per object, as a browser prints: no run is long
+            pdf.drawString(x, bottom + 40 + height - 25 - step * height / 4, char)
+            x += stringWidth(char, "Helvetica", BODY_SIZE)
+
+
+def test_a_shaded_box_of_text_with_rules_between_its_items_is_no_chart() -> None:
+    texts = " ".join(_texts(_page(_shaded_list, "Table 3. Options.")))
+    for kept in ("index_heading sets the heading.", "index_mark sets the mark.", "index_gap sets the gap."):
+        assert kept in texts

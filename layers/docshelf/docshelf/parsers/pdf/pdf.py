@@ -241,7 +241,7 @@ def _read_page(
 
             rule_tables, loose_runs = find_rule_tables(text.rules, loose_runs, text.number, tables, cut)
             charts = bar_charts(text.filled, text.rules, text.runs)
-            figures = page_figures(text.drawings, text.plots, text.rules, charts)
+            figures = page_figures(text.drawings, text.plots, text.rules, charts, text.filled, text.runs)
             shapes = text.filled + text.drawings + text.rules + text.marks
             titles = chart_titles(loose_runs, figures, shapes)
             loose_runs = without_figure_text(loose_runs, figures, shapes)

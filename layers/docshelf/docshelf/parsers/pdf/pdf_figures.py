@@ -39,6 +39,9 @@ MAX_LABELLED_BARS = 4  # at most a quarter of the bars hold a value label
 AXIS_SPAN = 0.8  # an axis spans most of what it measures
 AXIS_CORNER = 3.0  # two axes meet at their ends
 AXES_AREA = 10.0
+GRID_PANEL_AREA = 20.0  # a flat line on a tall panel holds little of it
+GRID_SPAN = 0.9
+MIN_GRID_LINES = 2
 MAX_LABEL_CHARS = 40
 SWATCH_EM = 2.5  # a legend's swatch: a small box, a short line
 SWATCH_MIN_EM = 0.5
@@ -63,9 +66,11 @@ class Figure:
     pie: bool = False
 
 
-def page_figures(drawings: list[Box], plots: list[Box], rules: list[Box], bars: list[Box]) -> list[Figure]:
+def page_figures(
+    drawings: list[Box], plots: list[Box], rules: list[Box], bars: list[Box], filled: list[Box], runs: list[Run]
+) -> list[Figure]:
     """The page's drawn figures, each with the rules that cross it; `plots` are the drawings that can show data
-    (filled shapes, curves, slanted lines), `bars` the boxes of bar charts."""
+    (filled shapes, curves, slanted lines), `bars` the boxes of bar charts, `filled` the page's filled boxes."""
     boxes: list[Box] = []
     for drawing in sorted(drawings):
         for index, box in enumerate(boxes):
@@ -77,9 +82,10 @@ def page_figures(drawings: list[Box], plots: list[Box], rules: list[Box], bars: 
     boxes = _merged(boxes)
     figures: list[Figure] = []
     for box in boxes:
-        if box[2] - box[0] < MIN_SIDE or box[3] - box[1] < MIN_SIDE or _area(box) < MIN_AREA:
+        plotted = any(_touch(box, plot, 0.0) for plot in plots)
+        axes = (_axes(box, rules) or _gridded_panel(box, filled, rules, runs)) if plotted else None
+        if axes is None and (box[2] - box[0] < MIN_SIDE or box[3] - box[1] < MIN_SIDE or _area(box) < MIN_AREA):
             continue
-        axes = _axes(box, rules) if any(_touch(box, plot, 0.0) for plot in plots) else None
         if axes is None and sum(1 for drawing in drawings if _touch(box, drawing, 0.0)) < MIN_DRAWINGS:
             continue
         charted = any(_touch(box, chart, 0.0) for chart in bars)
@@ -198,6 +204,40 @@ def _axes(box: Box, rules: list[Box]) -> Box | None:
             framed = _union(horizontal, vertical)
             if _area(framed) <= AXES_AREA * _area(box):
                 return _union(box, framed)
+    return None
+
+
+def _gridded_panel(box: Box, filled: list[Box], rules: list[Box], runs: list[Run]) -> Box | None:
+    """The filled panel a plotted line is drawn on, when grid lines cross it (two rules or more spanning its width or
+    its height) and it holds hardly any text (ggplot's grey panel, plotly's, without axis lines; not a shaded box of
+    text with rules between its items). None without one."""
+    for panel in sorted(filled, key=_area):
+        if not (
+            panel[0] <= box[0] + 1.0
+            and panel[1] <= box[1] + 1.0
+            and box[2] <= panel[2] + 1.0
+            and box[3] <= panel[3] + 1.0
+        ):
+            continue
+        if (
+            _area(panel) > GRID_PANEL_AREA * max(_area(box), 1.0)
+            or min(panel[2] - panel[0], panel[3] - panel[1]) < MIN_SIDE
+        ):
+            return None
+        width, height = panel[2] - panel[0], panel[3] - panel[1]
+        across = sum(
+            1
+            for rule in rules
+            if _touch(panel, rule, 0.0)
+            and (
+                (rule[3] - rule[1] <= 2.0 and rule[2] - rule[0] >= GRID_SPAN * width)
+                or (rule[2] - rule[0] <= 2.0 and rule[3] - rule[1] >= GRID_SPAN * height)
+            )
+        )
+        if across < MIN_GRID_LINES:
+            return None
+        text = sum(len(run.text.strip()) for run in runs if _centred_in(run, panel, 0.0))
+        return panel if text <= MAX_LABEL_CHARS else None
     return None
 
 
