@@ -24,7 +24,7 @@ from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_gaps import spacious
 from docshelf.parsers.pdf.pdf_lines import ADVANCE_GAP_EM, build_lines, run_gaps, text_rows
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
-from docshelf.parsers.pdf.pdf_spans import column_of, spanned_columns
+from docshelf.parsers.pdf.pdf_spans import Span, column_of, heading_row, heads_a_group, overlaps, spanned_columns
 from docshelf.parsers.pdf.pdf_tables import PlacedTable
 from docshelf.parsers.pdf.pdf_text import Run
 from docshelf.scripts import no_space_script
@@ -485,7 +485,8 @@ def _table(
         return None  # lists side by side (a slide's two columns), every item opened by its bullet
     table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
     if rows[0].spans is not None and rows[0].columns is not None:
-        table_cells = _spanning_header(rows[0].columns, rows[0].spans, grid[0]) + table_cells[len(columns) :]
+        header = [(c, c + n - 1, grid[0][c]) for c, n in zip(rows[0].columns, rows[0].spans, strict=True)]
+        table_cells = heading_row(header, len(columns)) + table_cells[len(columns) :]
     headings = _group_headings(over, rows, columns, _filled(grid[0])) if over is not None else None
     if headings is not None and over is not None:
         rows = [*over, *rows]
@@ -505,17 +506,6 @@ def _table(
     x0 = min(row.x0 for row in rows)
     x1 = max(row.x1 for row in rows)
     return PlacedTable(table, x0, rows[0].top, x1, rows[-1].bottom), rows
-
-
-def _spanning_header(columns: list[int], spans: list[int], texts: list[str]) -> list[TableCell]:
-    """A header row's cells, each over as many columns as it heads."""
-    cells: list[TableCell] = []
-    covered: set[int] = set()
-    for column, span in zip(columns, spans, strict=True):
-        cells.append(TableCell(row=0, col=column, text=texts[column], colspan=span))
-        covered.update(range(column, column + span))
-    cells += [TableCell(row=0, col=column, text="") for column in range(len(texts)) if column not in covered]
-    return sorted(cells, key=lambda cell: cell.col)
 
 
 def _grid(rows: list[_Row], columns: list[tuple[float, float]]) -> list[list[str]]:
@@ -562,7 +552,7 @@ def _group_headings(
     group_cells = [cell for row in over for cell in row.cells]
     if header.top - over[0].top > 1.5 * pitch or len(group_cells) >= len(header.cells):
         return None
-    spans: list[tuple[int, int, str]] = []
+    spans: list[Span] = []
     for cell in group_cells:
         start, end = _span(cell)
         spanned = spanned_columns(start, end, columns)
@@ -571,21 +561,9 @@ def _group_headings(
         text = _cell_text(cell)
         if first is None or last is None or width(text) > MAX_CELL_CHARS or not any(c.isalnum() for c in text):
             return None
-        if any(a <= last and first <= b for a, b, _ in spans) or (first == last and first in headed and len(over) > 1):
+        if overlaps(first, last, spans) or (first == last and first in headed and len(over) > 1):
             return None
         spans.append((first, last, text))
-    if not any(first < last and last - first + 1 < len(columns) for first, last, _ in spans):
-        return None  # no group heading; a title centred over the whole table is its caption
-    cells = [
-        TableCell(
-            row=0,
-            col=first,
-            text=text,
-            colspan=last - first + 1,
-            rowspan=2 if first == last and first not in headed else 1,
-        )
-        for first, last, text in spans
-    ]
-    covered = {column for first, last, _ in spans for column in range(first, last + 1)}
-    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
-    return sorted(cells, key=lambda cell: cell.col)
+    if not heads_a_group(spans, len(columns)):
+        return None
+    return heading_row(spans, len(columns), down=frozenset(range(len(columns))) - headed)

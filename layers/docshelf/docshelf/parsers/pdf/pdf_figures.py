@@ -114,7 +114,7 @@ def _pies(plots: list[Box]) -> list[Box]:
         box = cluster[0]
         for shape in cluster[1:]:
             box = _union(box, shape)
-        if min(box[2] - box[0], box[3] - box[1]) >= MIN_PIE_SIDE and _is_pie(box, cluster):
+        if _shorter(box) >= MIN_PIE_SIDE and _is_pie(box, cluster):
             pies.append(box)
     return pies
 
@@ -138,7 +138,7 @@ def bar_charts(filled: list[Box], rules: list[Box], runs: list[Run]) -> list[Box
     edges within a point) at two lengths or more, most of them without text, with a gap between two of them, and an
     axis drawn along that line. A table's shaded cells hold text and meet each other; a list's bullets are one size;
     bars in a table's cells (progress bars) have no axis."""
-    candidates = [box for box in filled if min(box[2] - box[0], box[3] - box[1]) >= BAR_MIN_SIDE]
+    candidates = [box for box in filled if _shorter(box) >= BAR_MIN_SIDE]
     charts: list[Box] = []
     for base, length in ((3, 1), (1, 1), (0, 0)):  # bottoms (heights), tops (heights), left edges (widths)
         across = 1 - length  # the axis along the base line
@@ -212,17 +212,9 @@ def _gridded_panel(box: Box, filled: list[Box], rules: list[Box], runs: list[Run
     its height) and it holds hardly any text (ggplot's grey panel, plotly's, without axis lines; not a shaded box of
     text with rules between its items). None without one."""
     for panel in sorted(filled, key=_area):
-        if not (
-            panel[0] <= box[0] + 1.0
-            and panel[1] <= box[1] + 1.0
-            and box[2] <= panel[2] + 1.0
-            and box[3] <= panel[3] + 1.0
-        ):
+        if not _holds(panel, box):
             continue
-        if (
-            _area(panel) > GRID_PANEL_AREA * max(_area(box), 1.0)
-            or min(panel[2] - panel[0], panel[3] - panel[1]) < MIN_SIDE
-        ):
+        if _area(panel) > GRID_PANEL_AREA * max(_area(box), 1.0) or _shorter(panel) < MIN_SIDE:
             return None
         width, height = panel[2] - panel[0], panel[3] - panel[1]
         across = sum(
@@ -315,15 +307,7 @@ def chart_titles(runs: list[Run], figures: list[Figure], swatches: list[Box]) ->
 def _panel(box: Box, shapes: list[Box]) -> Box | None:
     """The smallest filled shape holding the figure whole, when it is at most a few times its size: the chart area
     a spreadsheet or a slide draws behind a chart, its title, axis titles and legend."""
-    holding = [
-        shape
-        for shape in shapes
-        if shape[0] <= box[0] + 1.0
-        and shape[1] <= box[1] + 1.0
-        and shape[2] >= box[2] - 1.0
-        and shape[3] >= box[3] - 1.0
-        and _area(shape) <= PANEL_AREA * _area(box)
-    ]
+    holding = [shape for shape in shapes if _holds(shape, box) and _area(shape) <= PANEL_AREA * _area(box)]
     return min(holding, key=_area) if holding else None
 
 
@@ -357,23 +341,28 @@ def _is_label(run: Run, figure: Figure, runs: list[Run], margin: float, body: fl
 
 
 def _short_line_within(run: Run, box: Box, runs: list[Run], margin: float) -> bool:
-    """Whether the run's line is short and lies wholly within the box widened by the margin (a pie's labels)."""
+    """Whether the run's line is short and lies wholly within the box widened by the margin (a pie's labels, a
+    category axis's names)."""
+    extent = _short_line(run, runs)
+    return extent is not None and extent[0] >= box[0] - margin and extent[1] <= box[2] + margin
+
+
+def _short_line(run: Run, runs: list[Run]) -> tuple[float, float] | None:
+    """Where the run's line starts and ends, when it holds no more than a label's characters; else None."""
     line = _line_of(run, runs)
-    return (
-        sum(len(other.text.strip()) for other in line) <= MAX_LABEL_CHARS
-        and min(other.x0 for other in line) >= box[0] - margin
-        and max(other.x1 for other in line) <= box[2] + margin
-    )
+    if sum(len(other.text.strip()) for other in line) > MAX_LABEL_CHARS:
+        return None
+    return min(other.x0 for other in line), max(other.x1 for other in line)
 
 
 def _label_line(run: Run, box: Box, runs: list[Run], margin: float) -> bool:
     """Whether the run is on a short line below the box within its width widened by the margin (a category axis's
     names, an axis title), or left of it ending within the margin where another such line ends (the names of
     horizontal bars, set flush against their axis), or starting right of it within an em (a right axis's title)."""
-    line = _line_of(run, runs)
-    if sum(len(other.text.strip()) for other in line) > MAX_LABEL_CHARS:
+    extent = _short_line(run, runs)
+    if extent is None:
         return False
-    start, end = min(other.x0 for other in line), max(other.x1 for other in line)
+    start, end = extent
     if (run.top + run.bottom) / 2 > box[3]:
         return start >= box[0] - margin and end <= box[2] + margin
     if box[0] - margin <= end <= box[0] + 1.0:
@@ -417,7 +406,7 @@ def _legend_labels(box: Box, runs: list[Run], swatches: list[Box], body: float) 
         swatch
         for swatch in swatches
         if max(swatch[2] - swatch[0], swatch[3] - swatch[1]) <= SWATCH_EM * body
-        and (min(swatch[2] - swatch[0], swatch[3] - swatch[1]) <= 2.0 or _shorter(swatch) >= SWATCH_MIN_EM * body)
+        and (_shorter(swatch) <= 2.0 or _shorter(swatch) >= SWATCH_MIN_EM * body)
     ]  # a line's swatch is a short rule, a bar's a box; a list's bullets are smaller
     entries: list[tuple[Box, list[Run]]] = []
     for swatch in small:
@@ -458,6 +447,13 @@ def _chained(runs: list[Run], edge: float, reach: float, *, forward: bool) -> li
             break
         chain.append(run)
     return chain if forward else chain[::-1]
+
+
+def _holds(shape: Box, box: Box) -> bool:
+    """Whether the shape holds the box whole, to a point."""
+    return (
+        shape[0] <= box[0] + 1.0 and shape[1] <= box[1] + 1.0 and box[2] <= shape[2] + 1.0 and box[3] <= shape[3] + 1.0
+    )
 
 
 def _shorter(box: Box) -> float:

@@ -22,7 +22,7 @@ from docshelf.parsers.pdf.pdf_flow import CAPTION
 from docshelf.parsers.pdf.pdf_gaps import roominess
 from docshelf.parsers.pdf.pdf_lines import Line, build_lines
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
-from docshelf.parsers.pdf.pdf_spans import column_of, spanned_columns
+from docshelf.parsers.pdf.pdf_spans import Span, column_of, heading_row, heads_a_group, spanned_columns
 from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
 from docshelf.parsers.pdf.pdf_text import Run
 
@@ -219,7 +219,7 @@ def _odd_groups(row: list[Line], columns: list[tuple[float, float]], grid: list[
     alone heads (empty in its row, headed in the row below). Two such groups or more, else None: one heading centred
     over its own column is that column's."""
     claimed = {column for fragment in row if (column := column_of(fragment.x0, fragment.x1, columns)) is not None}
-    spans: list[tuple[int, int, str]] = []
+    spans: list[Span] = []
     for fragment in sorted(row, key=lambda item: item.x0):
         centre = column_of(fragment.x0, fragment.x1, columns)
         if centre is None:
@@ -234,10 +234,7 @@ def _odd_groups(row: list[Line], columns: list[tuple[float, float]], grid: list[
         spans.append((centre - reach, centre + reach, fragment.text))
     if sum(1 for first, last, _ in spans if first < last) < 2:
         return None
-    cells = [TableCell(row=0, col=first, text=text, colspan=last - first + 1) for first, last, text in spans]
-    covered = {column for first, last, _ in spans for column in range(first, last + 1)}
-    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
-    return sorted(cells, key=lambda cell: cell.col)
+    return heading_row(spans, len(columns))
 
 
 def _spanning_cells(
@@ -274,15 +271,10 @@ def _spanning_cells(
             return None
         else:
             spans[first] = (last, [fragment])
-    if not split and not any(first < last and last - first + 1 < len(columns) for first, (last, _) in spans.items()):
-        return None  # no spanning heading; a title centred over the whole table is its caption
-    cells = [
-        TableCell(row=0, col=first, text=join_lines([f.text for f in fragments]), colspan=last - first + 1)
-        for first, (last, fragments) in spans.items()
-    ]
-    covered = {column for first, (last, _) in spans.items() for column in range(first, last + 1)}
-    cells += [TableCell(row=0, col=column, text="") for column in range(len(columns)) if column not in covered]
-    return sorted(cells, key=lambda cell: cell.col)
+    headings = [(first, last, join_lines([f.text for f in fragments])) for first, (last, fragments) in spans.items()]
+    if not split and not heads_a_group(headings, len(columns)):
+        return None
+    return heading_row(headings, len(columns))
 
 
 def _words_in_columns(fragment: Line, columns: list[tuple[float, float]], first: int, last: int) -> list[Line] | None:
