@@ -6,7 +6,9 @@ two columns of numbers spans them, and headings written as one text object are c
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
@@ -272,3 +274,15 @@ def test_a_heading_centred_over_two_columns_of_a_table_without_rules_spans_them(
     grid = table_grid(_only_table(buffer.getvalue()))
     assert grid[0] == ["Dataset", heading, heading, "Dev", "Test"]
     assert grid[1] == ["Natural Questions", "79,168", "58,880", "8,757", "3,610"]
+
+
+@pytest.mark.corpus
+def test_corpus_dpr_tables_have_a_column_per_number_under_spanning_headings(corpus_dir: Path) -> None:
+    content = parse((corpus_dir / "pdf" / "multi-column.pdf").read_bytes(), filename="dpr.pdf", limits=ParseLimits())
+    grids = [table_grid(block) for block in content.blocks if isinstance(block, Table)]
+    rows = [row for grid in grids for row in grid]
+    assert ["Dataset", "Train", "Train", "Dev", "Test"] in rows
+    assert ["Natural Questions", "79,168", "58,880", "8,757", "3,610"] in rows
+    assert ["Type", "#N", "IB", "Top-5", "Top-20", "Top-100"] in rows
+    assert ["Training", "Model", "NQ", "TriviaQA", "WQ", "TREC", "SQuAD"] in rows
+    assert ["Training", "Retriever", *["Top-20"] * 5, *["Top-100"] * 5] in rows
