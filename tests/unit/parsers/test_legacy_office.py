@@ -15,6 +15,7 @@ from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocume
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.office.doc import unword_pages
+from docshelf.tables import block_text
 from tests.unit.parsers.ole_fixtures import compound_file, powerpoint97_document, word6_document, word97_document
 
 PARAGRAPHS = ["Pump maintenance manual", "Replace the seal every 500 hours of operation.", "Check the valve weekly."]
@@ -219,6 +220,54 @@ def test_a_word97_table_with_empty_cells_keeps_its_rows_and_the_text_after_it() 
     assert document.warnings == ()
 
 
+def _row_end(edges: list[int], flags: list[int], *, header: bool = False) -> bytes:
+    """A row end's properties with sprmTDefTable: the row's cell edges (twips) and each cell's TC80 flags."""
+    operand = bytes([len(edges) - 1]) + struct.pack(f"<{len(edges)}h", *edges)
+    operand += b"".join(struct.pack("<H", flag) + bytes(18) for flag in flags)  # cells after these: no TC80
+    table_header = bytes.fromhex("043401") if header else b""
+    return ROW_END + table_header + bytes.fromhex("08d6") + struct.pack("<H", len(operand) + 1) + operand
+
+
+VERT_RESTART, VERT_MERGED, HORZ_FIRST, HORZ_MERGED = 0x60, 0x20, 0x01, 0x02
+
+
+def test_word97_merged_cells_span_the_columns_and_rows_they_cover() -> None:
+    # "Region" is merged down two rows (vertMerge); "Sales" is one cell as wide as Jan and Feb (LibreOffice writes a
+    # horizontal merge so); "Total" spans two columns by horzMerge flags (Word's older way), its edge 5 twips off
+    # the column's. The first two rows repeat as the header (sprmTTableHeader).
+    rows = [
+        (["Region", "Sales"], [0, 1000, 3000], [VERT_RESTART], True),
+        (["", "Jan", "Feb"], [0, 1000, 2000, 3000], [VERT_MERGED], True),
+        (["Total", "", "9"], [0, 1005, 2000, 3000], [HORZ_FIRST, HORZ_MERGED], False),
+    ]
+    paragraphs: list[str] = ["Sales by region."]
+    properties: dict[int, bytes] = {}
+    for cells, edges, flags, header in rows:
+        for cell in cells:
+            properties[len(paragraphs)] = IN_CELL
+            paragraphs.append(cell + "\x07")
+        properties[len(paragraphs)] = _row_end(edges, flags, header=header)
+        paragraphs.append("\x07")
+    paragraphs.append("After the table.")
+    document = parse_bytes(word97_document(paragraphs, properties=properties), "sales.doc")
+    (table,) = [block for block in document.blocks() if block.kind == "table"]
+    assert (table.n_rows, table.n_cols, table.header_rows) == (3, 3, 2)
+    assert {(cell.text, cell.row, cell.col, cell.rowspan, cell.colspan) for cell in table.cells} == {
+        ("Region", 0, 0, 2, 1), ("Sales", 0, 1, 1, 2), ("Jan", 1, 1, 1, 1), ("Feb", 1, 2, 1, 1),
+        ("Total", 2, 0, 1, 2), ("9", 2, 2, 1, 1),
+    }  # fmt: skip
+    assert _kinds(document)[-1] == ("paragraph", "After the table.", 1)
+
+
+def test_word97_rows_whose_cells_do_not_match_their_properties_stay_plain_rows() -> None:
+    # A row end naming two cells for a row of three (as a nested table's cells would make it): no grid is guessed.
+    paragraphs = ["a\x07", "b\x07", "c\x07", "\x07", "d\x07", "e\x07", "f\x07", "\x07"]
+    properties = {0: IN_CELL, 1: IN_CELL, 2: IN_CELL, 3: _row_end([0, 1000, 2000], [0, 0]), 4: IN_CELL, 5: IN_CELL}
+    properties |= {6: IN_CELL, 7: _row_end([0, 1000, 2000, 3000], [0, 0, 0])}
+    document = parse_bytes(word97_document(paragraphs, properties=properties), "plain.doc")
+    assert _kinds(document) == [("table", "| a | b | c |\n|---|---|---|\n| d | e | f |", 1)]
+
+
 def test_word97_footnotes_and_text_boxes_follow_the_block_citing_them() -> None:
     # The stories after the main text: each note after the block citing it (its mark in the text, as DOCX notes
     # are), a text box after the paragraph anchoring its shape. An emoji takes two positions (UTF-16 units).
@@ -384,6 +433,34 @@ def test_a_word97_file_saved_by_libreoffice_keeps_its_headings_and_its_table(tmp
         ("paragraph", "Use a calibrated wrench.", 1),
     ]
     assert [block.level for block in document.blocks() if block.kind == "heading"] == [1, 2]
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_word97_file_saved_by_libreoffice_keeps_its_merged_cells_where_the_docx_has_them(tmp_path: Path) -> None:
+    import docx
+
+    source = docx.Document()
+    table = source.add_table(rows=4, cols=4)
+    for r, row in enumerate([("Region", "Q1", "", "Q2"), ("", "Jan", "Feb", "Mar"), ("North", "1", "2", "3")]):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    table.cell(0, 0).merge(table.cell(1, 0)).text = "Region"
+    table.cell(0, 1).merge(table.cell(0, 2)).text = "Q1"
+    table.cell(2, 1).merge(table.cell(3, 2)).text = "Block"
+    source.save(str(tmp_path / "merged.docx"))
+    from_docx = parse_bytes((tmp_path / "merged.docx").read_bytes(), "merged.docx")
+    from_doc = parse_bytes(_soffice(tmp_path, "merged.docx", "doc"), "merged.doc")
+    expected = "\n".join(
+        [
+            "| Region | Q1 | Q1 | Q2 |",
+            "|---|---|---|---|",
+            "| Region | Jan | Feb | Mar |",
+            "| North | Block | Block | 3 |",
+            "|  | Block | Block |  |",
+        ]
+    )
+    assert [block_text(block) for block in from_doc.blocks()] == [block_text(block) for block in from_docx.blocks()]
+    assert [block_text(block) for block in from_doc.blocks()] == [expected]
 
 
 def _soffice(folder: Path, name: str, fmt: str) -> bytes:

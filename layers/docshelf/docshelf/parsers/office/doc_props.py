@@ -13,6 +13,8 @@ import bisect
 import struct
 from dataclasses import dataclass, field
 
+from docshelf.parsers.office.doc_tables import CellShape, row_cells
+
 SPRM_IN_TABLE = 0x2416  # sprmPFInTable
 SPRM_TTP = 0x2417  # sprmPFTtp: this cell mark ends its row
 SPRM_ITAP = 0x6649  # sprmPItap: table depth
@@ -20,7 +22,8 @@ SPRM_INNER_TTP = 0x244C  # sprmPFInnerTtp: the end of a nested table's row
 SPRM_ILVL = 0x260A  # sprmPIlvl
 SPRM_ILFO = 0x460B  # sprmPIlfo: the list (LFO index, 1-based; 0 none)
 SPRM_HUGE_PAPX = 0x6646  # sprmPHugePapx: the grpprl is in the Data stream
-SPRM_DEF_TABLE = 0xD608  # sprmTDefTable: a 2-byte operand size
+SPRM_DEF_TABLE = 0xD608  # sprmTDefTable: a 2-byte operand size; the row's cells (doc_tables.row_cells)
+SPRM_TABLE_HEADER = 0x3404  # sprmTTableHeader: the row repeats as the table's header
 SPRM_CHG_TABS = 0xC615  # sprmPChgTabs: a size byte of 255 means two sized parts follow
 _OPERAND_SIZES = {0: 1, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2, 7: 3}  # by spra, the sprm's top 3 bits; 6 is variable
 FC_PLCF_BTE_PAPX = 154 + 13 * 8  # fcPlcfBtePapx, lcbPlcfBtePapx in FibRgFcLcb97
@@ -35,6 +38,8 @@ class Mark:
     list_id: int = 0  # ilfo: 0 for a paragraph of no list
     list_level: int = 0  # ilvl, 0-8
     code: bool = False  # its style is a code style
+    cells: tuple[CellShape, ...] = ()  # a row end's: the row's cells, edges and merges
+    header: bool = False  # a row end's: the row is a header row
 
 
 PLAIN = Mark()
@@ -145,12 +150,15 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         list_id = int.from_bytes(found[SPRM_ILFO][:2], "little", signed=True)
     if found.get(SPRM_ILVL):
         list_level = min(8, found[SPRM_ILVL][0])
+    row_end = found.get(SPRM_TTP, b"\0")[:1] != b"\0"
     mark = Mark(
         in_table=in_table,
-        row_end=found.get(SPRM_TTP, b"\0")[:1] != b"\0",
+        row_end=row_end,
         list_id=max(0, list_id),
         list_level=list_level if list_id > 0 else 0,
         code=istd in styles.code,
+        cells=row_cells(found.get(SPRM_DEF_TABLE, b"")) if row_end else (),
+        header=row_end and found.get(SPRM_TABLE_HEADER, b"\0")[:1] != b"\0",
     )
     return PLAIN if mark == PLAIN else mark
 

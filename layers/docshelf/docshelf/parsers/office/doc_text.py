@@ -19,8 +19,9 @@ from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
+from docshelf.parsers.office.doc_tables import CellShape, word_table
 from docshelf.parsers.office.docx_numbering import Numbering, format_number
-from docshelf.tables import block_text, table_from_rows
+from docshelf.tables import block_text
 
 WORD6_NFIB = range(101, 106)  # Word 6.0 (101) and Word 95 (104, 105)
 WORD97_MIN_NFIB = 0xC1
@@ -213,6 +214,8 @@ class _Reader:
         self.pages: list[list[Block]] = [[]]
         self.first_page = page
         self.rows: list[list[str]] = []
+        self.shapes: list[tuple[CellShape, ...]] = []  # each row's cells as its row end's properties give them
+        self.header_rows = 0  # the table's leading rows marked as header rows
         self.cells: list[str] = []
         self.pending: list[str] = []  # paragraphs of the cell being read
         self.width = 0  # without the marks' properties: the cells of the table's first row
@@ -279,25 +282,31 @@ class _Reader:
             return
         if piece:
             self.pending.append(piece)
-        self.close_row()
+        self.close_row(props)
         if self.rows and not self.width:
             self.width = len(self.rows[0])
 
-    def close_row(self) -> None:
+    def close_row(self, props: Mark | None = None) -> None:
         if self.pending:
             self.cells.append(_cell_text(self.pending, ""))
             self.pending.clear()
         if self.cells:
+            if props is not None and props.header and self.header_rows == len(self.rows):
+                self.header_rows += 1
             self.rows.append(self.cells[:])
+            self.shapes.append(props.cells if props is not None else ())
             self.cells.clear()
 
     def close_table(self) -> None:
         self.close_row()
         if self.rows:
-            self.pages[-1].append(table_from_rows(self.rows, page=self.page))
+            table = word_table(self.rows, self.shapes, page=self.page, header_rows=max(1, self.header_rows))
+            self.pages[-1].append(table)
             self.rows.clear()
+            self.shapes.clear()
             self._flush()
         self.width = 0
+        self.header_rows = 0
 
     def paragraph(self, raw: str, plain: str, list_level: int | None = None) -> None:
         line = " ".join(raw.replace("\x0b", " ").split())

@@ -1,0 +1,105 @@
+"""Word 97-2003 tables with their merged cells: each row's cell edges and merge flags (sprmTDefTable, kept with
+the row's end mark) placed on one grid of column edges.
+
+Word keeps a table as rows of cells, each row its own edges: a cell spanning two columns of the row above is one
+wider cell (LibreOffice writes merges so), or cells flagged as merged with the one before (horzMerge); a cell
+merged with the one above is flagged in each row below the first (vertMerge) and holds no text of its own.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from docshelf.model import Table, TableCell
+from docshelf.tables import table_from_rows
+
+_TC80_SIZE = 20
+_EDGE_TOLERANCE = 20  # twips (1 pt): edges Word rounded apart in different rows are one column edge
+_HORZ_MERGED = (2, 3)  # horzMerge: merged with the cell before (1 starts such a run)
+_VERT_MERGED = 1  # vertMerge: merged with the cell above (3 starts such a run)
+
+
+@dataclass(frozen=True, slots=True)
+class CellShape:
+    left: int  # twips
+    right: int
+    horz_merge: int = 0
+    vert_merge: int = 0
+
+
+def row_cells(operand: bytes) -> tuple[CellShape, ...]:
+    """The cells of a row from sprmTDefTable's operand (after its size): the count, the count + 1 edges, then a
+    TC80 of 20 bytes per cell (Word may store fewer: the rest are plain). Empty when the operand is cut short."""
+    if not operand:
+        return ()
+    count = operand[0]
+    edges_end = 1 + 2 * (count + 1)
+    if count == 0 or len(operand) < edges_end:
+        return ()
+    edges = struct.unpack_from(f"<{count + 1}h", operand, 1)
+    cells: list[CellShape] = []
+    for index in range(count):
+        at = edges_end + index * _TC80_SIZE
+        flags = int.from_bytes(operand[at : at + 2], "little") if at + 2 <= len(operand) else 0
+        cells.append(CellShape(edges[index], edges[index + 1], flags & 0x3, (flags >> 5) & 0x3))
+    return tuple(cells)
+
+
+@dataclass(slots=True)
+class _Cell:
+    row: int
+    col: int
+    text: str
+    colspan: int
+    rowspan: int = 1
+
+
+def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, page: int, header_rows: int = 1) -> Table:
+    """The table of `rows` (each row's cell texts) placed by `shapes` (each row's cells as sprmTDefTable gives
+    them). When some row's shape does not match its cells (a nested table's cells among them, a row without
+    properties), the table is read as plain rows."""
+    if [len(shape) for shape in shapes] != [len(row) or -1 for row in rows]:
+        return table_from_rows(rows, page=page, header_rows=header_rows)
+    edges = _column_edges([cell for shape in shapes for cell in shape])
+    placed: list[_Cell] = []
+    above: dict[int, _Cell] = {}  # by first column: the cell a vertically merged cell below it continues
+    for r, (texts, shape) in enumerate(zip(rows, shapes, strict=True)):
+        before: _Cell | None = None
+        for text, cell in zip(texts, shape, strict=True):
+            first, last = _column(edges, cell.left), _column(edges, cell.right)
+            colspan = max(1, last - first)
+            owner = above.get(first)
+            if cell.horz_merge in _HORZ_MERGED and before is not None:
+                before.colspan = first + colspan - before.col
+                before.text = _joined(before.text, text)
+                continue
+            continues = cell.vert_merge == _VERT_MERGED and owner is not None and owner.row + owner.rowspan == r
+            if continues and owner is not None and owner.colspan == colspan:
+                owner.rowspan += 1
+                owner.text = _joined(owner.text, text)
+                before = owner
+                continue
+            before = _Cell(r, first, text, colspan)
+            placed.append(before)
+            above[first] = before
+    n_cols = max(1, len(edges) - 1)
+    cells = tuple(TableCell(c.row, c.col, c.text, c.rowspan, min(c.colspan, n_cols - c.col)) for c in placed)
+    return Table(cells=cells, n_rows=len(rows), n_cols=n_cols, page=page, header_rows=min(header_rows, len(rows)))
+
+
+def _column_edges(cells: list[CellShape]) -> list[int]:
+    edges: list[int] = []
+    for edge in sorted({edge for cell in cells for edge in (cell.left, cell.right)}):
+        if not edges or edge - edges[-1] > _EDGE_TOLERANCE:
+            edges.append(edge)
+    return edges
+
+
+def _column(edges: list[int], x: int) -> int:
+    """The index of the grid edge nearest `x`."""
+    return min(range(len(edges)), key=lambda index: abs(edges[index] - x))
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first} {second}" if first and second else first or second
