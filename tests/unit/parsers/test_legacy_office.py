@@ -463,6 +463,27 @@ def test_a_word97_file_saved_by_libreoffice_keeps_its_merged_cells_where_the_doc
     assert [block_text(block) for block in from_doc.blocks()] == [expected]
 
 
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_nested_table_in_a_word97_cell_reads_a_line_a_row_as_in_the_docx(tmp_path: Path) -> None:
+    import docx
+
+    source = docx.Document()
+    table = source.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text, table.cell(1, 1).text = "Site", "Readings", "none"
+    outer = table.cell(1, 0)
+    outer.text = "North"
+    inner = outer.add_table(rows=2, cols=2)
+    for r, row in enumerate([("pH", "7.1"), ("Nitrate", "3.2")]):
+        for c, value in enumerate(row):
+            inner.cell(r, c).text = value
+    source.save(str(tmp_path / "nested.docx"))
+    from_docx = parse_bytes((tmp_path / "nested.docx").read_bytes(), "nested.docx")
+    from_doc = parse_bytes(_soffice(tmp_path, "nested.docx", "doc"), "nested.doc")
+    expected = "| Site | Readings |\n|---|---|\n| North pH \\| 7.1 Nitrate \\| 3.2 | none |"
+    assert [block_text(block) for block in from_doc.blocks()] == [expected]
+    assert [block_text(block) for block in from_docx.blocks()] == [expected]
+
+
 def _soffice(folder: Path, name: str, fmt: str) -> bytes:
     env = {**os.environ, "HOME": str(folder)}  # LibreOffice's profile, private to the test
     subprocess.run(

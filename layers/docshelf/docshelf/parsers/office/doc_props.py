@@ -18,6 +18,7 @@ from docshelf.parsers.office.doc_tables import CellShape, row_cells
 SPRM_IN_TABLE = 0x2416  # sprmPFInTable
 SPRM_TTP = 0x2417  # sprmPFTtp: this cell mark ends its row
 SPRM_ITAP = 0x6649  # sprmPItap: table depth
+SPRM_INNER_CELL = 0x244B  # sprmPFInnerTableCell: this paragraph mark ends a nested table's cell
 SPRM_INNER_TTP = 0x244C  # sprmPFInnerTtp: the end of a nested table's row
 SPRM_ILVL = 0x260A  # sprmPIlvl
 SPRM_ILFO = 0x460B  # sprmPIlfo: the list (LFO index, 1-based; 0 none)
@@ -40,6 +41,7 @@ class Mark:
     code: bool = False  # its style is a code style
     cells: tuple[CellShape, ...] = ()  # a row end's: the row's cells, edges and merges
     header: bool = False  # a row end's: the row is a header row
+    inner: str = ""  # "cell" or "row": the paragraph mark ends a nested table's cell or row
 
 
 PLAIN = Mark()
@@ -159,8 +161,13 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         code=istd in styles.code,
         cells=row_cells(found.get(SPRM_DEF_TABLE, b"")) if row_end else (),
         header=row_end and found.get(SPRM_TABLE_HEADER, b"\0")[:1] != b"\0",
+        inner="row" if _on(found, SPRM_INNER_TTP) else "cell" if _on(found, SPRM_INNER_CELL) else "",
     )
     return PLAIN if mark == PLAIN else mark
+
+
+def _on(found: dict[int, bytes], sprm: int) -> bool:
+    return found.get(sprm, b"\0")[:1] != b"\0"
 
 
 def sprms(grpprl: bytes) -> dict[int, bytes]:

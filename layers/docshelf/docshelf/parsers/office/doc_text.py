@@ -218,6 +218,8 @@ class _Reader:
         self.header_rows = 0  # the table's leading rows marked as header rows
         self.cells: list[str] = []
         self.pending: list[str] = []  # paragraphs of the cell being read
+        self.inner_cells: list[str] = []  # the nested table's row being read in that cell
+        self.inner_start = 0  # the first of `pending` in the nested table's cell being read
         self.width = 0  # without the marks' properties: the cells of the table's first row
         self.wanted = [(" ".join(_DROPPED.sub("", text).split()), level) for text, level in headings]
         self.marks = marks
@@ -250,7 +252,7 @@ class _Reader:
             if mark == "\x07":
                 self.cell_mark(piece, props)
             elif props.in_table if props is not None else self.in_row():
-                self.pending.append(piece)  # a paragraph of the cell being read
+                self.cell_paragraph(piece, props)
             elif props is not None and props.code:  # a line of code (its line breaks kept), or an empty one
                 self.close_table()
                 self.code.add(self.pages[-1], piece.replace("\x0b", "\n"), self.page)
@@ -271,7 +273,26 @@ class _Reader:
     def in_row(self) -> bool:
         return bool(self.cells or self.pending)
 
+    def cell_paragraph(self, piece: str, props: Mark | None) -> None:
+        """A paragraph of the cell being read; in a nested table, its cells' paragraphs become one line a row, the
+        cells apart by ` | ` (as DOCX's nested tables read)."""
+        if props is None or not props.inner:
+            self.pending.append(piece)
+        elif props.inner == "cell":
+            self.inner_cells.append(_cell_text(self.pending[self.inner_start :], piece))
+            del self.pending[self.inner_start :]
+        else:
+            self.close_inner_row()
+
+    def close_inner_row(self) -> None:
+        if self.inner_cells:
+            self.pending.append(" | ".join(self.inner_cells))
+            self.inner_cells.clear()
+        self.inner_start = len(self.pending)
+
     def cell_mark(self, piece: str, props: Mark | None) -> None:
+        self.close_inner_row()
+        self.inner_start = 0
         if props is not None:
             row_end = props.row_end
         else:
@@ -287,6 +308,8 @@ class _Reader:
             self.width = len(self.rows[0])
 
     def close_row(self, props: Mark | None = None) -> None:
+        self.close_inner_row()
+        self.inner_start = 0
         if self.pending:
             self.cells.append(_cell_text(self.pending, ""))
             self.pending.clear()
