@@ -512,3 +512,36 @@ def test_a_powerpoint97_table_saved_by_libreoffice_is_a_table(tmp_path: Path) ->
         ("table", "| Bolt size | Torque (Nm) |\n|---|---|\n| M10 | 45 |\n| M12 | 80 |", 1)
     ]
     assert len(tables) == 1
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_powerpoint97_table_with_empty_and_merged_cells_beside_a_text_box_reads_as_in_the_pptx(
+    tmp_path: Path,
+) -> None:
+    # ppt2pptx rebuilds only complete grids of text cells; this table (an empty corner, a heading over two columns,
+    # a cell over two rows) beside a note became text boxes read one by one.
+    import pptx
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Readings"
+    grid = slide.shapes.add_table(4, 3, Inches(1), Inches(2), Inches(6), Inches(2)).table
+    for r, row in enumerate([("", "Week 1", ""), ("Site", "pH", "Nitrate"), ("North", "7.1", "3.2"), ("", "7.0", "")]):
+        for c, value in enumerate(row):
+            grid.cell(r, c).text = value
+    grid.cell(0, 1).merge(grid.cell(0, 2))
+    grid.cell(2, 0).merge(grid.cell(3, 0))
+    note = slide.shapes.add_textbox(Inches(1), Inches(4.5), Inches(6), Inches(1))
+    note.text_frame.text = "Nitrate in mg/l."
+    deck.save(str(tmp_path / "readings.pptx"))
+    from_pptx = parse_bytes((tmp_path / "readings.pptx").read_bytes(), "readings.pptx")
+    from_ppt = parse_bytes(_soffice(tmp_path, "readings.pptx", "ppt"), "readings.ppt")
+    rows = ["| North | 7.1 | 3.2 |", "| North | 7.0 |  |"]
+    expected = [
+        ("heading", "Readings", 1),
+        ("table", "\n".join(["|  | Week 1 | Week 1 |", "|---|---|---|", "| Site | pH | Nitrate |", *rows]), 1),
+        ("paragraph", "Nitrate in mg/l.", 1),
+    ]
+    assert _kinds(from_pptx) == expected
+    assert _kinds(from_ppt) == expected

@@ -16,6 +16,7 @@ from docshelf.tables import table_from_rows
 
 _TC80_SIZE = 20
 _EDGE_TOLERANCE = 20  # twips (1 pt): edges Word rounded apart in different rows are one column edge
+_MAX_COLUMNS = 255  # Word's tables have at most 63; rows whose edges never meet are not one grid
 _HORZ_MERGED = (2, 3)  # horzMerge: merged with the cell before (1 starts such a run)
 _VERT_MERGED = 1  # vertMerge: merged with the cell above (3 starts such a run)
 
@@ -62,6 +63,8 @@ def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, pa
     if [len(shape) for shape in shapes] != [len(row) or -1 for row in rows]:
         return table_from_rows(rows, page=page, header_rows=header_rows)
     edges = _column_edges([cell for shape in shapes for cell in shape])
+    if len(edges) - 1 > _MAX_COLUMNS:
+        return table_from_rows(rows, page=page, header_rows=header_rows)
     placed: list[_Cell] = []
     above: dict[int, _Cell] = {}  # by first column: the cell a vertically merged cell below it continues
     for r, (texts, shape) in enumerate(zip(rows, shapes, strict=True)):

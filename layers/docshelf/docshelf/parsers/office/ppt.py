@@ -16,6 +16,7 @@ from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, Unsupp
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office import pptx
 from docshelf.parsers.office.ppt_placeholders import mark_placeholders, slide_placeholders
+from docshelf.parsers.office.ppt_tables import put_tables, slide_tables
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -27,7 +28,8 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 
 def _with_placeholders(data: bytes, converted: bytes) -> bytes:
-    """The converted slides with the `.ppt`'s placeholders marked; as converted when its records cannot say."""
+    """The converted slides with the `.ppt`'s placeholders marked and its tables put back (ppt_tables); as
+    converted when its records cannot say."""
     from ppt2pptx.cfb import CompoundFile
     from ppt2pptx.errors import Ppt2PptxError
 
@@ -36,8 +38,11 @@ def _with_placeholders(data: bytes, converted: bytes) -> bytes:
         current_user = ole.open_stream("Current User")
         if current_user[12:16] == b"\xdf\xc4\xd1\xf3":  # an encrypted document stream: its records are unread
             return converted
-        slides = slide_placeholders(ole.open_stream("PowerPoint Document"), current_user)
-        return mark_placeholders(converted, slides) if any(slides) else converted
+        document = ole.open_stream("PowerPoint Document")
+        slides = slide_placeholders(document, current_user)
+        converted = mark_placeholders(converted, slides) if any(slides) else converted
+        tables = slide_tables(document, current_user)
+        return put_tables(converted, tables) if any(tables) else converted
     except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError, struct.error, zipfile.BadZipFile, XMLSyntaxError):
         return converted
 

@@ -23,7 +23,7 @@ from lxml import etree
 from docshelf.parsers.xml_safety import safe_xml_parser
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from ppt2pptx.ppt import Record
 
@@ -50,17 +50,26 @@ _SLIDE_PART = re.compile(r"^ppt/slides/slide(\d+)\.xml$")
 def slide_placeholders(document: bytes, current_user: bytes) -> list[list[tuple[str, str]]]:
     """Per slide, in presentation order: (text, PresentationML placeholder type) of each title, subtitle, date,
     footer and slide number shape, the text with its whitespace collapsed."""
+    return [
+        _placeholders(slide, outline) if slide is not None else []
+        for slide, outline in slide_records(document, current_user)
+    ]
+
+
+def slide_records(document: bytes, current_user: bytes) -> list[tuple[Record | None, list[tuple[int, str]]]]:
+    """Per slide, in presentation order: its record (None when its persist reference leads nowhere) and its
+    outline texts ((text type, text), in order)."""
     from ppt2pptx.ppt import persist_directory, records
 
     persist = persist_directory(document, current_user)
     container = _document_container(document, current_user, persist)
     if container is None:
         return []
-    slides: list[list[tuple[str, str]]] = []
+    slides: list[tuple[Record | None, list[tuple[int, str]]]] = []
     for reference, outline in _slide_outlines(container):
         offset = persist.get(reference)
         slide = next(records(document, offset), None) if offset is not None and offset + 8 <= len(document) else None
-        slides.append(_placeholders(slide, outline) if slide is not None else [])
+        slides.append((slide, outline))
     return slides
 
 
@@ -133,25 +142,50 @@ def _placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tuple[s
 
 
 def _text(record: Record) -> str:
-    raw = record.payload
-    text = raw.decode("utf-16-le", "replace") if record.type == RT_TEXT_CHARS else raw.decode("latin-1")
-    return " ".join(text.replace("\x0b", " ").split())
+    return " ".join(_characters(record).replace("\x0b", " ").split())
+
+
+def _characters(record: Record) -> str:
+    raw: bytes = record.payload
+    return raw.decode("utf-16-le", "replace") if record.type == RT_TEXT_CHARS else raw.decode("latin-1")
+
+
+def shape_text(shape: Record) -> tuple[str, ...]:
+    """The paragraphs of a shape's own text (its client text box), each with its whitespace collapsed."""
+    from ppt2pptx.ppt import records
+
+    paragraphs: list[str] = []
+    for child in records(shape.payload):
+        if child.type == RT_CLIENT_TEXTBOX:
+            for record in records(child.payload):
+                if record.type in (RT_TEXT_CHARS, RT_TEXT_BYTES):
+                    lines = _characters(record).replace("\x0b", " ").split("\r")
+                    paragraphs += [" ".join(line.split()) for line in lines if line.strip()]
+    return tuple(paragraphs)
 
 
 def mark_placeholders(pptx: bytes, slides: list[list[tuple[str, str]]]) -> bytes:
     """The converted presentation with its placeholders marked (`<p:ph type=…/>` in each shape's nvPr): a text
     shape whose text is a placeholder's of the same slide takes its type; a shape showing only a slide number or
     date field (ppt2pptx writes the footer's slide number so) is that placeholder. Unchanged when none is found."""
+
+    def mark(number: int, root: etree._Element) -> bool:
+        return _mark_slide(root, list(slides[number - 1]) if 0 < number <= len(slides) else [])
+
+    return rewrite_slides(pptx, mark)
+
+
+def rewrite_slides(pptx: bytes, rewrite: Callable[[int, etree._Element], bool]) -> bytes:
+    """The presentation with each slide's XML passed to `rewrite` (its number from 1, its root), which changes it
+    in place and says whether it did; unchanged when no slide changed."""
     changed: dict[str, bytes] = {}
     with zipfile.ZipFile(io.BytesIO(pptx)) as archive:
         for name in archive.namelist():
             match = _SLIDE_PART.match(name)
             if match is None:
                 continue
-            number = int(match.group(1))
-            wanted = list(slides[number - 1]) if 0 < number <= len(slides) else []
             root = etree.fromstring(archive.read(name), safe_xml_parser())
-            if _mark_slide(root, wanted):
+            if rewrite(int(match.group(1)), root):
                 changed[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
         if not changed:
             return pptx
