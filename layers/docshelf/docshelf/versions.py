@@ -23,7 +23,8 @@ SCHEMA_VERSION = "1.0"
 # 12: PDF charts: bar charts (filled boxes on an axis), one plotted line between axes and pies found as figures, their
 # labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text;
 # group headings over a table's header as cells spanning their columns.
-# 13: `.doc` tables keep their merged cells (each row's cell edges and merge flags on one grid) and header rows.
+# 13: `.doc` tables keep their merged cells (each row's cell edges and merge flags on one grid), header rows and
+# nested tables' rows; `.ppt` tables with empty or merged cells, or beside other text, are tables.
 PARSER_VERSION = "13"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
