@@ -351,6 +351,30 @@ def test_word97_code_paragraphs_keep_their_indentation_and_make_one_code_block()
     ]
 
 
+def test_word97_headings_by_outline_level_of_a_style_of_its_own_or_of_the_paragraph() -> None:
+    # unword knows the built-in heading styles only: "Appendix Title" (istd 9 renamed) has outline level 2 of its
+    # own, and one paragraph of the body style sets outline level 3 itself.
+    paragraphs = ["Report", "Introduction text.", "Appendix A", "Details.", "Raw data", "Tables follow."]
+    outline = bytes.fromhex("4026")  # sprmPOutLvl, its operand after it
+    data = word97_document(
+        paragraphs,
+        headings={0: 1, 2: 9},
+        style_names={9: "Appendix Title"},
+        style_sprms={9: outline + bytes([1])},
+        properties={4: outline + bytes([2])},
+    )
+    assert [
+        (block.kind, block_text(block), getattr(block, "level", 0)) for block in parse_bytes(data, "r.doc").blocks()
+    ] == [
+        ("heading", "Report", 1),
+        ("paragraph", "Introduction text.", 0),
+        ("heading", "Appendix A", 2),
+        ("paragraph", "Details.", 0),
+        ("heading", "Raw data", 3),
+        ("paragraph", "Tables follow.", 0),
+    ]
+
+
 TABLE = "| Name | Role | Phone |\n|---|---|---|\n| Ann | Chair |  |\n| Bob |  |  |\n| Two lines in one cell |  |  |"
 WORD6_TEXT = (
     "Pump maintenance manual\rReplace the seal every 500 hours.\r"
@@ -482,6 +506,27 @@ def test_a_nested_table_in_a_word97_cell_reads_a_line_a_row_as_in_the_docx(tmp_p
     expected = "| Site | Readings |\n|---|---|\n| North pH \\| 7.1 Nitrate \\| 3.2 | none |"
     assert [block_text(block) for block in from_doc.blocks()] == [expected]
     assert [block_text(block) for block in from_docx.blocks()] == [expected]
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_word97_style_based_on_a_heading_style_gives_headings_as_the_docx_does(tmp_path: Path) -> None:
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    source = docx.Document()
+    appendix = source.styles.add_style("Appendix Heading", WD_STYLE_TYPE.PARAGRAPH)
+    appendix.base_style = source.styles["Heading 2"]
+    source.add_heading("Water report", level=1)
+    source.add_paragraph("Levels fell for the third year.")
+    source.add_paragraph("REFERENCES", style="Appendix Heading")
+    source.add_paragraph("First reference.")
+    source.save(str(tmp_path / "report.docx"))
+    from_docx = parse_bytes((tmp_path / "report.docx").read_bytes(), "report.docx")
+    from_doc = parse_bytes(_soffice(tmp_path, "report.docx", "doc"), "report.doc")
+    expected = [("heading", "Water report", 1), ("paragraph", "Levels fell for the third year.", 0)]
+    expected += [("heading", "REFERENCES", 2), ("paragraph", "First reference.", 0)]
+    for document in (from_docx, from_doc):
+        assert [(block.kind, block_text(block), getattr(block, "level", 0)) for block in document.blocks()] == expected
 
 
 def _soffice(folder: Path, name: str, fmt: str) -> bytes:

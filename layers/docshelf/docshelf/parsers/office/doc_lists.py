@@ -10,6 +10,7 @@ and label template (an xst whose characters 0-8 stand for the levels' numbers). 
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 
 from docshelf.parsers.office.code_blocks import is_code_style
 from docshelf.parsers.office.doc_props import ParagraphStyles, sprms
@@ -21,6 +22,8 @@ LSTF_SIZE, LVLF_SIZE, LFO_SIZE = 28, 28, 16
 _FORMATS = {0: "decimal", 1: "upperRoman", 2: "lowerRoman", 3: "upperLetter", 4: "lowerLetter", 22: "decimalZero"}
 _FORMATS.update({23: "bullet", 255: "none"})
 SPRM_ILVL, SPRM_ILFO = 0x260A, 0x460B
+SPRM_OUTLINE_LEVEL = 0x2640  # sprmPOutLvl: 0-8 a heading's level less one, 9 body text
+HEADING_STIS = range(1, 10)  # the built-in styles "heading 1" to "heading 9" (sti)
 
 
 def list_numbering(word_document: bytes, table: bytes) -> Numbering:
@@ -89,54 +92,74 @@ def _level(table: bytes, at: int) -> tuple[Level, int]:
 
 
 def paragraph_styles(word_document: bytes, table: bytes) -> ParagraphStyles:
-    """What the paragraph styles (through their base styles) give their paragraphs: a list, code."""
+    """What the paragraph styles (through their base styles) give their paragraphs: a list, code, a heading's
+    level (a built-in heading style's, or an outline level's: a style of its own based on "heading 2" is one)."""
+    styles = _paragraph_styles(word_document, table)
+    lists: dict[int, tuple[int, int]] = {}
+    code: set[int] = set()
+    headings: dict[int, int] = {}
+    for istd in styles:
+        chain: dict[int, int] = {}
+        seen = istd
+        for _ in range(11):  # the style, then its bases: the nearest setting wins
+            style = styles.get(seen)
+            if style is None:
+                break
+            for sprm, value in style.sprms.items():
+                chain.setdefault(sprm, value)
+            if is_code_style(style.name):
+                code.add(istd)
+            if style.sti in HEADING_STIS:
+                chain.setdefault(SPRM_OUTLINE_LEVEL, style.sti - 1)
+            seen = style.base
+        if chain.get(SPRM_ILFO, 0) > 0:
+            lists[istd] = (chain[SPRM_ILFO], chain.get(SPRM_ILVL, 0))
+        if chain.get(SPRM_OUTLINE_LEVEL, 9) < 9:
+            headings[istd] = chain[SPRM_OUTLINE_LEVEL] + 1
+    return ParagraphStyles(lists, frozenset(code), headings)
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    sti: int  # the built-in style's id, 0x0FFE for a user-defined style
+    base: int  # istdBase, 0x0FFF for none
+    name: str
+    sprms: dict[int, int]  # the list and outline sprms of its own paragraph properties
+
+
+def _paragraph_styles(word_document: bytes, table: bytes) -> dict[int, _Style]:
+    """The stylesheet's paragraph styles by index (none when it cannot be read)."""
     fc, size = _fc_lcb(word_document, STSHF)
     if size < 4 or fc + size > len(table):
-        return ParagraphStyles()
-    own: dict[int, dict[int, int]] = {}
-    bases: dict[int, int] = {}
-    names: dict[int, str] = {}
+        return {}
+    styles: dict[int, _Style] = {}
     try:
         header = struct.unpack_from("<H", table, fc)[0]
-        styles = struct.unpack_from("<H", table, fc + 2)[0]
+        count = struct.unpack_from("<H", table, fc + 2)[0]
         base_size = struct.unpack_from("<H", table, fc + 4)[0]
         at = fc + 2 + header
-        for istd in range(styles):
+        for istd in range(count):
             length = struct.unpack_from("<H", table, at)[0]
             std = at + 2
             at = std + length
             if not length or at > fc + size:
                 continue
-            kind_base = struct.unpack_from("<H", table, std + 2)[0]
+            sti, kind_base = struct.unpack_from("<HH", table, std)
             if kind_base & 0x0F != 1:  # a paragraph style
                 continue
-            bases[istd] = kind_base >> 4
             name = std + base_size
             characters = struct.unpack_from("<H", table, name)[0]
-            names[istd] = table[name + 2 : name + 2 + 2 * characters].decode("utf-16-le", "replace")
             upx = name + 2 + 2 * (characters + 1)
             upx_size = struct.unpack_from("<H", table, upx)[0]
-            sprms = _list_sprms(table[upx + 4 : upx + 2 + upx_size])  # after the UPX's istd
-            if sprms:
-                own[istd] = sprms
+            styles[istd] = _Style(
+                sti=sti & 0x0FFF,
+                base=kind_base >> 4,
+                name=table[name + 2 : name + 2 + 2 * characters].decode("utf-16-le", "replace"),
+                sprms=_list_sprms(table[upx + 4 : upx + 2 + upx_size]),  # after the UPX's istd
+            )
     except struct.error:
-        return ParagraphStyles()
-    lists: dict[int, tuple[int, int]] = {}
-    code: set[int] = set()
-    for istd in bases:
-        chain: dict[int, int] = {}
-        seen = istd
-        for _ in range(11):  # the style, then its bases: the nearest setting wins
-            for sprm, value in own.get(seen, {}).items():
-                chain.setdefault(sprm, value)
-            if is_code_style(names.get(seen, "")):
-                code.add(istd)
-            seen = bases.get(seen, 0x0FFF)
-            if seen == 0x0FFF:
-                break
-        if chain.get(SPRM_ILFO, 0) > 0:
-            lists[istd] = (chain[SPRM_ILFO], chain.get(SPRM_ILVL, 0))
-    return ParagraphStyles(lists, frozenset(code))
+        return {}
+    return styles
 
 
 def _list_sprms(grpprl: bytes) -> dict[int, int]:
@@ -146,6 +169,8 @@ def _list_sprms(grpprl: bytes) -> dict[int, int]:
         values[SPRM_ILFO] = int.from_bytes(found[SPRM_ILFO][:2], "little", signed=True)
     if found.get(SPRM_ILVL):
         values[SPRM_ILVL] = min(found[SPRM_ILVL][0], 8)
+    if found.get(SPRM_OUTLINE_LEVEL):
+        values[SPRM_OUTLINE_LEVEL] = min(found[SPRM_OUTLINE_LEVEL][0], 9)
     return values
 
 

@@ -22,6 +22,7 @@ SPRM_INNER_CELL = 0x244B  # sprmPFInnerTableCell: this paragraph mark ends a nes
 SPRM_INNER_TTP = 0x244C  # sprmPFInnerTtp: the end of a nested table's row
 SPRM_ILVL = 0x260A  # sprmPIlvl
 SPRM_ILFO = 0x460B  # sprmPIlfo: the list (LFO index, 1-based; 0 none)
+SPRM_OUTLINE_LEVEL = 0x2640  # sprmPOutLvl: 0-8 a heading's level less one, 9 body text
 SPRM_HUGE_PAPX = 0x6646  # sprmPHugePapx: the grpprl is in the Data stream
 SPRM_DEF_TABLE = 0xD608  # sprmTDefTable: a 2-byte operand size; the row's cells (doc_tables.row_cells)
 SPRM_TABLE_HEADER = 0x3404  # sprmTTableHeader: the row repeats as the table's header
@@ -42,6 +43,7 @@ class Mark:
     cells: tuple[CellShape, ...] = ()  # a row end's: the row's cells, edges and merges
     header: bool = False  # a row end's: the row is a header row
     inner: str = ""  # "cell" or "row": the paragraph mark ends a nested table's cell or row
+    heading: int = 0  # a heading's level (1-9), from its style or its own outline level
 
 
 PLAIN = Mark()
@@ -53,6 +55,7 @@ class ParagraphStyles:
 
     lists: dict[int, tuple[int, int]] = field(default_factory=dict)  # (ilfo, ilvl) by style index
     code: frozenset[int] = frozenset()  # code styles (code_blocks), and styles based on one
+    headings: dict[int, int] = field(default_factory=dict)  # heading level (1-9) by style index
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,9 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         list_id = int.from_bytes(found[SPRM_ILFO][:2], "little", signed=True)
     if found.get(SPRM_ILVL):
         list_level = min(8, found[SPRM_ILVL][0])
+    heading = styles.headings.get(istd, 0)
+    if found.get(SPRM_OUTLINE_LEVEL):
+        heading = found[SPRM_OUTLINE_LEVEL][0] + 1 if found[SPRM_OUTLINE_LEVEL][0] < 9 else 0
     row_end = found.get(SPRM_TTP, b"\0")[:1] != b"\0"
     mark = Mark(
         in_table=in_table,
@@ -162,6 +168,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         cells=row_cells(found.get(SPRM_DEF_TABLE, b"")) if row_end else (),
         header=row_end and found.get(SPRM_TABLE_HEADER, b"\0")[:1] != b"\0",
         inner="row" if _on(found, SPRM_INNER_TTP) else "cell" if _on(found, SPRM_INNER_CELL) else "",
+        heading=heading,
     )
     return PLAIN if mark == PLAIN else mark
 

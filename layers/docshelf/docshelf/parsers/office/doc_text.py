@@ -259,7 +259,8 @@ class _Reader:
                 self._flush()
             else:
                 self.close_table()
-                self.paragraph(piece, plain, props.list_level if props is not None and props.list_id else None)
+                level = props.list_level if props is not None and props.list_id else None
+                self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0)
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
 
@@ -331,12 +332,16 @@ class _Reader:
         self.width = 0
         self.header_rows = 0
 
-    def paragraph(self, raw: str, plain: str, list_level: int | None = None) -> None:
+    def paragraph(self, raw: str, plain: str, list_level: int | None = None, *, heading: int = 0) -> None:
+        """A paragraph, or a heading: unword's next one when the text is its, else one by its style (`heading`:
+        the level its style or outline level gives, 0 for none)."""
         line = " ".join(raw.replace("\x0b", " ").split())
         if line:
             plain_line = line if plain is raw else " ".join(plain.replace("\x0b", " ").split())
             if self.wanted and self.wanted[0][0] == plain_line:
                 self.pages[-1].append(Heading(text=line, level=self.wanted.pop(0)[1], page=self.page))
+            elif heading:
+                self.pages[-1].append(Heading(text=line, level=heading, page=self.page))
             else:
                 self.pages[-1].append(Paragraph(text=line, page=self.page, list_level=list_level))
         self._flush()
