@@ -453,3 +453,31 @@ def test_an_oblique_face_whose_stem_reads_heavy_is_not_bold() -> None:
         ("Heading", "Breeding"),
         ("Paragraph", "Most ducks have a wide flat bill adapted to dredging."),
     ]
+
+
+def _runs_over_spaces(pdf: canvas.Canvas, x: float, y: float, runs: list[str], font: str, size: float) -> None:
+    """Each run its own text object ending with its space glyph, the next run placed where the run's letters end
+    (over that space), as LibreOffice writes a word whose parts differ in format."""
+    for run in runs:
+        obj = pdf.beginText(x, y)
+        obj.setFont(font, size)
+        obj.textOut(run + " ")
+        pdf.drawText(obj)
+        x += pdf.stringWidth(run, font, size)
+
+
+def test_a_word_written_in_runs_drawn_over_their_space_glyphs_stays_one_word() -> None:
+    # The first line: `unde` `r` `line`, each with a space glyph the next is drawn over. The second: the same runs
+    # with their spaces' advance kept, three words.
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    _runs_over_spaces(pdf, 72, HEIGHT - 100, ["Always unde", "r", "line the warnings."], "Helvetica", 11)
+    x = 72.0
+    for run in ["Never unde", "r", "line notes."]:
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(x, HEIGHT - 140, run + " ")
+        x += pdf.stringWidth(run + " ", "Helvetica", 11)
+    pdf.showPage()
+    pdf.save()
+    text = " ".join(_texts(buffer.getvalue()))
+    assert text == "Always underline the warnings. Never unde r line notes."
