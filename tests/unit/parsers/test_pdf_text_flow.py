@@ -236,6 +236,28 @@ def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word
         assert set(analyze(query)) <= terms
 
 
+def test_punctuation_after_a_reference_mark_follows_it_without_a_space() -> None:
+    # TeX sets the full stop right after the mark's advance; by their ink the small digit and the stop stand over
+    # 0.15 em apart, which reads as a word space (`effects ¹ .`).
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    x = LEFT
+    for text, raised in [
+        ("Flow effects", False),
+        ("1", True),
+        (". Pumps failed", False),
+        ("2", True),
+        (", twice.", False),
+    ]:
+        size = 7.0 if raised else 10.0
+        pdf.setFont("Times-Roman", size)
+        pdf.drawString(x, HEIGHT - 80 + (4 if raised else 0), text)
+        x += pdf.stringWidth(text, "Times-Roman", size) + (0.5 if raised else 0.0)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == ["Flow effects ¹. Pumps failed ², twice."]
+
+
 def test_figure_text_stays_out_of_the_body_and_its_caption_stays() -> None:
     texts = _texts(_parse(paper_pdf()))
     body = " ".join(texts)

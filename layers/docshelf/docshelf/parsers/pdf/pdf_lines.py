@@ -38,6 +38,7 @@ EQUAL_GAPS_EM = 0.05
 # per-glyph objects), and so are runs whose glyph boxes (origin to advance, `pdf_chars.GlyphAdvances`) stand this
 # many font sizes apart or less, whatever their ink (pdftotext's word break; the ink rule allows for side bearings).
 ADVANCE_GAP_EM = 0.1
+_CLOSING = re.compile(r"[.,;:!?)\]]")  # punctuation that follows a raised mark without a space (`effects¹.`)
 # A space ending a run whose next run starts within this many font sizes of where the letter before the space ends
 # stands for no gap: no word space (`_overlapped_space`).
 OVERLAPPED_SPACE_EM = 0.05
@@ -322,10 +323,13 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
     # A raised number opening the line marks the note it opens (`³The ideal size`): set off from the note's word.
     mark = _raised(ordered[0], main) and ordered[0].text.strip().isdigit()
     tracking = 0.0 if rtl else _letter_spacing(ordered, main)
+    previous_raised = False
     for run, superscript in zip(ordered, _superscripts(ordered, main), strict=True):
         text = _superscript(run.text, parts[-1]) if superscript else run.text
         if previous is not None and parts:
             ink, gap = (previous.x0 - run.x1,) * 2 if rtl else run_gaps(previous, run)
+            if previous_raised and not rtl and _CLOSING.match(text) and previous.advance and run.advance:
+                ink = gap = run.advance[0] - previous.advance[1]  # a mark's punctuation follows it by the advances
             joined_tail, head = parts[-1], text
             set_off = mark and previous is ordered[0] and head[:1].isalpha() and not no_space_script(head[:1])
             if _cjk_boundary(joined_tail, head) and gap < MIXED_SCRIPT_GAP_EM * run.size:
@@ -347,7 +351,7 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
             ):
                 parts.append(" ")
         parts.append(text)
-        previous = run
+        previous, previous_raised = run, superscript
     return Line(
         text=logical_line(_normal_spaces("".join(parts), monospaced(main.font))),
         x0=min(_start(r) for r in runs),
