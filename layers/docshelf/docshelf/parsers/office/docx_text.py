@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from docshelf.parsers.office.code_blocks import verbatim
 from docshelf.parsers.office.docx_notes import REFERENCES
 from docshelf.parsers.office.docx_numbering import flag, w
+from docshelf.parsers.office.omml import OMATH, OMATH_PARA, omml_latex
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -23,7 +24,6 @@ MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 VML_NS = "urn:schemas-microsoft-com:vml"
 OFFICE_NS = "urn:schemas-microsoft-com:office:office"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-MATH_TEXT = "{http://schemas.openxmlformats.org/officeDocument/2006/math}t"
 EMU_PER_PIXEL = 9525  # 914400 EMU per inch at 96 dpi
 
 _PICTURE_URIS = (
@@ -94,8 +94,10 @@ class _Collector:
             tag = child.tag
             if not isinstance(tag, str) or tag in _SKIPPED or _is_hidden_run(child):
                 continue
-            if tag in (w("t"), MATH_TEXT):
+            if tag == w("t"):
                 self.parts.append(child.text or "")
+            elif tag in (OMATH, OMATH_PARA):
+                self.parts.append(omml_latex(child))
             elif tag in _CHARACTERS:
                 self.parts.append(_CHARACTERS[tag])
             elif tag in REFERENCES and self.cite is not None:
