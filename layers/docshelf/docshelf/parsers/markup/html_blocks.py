@@ -11,6 +11,7 @@ from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.markup.html_menus import menus_before_title
 from docshelf.parsers.markup.html_notes import NOTE_LABEL_CLASSES, PageNotes, find_notes, is_backlink, note_text
 from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
+from docshelf.parsers.markup.mathml import math_image_latex, mathml_latex
 from docshelf.parsers.numerals import roman
 from docshelf.scripts import NO_SPACE
 from docshelf.tables import table_grid
@@ -269,10 +270,8 @@ class HtmlBlockWalker:
             self._flush()
             self._table(element)
             self._place_notes()
-        elif name == "img":
-            self._image(element)
-        elif name == "br":
-            self._inline.append(_BREAK)
+        elif name in ("img", "math", "br"):
+            self._inline_object(element, name)
         elif name == "pre":
             self._flush()
             code = preformatted_text(element)
@@ -299,6 +298,17 @@ class HtmlBlockWalker:
             self._flush()
         else:
             self._children(element)
+
+    def _inline_object(self, element: etree._Element, name: str) -> None:
+        """A line break, an equation (MathML, or a wiki's equation image) as LaTeX in the text, or an image."""
+        if name == "br":
+            self._inline.append(_BREAK)
+            return
+        equation = mathml_latex(element) if name == "math" else math_image_latex(element)
+        if equation is None:
+            self._image(element)
+        else:
+            self._inline.append(equation)
 
     def _note_part(self, element: etree._Element, name: str) -> bool:
         """Whether the element is a note read elsewhere, a note reference (its mark goes in), or a link back."""
