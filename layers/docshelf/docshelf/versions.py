@@ -24,8 +24,9 @@ SCHEMA_VERSION = "1.0"
 # labels in the body's size (category names, axis titles, legends, a spreadsheet's chart area) kept out of the text;
 # group headings over a table's header as cells spanning their columns.
 # 13: `.doc` tables keep their merged cells (each row's cell edges and merge flags on one grid), header rows and
-# nested tables' rows and headings by style; `.ppt` tables with empty or merged cells, or beside other text, are
-# tables; DOCX equations (OMML) and web pages' and EPUBs' (MathML, wiki equation images) as LaTeX; PDF words drawn over their runs' spaces, punctuation after a raised mark.
+# nested tables' rows, and headings come by style; `.ppt` tables with empty or merged cells, or beside other text,
+# are tables; equations as LaTeX (OMML in DOCX and PPTX, MathML and wiki equation images in HTML and EPUB); PDF
+# words drawn over their runs' spaces stay whole, punctuation follows a raised mark.
 PARSER_VERSION = "13"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"

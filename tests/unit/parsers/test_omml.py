@@ -132,3 +132,36 @@ def test_an_equation_nested_past_the_stack_is_read_as_its_characters() -> None:
     body = "<m:sSup><m:e>" * depth + _run("x") + ("</m:e><m:sup>" + _run("2") + "</m:sup></m:sSup>") * depth
     element = etree.fromstring(f'<m:oMath xmlns:m="{M_NS}">{body}</m:oMath>', etree.XMLParser(huge_tree=True))
     assert omml_latex(element) == "$x" + "2" * depth + "$"
+
+
+def test_a_pptx_keeps_its_equations_as_latex_where_they_stand() -> None:
+    # PowerPoint writes an equation as markup compatibility content: OMML for readers of a14, a picture otherwise.
+    import pptx
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    box = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(6), Inches(1))
+    paragraph = box.text_frame.paragraphs[0]
+    paragraph.text = "Roots: "
+    paragraph._p.append(
+        etree.fromstring(
+            '<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+            'xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" '
+            'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+            f'<mc:Choice Requires="a14"><a14:m><m:oMathPara xmlns:m="{M_NS}"><m:oMath>{QUADRATIC}</m:oMath>'
+            "</m:oMathPara></a14:m></mc:Choice><mc:Fallback><a:r><a:t> </a:t></a:r></mc:Fallback>"
+            "</mc:AlternateContent>"
+        )
+    )
+    run = paragraph._p.makeelement("{http://schemas.openxmlformats.org/drawingml/2006/main}r", {})
+    text = run.makeelement("{http://schemas.openxmlformats.org/drawingml/2006/main}t", {})
+    text.text = " for any quadratic."
+    run.append(text)
+    paragraph._p.append(run)
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    parsed = parse_bytes(buffer.getvalue(), "roots.pptx")
+    assert [block.text for block in parsed.blocks() if block.kind == "paragraph"] == [
+        r"Roots: $$x=\frac{-b\pm \sqrt{b^{2}-4ac}}{2a}$$ for any quadratic."
+    ]

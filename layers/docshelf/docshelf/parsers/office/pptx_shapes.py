@@ -12,6 +12,7 @@ from pptx.shapes.picture import Picture
 from docshelf.assets.collect import AssetCollector
 from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
+from docshelf.parsers.office.omml import OMATH, OMATH_PARA, omml_latex
 from docshelf.parsers.office.pptx_diagrams import diagram_data_rid, diagram_paragraphs
 from docshelf.parsers.office.pptx_numbering import AutoNumbering, auto_number
 from docshelf.parsers.ooxml_charts import read_chart
@@ -30,6 +31,7 @@ BULLETED_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, P
 # puts the `date:` of its source) is the deck's content, and so is any plain text box.
 FURNITURE_PLACEHOLDERS = frozenset({PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE})
 _FIELD = qn("a:fld")
+_ALTERNATE = "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"
 _BULLET_TAGS = (qn("a:buChar"), qn("a:buAutoNum"), qn("a:buBlip"))
 
 # Exceptions python-pptx raises on malformed shapes (missing attributes, unknown enum values, bad XML).
@@ -93,6 +95,23 @@ def _picture_asset(shape: Any) -> PreparedImage | None:
     except (*SHAPE_ERRORS, LookupError):
         return None
     return prepare_bytes(blob) if isinstance(blob, bytes) else None
+
+
+def paragraph_text(paragraph: Any) -> str:
+    """A paragraph's text as python-pptx reads it, with its equations (OMML in `mc:AlternateContent`, which it
+    skips) as LaTeX where they stand."""
+    p = paragraph._p
+    if p.find(_ALTERNATE) is None:
+        return str(paragraph.text)
+    parts: list[str] = []
+    for child in p:
+        if child.tag in (qn("a:r"), qn("a:fld")):
+            parts.append("".join(node.text or "" for node in child.iter(qn("a:t"))))
+        elif child.tag == qn("a:br"):
+            parts.append("\v")
+        elif child.tag == _ALTERNATE:
+            parts += [omml_latex(math) for math in child.iter(OMATH_PARA, OMATH) if math.getparent().tag != OMATH_PARA]
+    return "".join(parts)
 
 
 def clean_text(text: str) -> str:
@@ -179,7 +198,7 @@ class ShapeReader:
         blocks: list[Block] = []
         numbering = AutoNumbering()
         for paragraph in frame.paragraphs:
-            text = clean_text(paragraph.text)
+            text = clean_text(paragraph_text(paragraph))
             if not text:
                 continue
             level = int(paragraph.level or 0)
