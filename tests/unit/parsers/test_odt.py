@@ -258,3 +258,37 @@ def test_a_subtitle_is_a_paragraph_under_the_title_as_in_docx() -> None:
         ("heading", "Summary"),
     ]
     assert content.title == "Groundwater Monitoring Report"
+
+
+FORMULA = (
+    '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mrow><mi>E</mi><mo>=</mo><mi>m</mi>'
+    "<msup><mi>c</mi><mn>2</mn></msup></mrow><annotation encoding='StarMath 5.0'>E = m c^2</annotation></semantics>"
+    "</math>"
+)
+
+
+def test_formula_objects_read_as_latex_where_their_frames_stand() -> None:
+    # LibreOffice keeps a formula as an embedded object (its MathML in `Object 1/content.xml`, a picture beside it);
+    # a flat file may hold the MathML in the frame itself. A chart object stays out of the text as before.
+    frame = (
+        '<draw:frame text:anchor-type="as-char"><draw:object xlink:href="./{0}"/>'
+        '<draw:image xlink:href="./ObjectReplacements/{0}"/></draw:frame>'
+    )
+    body = (
+        f"<text:p>Energy is {frame.format('Object 1')} at rest.</text:p>"
+        f"<text:p>Inline: <draw:frame><draw:object>{FORMULA}</draw:object></draw:frame></text:p>"
+        f"<text:p>Sales chart: {frame.format('Object 2')}</text:p>"
+    )
+    content = f"<office:document-content {NAMESPACES}><office:body><office:text>{body}</office:text></office:body>"
+    members = {
+        "content.xml": (content + "</office:document-content>").encode(),
+        "META-INF/manifest.xml": b"<manifest/>",
+        "Object 1/content.xml": FORMULA.encode(),
+        "Object 2/content.xml": f"<office:document-content {NAMESPACES}/>".encode(),
+    }
+    document = parse(build_zip(members, mimetype=ODT_MIME), filename="energy.odt", limits=ParseLimits())
+    assert [block.text for block in document.blocks if isinstance(block, Paragraph)] == [
+        "Energy is $E=mc^{2}$ at rest.",
+        "Inline: $E=mc^{2}$",
+        "Sales chart:",
+    ]

@@ -24,10 +24,11 @@ _SKIPPED = frozenset({"annotation", "annotation-xml", "none", "mprescripts", "mp
 _LARGE_OPERATORS = frozenset("∑∏∐∫∬∭∮⋃⋂⋁⋀") | FUNCTIONS
 
 
-def mathml_latex(element: etree._Element) -> str:
-    """A `<math>` element as `$…$`, or `$$…$$` when displayed as a block; '' when it shows nothing. An equation
-    nested too deep to walk is its characters."""
-    display = str(element.get("display", "")).lower() == "block" or str(element.get("mode", "")) == "display"
+def mathml_latex(element: etree._Element, *, display: bool | None = None) -> str:
+    """A `<math>` element as `$…$`, or `$$…$$` when displayed as a block (`display`, by default its attributes
+    say); '' when it shows nothing. An equation nested too deep to walk is its characters."""
+    if display is None:
+        display = str(element.get("display", "")).lower() == "block" or str(element.get("mode", "")) == "display"
     try:
         body = tex_annotation(element)
         if body is None:

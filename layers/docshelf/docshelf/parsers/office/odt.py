@@ -15,6 +15,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
 from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verbatim
+from docshelf.parsers.office.odt_formulas import inline_formulas
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
@@ -60,6 +61,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if "meta.xml" in names:
             meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
             title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
+        inline_formulas(content.getroot(), archive, limits)
         images = ImageSource(member_images(archive, limits, what="ODT"))
         walker = OdtWalker(heading_styles(content.getroot()), images, Numbering.read(*roots), code_styles(roots))
         body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
