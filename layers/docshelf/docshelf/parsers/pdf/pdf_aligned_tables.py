@@ -164,14 +164,25 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
     """The block's and its header's cells cut between two runs at least NARROW_CELL_GAP_EM apart where another row
     has two runs side by side at the same edges (within EDGE_ALIGN_PT): a column of numbers set flush right beside
     a column of text set flush left, a cell's padding apart, is two columns though the gap is narrower than
-    CELL_GAP_EM (Word's and LibreOffice's tables). Two numbers side by side, their glyphs apart, are two cells where
-    another row has two numbers ending at the same two edges: columns of figures set flush right (a browser's table
-    without padding sets them a point and a half apart)."""
+    CELL_GAP_EM (Word's and LibreOffice's tables). So is a number opening its cell and a run its glyphs' advances
+    apart where another row has a number of another width ending at the same edge and a run starting at the same
+    place (a spreadsheet's numbers set flush right against the text of the next column, `12` | `Acme Pumps`, two
+    points apart; numbers of one width, `5 kW` over `7 kW`, show no flush-right column). Two numbers side by side,
+    their glyphs apart, are two cells where another row has two numbers ending at the same two edges: columns of
+    figures set flush right (a browser's table without padding sets them a point and a half apart)."""
     rows = [*block, *([header] if header is not None else [])]
     if not any(len(cell) > 1 for row in rows for cell in row.cells):
         return block, header
     seams = [
         [(left.x1, right.x0) for left, right in itertools.pairwise(row.runs) if _apart(left, right)] for row in rows
+    ]
+    number_cells = [
+        [
+            (left.x0, left.x1, right.x0)
+            for left, right in itertools.pairwise(row.runs)
+            if _touching_apart(left, right) and _NUMBER.fullmatch(left.text.strip())
+        ]
+        for row in rows
     ]
     number_seams = [
         [(left.x1, right.x1) for left, right in itertools.pairwise(row.runs) if _numbers_apart(left, right)]
@@ -187,13 +198,31 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
             for other_first, other_second in pairs
         )
 
+    def flush_right(number: int, start: float, end: float, next_start: float) -> bool:
+        """Whether another row has a number of another width ending at `end` and a run starting at `next_start`."""
+        return any(
+            abs(other_end - end) <= EDGE_ALIGN_PT
+            and abs(other_next - next_start) <= EDGE_ALIGN_PT
+            and abs(other_start - start) > EDGE_ALIGN_PT
+            for other, triples in enumerate(number_cells)
+            if other != number
+            for other_start, other_end, other_next in triples
+        )
+
     def cut(number: int, row: _Row) -> _Row:
         pieces: list[list[Run]] = []
         for cell in row.cells:
             pieces.append([cell[0]])
             for left, right in itertools.pairwise(cell):
-                if (_apart(left, right) and aligned(seams, number, left.x1, right.x0)) or (
-                    _numbers_apart(left, right) and aligned(number_seams, number, left.x1, right.x1)
+                number_first = pieces[-1] == [left] and _NUMBER.fullmatch(left.text.strip()) is not None
+                if (
+                    (_apart(left, right) and aligned(seams, number, left.x1, right.x0))
+                    or (
+                        number_first
+                        and _touching_apart(left, right)
+                        and flush_right(number, left.x0, left.x1, right.x0)
+                    )
+                    or (_numbers_apart(left, right) and aligned(number_seams, number, left.x1, right.x1))
                 ):
                     pieces.append([right])
                 else:
@@ -202,6 +231,11 @@ def _cut_at_aligned_edges(block: list[_Row], header: _Row | None) -> tuple[list[
 
     cut_rows = [cut(number, row) for number, row in enumerate(rows)]
     return cut_rows[: len(block)], cut_rows[-1] if header is not None else None
+
+
+def _touching_apart(left: Run, right: Run) -> bool:
+    """The runs' glyphs stand apart by their advances (ADVANCE_GAP_EM at least): not letters of one word."""
+    return run_gaps(left, right)[1] >= ADVANCE_GAP_EM * max(left.size, right.size, 1.0)
 
 
 def _numbers_apart(left: Run, right: Run) -> bool:

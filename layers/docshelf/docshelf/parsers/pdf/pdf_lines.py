@@ -21,7 +21,7 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.pdf.pdf_bidi import logical_line
 from docshelf.parsers.pdf.pdf_chars import SPACE_GAP_EM
 from docshelf.parsers.pdf.pdf_layout import Gutter, overfull_bridges, page_gutters
-from docshelf.parsers.pdf.pdf_text import Run
+from docshelf.parsers.pdf.pdf_text import FIGURE, Run
 from docshelf.scripts import has_cjk_letter, no_space_script
 
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
@@ -31,6 +31,11 @@ _LTR = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 # space a justified line stretched (`_stretched_word_spaces`): no wider than JUSTIFIED_GAP_EM, among the words of the
 # rows within NEIGHBOUR_ROWS_EM, or as wide as such a gap of its row within EQUAL_GAPS_EM.
 FRAGMENT_GAP_EM = 1.0
+# Vertical runs within this many font sizes of one another across the line, and this far apart along it, are glyphs
+# of one line (`_vertical_groups`).
+VERTICAL_COLUMN_EM = 0.5
+VERTICAL_GLYPH_GAP_EM = 0.6
+VERTICAL_WORD_GAP_EM = 0.25
 JUSTIFIED_GAP_EM = 8.0
 NEIGHBOUR_ROWS_EM = 4.0
 EQUAL_GAPS_EM = 0.05
@@ -134,7 +139,7 @@ def page_lines(runs: list[Run], rows: list[list[Run]] | None = None) -> tuple[li
 
 
 def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
-    lines: list[Line] = [_make_line([run], is_rtl(run.text), vertical=True) for run in runs if run.vertical]
+    lines = [_vertical_line(group) for group in _vertical_groups([run for run in runs if run.vertical])]
     for index, row in enumerate(rows):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
@@ -160,6 +165,50 @@ def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
     return lines
 
 
+def _vertical_groups(runs: list[Run]) -> list[list[Run]]:
+    """Vertical runs in the order they were drawn, those that follow one another along one column (a glyph per text
+    object, as Calc writes a header turned on its side) in one group."""
+    groups: list[list[Run]] = []
+    for run in runs:
+        if groups:
+            last = groups[-1][-1]
+            size = max(run.size, last.size, 1.0)
+            along = max(run.top - last.bottom, last.top - run.bottom)
+            if abs(run.x0 - last.x0) <= VERTICAL_COLUMN_EM * size and along <= VERTICAL_GLYPH_GAP_EM * size:
+                groups[-1].append(run)
+                continue
+        groups.append([run])
+    return groups
+
+
+def _vertical_line(runs: list[Run]) -> Line:
+    """One vertical line of runs drawn in reading order: their texts run together, a space where a glyph object
+    holds one (`t `) or the glyphs stand VERTICAL_WORD_GAP_EM apart."""
+    if len(runs) == 1:
+        return _make_line(runs, is_rtl(runs[0].text), vertical=True)
+    parts = [runs[0].text]
+    for previous, run in itertools.pairwise(runs):
+        along = max(run.top - previous.bottom, previous.top - run.bottom)
+        if along > VERTICAL_WORD_GAP_EM * max(run.size, previous.size, 1.0) and not previous.text[-1:].isspace():
+            parts.append(" ")
+        parts.append(run.text)
+    text = " ".join("".join(parts).split())
+    main = max(runs, key=lambda run: len(run.text.strip()))
+    return Line(
+        text=text,
+        x0=min(run.x0 for run in runs),
+        top=min(run.top for run in runs),
+        x1=max(run.x1 for run in runs),
+        bottom=max(run.bottom for run in runs),
+        size=main.size,
+        bold=all(run.bold for run in runs if run.text.strip()),
+        rtl=is_rtl(text),
+        vertical=True,
+        italic=all(run.italic for run in runs if run.text.strip()),
+        font=_majority_font(runs),
+    )
+
+
 def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) -> set[int]:
     """The runs (by id) of a row, sorted by x, before which a gap wider than FRAGMENT_GAP_EM is a word space that
     justification stretched rather than a gutter, a tab stop or a table column: the run before the gap ends with a
@@ -171,7 +220,7 @@ def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) ->
     previous: Run | None = None
     right_edge = 0.0
     for run in row:
-        if previous is not None and _ends_word(previous, run):
+        if previous is not None and _ends_word(previous, run) and not _figures(previous, run):
             size = max(run.size, previous.size, 1.0)
             gap = run.x0 - right_edge
             if FRAGMENT_GAP_EM * size < gap <= JUSTIFIED_GAP_EM * size:
@@ -185,6 +234,12 @@ def _stretched_word_spaces(row: list[Run], rows: list[list[Run]], index: int) ->
         if beside
         or any(abs(gap - other[1]) <= EQUAL_GAPS_EM * size for other in candidates[:number] + candidates[number + 1 :])
     }
+
+
+def _figures(left: Run, right: Run) -> bool:
+    """Two runs that are both figures (`12,553`, `(81)`, `—`): a justified line stretches the spaces of its words,
+    a table's row of figures only looks like one when its columns are set equally far apart."""
+    return FIGURE.fullmatch(left.text.strip()) is not None and FIGURE.fullmatch(right.text.strip()) is not None
 
 
 def _ends_word(run: Run, following: Run) -> bool:

@@ -33,6 +33,9 @@ MIN_MULTI_COLUMN_SHARE = 0.5
 MAX_MEDIAN_CELL_CHARS = 30
 MAX_CELL_CHARS = 120
 MAX_ROWS = 80
+SIDE_GAP = 24.0  # points: groups of rules at the same heights this far apart or less are one table's (`_side_by_side`)
+MIN_RULES_BESIDE = 3
+SAME_HEIGHTS_SHARE = 0.8
 WRAP_PITCH_SHARE = 0.9  # a line this much nearer the line above than the rows' pitch wraps a row on
 SAMPLED = 3  # runs measured first for gaps inside them
 RunCutter = Callable[[Run], list[Run]]
@@ -44,14 +47,12 @@ def find_rule_tables(
 ) -> tuple[list[PlacedTable], list[Run]]:
     """Tables bounded by aligned horizontal rules outside the ruled grids, and the runs left outside them. `cut` puts a
     run between the rules in pieces at its wide gaps (a row written as one text object, `pdf_gaps`)."""
-    horizontal = [
-        rule
-        for rule in horizontal_rules(rules)
-        if rule[2] - rule[0] >= MIN_RULE_WIDTH and not any(_within(rule, grid) for grid in grids)
-    ]
+    outside = [rule for rule in horizontal_rules(rules) if not any(_within(rule, grid) for grid in grids)]
+    horizontal = [rule for rule in outside if rule[2] - rule[0] >= MIN_RULE_WIDTH]
+    groups = _side_by_side(_aligned_groups(horizontal), _aligned_groups(outside))
     tables: list[PlacedTable] = []
     remaining = runs
-    for group in (part for rules_of_width in _aligned_groups(horizontal) for part in _apart(rules_of_width, runs)):
+    for group in (part for rules_of_width in groups for part in _apart(rules_of_width, runs)):
         placed, remaining = _rule_table(group, remaining, page, cut)
         if placed is not None:
             tables.append(placed)
@@ -76,6 +77,41 @@ def _aligned_groups(rules: list[Rule]) -> list[list[Rule]]:
         else:
             groups.append([rule])
     return [group for group in groups if len(group) >= 2]
+
+
+def _side_by_side(groups: list[list[Rule]], segments: list[list[Rule]]) -> list[list[Rule]]:
+    """The groups, with those drawn at the same heights side by side a gutter apart (a spreadsheet underlines each
+    group of columns apart) joined into one group spanning them, and so are shorter segments (`segments`: groups of
+    any width) at those heights beside them, a column too narrow for MIN_RULE_WIDTH."""
+    joined: list[list[Rule]] = []
+    for group in sorted(groups, key=lambda g: g[0][0]):
+        if joined and _beside(joined[-1], group):
+            joined[-1] = _spanning(joined[-1], group)
+        else:
+            joined.append(group)
+    result: list[list[Rule]] = []
+    for group in joined:
+        for segment in sorted(segments, key=lambda g: g[0][0]):
+            if segment[0][2] - segment[0][0] < MIN_RULE_WIDTH and _beside(group, segment):
+                group = _spanning(group, segment)
+        result.append(group)
+    return result
+
+
+def _beside(left: list[Rule], right: list[Rule]) -> bool:
+    """Whether `right` stands a gutter right of `left`, both of MIN_RULES_BESIDE rules or more, and most rules of
+    the one with fewer lie at the heights of the other's."""
+    gap = right[0][0] - left[0][2]
+    if not 0.0 <= gap <= SIDE_GAP or min(len(left), len(right)) < MIN_RULES_BESIDE:
+        return False
+    fewer, more = sorted((left, right), key=len)
+    matched = sum(1 for rule in fewer if any(abs(rule[1] - other[1]) <= SAME_POSITION for other in more))
+    return matched >= SAME_HEIGHTS_SHARE * len(fewer)
+
+
+def _spanning(left: list[Rule], right: list[Rule]) -> list[Rule]:
+    """`left`'s rules drawn across both groups."""
+    return [(rule[0], rule[1], right[0][2], rule[3]) for rule in left]
 
 
 def _apart(rules: list[Rule], runs: list[Run]) -> list[list[Rule]]:

@@ -48,6 +48,12 @@ _TEXT_BUFFER_UNITS = 4096
 MAX_PATH_SEGMENTS = 256
 DRAWING_SEGMENTS = 6
 FLAT_BOX_EM, ASCENT_EM, DESCENT_EM = 0.05, 0.8, 0.2
+# A figure's run whose box starts this many font sizes before its first glyph's origin starts at the glyph: the
+# space before it is padding (Calc sets a right-aligned figure after a space glyph as wide as the cell), and its box
+# would reach over the cell before it.
+WIDE_LEAD_EM = 2.0
+# A figure as a table cell holds it: `12,553`, `(81)`, `-3.5%`, `$1,200`, or a dash for none.
+FIGURE = re.compile(r"[-+−–—(]?[$€£¥]?\d[\d,.\u202f\u00a0]*%?\)?|[—–-]")
 # A baseline turned more than this many degrees from the page's axes is not set in a line of the page: a diagonal
 # watermark or stamp ("DRAFT" at 45°), a slanted chart label.
 SKEWED_DEGREES = 10.0
@@ -320,6 +326,7 @@ class PageReader:
         bold, italic, font = self._font_style(obj)
         if advance is not None and self._glyphs is not None and " " in text.strip() and monospaced(font):
             text = _with_columns(text, self._glyphs.columns(*chars))
+        x0 = _first_glyph(x0, advance, size) if FIGURE.fullmatch(text.strip()) else x0
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
         run = Run(
@@ -381,6 +388,13 @@ class PageReader:
                 cached = (bold, italic, name)
             self._fonts[key] = cached
         return cached
+
+
+def _first_glyph(x0: float, advance: tuple[float, float] | None, size: float) -> float:
+    """Where a figure's run starts: at its first glyph's origin when its box starts WIDE_LEAD_EM or more before it
+    (leading spaces as wide as a cell, as Calc pads a right-aligned figure, have no ink). Only figures: a listing set
+    in a proportional font indents its lines with such spaces."""
+    return advance[0] if advance is not None and advance[0] - x0 > WIDE_LEAD_EM * size else x0
 
 
 def _light_style(name: str) -> bool:
