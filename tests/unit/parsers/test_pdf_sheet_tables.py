@@ -169,3 +169,23 @@ def test_a_financial_workbook_printed_by_calc_reads_a_cell_per_figure(corpus_dir
     assert "| Total | 46,293 | 7,904 | 7,351 | (553) | (110) | (262) | (1,722) |" in rows
     texts = " ".join(block.text for block in content.blocks if not isinstance(block, Table))
     assert "Sales (a) Underlying Trading operating profit (b)" in texts
+
+
+SHEET_VALUES = [("12", "145", "9,060"), ("340", "12", "2,068"), ("56", "38", "1,985"), ("3", "1,890", "418")]
+
+
+def test_headings_at_the_left_of_wide_cells_head_the_figures_flush_right_below_them() -> None:
+    # Each heading starts at its cell's left edge, each figure ends at the right edge: `first` stands far left of
+    # the first column of figures, `second` and `third` in the gutters before theirs.
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Helvetica", 10)
+    for index, heading in enumerate(["first", "second", "third"]):
+        pdf.drawString(60 + 90 * index, HEIGHT - 100, heading)
+    for row, values in enumerate(SHEET_VALUES, start=1):
+        for index, value in enumerate(values):
+            pdf.drawString(146 + 90 * index - stringWidth(value, "Helvetica", 10), HEIGHT - 100 - 14 * row, value)
+    pdf.showPage()
+    pdf.save()
+    [table] = _tables(buffer.getvalue())
+    assert table.splitlines()[:3] == ["| first | second | third |", "|---|---|---|", "| 12 | 145 | 9,060 |"]

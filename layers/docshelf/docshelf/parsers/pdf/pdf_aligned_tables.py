@@ -374,7 +374,9 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     """The row above the block, its runs regrouped by the block's columns, when it fills two or more of them and
     stands no further above than the block's own row pitch allows."""
     pitch = statistics.median(b.top - a.top for a, b in itertools.pairwise(block))
-    if block[0].top - row.top > 1.5 * pitch or row.x0 < columns[0][0] - pitch or row.x1 > columns[-1][1] + 3 * pitch:
+    if block[0].top - row.top > 1.5 * pitch or row.x1 > columns[-1][1] + 3 * pitch:
+        return None
+    if row.x0 < columns[0][0] - pitch and not _far_left_heading(row, columns, block):
         return None
     by_column: dict[int, list[Run]] = {}
     last_of: dict[int, int] = {}
@@ -415,6 +417,12 @@ def _header(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) ->
     order = sorted(by_column)
     spans = [last_of.get(column, column) - column + 1 for column in order]
     return _Row(row.runs, [by_column[i] for i in order], row.top, row.bottom, order, spans if last_of else None)
+
+
+def _far_left_heading(row: _Row, columns: list[tuple[float, float]], block: list[_Row]) -> bool:
+    """Whether a row starting far left of the block's first column opens with the heading a spreadsheet sets at the
+    left of a wide cell whose figures end flush right (its first cell ending before them)."""
+    return row.cells[0][-1].x1 <= columns[0][0] and 0 in _flush_right(block, columns)
 
 
 def _centred_heading(run: Run, columns: list[tuple[float, float]], crossed: list[int]) -> tuple[int, int] | None:
