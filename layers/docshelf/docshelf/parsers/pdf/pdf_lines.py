@@ -139,7 +139,7 @@ def page_lines(runs: list[Run], rows: list[list[Run]] | None = None) -> tuple[li
 
 
 def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
-    lines = [_vertical_line(group) for group in _vertical_groups([run for run in runs if run.vertical])]
+    lines = vertical_lines([run for run in runs if run.vertical])
     for index, row in enumerate(rows):
         rtl = is_rtl("".join(run.text for run in row))
         row.sort(key=lambda run: run.x0)
@@ -163,6 +163,11 @@ def _lines(runs: list[Run], rows: list[list[Run]]) -> list[Line]:
         if fragment:
             lines.append(_make_line(fragment, rtl))
     return lines
+
+
+def vertical_lines(runs: list[Run]) -> list[Line]:
+    """The lines of vertical runs (text turned on its side), in the order they were drawn."""
+    return [_vertical_line(group) for group in _vertical_groups(runs)]
 
 
 def _vertical_groups(runs: list[Run]) -> list[list[Run]]:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from docshelf.model import Table, TableCell
 from docshelf.parsers.pdf.pdf_flow import CAPTION
 from docshelf.parsers.pdf.pdf_gaps import roominess
-from docshelf.parsers.pdf.pdf_lines import Line, build_lines
+from docshelf.parsers.pdf.pdf_lines import Line, build_lines, vertical_lines
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
 from docshelf.parsers.pdf.pdf_spans import Span, column_of, heading_row, heads_a_group, spanned_columns
 from docshelf.parsers.pdf.pdf_tables import SAME_POSITION, TOLERANCE, PlacedTable, Rule, horizontal_rules
@@ -152,10 +152,11 @@ def _rule_table(
     top, bottom = rules[0][3], rules[-1][1]
     inside: list[Run] = []
     outside: list[Run] = []
+    turned: list[Run] = []  # text turned on its side between the rules: a sheet's headings over narrow columns
     for run in runs:
         middle_y = (run.top + run.bottom) / 2
-        framed = x0 <= run.x0 and run.x1 <= x1 and top < middle_y < bottom and not run.vertical
-        (inside if framed else outside).append(run)
+        framed = x0 <= run.x0 and run.x1 <= x1 and top < middle_y < bottom
+        (turned if framed and run.vertical else inside if framed else outside).append(run)
     if not inside:
         return None, runs
     if cut is not None:
@@ -184,6 +185,12 @@ def _rule_table(
     grid = _grid(rows, columns)
     header_rows = _header_rows(rules, rows)
     group = _header_spans(rows, columns, grid, header_rows, one_row=spanning is not None)
+    headings = _turned_headings(turned, columns, rows) if group is None else None
+    if headings is None:
+        outside += turned
+    else:
+        grid.insert(headings[0], headings[1])
+        header_rows = max(header_rows, headings[0] + 1)
     table_cells = [TableCell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
     if group is not None:
         # A heading of the first row over a column the second leaves empty heads that column down both.
@@ -202,6 +209,27 @@ def _rule_table(
         header_rows=header_rows,
     )
     return PlacedTable(table, x0, rules[0][1], x1, rules[-1][3]), outside
+
+
+def _turned_headings(
+    turned: list[Run], columns: list[tuple[float, float]], rows: list[list[Line]]
+) -> tuple[int, list[str]] | None:
+    """The headings set on their side over the columns (each vertical line in the column nearest its middle, the
+    lines of one column left to right), and the index of the first row below them; None unless two columns or more
+    have one."""
+    if not turned:
+        return None
+    lines = sorted(vertical_lines(turned), key=lambda line: line.x0)
+    cells = [""] * len(columns)
+    for line in lines:
+        middle = (line.x0 + line.x1) / 2
+        index = min(range(len(columns)), key=lambda i: max(columns[i][0] - middle, middle - columns[i][1], 0.0))
+        cells[index] = join_lines([cells[index], line.text]) if cells[index] else line.text
+    if sum(1 for cell in cells if cell) < 2:
+        return None
+    bottom = max(line.bottom for line in lines)
+    below = next((i for i, row in enumerate(rows) if min(line.top for line in row) >= bottom - TOLERANCE), len(rows))
+    return below, cells
 
 
 def _with_spanning_headings(
