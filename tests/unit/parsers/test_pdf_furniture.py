@@ -5,10 +5,16 @@ edge that are text."""
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+import docx
 import pytest
+from docx.oxml.ns import qn
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen import canvas
 
@@ -291,3 +297,25 @@ def test_what_a_browser_prints_around_a_one_page_web_page_is_dropped(stamp: str)
     assert _paragraphs(content) == [
         "The harbour office reopens on 12/6/26, 7:57 AM local time. https://harbour.example.org/notices"
     ]
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) exports the document")
+def test_a_footnote_a_tab_after_its_number_over_the_footer_is_kept(corpus_dir: Path, tmp_path: Path) -> None:
+    """LibreOffice's export of a Word file sets a footnote's text a tab after its number (3.3 of its font sizes): on
+    page 1, over the page's footer, the `1` read as the page's own number and the note's words went with it."""
+    source = docx.Document(str(corpus_dir / "docx" / "testWORD_various.docx"))
+    body = source.element.body
+    for element in list(body)[1:]:  # the paragraph citing the note, then running text filling the page
+        if element.tag != qn("w:sectPr"):
+            body.remove(element)
+    for _ in range(6):
+        source.add_paragraph("The operators compare the flow readings with the design curve before each shift. " * 4)
+    source.save(str(tmp_path / "notes.docx"))
+    subprocess.run(
+        ["soffice", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / "notes.docx")],
+        check=True, capture_output=True, env={**os.environ, "HOME": str(tmp_path)}, timeout=240,
+    )  # fmt: skip
+    texts = _paragraphs(_parse((tmp_path / "notes.pdf").read_bytes()))
+    assert "1 This is a footnote." in texts
+    assert not any("footer text" in text for text in texts)

@@ -33,8 +33,9 @@ APART_EM = 1.0  # a gap this many font sizes wide sets the lines at a page's edg
 # A page number is set no more than this over the body's size (a Japanese class sets its kanji smaller than the
 # Latin digits of its folios); a chapter's number opening its page is larger.
 NUMBER_SIZE_SLACK = 1.1
-# A number this close before three words or more that do not repeat labels them (a footnote's number).
-LABEL_GAP_EM, LABEL_TEXT_WORDS = 2.5, 3
+# A number this close before three words or more that do not repeat labels them (a footnote's number; LibreOffice
+# sets a footnote's text a tab after it, 3.3 of the note's font sizes in its export of a Word file).
+LABEL_GAP_EM, LABEL_TEXT_WORDS = 4.0, 3
 PRINT_EDGE_SIZE = 9.0
 _PAGE_NUMBER = re.compile(
     r"^(?:(?:page|p\.|seite|pág\.?|страница)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
