@@ -590,3 +590,27 @@ def test_a_powerpoint97_table_with_empty_and_merged_cells_beside_a_text_box_read
     ]
     assert _kinds(from_pptx) == expected
     assert _kinds(from_ppt) == expected
+
+
+def test_word97_table_properties_of_a_damaged_file_never_make_a_broken_grid() -> None:
+    # Random sprmTDefTable operands (cells out of order, edges backwards, zero widths): every table read from them
+    # covers each position of its grid once, with spans of one or more, or falls back to plain rows.
+    from docshelf.parsers.office.doc_tables import row_cells, word_table
+
+    rng = random.Random(36)
+    checked = 0
+    for _ in range(3000):
+        shapes = row_cells(bytes(rng.randrange(256) for _ in range(rng.randrange(80))))
+        if not shapes:
+            continue
+        checked += 1
+        table = word_table([["x"] * len(shapes), ["y"] * len(shapes)], [shapes, shapes], page=1)
+        covered = [
+            (row, col)
+            for cell in table.cells
+            for row in range(cell.row, cell.row + cell.rowspan)
+            for col in range(cell.col, cell.col + cell.colspan)
+        ]
+        assert all(cell.colspan >= 1 and cell.rowspan >= 1 for cell in table.cells)
+        assert len(covered) == len(set(covered)) and all(0 <= col < table.n_cols for _, col in covered)
+    assert checked > 100

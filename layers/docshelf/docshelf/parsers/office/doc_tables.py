@@ -8,6 +8,7 @@ merged with the one above is flagged in each row below the first (vertMerge) and
 
 from __future__ import annotations
 
+import itertools
 import struct
 from dataclasses import dataclass
 
@@ -59,8 +60,8 @@ class _Cell:
 def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, page: int, header_rows: int = 1) -> Table:
     """The table of `rows` (each row's cell texts) placed by `shapes` (each row's cells as sprmTDefTable gives
     them). When some row's shape does not match its cells (a nested table's cells among them, a row without
-    properties), the table is read as plain rows."""
-    if [len(shape) for shape in shapes] != [len(row) or -1 for row in rows]:
+    properties, cells out of order), the table is read as plain rows."""
+    if [len(shape) for shape in shapes] != [len(row) or -1 for row in rows] or not all(map(_in_order, shapes)):
         return table_from_rows(rows, page=page, header_rows=header_rows)
     edges = _column_edges([cell for shape in shapes for cell in shape])
     if len(edges) - 1 > _MAX_COLUMNS:
@@ -89,6 +90,13 @@ def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, pa
     n_cols = max(1, len(edges) - 1)
     cells = tuple(TableCell(c.row, c.col, c.text, c.rowspan, min(c.colspan, n_cols - c.col)) for c in placed)
     return Table(cells=cells, n_rows=len(rows), n_cols=n_cols, page=page, header_rows=min(header_rows, len(rows)))
+
+
+def _in_order(shape: tuple[CellShape, ...]) -> bool:
+    """Whether a row's cells stand left to right, each wider than nothing (a damaged file's may not)."""
+    return all(cell.left < cell.right for cell in shape) and all(
+        right.left >= left.right - _EDGE_TOLERANCE for left, right in itertools.pairwise(shape)
+    )
 
 
 def _column_edges(cells: list[CellShape]) -> list[int]:
