@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass
 
 from docshelf.model import Table, TableCell
+from docshelf.parsers.office.cell_edges import nearest_edge, snapped_edges
 from docshelf.tables import table_from_rows
 
 _TC80_SIZE = 20
@@ -63,7 +64,9 @@ def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, pa
     properties, cells out of order), the table is read as plain rows."""
     if [len(shape) for shape in shapes] != [len(row) or -1 for row in rows] or not all(map(_in_order, shapes)):
         return table_from_rows(rows, page=page, header_rows=header_rows)
-    edges = _column_edges([cell for shape in shapes for cell in shape])
+    edges = snapped_edges(
+        (edge for shape in shapes for cell in shape for edge in (cell.left, cell.right)), _EDGE_TOLERANCE
+    )
     if len(edges) - 1 > _MAX_COLUMNS:
         return table_from_rows(rows, page=page, header_rows=header_rows)
     placed: list[_Cell] = []
@@ -71,7 +74,7 @@ def word_table(rows: list[list[str]], shapes: list[tuple[CellShape, ...]], *, pa
     for r, (texts, shape) in enumerate(zip(rows, shapes, strict=True)):
         before: _Cell | None = None
         for text, cell in zip(texts, shape, strict=True):
-            first, last = _column(edges, cell.left), _column(edges, cell.right)
+            first, last = nearest_edge(edges, cell.left), nearest_edge(edges, cell.right)
             colspan = max(1, last - first)
             owner = above.get(first)
             if cell.horz_merge in _HORZ_MERGED and before is not None:
@@ -97,19 +100,6 @@ def _in_order(shape: tuple[CellShape, ...]) -> bool:
     return all(cell.left < cell.right for cell in shape) and all(
         right.left >= left.right - _EDGE_TOLERANCE for left, right in itertools.pairwise(shape)
     )
-
-
-def _column_edges(cells: list[CellShape]) -> list[int]:
-    edges: list[int] = []
-    for edge in sorted({edge for cell in cells for edge in (cell.left, cell.right)}):
-        if not edges or edge - edges[-1] > _EDGE_TOLERANCE:
-            edges.append(edge)
-    return edges
-
-
-def _column(edges: list[int], x: int) -> int:
-    """The index of the grid edge nearest `x`."""
-    return min(range(len(edges)), key=lambda index: abs(edges[index] - x))
 
 
 def _joined(first: str, second: str) -> str:

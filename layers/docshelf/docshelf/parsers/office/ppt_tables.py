@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from docshelf.parsers.office.cell_edges import nearest_edge, snapped_edges
 from docshelf.parsers.office.ppt_placeholders import A_NS, P_NS, rewrite_slides, shape_text, slide_records
 
 if TYPE_CHECKING:
@@ -86,8 +87,8 @@ def _table(group: Record) -> PptTable | None:
     cells: list[PptCell] = []
     taken: set[tuple[int, int]] = set()
     for (left, top, right, bottom), paragraphs in placed:
-        row, col = _index(rows, top), _index(columns, left)
-        rowspan, colspan = max(1, _index(rows, bottom) - row), max(1, _index(columns, right) - col)
+        row, col = nearest_edge(rows, top), nearest_edge(columns, left)
+        rowspan, colspan = max(1, nearest_edge(rows, bottom) - row), max(1, nearest_edge(columns, right) - col)
         covered = {(r, c) for r in range(row, row + rowspan) for c in range(col, col + colspan)}
         if covered & taken:  # overlapping rectangles: not a grid
             return None
@@ -130,16 +131,8 @@ def _cell(shape: Record) -> tuple[tuple[int, int, int, int], tuple[str, ...]] | 
 def _edges(
     values: list[int], *, axis: int, placed: list[tuple[tuple[int, int, int, int], tuple[str, ...]]]
 ) -> list[int]:
-    smallest = min(box[axis + 2] - box[axis] for box, _ in placed)
-    edges: list[int] = []
-    for value in sorted(set(values)):
-        if not edges or value - edges[-1] > _EDGE_SHARE * smallest:
-            edges.append(value)
-    return edges
-
-
-def _index(edges: list[int], value: int) -> int:
-    return min(range(len(edges)), key=lambda index: abs(edges[index] - value))
+    """The grid's edges along one axis, those nearer than _EDGE_SHARE of the smallest cell's extent one."""
+    return snapped_edges(values, _EDGE_SHARE * min(box[axis + 2] - box[axis] for box, _ in placed))
 
 
 def put_tables(pptx: bytes, slides: list[list[PptTable]]) -> bytes:
