@@ -54,3 +54,12 @@ def spaced(latex: str) -> str:
     """The equation with each symbol command's space (`\\pi r`, not `\\pir`) kept only before a letter or another
     command."""
     return _SPACES.sub(" ", _SPACE_BEFORE_MARK.sub("", latex)).strip()
+
+
+def token(text: str) -> str:
+    """An identifier, number or operator: a function name (`sin`) as its command, other symbols as theirs."""
+    return command("\\" + text) if text in FUNCTIONS else symbols(text)
+
+
+def matrix(rows: list[list[str]]) -> str:
+    return r"\begin{matrix}" + r" \\ ".join(" & ".join(cells) for cells in rows) + r"\end{matrix}"

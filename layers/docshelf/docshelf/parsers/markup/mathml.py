@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from docshelf.parsers.markup.html_tables import local_name
-from docshelf.parsers.math_latex import ACCENTS, FUNCTIONS, command, grouped, spaced, symbols
+from docshelf.parsers.math_latex import ACCENTS, FUNCTIONS, grouped, matrix, spaced, symbols, token
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -45,22 +45,26 @@ def math_image_latex(image: etree._Element) -> str | None:
     any other image. Wikipedia shows these and hides the MathML beside them."""
     classes = str(image.get("class", "")).split()
     kind = next((cls for cls in classes if cls.startswith("mwe-math-fallback-image")), None)
-    tex = " ".join(str(image.get("alt", "")).split())
-    if kind is None or not tex:
+    alt = str(image.get("alt", ""))
+    if kind is None or not alt.strip():
         return None
-    wrapped = _DISPLAY_STYLE.match(tex)
-    body = wrapped.group(1).strip() if wrapped else tex
-    return f"$${body}$$" if kind.endswith("display") else f"${body}$"
+    tex = _unwrapped(alt)
+    return f"$${tex}$$" if kind.endswith("display") else f"${tex}$"
 
 
 def tex_annotation(element: etree._Element) -> str | None:
     """The equation's TeX annotation, without a display-style wrapper; None when it has none."""
     for node in element.iter():
         if local_name(node) == "annotation" and str(node.get("encoding", "")).lower() in _TEX_ENCODINGS:
-            tex = " ".join((node.text or "").split())
-            wrapped = _DISPLAY_STYLE.match(tex)
-            return wrapped.group(1).strip() if wrapped else tex
+            return _unwrapped(node.text or "")
     return None
+
+
+def _unwrapped(tex: str) -> str:
+    """TeX with its whitespace collapsed, without MediaWiki's `{\\displaystyle …}` (or `textstyle`) wrapper."""
+    tex = " ".join(tex.split())
+    wrapped = _DISPLAY_STYLE.match(tex)
+    return wrapped.group(1).strip() if wrapped else tex
 
 
 def _characters(element: etree._Element) -> str:
@@ -87,8 +91,7 @@ def _argument(element: etree._Element, index: int) -> str:
 
 
 def _token(element: etree._Element) -> str:
-    text = " ".join((element.text or "").split())
-    return command("\\" + text) if text in FUNCTIONS else symbols(text)
+    return token(" ".join((element.text or "").split()))
 
 
 def _text(element: etree._Element) -> str:
@@ -157,12 +160,13 @@ def _fenced(element: etree._Element) -> str:
 
 
 def _table(element: etree._Element) -> str:
-    rows = [
-        " & ".join(_latex(cell).strip() for cell in _children(row) if local_name(cell) == "mtd")
-        for row in _children(element)
-        if local_name(row) in ("mtr", "mlabeledtr")
-    ]
-    return r"\begin{matrix}" + r" \\ ".join(rows) + r"\end{matrix}"
+    return matrix(
+        [
+            [_latex(cell).strip() for cell in _children(row) if local_name(cell) == "mtd"]
+            for row in _children(element)
+            if local_name(row) in ("mtr", "mlabeledtr")
+        ]
+    )
 
 
 _HANDLERS: dict[str, Callable[[etree._Element], str]] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from docshelf.parsers.math_latex import ACCENTS, FUNCTIONS, command, grouped, spaced, symbols
+from docshelf.parsers.math_latex import ACCENTS, command, grouped, matrix, spaced, symbols, token
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,9 +76,7 @@ def _run(element: etree._Element) -> str:
     normal = element.find(f"{m('rPr')}/{m('nor')}") is not None
     if normal and text.strip():
         return rf"\text{{{text}}}"
-    if text in FUNCTIONS:
-        return command("\\" + text)
-    return symbols(text)
+    return token(text)
 
 
 def _fraction(element: etree._Element) -> str:
@@ -141,12 +139,13 @@ def _bar(element: etree._Element) -> str:
 
 
 def _matrix(element: etree._Element) -> str:
-    rows = [
-        " & ".join("".join(_latex(child) for child in cell) for cell in row if cell.tag == m("e"))
-        for row in element
-        if row.tag == m("mr")
-    ]
-    return r"\begin{matrix}" + r" \\ ".join(rows) + r"\end{matrix}"
+    return matrix(
+        [
+            ["".join(_latex(child) for child in cell) for cell in row if cell.tag == m("e")]
+            for row in element
+            if row.tag == m("mr")
+        ]
+    )
 
 
 def _equation_array(element: etree._Element) -> str:
