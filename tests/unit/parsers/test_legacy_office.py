@@ -136,7 +136,7 @@ def test_a_converted_slide_showing_only_a_slide_number_field_is_furniture() -> N
     import pptx
     from pptx.util import Inches
 
-    from docshelf.parsers.office.ppt_placeholders import mark_placeholders
+    from docshelf.parsers.office.ppt_placeholders import mark_slide, rewrite_slides
 
     deck = pptx.Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[6])
@@ -150,7 +150,7 @@ def test_a_converted_slide_showing_only_a_slide_number_field_is_furniture() -> N
     run.getparent().replace(run, field)
     saved = io.BytesIO()
     deck.save(saved)
-    document = parse_bytes(mark_placeholders(saved.getvalue(), [[]]), "deck.pptx")
+    document = parse_bytes(rewrite_slides(saved.getvalue(), lambda _number, root: mark_slide(root, [])), "deck.pptx")
     assert [getattr(block, "text", "") for block in document.blocks()] == ["Page"]
 
 

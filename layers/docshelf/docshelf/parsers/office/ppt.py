@@ -9,14 +9,18 @@ import struct
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml.etree import XMLSyntaxError
 
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office import pptx
-from docshelf.parsers.office.ppt_placeholders import mark_placeholders, slide_placeholders
-from docshelf.parsers.office.ppt_tables import put_tables, slide_tables
+from docshelf.parsers.office.ppt_placeholders import mark_slide, rewrite_slides, slide_placeholders, slide_records
+from docshelf.parsers.office.ppt_tables import put_slide_tables, slide_table_list
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -38,11 +42,20 @@ def _with_placeholders(data: bytes, converted: bytes) -> bytes:
         current_user = ole.open_stream("Current User")
         if current_user[12:16] == b"\xdf\xc4\xd1\xf3":  # an encrypted document stream: its records are unread
             return converted
-        document = ole.open_stream("PowerPoint Document")
-        slides = slide_placeholders(document, current_user)
-        converted = mark_placeholders(converted, slides) if any(slides) else converted
-        tables = slide_tables(document, current_user)
-        return put_tables(converted, tables) if any(tables) else converted
+        slides = slide_records(ole.open_stream("PowerPoint Document"), current_user)
+        placeholders = [slide_placeholders(slide, outline) if slide is not None else [] for slide, outline in slides]
+        tables = [slide_table_list(slide) if slide is not None else [] for slide, _ in slides]
+        marking = any(placeholders)
+        if not marking and not any(tables):
+            return converted
+
+        def rewrite(number: int, root: etree._Element) -> bool:  # one pass: placeholders marked, tables put back
+            known = 0 < number <= len(slides)
+            marked = marking and mark_slide(root, list(placeholders[number - 1]) if known else [])
+            put = known and put_slide_tables(root, tables[number - 1])
+            return marked or put
+
+        return rewrite_slides(converted, rewrite)
     except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError, struct.error, zipfile.BadZipFile, XMLSyntaxError):
         return converted
 

@@ -47,15 +47,6 @@ A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _SLIDE_PART = re.compile(r"^ppt/slides/slide(\d+)\.xml$")
 
 
-def slide_placeholders(document: bytes, current_user: bytes) -> list[list[tuple[str, str]]]:
-    """Per slide, in presentation order: (text, PresentationML placeholder type) of each title, subtitle, date,
-    footer and slide number shape, the text with its whitespace collapsed."""
-    return [
-        _placeholders(slide, outline) if slide is not None else []
-        for slide, outline in slide_records(document, current_user)
-    ]
-
-
 def slide_records(document: bytes, current_user: bytes) -> list[tuple[Record | None, list[tuple[int, str]]]]:
     """Per slide, in presentation order: its record (None when its persist reference leads nowhere) and its
     outline texts ((text type, text), in order)."""
@@ -112,7 +103,9 @@ def _slide_outlines(container: Record) -> Iterator[tuple[int, list[tuple[int, st
             yield reference, outline
 
 
-def _placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tuple[str, str]]:
+def slide_placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tuple[str, str]]:
+    """(text, PresentationML placeholder type) of each title, subtitle, date, footer and slide number shape of a
+    slide (its record and outline texts, `slide_records`), the text with its whitespace collapsed."""
     from ppt2pptx.ppt import descendants, records
 
     found: list[tuple[str, str]] = []
@@ -164,17 +157,6 @@ def shape_text(shape: Record) -> tuple[str, ...]:
     return tuple(paragraphs)
 
 
-def mark_placeholders(pptx: bytes, slides: list[list[tuple[str, str]]]) -> bytes:
-    """The converted presentation with its placeholders marked (`<p:ph type=…/>` in each shape's nvPr): a text
-    shape whose text is a placeholder's of the same slide takes its type; a shape showing only a slide number or
-    date field (ppt2pptx writes the footer's slide number so) is that placeholder. Unchanged when none is found."""
-
-    def mark(number: int, root: etree._Element) -> bool:
-        return _mark_slide(root, list(slides[number - 1]) if 0 < number <= len(slides) else [])
-
-    return rewrite_slides(pptx, mark)
-
-
 def rewrite_slides(pptx: bytes, rewrite: Callable[[int, etree._Element], bool]) -> bytes:
     """The presentation with each slide's XML passed to `rewrite` (its number from 1, its root), which changes it
     in place and says whether it did; unchanged when no slide changed."""
@@ -196,7 +178,10 @@ def rewrite_slides(pptx: bytes, rewrite: Callable[[int, etree._Element], bool]) 
     return output.getvalue()
 
 
-def _mark_slide(root: etree._Element, wanted: list[tuple[str, str]]) -> bool:
+def mark_slide(root: etree._Element, wanted: list[tuple[str, str]]) -> bool:
+    """Marks a converted slide's placeholders (`<p:ph type=…/>` in each shape's nvPr): a text shape whose text is
+    one of `wanted`'s takes its type (`wanted` is used up); a shape showing only a slide number or date field
+    (ppt2pptx writes the footer's slide number so) is that placeholder. Whether any was marked."""
     marked = False
     for shape in root.iter(f"{{{P_NS}}}sp"):
         nv_pr = shape.find(f"{{{P_NS}}}nvSpPr/{{{P_NS}}}nvPr")
@@ -205,13 +190,18 @@ def _mark_slide(root: etree._Element, wanted: list[tuple[str, str]]) -> bool:
             continue
         kind = _field_kind(body)
         if not kind:
-            text = " ".join(" ".join(node.text or "" for node in body.iter(f"{{{A_NS}}}t")).split())
+            text = shown_text(body)
             index = next((at for at, (shown, _) in enumerate(wanted) if shown == text and text), None)
             kind = wanted.pop(index)[1] if index is not None else ""
         if kind:
             nv_pr.insert(0, etree.Element(f"{{{P_NS}}}ph", type=kind))
             marked = True
     return marked
+
+
+def shown_text(element: etree._Element) -> str:
+    """The text a converted shape (or its text body) shows, its whitespace collapsed."""
+    return " ".join(" ".join(node.text or "" for node in element.iter(f"{{{A_NS}}}t")).split())
 
 
 def _field_kind(body: etree._Element) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from docshelf.parsers.office.cell_edges import nearest_edge, snapped_edges
-from docshelf.parsers.office.ppt_placeholders import A_NS, P_NS, rewrite_slides, shape_text, slide_records
+from docshelf.parsers.office.ppt_placeholders import A_NS, P_NS, shape_text, shown_text
 
 if TYPE_CHECKING:
     from ppt2pptx.ppt import Record
@@ -51,20 +51,12 @@ class PptTable:
     cells: tuple[PptCell, ...]  # in the group's order, which is the order ppt2pptx writes their text boxes in
 
 
-def slide_tables(document: bytes, current_user: bytes) -> list[list[PptTable]]:
-    """Per slide, in presentation order: its tables."""
+def slide_table_list(slide: Record) -> list[PptTable]:
+    """A slide's tables (its record, `ppt_placeholders.slide_records`)."""
     from ppt2pptx.ppt import descendants
 
-    slides: list[list[PptTable]] = []
-    for slide, _outline in slide_records(document, current_user):
-        tables: list[PptTable] = []
-        for record in descendants(slide) if slide is not None else ():
-            if record.type == RT_SPGR_CONTAINER:
-                table = _table(record)
-                if table is not None:
-                    tables.append(table)
-        slides.append(tables)
-    return slides
+    tables = [_table(record) for record in descendants(slide) if record.type == RT_SPGR_CONTAINER]
+    return [table for table in tables if table is not None]
 
 
 def _table(group: Record) -> PptTable | None:
@@ -135,16 +127,10 @@ def _edges(
     return snapped_edges(values, _EDGE_SHARE * min(box[axis + 2] - box[axis] for box, _ in placed))
 
 
-def put_tables(pptx: bytes, slides: list[list[PptTable]]) -> bytes:
-    """The converted presentation with each table's cell text boxes replaced by the table; a table whose cells
-    are not found as consecutive text boxes of its slide (ppt2pptx rebuilt it, or wrote its cells otherwise) is
-    left as converted."""
-    return rewrite_slides(
-        pptx, lambda number, root: _put_slide_tables(root, slides[number - 1]) if 0 < number <= len(slides) else False
-    )
-
-
-def _put_slide_tables(root: etree._Element, tables: list[PptTable]) -> bool:
+def put_slide_tables(root: etree._Element, tables: list[PptTable]) -> bool:
+    """Replaces each table's cell text boxes in a converted slide by the table; a table whose cells are not found as
+    consecutive text boxes (ppt2pptx rebuilt it, or wrote its cells otherwise) is left as converted. Whether any
+    was put."""
     changed = False
     for table in tables:
         shapes = _cell_shapes(root, table)
@@ -168,16 +154,12 @@ def _cell_shapes(root: etree._Element, table: PptTable) -> list[etree._Element] 
     wanted = [cell.text for cell in table.cells if cell.text]
     if not wanted:
         return None
-    texts = [(shape, _text(shape)) for shape in root.iter(f"{{{P_NS}}}sp")]
+    texts = [(shape, shown_text(shape)) for shape in root.iter(f"{{{P_NS}}}sp")]
     texts = [(shape, text) for shape, text in texts if text]
     for start, (_, text) in enumerate(texts):
         if text == wanted[0] and [shown for _, shown in texts[start : start + len(wanted)]] == wanted:
             return [shape for shape, _ in texts[start : start + len(wanted)]]
     return None
-
-
-def _text(shape: etree._Element) -> str:
-    return " ".join(" ".join(node.text or "" for node in shape.iter(f"{{{A_NS}}}t")).split())
 
 
 def _frame(table: PptTable, shapes: list[etree._Element]) -> etree._Element:
