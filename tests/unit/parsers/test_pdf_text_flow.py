@@ -208,11 +208,24 @@ def test_a_paragraph_with_an_address_broken_at_its_line_ends_reads_it_whole() ->
     ]
 
 
-def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word_searchable() -> None:
+def _raised_line(pieces: list[tuple[str, bool]], font: str, raised_size: float, after_raised: float = 0.0) -> bytes:
+    """One line of 10 pt text with some pieces raised 4 pt in `raised_size`, each piece where the one before ends
+    (`after_raised` points further after a raised one)."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     x = LEFT
-    for text, raised in [
+    for text, raised in pieces:
+        size = raised_size if raised else 10.0
+        pdf.setFont(font, size)
+        pdf.drawString(x, HEIGHT - 80 + (4 if raised else 0), text)
+        x += pdf.stringWidth(text, font, size) + (after_raised if raised else 0.0)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word_searchable() -> None:
+    pieces = [
         ("Hand pumps serve 200 million people", False),
         ("1", True),
         (" and fail in their first year", False),
@@ -222,14 +235,8 @@ def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word
         (" at 10", False),
         ("−3", True),
         (" m/s.", False),
-    ]:
-        size = 6.5 if raised else 10.0
-        pdf.setFont("Helvetica", size)
-        pdf.drawString(x, HEIGHT - 80 + (4 if raised else 0), text)
-        x += pdf.stringWidth(text, "Helvetica", size)
-    pdf.showPage()
-    pdf.save()
-    [text] = _texts(_parse(buffer.getvalue()))
+    ]
+    [text] = _texts(_parse(_raised_line(pieces, "Helvetica", 6.5)))
     assert text == "Hand pumps serve 200 million people ¹ and fail in their first year ²,³ over 3 km² at 10⁻³ m/s."
     terms = set(analyze(text))
     for query in ("people", "year", "km2", "km²"):
@@ -239,23 +246,9 @@ def test_raised_small_runs_are_superscripts_and_a_reference_mark_leaves_its_word
 def test_punctuation_after_a_reference_mark_follows_it_without_a_space() -> None:
     # TeX sets the full stop right after the mark's advance; by their ink the small digit and the stop stand over
     # 0.15 em apart, which reads as a word space (`effects ¹ .`).
-    buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=A4)
-    x = LEFT
-    for text, raised in [
-        ("Flow effects", False),
-        ("1", True),
-        (". Pumps failed", False),
-        ("2", True),
-        (", twice.", False),
-    ]:
-        size = 7.0 if raised else 10.0
-        pdf.setFont("Times-Roman", size)
-        pdf.drawString(x, HEIGHT - 80 + (4 if raised else 0), text)
-        x += pdf.stringWidth(text, "Times-Roman", size) + (0.5 if raised else 0.0)
-    pdf.showPage()
-    pdf.save()
-    assert _texts(_parse(buffer.getvalue())) == ["Flow effects ¹. Pumps failed ², twice."]
+    pieces = [("Flow effects", False), ("1", True), (". Pumps failed", False), ("2", True), (", twice.", False)]
+    data = _raised_line(pieces, "Times-Roman", 7.0, after_raised=0.5)
+    assert _texts(_parse(data)) == ["Flow effects ¹. Pumps failed ², twice."]
 
 
 def test_figure_text_stays_out_of_the_body_and_its_caption_stays() -> None:

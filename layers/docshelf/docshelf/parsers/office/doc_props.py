@@ -148,7 +148,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         fc = int.from_bytes(huge, "little")
         if fc + 2 <= len(data):
             found.update(sprms(data[fc + 2 : fc + 2 + int.from_bytes(data[fc : fc + 2], "little")]))
-    in_table = found.get(SPRM_IN_TABLE, b"\0")[:1] != b"\0" or int.from_bytes(found.get(SPRM_ITAP, b""), "little") > 0
+    in_table = _on(found, SPRM_IN_TABLE) or int.from_bytes(found.get(SPRM_ITAP, b""), "little") > 0
     istd = int.from_bytes(grpprl[:2], "little")
     list_id, list_level = styles.lists.get(istd, (0, 0))
     if SPRM_ILFO in found:  # the paragraph's own list, or none (0)
@@ -158,7 +158,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
     heading = styles.headings.get(istd, 0)
     if found.get(SPRM_OUTLINE_LEVEL):
         heading = found[SPRM_OUTLINE_LEVEL][0] + 1 if found[SPRM_OUTLINE_LEVEL][0] < 9 else 0
-    row_end = found.get(SPRM_TTP, b"\0")[:1] != b"\0"
+    row_end = _on(found, SPRM_TTP)
     mark = Mark(
         in_table=in_table,
         row_end=row_end,
@@ -166,7 +166,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         list_level=list_level if list_id > 0 else 0,
         code=istd in styles.code,
         cells=row_cells(found.get(SPRM_DEF_TABLE, b"")) if row_end else (),
-        header=row_end and found.get(SPRM_TABLE_HEADER, b"\0")[:1] != b"\0",
+        header=row_end and _on(found, SPRM_TABLE_HEADER),
         inner="row" if _on(found, SPRM_INNER_TTP) else "cell" if _on(found, SPRM_INNER_CELL) else "",
         heading=heading,
     )
@@ -174,6 +174,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
 
 
 def _on(found: dict[int, bytes], sprm: int) -> bool:
+    """Whether a one-byte toggle sprm is set (present and not 0)."""
     return found.get(sprm, b"\0")[:1] != b"\0"
 
 

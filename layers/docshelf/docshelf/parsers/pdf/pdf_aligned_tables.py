@@ -243,7 +243,7 @@ def _numbers_apart(left: Run, right: Run) -> bool:
     return (
         _NUMBER.fullmatch(left.text.strip()) is not None
         and _NUMBER.fullmatch(right.text.strip()) is not None
-        and run_gaps(left, right)[1] >= ADVANCE_GAP_EM * max(left.size, right.size, 1.0)
+        and _touching_apart(left, right)
     )
 
 

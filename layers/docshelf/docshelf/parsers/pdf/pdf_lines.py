@@ -178,12 +178,16 @@ def _vertical_groups(runs: list[Run]) -> list[list[Run]]:
         if groups:
             last = groups[-1][-1]
             size = max(run.size, last.size, 1.0)
-            along = max(run.top - last.bottom, last.top - run.bottom)
-            if abs(run.x0 - last.x0) <= VERTICAL_COLUMN_EM * size and along <= VERTICAL_GLYPH_GAP_EM * size:
+            if abs(run.x0 - last.x0) <= VERTICAL_COLUMN_EM * size and _along(last, run) <= VERTICAL_GLYPH_GAP_EM * size:
                 groups[-1].append(run)
                 continue
         groups.append([run])
     return groups
+
+
+def _along(first: Run, second: Run) -> float:
+    """The gap between two vertical runs along their line, whichever way it runs."""
+    return max(second.top - first.bottom, first.top - second.bottom)
 
 
 def _vertical_line(runs: list[Run]) -> Line:
@@ -193,8 +197,10 @@ def _vertical_line(runs: list[Run]) -> Line:
         return _make_line(runs, is_rtl(runs[0].text), vertical=True)
     parts = [runs[0].text]
     for previous, run in itertools.pairwise(runs):
-        along = max(run.top - previous.bottom, previous.top - run.bottom)
-        if along > VERTICAL_WORD_GAP_EM * max(run.size, previous.size, 1.0) and not previous.text[-1:].isspace():
+        if (
+            _along(previous, run) > VERTICAL_WORD_GAP_EM * max(run.size, previous.size, 1.0)
+            and not previous.text[-1:].isspace()
+        ):
             parts.append(" ")
         parts.append(run.text)
     text = " ".join("".join(parts).split())

@@ -326,7 +326,7 @@ class PageReader:
         bold, italic, font = self._font_style(obj)
         if advance is not None and self._glyphs is not None and " " in text.strip() and monospaced(font):
             text = _with_columns(text, self._glyphs.columns(*chars))
-        x0 = _first_glyph(x0, advance, size) if FIGURE.fullmatch(text.strip()) else x0
+        x0 = _first_glyph(x0, advance, size, text)
         top, bottom = page_height - y1, page_height - y0
         size = round(size, 1)
         run = Run(
@@ -390,11 +390,14 @@ class PageReader:
         return cached
 
 
-def _first_glyph(x0: float, advance: tuple[float, float] | None, size: float) -> float:
+def _first_glyph(x0: float, advance: tuple[float, float] | None, size: float, text: str) -> float:
     """Where a figure's run starts: at its first glyph's origin when its box starts WIDE_LEAD_EM or more before it
     (leading spaces as wide as a cell, as Calc pads a right-aligned figure, have no ink). Only figures: a listing set
-    in a proportional font indents its lines with such spaces."""
-    return advance[0] if advance is not None and advance[0] - x0 > WIDE_LEAD_EM * size else x0
+    in a proportional font indents its lines with such spaces. (The box is measured first: the text of every run
+    passes here, few boxes reach so far.)"""
+    if advance is not None and advance[0] - x0 > WIDE_LEAD_EM * size and FIGURE.fullmatch(text.strip()):
+        return advance[0]
+    return x0
 
 
 def _light_style(name: str) -> bool:
