@@ -292,3 +292,21 @@ def test_formula_objects_read_as_latex_where_their_frames_stand() -> None:
         "Inline: $E=mc^{2}$",
         "Sales chart:",
     ]
+
+
+def test_formula_objects_past_the_bound_stay_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At most MAX_FORMULAS objects are read (here 1): the second formula's frame is left out, as before formulas.
+    from docshelf.parsers.office import odt_formulas
+
+    monkeypatch.setattr(odt_formulas, "MAX_FORMULAS", 1)
+    frame = '<draw:frame><draw:object xlink:href="./{0}"/></draw:frame>'
+    body = f"<text:p>First {frame.format('Object 1')} then {frame.format('Object 2')}.</text:p>"
+    content = f"<office:document-content {NAMESPACES}><office:body><office:text>{body}</office:text></office:body>"
+    members = {
+        "content.xml": (content + "</office:document-content>").encode(),
+        "META-INF/manifest.xml": b"<manifest/>",
+        "Object 1/content.xml": FORMULA.encode(),
+        "Object 2/content.xml": FORMULA.encode(),
+    }
+    document = parse(build_zip(members, mimetype=ODT_MIME), filename="two.odt", limits=ParseLimits())
+    assert [block.text for block in document.blocks if isinstance(block, Paragraph)] == ["First $E=mc^{2}$ then ."]
