@@ -620,7 +620,9 @@ def test_word97_rows_whose_edges_never_meet_past_255_columns_stay_plain_rows() -
     # 130 rows of two cells, every row's edges its own: one grid would need 390 columns, no table of Word's has.
     from docshelf.parsers.office.doc_tables import CellShape, word_table
 
-    shapes = [(CellShape(100 * r, 100 * r + 30), CellShape(100 * r + 60, 100 * r + 90)) for r in range(130)]
+    shapes: list[tuple[CellShape, ...]] = [
+        (CellShape(100 * r, 100 * r + 30), CellShape(100 * r + 60, 100 * r + 90)) for r in range(130)
+    ]
     table = word_table([["a", "b"] for _ in range(130)], shapes, page=1)
     assert (table.n_rows, table.n_cols) == (130, 2)
     assert all(cell.colspan == 1 for cell in table.cells)
