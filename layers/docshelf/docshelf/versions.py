@@ -27,7 +27,10 @@ SCHEMA_VERSION = "1.0"
 # nested tables' rows, and headings come by style; `.ppt` tables with empty or merged cells, or beside other text,
 # are tables; equations as LaTeX (OMML in DOCX and PPTX, MathML and wiki equation images in HTML and EPUB); PDF
 # words drawn over their runs' spaces stay whole, punctuation follows a raised mark.
-PARSER_VERSION = "13"
+# 14: PDF lines that never wrap (slides, forms, pages of one-line paragraphs) are paragraphs where a line stopped
+# short with room for the next word, or where a gap wider than single spacing's sets them apart; a paragraph right
+# below another in the same lines is not rejoined to it; a footnote under its rule on a page of short lines.
+PARSER_VERSION = "14"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

@@ -18,7 +18,8 @@ from docshelf.model import Heading, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf import parse
 from docshelf.parsers.pdf.pdf_hyphens import HYPHEN_BREAK, Vocabulary, keeps_hyphen, resolve
-from docshelf.parsers.pdf.pdf_paragraphs import join_lines
+from docshelf.parsers.pdf.pdf_lines import Line
+from docshelf.parsers.pdf.pdf_paragraphs import join_lines, paragraphs
 from docshelf.tables import table_grid
 from tests.unit.parsers.test_pdf_latex import handmade_pdf
 
@@ -934,3 +935,86 @@ def test_a_letter_typed_in_courier_keeps_single_word_spaces() -> None:
         content, b"<< /Font << /F1 5 0 R >> >>", [b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"]
     )
     assert _texts(_parse(data)) == ["Dear Ms Berg. The pump in the north hall was repaired on Monday. It runs again."]
+
+
+def test_lines_that_never_wrap_are_paragraphs_where_the_next_word_would_have_fitted() -> None:
+    """A slide's points or a form exported to PDF: every line stops short, none wraps, and nothing but where each
+    line stops sets them apart (no wider gap). A line that stopped an em short of where the next line's first word
+    would have ended was broken there; the longest line, and a line the next word would not have fitted on, go on."""
+    lines = [
+        (56, "Revenue grew"),
+        (56, "Costs fell in every quarter"),
+        (56, "The board approved a new plan for the pumping stations and"),
+        (56, "reservoirs"),
+        (56, "Margins improved"),
+        (56, "Results for the northern region"),
+    ]
+    assert _texts(_parse(_placed_lines_pdf(lines))) == [
+        "Revenue grew",
+        "Costs fell in every quarter",
+        "The board approved a new plan for the pumping stations and reservoirs",
+        "Margins improved",
+        "Results for the northern region",
+    ]
+
+
+def test_a_page_of_one_line_paragraphs_keeps_its_footnote_apart_under_a_rule_a_quarter_of_the_text_wide() -> None:
+    """LibreOffice's export of a page of short one-line paragraphs set apart by spacing alone, with a footnote
+    whose number stands a tab before its text under the rule a quarter of the text's width, and a paragraph going on
+    over the page. With no wrap to learn the line gap from, the paragraph gap was taken for it and the lines ran
+    together (`italic italic underline`); the rule, longer than half the page's widest line, and the note's number,
+    a line of its own, were not seen as a note's, so the note stood between the paragraph's two halves."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("Times-Roman", 11)
+    lines = ["Bold italic underline and strikethrough text", "italic", "underline", "The rooms on the first floor are"]
+    for index, text in enumerate(lines):
+        pdf.drawString(72, HEIGHT - 100 - 24.7 * index, text)
+    pdf.setLineWidth(0.5)
+    pdf.line(72, 112, 72 + (WIDTH - 144) / 4, 112)
+    pdf.drawString(72, 98, "1")
+    pdf.drawString(107, 98, "This is a footnote.")
+    pdf.showPage()
+    pdf.setFont("Times-Roman", 11)
+    pdf.drawString(72, HEIGHT - 100, "cleaned every morning by the staff.")
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        *lines[:3],
+        "The rooms on the first floor are cleaned every morning by the staff.",
+        "1 This is a footnote.",
+    ]
+
+
+def test_japanese_lines_of_a_narrow_box_run_on_where_no_line_wraps() -> None:
+    """Japanese breaks a line between any two characters, so a line of a box narrower than the page's widest line
+    stops short with room for the next character: no hand break there, but after a line ending a sentence."""
+    from tests.ja_pdf_fixtures import register_cjk_fonts, require_cjk_font
+
+    require_cjk_font()
+    register_cjk_fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    pdf.setFont("JaMincho", 12)
+    pdf.drawString(72, HEIGHT - 100, "本報告書は二〇二三年度の設備点検の結果と今後の課題をまとめたものです。")
+    for row, text in enumerate(["在宅勤務の上限を週", "三日に引き上げます。", "次の会議は四月です。"]):
+        pdf.drawString(72, HEIGHT - 136 - 18 * row, text)
+    pdf.showPage()
+    pdf.save()
+    assert _texts(_parse(buffer.getvalue())) == [
+        "本報告書は二〇二三年度の設備点検の結果と今後の課題をまとめたものです。",
+        "在宅勤務の上限を週三日に引き上げます。",
+        "次の会議は四月です。",
+    ]
+
+
+@pytest.mark.parametrize("shift", [0.0, -600.0])
+def test_lines_broken_by_hand_are_found_wherever_the_page_puts_its_origin(shift: float) -> None:
+    """A page whose origin is right of its text (a mirrored page: every x below zero) has the same paragraphs: the
+    longest line goes on, the shorter ones with room for the next word were broken by hand."""
+    texts = ["For societal well-being", "For all of us", "For an empowered workforce and a greener", "planet"]
+    lines = [
+        Line(text, 46.0 + shift, 100.0 + 16 * row, 46.0 + shift + 5.5 * len(text), 111.0 + 16 * row, 11.0, False)
+        for row, text in enumerate(texts)
+    ]
+    assert [block.text for block in paragraphs(lines, 1)] == [*texts[:2], " ".join(texts[2:])]

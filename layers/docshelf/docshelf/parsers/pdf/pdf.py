@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 
 # Without OCR: below this many characters per page on average, a PDF whose pages are mostly images is a scan.
 SCANNED_CHARS_PER_PAGE = 20
+FIGURE_GAP_EM = 3.0  # a gap in a column wider than this many ems holds something: a paragraph may go on below it
 
 
 @dataclass(slots=True)
@@ -217,7 +218,7 @@ def _page_layout(document: pdfium.PdfDocument, index: int, reader: PageReader, i
         has_graphics=text.image_area > 0 or text.has_vector_paths,
         images=placed,
         gutters=gutters,
-        note_rule=note_rule(text.rules, lines, text.height),
+        note_rule=note_rule(text.rules, lines, text.height, text.width),
     )
 
 
@@ -319,20 +320,36 @@ def _blocks(pages: list[PageLayout], outline: list[OutlineEntry], collector: Ass
     return result
 
 
+def _broken_off(piece: TextBlock, block: TextBlock) -> bool:
+    """Whether `block` is set where a column or page end, or something taking room (a drawn figure, an equation),
+    broke off the paragraph ending with `piece`: on another page, in another column (above its end), or more than
+    FIGURE_GAP_EM below it. Right below it in the same lines, those lines already told two paragraphs apart."""
+    gap = block.top - piece.bottom
+    return block.page != piece.page or gap < 0 or gap > FIGURE_GAP_EM * max(piece.size, block.size, 1.0)
+
+
 def _rejoined(candidates: list[TextBlock | PlacedTable | PlacedImage]) -> list[TextBlock | PlacedTable | PlacedImage]:
     """The candidates with each paragraph that a column or page end broke off joined again, across the tables,
-    images and captions placed in between."""
+    images and captions placed in between; not a paragraph right below it in the same column, which the lines
+    already left apart."""
     result: list[TextBlock | PlacedTable | PlacedImage] = []
     last_text: TextBlock | None = None
+    last_piece: TextBlock | None = None  # the last block merged into `last_text`: where it ends
     for candidate in candidates:
         if isinstance(candidate, TextBlock):
-            if last_text is not None and continues(last_text, candidate):
+            if (
+                last_text is not None
+                and last_piece is not None
+                and continues(last_text, candidate)
+                and (not candidate.parted or _broken_off(last_piece, candidate) or result[-1] is not last_text)
+            ):
                 merge_into(last_text, candidate)
+                last_piece = candidate
                 continue
             # A caption floats with its figure, as tables and images do, and a footnote at its page's foot; text
             # beside the flow is no part of it.
             if not (candidate.aside or candidate.note or is_caption(candidate.text)):
-                last_text = candidate
+                last_text = last_piece = candidate
         result.append(candidate)
     return result
 

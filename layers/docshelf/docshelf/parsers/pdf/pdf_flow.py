@@ -22,6 +22,7 @@ Rule = tuple[float, float, float, float]  # x0, top, x1, bottom
 
 SMALLER_THAN_BODY = 0.92
 LOWER_PART = 0.5
+TEXT_SHARE = 0.6  # of a page's width, at least its text's measure (a page's margins are rarely a fifth of it each)
 _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])\s?[^\W\d_]")
 MIN_RUNNING_WORDS = 6  # a one-line block this long is running text, not a heading or a label
 # `Figure 1:`, `Table 2.`, `Fig. 3 Overview`, `图 2`; not running text that names one (`Table 2 compares…`).
@@ -32,22 +33,34 @@ CAPTION = re.compile(
 _ENDS_SENTENCE = re.compile(r"[.!?:;。！？：；」』)\]\"”’]$")
 
 
-def note_rule(rules: Sequence[Rule], lines: Sequence[Line], page_height: float) -> float | None:
+def note_rule(
+    rules: Sequence[Rule], lines: Sequence[Line], page_height: float, page_width: float = 0.0
+) -> float | None:
     """The top of a footnote separator: a lone horizontal rule in the lower half of the page, starting at the left
-    edge of text below it that opens with a note marker, and shorter than half that text's widest line (Word draws
-    two inches, LibreOffice a quarter of the text's width); None without one."""
+    edge of text below it that opens with a note marker, and shorter than half the text's measure: its widest line,
+    or on a page of short lines TEXT_SHARE of the page's width (Word draws two inches, LibreOffice a quarter of the
+    text's width); None without one."""
     if not rules or not lines:
         return None
-    widest = max(line.x1 - line.x0 for line in lines)
+    widest = max(max(line.x1 - line.x0 for line in lines), TEXT_SHARE * page_width)
     for x0, top, x1, bottom in rules:
         if bottom - top > 1.5 or top < LOWER_PART * page_height or x1 - x0 >= 0.5 * widest:
             continue
         below = [line for line in lines if line.top >= bottom and abs(line.x0 - x0) <= 3.0]
-        if not below or not _NOTE_MARK.match(min(below, key=lambda line: line.top).text):
+        if not below or not _NOTE_MARK.match(_row_text(min(below, key=lambda line: line.top), lines)):
             continue
         if not any(other[1] != top and abs(other[1] - top) < 2.0 for other in rules):  # not one of a table's rules
             return top
     return None
+
+
+def _row_text(first: Line, lines: Sequence[Line]) -> str:
+    """The text of the row `first` opens: a note's number set a tab before its text is a line of its own."""
+    row = sorted(
+        (line for line in lines if line.x0 >= first.x0 and abs(line.top - first.top) < 0.5 * max(first.height, 1.0)),
+        key=lambda line: line.x0,
+    )
+    return " ".join(line.text for line in row)
 
 
 def take_footnotes(

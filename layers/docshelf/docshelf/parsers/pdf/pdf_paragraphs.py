@@ -34,6 +34,12 @@ _SPACES = re.compile(r"  +")
 MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
 # Lines running on without ending a sentence, fewer of which tell nothing of how a text is set (`_ragged`).
 RAGGED_MIN_LINES = 3
+# Where no line wraps, a line stopping this share of the measure short, with room for the next line's first word,
+# was broken there (a ragged line that wrapped stops short by less than its next word, rarely a quarter of a line).
+HAND_BROKEN_SHARE = 0.3
+# The gap between the lines of a paragraph where no line wraps to tell it, in ems: single or 1.15 spacing leaves
+# about half an em between the glyphs of two lines, one and a half spacing about one; paragraph spacing adds more.
+UNWRAPPED_GAP_EM = 0.6
 _CAPITALS_TITLE_LETTERS, _CAPITALS_TITLE_WORDS = 4, 8
 
 
@@ -59,6 +65,9 @@ class TextBlock:
     toc_entry: bool = False
     code: bool = False  # lines of code (`pdf_code`): kept as lines, never a heading, never joined with text
     note: bool = False  # a footnote, moved to the end of its page's flow (`pdf_flow.take_footnotes`)
+    # Set apart from the paragraph above it by where its first line stands (a wider gap, a line broken short),
+    # which no rejoining across a column or page end undoes.
+    parted: bool = False
 
 
 def is_list_item(text: str) -> bool:
@@ -75,25 +84,31 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
     if not lines:
         return []
     left_edge, right_edge = min(line.x0 for line in lines), max(line.x1 for line in lines)
-    typical_gap = _typical_gap(lines)
+    typical_gap, wrapped = _typical_gap(lines)
     spaced = _spaced(lines, typical_gap)
     ragged = _ragged(lines, right_edge)
+    edges = None if wrapped else _right_edges(lines)
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
+    parted = False  # whether the paragraph being gathered was set apart from the one before by its place alone
     for line in lines[1:]:
-        if _continues(current, line, typical_gap, right_edge, spaced=spaced, ragged=ragged, code=code):
+        previous = current[-1]
+        apart = edges is not None and _broken_by_hand(previous, line, edges)
+        if not apart and _continues(current, line, typical_gap, right_edge, spaced=spaced, ragged=ragged, code=code):
             current.append(line)
-        else:
-            blocks.append(_block(current, page, (left_edge, right_edge), code=code))
-            current = [line]
-    blocks.append(_block(current, page, (left_edge, right_edge), code=code))
+            continue
+        blocks.append(_block(current, page, (left_edge, right_edge), code=code, parted=parted))
+        parted = apart or (_paragraph_gap(previous, line, typical_gap) and _same_type(previous, line))
+        current = [line]
+    blocks.append(_block(current, page, (left_edge, right_edge), code=code, parted=parted))
     return blocks
 
 
-def _typical_gap(lines: list[Line]) -> float:
-    """The gap between the lines of a paragraph: where a line fills the measure without ending a sentence, the
-    text wraps, and those gaps tell; a page of one-line paragraphs (a memo's `To:`, `From:`, `Date:`) would
-    otherwise take its paragraph gap for the line gap. Without a wrap, the median gap."""
+def _typical_gap(lines: list[Line]) -> tuple[float, bool]:
+    """The gap between the lines of a paragraph, and whether any line wraps: where a line fills the measure (which
+    two lines or more reach) without ending a sentence, the text wraps, and those gaps tell; a page of one-line
+    paragraphs (a memo's `To:`, `From:`, `Date:`) would otherwise take its paragraph gap for the line gap. Without
+    a wrap, the median gap, at most UNWRAPPED_GAP_EM."""
     gaps: list[float] = []
     wraps: list[float] = []
     right_edge = max((line.x1 for line in lines), default=0.0)
@@ -110,12 +125,48 @@ def _typical_gap(lines: list[Line]) -> float:
             and _SENTENCE_END.search(a.text) is None
         ):
             wraps.append(gap)
+    if sum(line.x1 >= right_edge - 2.0 * max(line.size, 1.0) for line in lines) < 2:
+        wraps = []  # one line alone does not show a measure: the longest of a page of short lines fills nothing
     if not gaps:
-        return 0.0
+        return 0.0, False
     typical = statistics.median(gaps)
     if wraps:
         typical = min(typical, statistics.median(wraps))
-    return max(0.0, typical)
+    else:
+        typical = min(typical, UNWRAPPED_GAP_EM * statistics.median(line.size for line in lines))
+    return max(0.0, typical), bool(wraps)
+
+
+def _same_type(previous: Line, line: Line) -> bool:
+    return abs(line.size - previous.size) <= _SIZE_CHANGE * max(line.size, previous.size, 1.0)
+
+
+def _right_edges(lines: list[Line]) -> dict[float, float]:
+    """The right edge of the lines of each type size (rounded), which a title in a larger type does not set."""
+    edges: dict[float, float] = {}
+    for line in lines:
+        size = round(line.size)
+        edges[size] = max(edges.get(size, line.x1), line.x1)
+    return edges
+
+
+def _broken_by_hand(previous: Line, line: Line, edges: dict[float, float]) -> bool:
+    """In lines none of which wraps (a slide's points, a form, verse), a line that stopped HAND_BROKEN_SHARE of the
+    measure short, and an em short of where the next line's first word would have ended under the right edge of the
+    lines of its size, was broken there: a new paragraph. Lines of two sizes, side by side, or running on (a hyphen,
+    an address, Chinese or Japanese) are left to `_continues`."""
+    if not _same_type(previous, line) or _same_row(previous, line) or is_code(previous):
+        return False
+    if previous.text.endswith(("-", "‐")) or unspaced(previous.text, line.text):
+        return False
+    if (no_space_script(previous.text[-1:]) or no_space_script(line.text[:1])) and not _SENTENCE_END.search(
+        previous.text
+    ):
+        return False  # a narrow box's Chinese or Japanese lines break anywhere, before a Latin word too
+    size = max(previous.size, line.size, 1.0)
+    edge = edges.get(round(previous.size), previous.x1)
+    short_by = (edge - previous.x1) / max(edge - min(previous.x0, line.x0), size)
+    return short_by >= HAND_BROKEN_SHARE and _next_word_fits(previous, line, edge - size)
 
 
 def _spaced(lines: list[Line], typical_gap: float) -> bool:
@@ -337,7 +388,9 @@ def _joined(texts: list[str]) -> str:
     return "".join(parts)
 
 
-def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bool = False) -> TextBlock:
+def _block(
+    lines: list[Line], page: int, edges: tuple[float, float], *, code: bool = False, parted: bool = False
+) -> TextBlock:
     main = max(lines, key=lambda line: len(line.text))
     n_rows = len({round(line.top) for line in lines})
     code = code and n_rows >= MIN_CODE_ROWS and all(_code_line(line) for line in lines)
@@ -360,6 +413,7 @@ def _block(lines: list[Line], page: int, edges: tuple[float, float], *, code: bo
         and _PAGE_NUMBER.fullmatch(lines[-1].text) is not None
         and _same_row(*lines[-2:]),
         code=code,
+        parted=parted,
     )
 
 
