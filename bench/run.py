@@ -171,6 +171,7 @@ def main() -> None:
         "hybrid_bench",
         "embedding_bench",
         "pdf_bench",
+        "slides_pdf_bench",
         "shard_bench",
         "assets_bench",
         "hostile_bench",

@@ -30,7 +30,9 @@ SCHEMA_VERSION = "1.0"
 # 14: PDF lines that never wrap (slides, forms, pages of one-line paragraphs) are paragraphs where a line stopped
 # short with room for the next word, or where a gap wider than single spacing's sets them apart; a paragraph right
 # below another in the same lines is not rejoined to it; a footnote under its rule on a page of short lines.
-PARSER_VERSION = "14"
+# 15: PDF lines broken short of the measure end their paragraph where other lines wrap too (a slide's points beside
+# a wrapped sentence), but under a numbered entry's hanging indent.
+PARSER_VERSION = "15"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

@@ -958,6 +958,32 @@ def test_lines_that_never_wrap_are_paragraphs_where_the_next_word_would_have_fit
     ]
 
 
+def test_short_lines_beside_wrapped_text_are_paragraphs_and_a_numbered_entry_runs_on_under_its_indent() -> None:
+    """A slide's text box: short points, and a paragraph that wraps (so the box's measure shows), its last line
+    ending no sentence. Each point stopped short with room for the next word, so it was broken there; a numbered
+    entry whose title goes on under a hanging indent (a contents page's page number and title) was not."""
+    lines = [
+        (56, "Revenue grew"),
+        (56, "Costs fell in every quarter"),
+        (56, "The board approved a new plan for the pumping stations and the reservoirs of the"),
+        (56, "northern district, to be built over the coming three years by the engineers of all"),
+        (56, "the districts"),
+        (56, "Margins improved"),
+        (56, "162 Responding to the"),
+        (74, "material issues"),
+        (56, "Outlook for next year"),
+    ]
+    assert _texts(_parse(_placed_lines_pdf(lines))) == [
+        "Revenue grew",
+        "Costs fell in every quarter",
+        "The board approved a new plan for the pumping stations and the reservoirs of the northern district, to be"
+        " built over the coming three years by the engineers of all the districts",
+        "Margins improved",
+        "162 Responding to the material issues",
+        "Outlook for next year",
+    ]
+
+
 def test_a_page_of_one_line_paragraphs_keeps_its_footnote_apart_under_a_rule_a_quarter_of_the_text_wide() -> None:
     """LibreOffice's export of a page of short one-line paragraphs set apart by spacing alone, with a footnote
     whose number stands a tab before its text under the rule a quarter of the text's width, and a paragraph going on

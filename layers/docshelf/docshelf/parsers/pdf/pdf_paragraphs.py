@@ -34,8 +34,9 @@ _SPACES = re.compile(r"  +")
 MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a label, not a listing
 # Lines running on without ending a sentence, fewer of which tell nothing of how a text is set (`_ragged`).
 RAGGED_MIN_LINES = 3
-# Where no line wraps, a line stopping this share of the measure short, with room for the next line's first word,
-# was broken there (a ragged line that wrapped stops short by less than its next word, rarely a quarter of a line).
+# A line stopping this share of the measure short, with room for the next line's first word, was broken there (a
+# ragged line that wrapped stops short by less than its next word, rarely a quarter of a line; a narrower box's
+# lines stop short of the page's measure by less than this, mostly).
 HAND_BROKEN_SHARE = 0.3
 # The gap between the lines of a paragraph where no line wraps to tell it, in ems: single or 1.15 spacing leaves
 # about half an em between the glyphs of two lines, one and a half spacing about one; paragraph spacing adds more.
@@ -84,16 +85,16 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
     if not lines:
         return []
     left_edge, right_edge = min(line.x0 for line in lines), max(line.x1 for line in lines)
-    typical_gap, wrapped = _typical_gap(lines)
+    typical_gap = _typical_gap(lines)
     spaced = _spaced(lines, typical_gap)
     ragged = _ragged(lines, right_edge)
-    edges = None if wrapped else _right_edges(lines)
+    edges = _right_edges(lines)
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
     parted = False  # whether the paragraph being gathered was set apart from the one before by its place alone
     for line in lines[1:]:
         previous = current[-1]
-        apart = edges is not None and _broken_by_hand(previous, line, edges)
+        apart = _broken_by_hand(current, line, edges, spaced=spaced)
         if not apart and _continues(current, line, typical_gap, right_edge, spaced=spaced, ragged=ragged, code=code):
             current.append(line)
             continue
@@ -104,11 +105,11 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
     return blocks
 
 
-def _typical_gap(lines: list[Line]) -> tuple[float, bool]:
-    """The gap between the lines of a paragraph, and whether any line wraps: where a line fills the measure (which
-    two lines or more reach) without ending a sentence, the text wraps, and those gaps tell; a page of one-line
-    paragraphs (a memo's `To:`, `From:`, `Date:`) would otherwise take its paragraph gap for the line gap. Without
-    a wrap, the median gap, at most UNWRAPPED_GAP_EM."""
+def _typical_gap(lines: list[Line]) -> float:
+    """The gap between the lines of a paragraph: where a line fills the measure (which two lines or more reach)
+    without ending a sentence, the text wraps, and those gaps tell; a page of one-line paragraphs (a memo's `To:`,
+    `From:`, `Date:`) would otherwise take its paragraph gap for the line gap. Without a wrap, the median gap, at
+    most UNWRAPPED_GAP_EM."""
     gaps: list[float] = []
     wraps: list[float] = []
     right_edge = max((line.x1 for line in lines), default=0.0)
@@ -128,13 +129,13 @@ def _typical_gap(lines: list[Line]) -> tuple[float, bool]:
     if sum(line.x1 >= right_edge - 2.0 * max(line.size, 1.0) for line in lines) < 2:
         wraps = []  # one line alone does not show a measure: the longest of a page of short lines fills nothing
     if not gaps:
-        return 0.0, False
+        return 0.0
     typical = statistics.median(gaps)
     if wraps:
         typical = min(typical, statistics.median(wraps))
     else:
         typical = min(typical, UNWRAPPED_GAP_EM * statistics.median(line.size for line in lines))
-    return max(0.0, typical), bool(wraps)
+    return max(0.0, typical)
 
 
 def _same_type(previous: Line, line: Line) -> bool:
@@ -150,15 +151,26 @@ def _right_edges(lines: list[Line]) -> dict[float, float]:
     return edges
 
 
-def _broken_by_hand(previous: Line, line: Line, edges: dict[float, float]) -> bool:
-    """In lines none of which wraps (a slide's points, a form, verse), a line that stopped HAND_BROKEN_SHARE of the
-    measure short, and an em short of where the next line's first word would have ended under the right edge of the
-    lines of its size, was broken there: a new paragraph. Lines of two sizes, side by side, or running on (a hyphen,
-    an address, Chinese or Japanese) are left to `_continues`."""
+def _broken_by_hand(current: list[Line], line: Line, edges: dict[float, float], *, spaced: bool) -> bool:
+    """Whether the paragraph's last line was broken where it stops, not wrapped: it stopped HAND_BROKEN_SHARE of the
+    measure short, and an em short of where the next line's first word would have ended, under the right edge of
+    the lines of its size (a slide's points, a form's fields, the last line of a paragraph that ends no sentence).
+    Not between lines of two sizes or side by side, before a hyphen's rest, an address or a range, under a numbered
+    entry's hanging indent, after a sentence where gaps set paragraphs apart, nor in Chinese or Japanese text,
+    which breaks anywhere."""
+    previous = current[-1]
     if not _same_type(previous, line) or _same_row(previous, line) or is_code(previous):
         return False
     if previous.text.endswith(("-", "‐")) or unspaced(previous.text, line.text):
         return False
+    if (
+        previous.text[:1].isdigit()
+        and line.x0 > previous.x0 + 0.5 * line.size
+        and not _SENTENCE_END.search(previous.text)
+    ):
+        return False  # a numbered entry's hanging indent: its title runs on (`162 Responding to the` / `Material…`)
+    if spaced and _next_sentence(current, line):
+        return False  # where gaps set paragraphs apart, a line break after a sentence is inside its paragraph
     if (no_space_script(previous.text[-1:]) or no_space_script(line.text[:1])) and not _SENTENCE_END.search(
         previous.text
     ):
