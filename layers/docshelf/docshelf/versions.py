@@ -32,7 +32,9 @@ SCHEMA_VERSION = "1.0"
 # below another in the same lines is not rejoined to it; a footnote under its rule on a page of short lines.
 # 15: PDF lines broken short of the measure end their paragraph where other lines wrap too (a slide's points beside
 # a wrapped sentence), but under a numbered entry's hanging indent.
-PARSER_VERSION = "15"
+# 16: nor before a lower-case line going on with a wrapped paragraph; a wider gap after a line filling the measure
+# no longer keeps a paragraph from being rejoined.
+PARSER_VERSION = "16"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

@@ -984,6 +984,26 @@ def test_short_lines_beside_wrapped_text_are_paragraphs_and_a_numbered_entry_run
     ]
 
 
+def test_a_wrapped_paragraph_goes_on_past_a_short_line_and_a_wider_gap() -> None:
+    """A word processor's page exported to PDF: inside a wrapped paragraph one line stops far short (a line break
+    in the source) and the next goes on in lower case; a paragraph set in wider spacing than the others has a wider
+    gap after a line that fills the measure. Both stay one paragraph: only a line short of the measure whose next
+    line opens anew was broken by hand, and a line filling the measure wrapped."""
+    first = [
+        "The standing trustees may use an outside agency to conduct background checks on all",
+        "employee applicants, and any background check should be conducted only with the",
+        "written",
+        "consent of the applicant and must comply with the laws of the state.",
+    ]
+    second = [
+        "Each trustee keeps a record of the checks and of the consent given by the applicant",
+        "for the time the law of the state requires, and shows it to the auditors on request.",
+    ]
+    placed = [(LEFT, 100 + 13.5 * row, text) for row, text in enumerate(first)]
+    placed += [(LEFT, 170 + 30 * row, text) for row, text in enumerate(second)]
+    assert _texts(_parse(_placed_pdf(placed))) == [" ".join(first), " ".join(second)]
+
+
 def test_a_page_of_one_line_paragraphs_keeps_its_footnote_apart_under_a_rule_a_quarter_of_the_text_wide() -> None:
     """LibreOffice's export of a page of short one-line paragraphs set apart by spacing alone, with a footnote
     whose number stands a tab before its text under the rule a quarter of the text's width, and a paragraph going on

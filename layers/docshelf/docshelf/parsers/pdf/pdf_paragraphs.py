@@ -89,6 +89,7 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
     spaced = _spaced(lines, typical_gap)
     ragged = _ragged(lines, right_edge)
     edges = _right_edges(lines)
+    measured = _measured(lines, right_edge)
     blocks: list[TextBlock] = []
     current: list[Line] = [lines[0]]
     parted = False  # whether the paragraph being gathered was set apart from the one before by its place alone
@@ -99,7 +100,11 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
             current.append(line)
             continue
         blocks.append(_block(current, page, (left_edge, right_edge), code=code, parted=parted))
-        parted = apart or (_paragraph_gap(previous, line, typical_gap) and _same_type(previous, line))
+        parted = apart or (
+            _paragraph_gap(previous, line, typical_gap)
+            and _same_type(previous, line)
+            and not (measured and previous.x1 >= right_edge - 2.0 * max(previous.size, 1.0))
+        )  # a line filling the measure wrapped: a wider gap after it may be double spacing, or a page's stretch
         current = [line]
     blocks.append(_block(current, page, (left_edge, right_edge), code=code, parted=parted))
     return blocks
@@ -126,7 +131,7 @@ def _typical_gap(lines: list[Line]) -> float:
             and _SENTENCE_END.search(a.text) is None
         ):
             wraps.append(gap)
-    if sum(line.x1 >= right_edge - 2.0 * max(line.size, 1.0) for line in lines) < 2:
+    if not _measured(lines, right_edge):
         wraps = []  # one line alone does not show a measure: the longest of a page of short lines fills nothing
     if not gaps:
         return 0.0
@@ -136,6 +141,11 @@ def _typical_gap(lines: list[Line]) -> float:
     else:
         typical = min(typical, UNWRAPPED_GAP_EM * statistics.median(line.size for line in lines))
     return max(0.0, typical)
+
+
+def _measured(lines: list[Line], right_edge: float) -> bool:
+    """Whether two lines or more reach the right edge: the measure the text wraps at."""
+    return sum(line.x1 >= right_edge - 2.0 * max(line.size, 1.0) for line in lines) >= 2
 
 
 def _same_type(previous: Line, line: Line) -> bool:
@@ -155,14 +165,16 @@ def _broken_by_hand(current: list[Line], line: Line, edges: dict[float, float], 
     """Whether the paragraph's last line was broken where it stops, not wrapped: it stopped HAND_BROKEN_SHARE of the
     measure short, and an em short of where the next line's first word would have ended, under the right edge of
     the lines of its size (a slide's points, a form's fields, the last line of a paragraph that ends no sentence).
-    Not between lines of two sizes or side by side, before a hyphen's rest, an address or a range, under a numbered
-    entry's hanging indent, after a sentence where gaps set paragraphs apart, nor in Chinese or Japanese text,
-    which breaks anywhere."""
+    Not between lines of two sizes or side by side, before a hyphen's rest, an address, a range or a lower-case word
+    going on with a wrapped paragraph's sentence, under a numbered entry's hanging indent, after a sentence where
+    gaps set paragraphs apart, nor in Chinese or Japanese text, which breaks anywhere."""
     previous = current[-1]
     if not _same_type(previous, line) or _same_row(previous, line) or is_code(previous):
         return False
     if previous.text.endswith(("-", "‐")) or unspaced(previous.text, line.text):
         return False
+    if len(current) > 1 and line.text[:1].islower() and not _SENTENCE_END.search(previous.text):
+        return False  # a wrapped paragraph's sentence going on after a break (`only with the written` / `consent…`)
     if (
         previous.text[:1].isdigit()
         and line.x0 > previous.x0 + 0.5 * line.size
