@@ -34,7 +34,9 @@ SCHEMA_VERSION = "1.0"
 # a wrapped sentence), but under a numbered entry's hanging indent.
 # 16: nor before a lower-case line going on with a wrapped paragraph; a wider gap after a line filling the measure
 # no longer keeps a paragraph from being rejoined.
-PARSER_VERSION = "16"
+# 17: a line 15% of the measure short (was 30%) with room for the next word was broken there, unless a lower-case line
+# goes on after one half the measure long or more.
+PARSER_VERSION = "17"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

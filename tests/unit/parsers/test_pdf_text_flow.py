@@ -1004,6 +1004,18 @@ def test_a_wrapped_paragraph_goes_on_past_a_short_line_and_a_wider_gap() -> None
     assert _texts(_parse(_placed_pdf(placed))) == [" ".join(first), " ".join(second)]
 
 
+def test_one_line_points_a_fifth_short_of_the_longest_are_apart() -> None:
+    """Points of a slide that stop a fifth or a quarter short of its longest line, with room for the next word:
+    broken there, each a paragraph."""
+    lines = [
+        "Costs fell in every quarter of the last two years",
+        "Revenue grew in the north and in the west",
+        "Margins improved",
+        "Quarterly results for the northern region and for the south",
+    ]
+    assert _texts(_parse(_placed_lines_pdf([(56, text) for text in lines]))) == lines
+
+
 def test_a_page_of_one_line_paragraphs_keeps_its_footnote_apart_under_a_rule_a_quarter_of_the_text_wide() -> None:
     """LibreOffice's export of a page of short one-line paragraphs set apart by spacing alone, with a footnote
     whose number stands a tab before its text under the rule a quarter of the text's width, and a paragraph going on

@@ -35,9 +35,8 @@ MIN_CODE_ROWS = 2  # one monospaced line alone is an address, a file name or a l
 # Lines running on without ending a sentence, fewer of which tell nothing of how a text is set (`_ragged`).
 RAGGED_MIN_LINES = 3
 # A line stopping this share of the measure short, with room for the next line's first word, was broken there (a
-# ragged line that wrapped stops short by less than its next word, rarely a quarter of a line; a narrower box's
-# lines stop short of the page's measure by less than this, mostly).
-HAND_BROKEN_SHARE = 0.3
+# ragged line that wrapped stops short by less than its next word; a slide's points stop anywhere).
+HAND_BROKEN_SHARE = 0.15
 # The gap between the lines of a paragraph where no line wraps to tell it, in ems: single or 1.15 spacing leaves
 # about half an em between the glyphs of two lines, one and a half spacing about one; paragraph spacing adds more.
 UNWRAPPED_GAP_EM = 0.6
@@ -166,15 +165,20 @@ def _broken_by_hand(current: list[Line], line: Line, edges: dict[float, float], 
     measure short, and an em short of where the next line's first word would have ended, under the right edge of
     the lines of its size (a slide's points, a form's fields, the last line of a paragraph that ends no sentence).
     Not between lines of two sizes or side by side, before a hyphen's rest, an address, a range or a lower-case word
-    going on with a wrapped paragraph's sentence, under a numbered entry's hanging indent, after a sentence where
-    gaps set paragraphs apart, nor in Chinese or Japanese text, which breaks anywhere."""
+    going on with a sentence, under a numbered entry's hanging indent, after a sentence where gaps set paragraphs
+    apart, nor in Chinese or Japanese text, which breaks anywhere."""
     previous = current[-1]
     if not _same_type(previous, line) or _same_row(previous, line) or is_code(previous):
         return False
     if previous.text.endswith(("-", "‐")) or unspaced(previous.text, line.text):
         return False
-    if len(current) > 1 and line.text[:1].islower() and not _SENTENCE_END.search(previous.text):
-        return False  # a wrapped paragraph's sentence going on after a break (`only with the written` / `consent…`)
+    if (
+        line.text[:1].islower()
+        and not _SENTENCE_END.search(previous.text)
+        and (len(current) > 1 or _half_the_measure(previous, edges))
+    ):
+        return False  # a sentence going on: in a wrapped paragraph (`only with the written` / `consent…`), or after
+        # a line too long for a point or a label
     if (
         previous.text[:1].isdigit()
         and line.x0 > previous.x0 + 0.5 * line.size
@@ -191,6 +195,11 @@ def _broken_by_hand(current: list[Line], line: Line, edges: dict[float, float], 
     edge = edges.get(round(previous.size), previous.x1)
     short_by = (edge - previous.x1) / max(edge - min(previous.x0, line.x0), size)
     return short_by >= HAND_BROKEN_SHARE and _next_word_fits(previous, line, edge - size)
+
+
+def _half_the_measure(line: Line, edges: dict[float, float]) -> bool:
+    edge = edges.get(round(line.size), line.x1)
+    return line.x1 - line.x0 >= 0.5 * (edge - line.x0)
 
 
 def _spaced(lines: list[Line], typical_gap: float) -> bool:
