@@ -482,3 +482,17 @@ def test_a_word_written_in_runs_drawn_over_their_space_glyphs_stays_one_word() -
     pdf.save()
     text = " ".join(_texts(buffer.getvalue()))
     assert text == "Always underline the warnings. Never unde r line notes."
+
+
+def test_a_text_box_over_another_on_its_row_keeps_both_words_whole() -> None:
+    """LibreOffice's PDF of a slide whose text box stands over a table cell on the same row: the cell's run starts
+    80 pt left of where the box's run ends, and PDFium writes no space between them (the corpus' `testPPT_various`:
+    `Here is a text boxRow 1 column 1`). A run starting an em or more left of the end of the one before is another
+    object over it; a kerned pair or a glyph's overhang overlaps by a fraction of an em and still joins."""
+    box = _run("Here is a text box", 251.5, 347.2, (250.4, 347.6), size=11.0)
+    cell = _run("Row 1 column 1", 265.6, 351.5, (264.5, 352.5), size=11.0)
+    assert [line.text for line in build_lines([box, cell])] == ["Here is a text box Row 1 column 1"]
+    kerned = [_run("Wa", 72.0, 84.0, (72.0, 84.5), size=11.0), _run("ter", 83.2, 97.0, (83.4, 97.2), size=11.0)]
+    assert [line.text for line in build_lines(kerned)] == ["Water"]
+    symbol = [_run("Barlas O", 72.0, 118.0, (72.0, 118.0), size=11.0), _run("∗", 110.0, 116.0, (110.0, 116.0), 11.0)]
+    assert [line.text for line in build_lines(symbol)] == ["Barlas O∗"]

@@ -47,6 +47,9 @@ _CLOSING = re.compile(r"[.,;:!?)\]]")  # punctuation that follows a raised mark 
 # A space ending a run whose next run starts within this many font sizes of where the letter before the space ends
 # stands for no gap: no word space (`_overlapped_space`).
 OVERLAPPED_SPACE_EM = 0.05
+# A run starting this many font sizes left of where the run before it ends stands over it: another object placed on
+# the same row (a text box over a table's cell), not the next letters of its word.
+OVER_ANOTHER_EM = 1.0
 # Gaps between this many pairs of single letters, one text object each, EVEN_SHARE of them within EVEN_TRACKING_EM
 # of their median, tell a letter-spaced fragment's tracking.
 LETTER_SPACED_PAIRS = 4
@@ -409,11 +412,18 @@ def _make_line(runs: list[Run], rtl: bool, *, vertical: bool = False) -> Line:
                 parts[-1] = joined_tail = joined_tail.rstrip()
             elif not rtl and _overlapped_space(previous, run, joined_tail, head):
                 parts[-1] = joined_tail = joined_tail.rstrip()
+            apart = (ink > SPACE_GAP_EM * size + spread and gap > ADVANCE_GAP_EM * size + spread) or set_off
+            over = (
+                not rtl
+                and not superscript
+                and ink < -OVER_ANOTHER_EM * size
+                and _spaced_alnum(joined_tail[-1:])
+                and _spaced_alnum(head[:1])
+            )
             if (
-                ((ink > SPACE_GAP_EM * size + spread and gap > ADVANCE_GAP_EM * size + spread) or set_off)
+                (over or (apart and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size))
                 and not joined_tail[-1:].isspace()
                 and not head[:1].isspace()
-                and gap >= _unspaced_gap(joined_tail[-1:] or " ", head[:1] or " ") * run.size
             ):
                 parts.append(" ")
         parts.append(text)
@@ -444,6 +454,11 @@ def _overlapped_space(left: Run, right: Run, tail: str, head: str) -> bool:
     if left.advance is None or right.advance is None or (left.size, left.font) != (right.size, right.font):
         return False
     return abs(right.advance[0] - left.advance[1]) <= OVERLAPPED_SPACE_EM * right.size
+
+
+def _spaced_alnum(char: str) -> bool:
+    """A letter or digit of a script that sets words apart with spaces."""
+    return char.isalnum() and not no_space_script(char)
 
 
 def _left_to_right_alnum(char: str) -> bool:
