@@ -37,7 +37,8 @@ SCHEMA_VERSION = "1.0"
 # 17: a line 15% of the measure short (was 30%) with room for the next word was broken there, unless a lower-case line
 # goes on after one half the measure long or more.
 # 18: a PDF run starting an em or more left of where the run before it ends (another object over it) is a word apart.
-PARSER_VERSION = "18"
+# 19: `.ppt` numbered lists keep their numbers (the shapes' StyleTextProp9Atom records).
+PARSER_VERSION = "19"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

@@ -626,3 +626,50 @@ def test_word97_rows_whose_edges_never_meet_past_255_columns_stay_plain_rows() -
     table = word_table([["a", "b"] for _ in range(130)], shapes, page=1)
     assert (table.n_rows, table.n_cols) == (130, 2)
     assert all(cell.colspan == 1 for cell in table.cells)
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_powerpoint97_numbered_list_saved_by_libreoffice_keeps_its_numbers(tmp_path: Path) -> None:
+    """Auto-numbering lives in a `.ppt`'s PowerPoint 2000 extension records, which ppt2pptx does not read: every
+    numbered paragraph came out as a bullet. A text box with a line, then steps numbered `1.` and `a)` from 3, as
+    the PPTX itself reads."""
+    import pptx
+    from lxml import etree
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    frame = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(6), Inches(4)).text_frame
+    items = [("Before you start:", None), ("Close the valve", ("arabicPeriod", 1)), ("Drain the line", None),
+             ("Fit the seal", ("alphaLcParenR", 3)), ("Open the valve", ("alphaLcParenR", 3))]  # fmt: skip
+    for index, (text, numbering) in enumerate(items):
+        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        paragraph.text = text
+        if numbering or text == "Drain the line":
+            p_pr = paragraph._p.get_or_add_pPr()
+            p_pr.set("marL", "342900")
+            p_pr.set("indent", "-342900")
+            namespace = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+            if numbering is None:
+                etree.SubElement(p_pr, f"{namespace}buChar", char="•")
+            else:
+                etree.SubElement(p_pr, f"{namespace}buAutoNum", type=numbering[0], startAt=str(numbering[1]))
+    deck.save(str(tmp_path / "steps.pptx"))
+    from_pptx = [block_text(block) for block in parse_bytes((tmp_path / "steps.pptx").read_bytes(), "a.pptx").blocks()]
+    from_ppt = [block_text(block) for block in parse_bytes(_soffice(tmp_path, "steps.pptx", "ppt"), "a.ppt").blocks()]
+    assert from_ppt == from_pptx
+    assert from_ppt[1:] == ["1. Close the valve", "Drain the line", "c) Fit the seal", "d) Open the valve"]
+
+
+def test_damaged_numbering_records_read_as_no_numbering_never_an_error() -> None:
+    """The numbering reader's two walkers over random bytes (a damaged `.ppt`): each returns, never raises, and a
+    run or an entry never points past the text."""
+    from docshelf.parsers.office.ppt_numbering import SCHEMES, _entries, _paragraph_runs
+
+    rng = random.Random(36)
+    for _ in range(3000):
+        payload = rng.randbytes(rng.randint(0, 80))
+        runs = _paragraph_runs(payload, rng.randint(0, 40))
+        assert all(0 <= start < end for start, end in runs)
+        entries = _entries(payload)
+        assert entries is None or all(entry is None or entry[0] in SCHEMES.values() for entry in entries)

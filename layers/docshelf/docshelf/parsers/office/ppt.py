@@ -16,6 +16,7 @@ from lxml.etree import XMLSyntaxError
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office import pptx
+from docshelf.parsers.office.ppt_numbering import number_slide, slide_numbering
 from docshelf.parsers.office.ppt_placeholders import mark_slide, rewrite_slides, slide_placeholders, slide_records
 from docshelf.parsers.office.ppt_tables import put_slide_tables, slide_table_list
 
@@ -45,15 +46,17 @@ def _with_placeholders(data: bytes, converted: bytes) -> bytes:
         slides = slide_records(ole.open_stream("PowerPoint Document"), current_user)
         placeholders = [slide_placeholders(slide, outline) if slide is not None else [] for slide, outline in slides]
         tables = [slide_table_list(slide) if slide is not None else [] for slide, _ in slides]
+        numbering = [slide_numbering(slide) if slide is not None else [] for slide, _ in slides]
         marking = any(placeholders)
-        if not marking and not any(tables):
+        if not marking and not any(tables) and not any(numbering):
             return converted
 
-        def rewrite(number: int, root: etree._Element) -> bool:  # one pass: placeholders marked, tables put back
+        def rewrite(number: int, root: etree._Element) -> bool:  # one pass: placeholders, tables, numbered lists
             known = 0 < number <= len(slides)
             marked = marking and mark_slide(root, list(placeholders[number - 1]) if known else [])
             put = known and put_slide_tables(root, tables[number - 1])
-            return marked or put
+            numbered = known and number_slide(root, numbering[number - 1])
+            return marked or put or numbered
 
         return rewrite_slides(converted, rewrite)
     except (Ppt2PptxError, ValueError, IndexError, KeyError, OSError, struct.error, zipfile.BadZipFile, XMLSyntaxError):
