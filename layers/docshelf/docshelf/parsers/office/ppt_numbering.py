@@ -24,6 +24,7 @@ from docshelf.parsers.office.ppt_placeholders import (
     RT_SP_CONTAINER,
     RT_TEXT_BYTES,
     RT_TEXT_CHARS,
+    characters,
 )
 
 if TYPE_CHECKING:
@@ -70,13 +71,14 @@ def slide_numbering(slide: Record) -> list[tuple[str, list[Numbering | None]]]:
         if shape.type == RT_SP_CONTAINER:
             numbered = _shape_numbering(shape)
             if numbered is not None and any(numbering for _, numbering in numbered):
-                text = " ".join(" ".join(paragraph.split()) for paragraph, _ in numbered)
-                found.append((" ".join(text.split()), [numbering for _, numbering in numbered]))
+                text = " ".join(paragraph for paragraph, _ in numbered)
+                found.append((text, [numbering for _, numbering in numbered]))
     return found
 
 
 def _shape_numbering(shape: Record) -> list[tuple[str, Numbering | None]] | None:
-    """The shape's non-empty paragraphs, each with its numbering; None when its records cannot say."""
+    """The shape's non-empty paragraphs (their whitespace collapsed), each with its numbering; None when its records
+    cannot say."""
     text, style, nine = _text_records(shape)
     if not (text and style and nine):
         return None
@@ -87,8 +89,9 @@ def _shape_numbering(shape: Record) -> list[tuple[str, Numbering | None]] | None
     for paragraph in text.split("\r"):
         run = next((at for at, (first, end) in enumerate(runs) if first <= start < end), None)
         numbering = entries[run] if run is not None and run < len(entries) else None
-        if paragraph.replace("\x0b", " ").strip():
-            paragraphs.append((paragraph.replace("\x0b", " "), numbering))
+        shown = " ".join(paragraph.replace("\x0b", " ").split())
+        if shown:
+            paragraphs.append((shown, numbering))
         start += len(paragraph) + 1
     return paragraphs
 
@@ -102,7 +105,7 @@ def _text_records(shape: Record) -> tuple[str, bytes, bytes]:
         if child.type == RT_CLIENT_TEXTBOX:
             for record in records(child.payload):
                 if record.type in (RT_TEXT_CHARS, RT_TEXT_BYTES):
-                    text = record.payload.decode("utf-16-le" if record.type == RT_TEXT_CHARS else "latin-1", "replace")
+                    text = characters(record)
                 elif record.type == RT_STYLE_TEXT_PROP:
                     style = record.payload
         elif child.type == RT_CLIENT_DATA:

@@ -135,10 +135,11 @@ def slide_placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tu
 
 
 def _text(record: Record) -> str:
-    return " ".join(_characters(record).replace("\x0b", " ").split())
+    return " ".join(characters(record).replace("\x0b", " ").split())
 
 
-def _characters(record: Record) -> str:
+def characters(record: Record) -> str:
+    """A TextCharsAtom's or TextBytesAtom's text, as stored (`\r` between paragraphs, `\x0b` a line break)."""
     raw: bytes = record.payload
     return raw.decode("utf-16-le", "replace") if record.type == RT_TEXT_CHARS else raw.decode("latin-1")
 
@@ -152,7 +153,7 @@ def shape_text(shape: Record) -> tuple[str, ...]:
         if child.type == RT_CLIENT_TEXTBOX:
             for record in records(child.payload):
                 if record.type in (RT_TEXT_CHARS, RT_TEXT_BYTES):
-                    lines = _characters(record).replace("\x0b", " ").split("\r")
+                    lines = characters(record).replace("\x0b", " ").split("\r")
                     paragraphs += [" ".join(line.split()) for line in lines if line.strip()]
     return tuple(paragraphs)
 

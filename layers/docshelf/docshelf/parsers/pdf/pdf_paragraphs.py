@@ -102,7 +102,7 @@ def paragraphs(lines: list[Line], page: int, *, code: bool = False) -> list[Text
         parted = apart or (
             _paragraph_gap(previous, line, typical_gap)
             and _same_type(previous, line)
-            and not (measured and previous.x1 >= right_edge - 2.0 * max(previous.size, 1.0))
+            and not (measured and _fills(previous, right_edge))
         )  # a line filling the measure wrapped: a wider gap after it may be double spacing, or a page's stretch
         current = [line]
     blocks.append(_block(current, page, (left_edge, right_edge), code=code, parted=parted))
@@ -124,7 +124,7 @@ def _typical_gap(lines: list[Line]) -> float:
         gaps.append(gap)
         size = max(a.size, 1.0)
         if (
-            a.x1 >= right_edge - 2.0 * size
+            _fills(a, right_edge)
             and abs(b.size - a.size) <= _SIZE_CHANGE * size
             and b.x0 <= a.x0 + 0.5 * size
             and _SENTENCE_END.search(a.text) is None
@@ -144,7 +144,12 @@ def _typical_gap(lines: list[Line]) -> float:
 
 def _measured(lines: list[Line], right_edge: float) -> bool:
     """Whether two lines or more reach the right edge: the measure the text wraps at."""
-    return sum(line.x1 >= right_edge - 2.0 * max(line.size, 1.0) for line in lines) >= 2
+    return sum(_fills(line, right_edge) for line in lines) >= 2
+
+
+def _fills(line: Line, right_edge: float) -> bool:
+    """Whether the line reaches within two of its font sizes of the right edge."""
+    return line.x1 >= right_edge - 2.0 * max(line.size, 1.0)
 
 
 def _same_type(previous: Line, line: Line) -> bool:
@@ -172,34 +177,29 @@ def _broken_by_hand(current: list[Line], line: Line, edges: dict[float, float], 
         return False
     if previous.text.endswith(("-", "‐")) or unspaced(previous.text, line.text):
         return False
+    ends_sentence = _SENTENCE_END.search(previous.text) is not None
+    edge = _edge(previous, edges)
     if (
         line.text[:1].islower()
-        and not _SENTENCE_END.search(previous.text)
-        and (len(current) > 1 or _half_the_measure(previous, edges))
+        and not ends_sentence
+        and (len(current) > 1 or previous.x1 - previous.x0 >= 0.5 * (edge - previous.x0))
     ):
         return False  # a sentence going on: in a wrapped paragraph (`only with the written` / `consent…`), or after
         # a line too long for a point or a label
-    if (
-        previous.text[:1].isdigit()
-        and line.x0 > previous.x0 + 0.5 * line.size
-        and not _SENTENCE_END.search(previous.text)
-    ):
+    if previous.text[:1].isdigit() and line.x0 > previous.x0 + 0.5 * line.size and not ends_sentence:
         return False  # a numbered entry's hanging indent: its title runs on (`162 Responding to the` / `Material…`)
     if spaced and _next_sentence(current, line):
         return False  # where gaps set paragraphs apart, a line break after a sentence is inside its paragraph
-    if (no_space_script(previous.text[-1:]) or no_space_script(line.text[:1])) and not _SENTENCE_END.search(
-        previous.text
-    ):
+    if (no_space_script(previous.text[-1:]) or no_space_script(line.text[:1])) and not ends_sentence:
         return False  # a narrow box's Chinese or Japanese lines break anywhere, before a Latin word too
     size = max(previous.size, line.size, 1.0)
-    edge = edges.get(round(previous.size), previous.x1)
     short_by = (edge - previous.x1) / max(edge - min(previous.x0, line.x0), size)
     return short_by >= HAND_BROKEN_SHARE and _next_word_fits(previous, line, edge - size)
 
 
-def _half_the_measure(line: Line, edges: dict[float, float]) -> bool:
-    edge = edges.get(round(line.size), line.x1)
-    return line.x1 - line.x0 >= 0.5 * (edge - line.x0)
+def _edge(line: Line, edges: dict[float, float]) -> float:
+    """The right edge of the lines of the line's size (`_right_edges`)."""
+    return edges.get(round(line.size), line.x1)
 
 
 def _spaced(lines: list[Line], typical_gap: float) -> bool:
@@ -243,8 +243,8 @@ def _continues(
     current: list[Line], line: Line, typical_gap: float, right_edge: float, *, spaced: bool, ragged: bool, code: bool
 ) -> bool:
     previous = current[-1]
-    if line.top < previous.bottom - 0.5 * min(line.height, previous.height):
-        return True  # another fragment of the same visual row (`_same_row`)
+    if _same_row(previous, line):
+        return True  # another fragment of the same visual row
     size = max(line.size, previous.size, 1.0)
     gap = line.top - previous.bottom
     if _paragraph_gap(previous, line, typical_gap) or gap < -size:
@@ -252,8 +252,8 @@ def _continues(
     if code and _code_line(line) != _code_line(previous):
         return False
     if code and _code_line(line):
-        return abs(line.size - previous.size) <= _SIZE_CHANGE * size  # short lines, stops and indents are code's
-    if abs(line.size - previous.size) > _SIZE_CHANGE * size or line.bold != previous.bold:
+        return _same_type(previous, line)  # short lines, stops and indents are code's
+    if not _same_type(previous, line) or line.bold != previous.bold:
         return False
     # A heading set in its own face (slightly larger, or italic) ends where the text wraps below it.
     wrapped_below = line.x0 < previous.x1 and line.top > previous.top + 0.5 * size
