@@ -878,20 +878,31 @@ def test_a_paragraph_broken_by_a_page_goes_on_past_the_footnote_at_the_page_foot
         pdf.drawString(72, 160 - 13.5 * index, line)
     if note == "small type":
         pdf.setFont("Times-Roman", 9)
-    else:
-        pdf.setLineWidth(0.5)
-        pdf.line(72, 112, 72 + 110, 112)
-    pdf.drawString(72, 98, "1 Measured with a calibrated ultrasonic flow meter.")
-    pdf.showPage()
-    pdf.setFont("Times-Roman", 11)
-    pdf.drawString(72, HEIGHT - 100, "the new seal was fitted, while the other pumps kept their rates.")
-    pdf.showPage()
-    pdf.save()
+    note_pieces = [(72.0, "1 Measured with a calibrated ultrasonic flow meter.")]
+    next_page = "the new seal was fitted, while the other pumps kept their rates."
+    _note_and_next_page(pdf, note_pieces, next_page, rule_width=None if note == "small type" else 110)
     assert _texts(_parse(buffer.getvalue())) == [
         "The pumps were inspected in March, and two of their seals were replaced.",
         " ".join(body) + " the new seal was fitted, while the other pumps kept their rates.",
         "1 Measured with a calibrated ultrasonic flow meter.",
     ]
+
+
+def _note_and_next_page(
+    pdf: canvas.Canvas, note: list[tuple[float, str]], next_page: str, *, rule_width: float | None
+) -> None:
+    """Finishes the page with a footnote at its foot (its pieces drawn at their x, in the current font), under a
+    note rule `rule_width` wide from the left margin when given, and a second page opening with `next_page`."""
+    if rule_width is not None:
+        pdf.setLineWidth(0.5)
+        pdf.line(72, 112, 72 + rule_width, 112)
+    for x, text in note:
+        pdf.drawString(x, 98, text)
+    pdf.showPage()
+    pdf.setFont("Times-Roman", 11)
+    pdf.drawString(72, HEIGHT - 100, next_page)
+    pdf.showPage()
+    pdf.save()
 
 
 def _columns_listing(kerned: bool) -> bytes:
@@ -1028,15 +1039,8 @@ def test_a_page_of_one_line_paragraphs_keeps_its_footnote_apart_under_a_rule_a_q
     lines = ["Bold italic underline and strikethrough text", "italic", "underline", "The rooms on the first floor are"]
     for index, text in enumerate(lines):
         pdf.drawString(72, HEIGHT - 100 - 24.7 * index, text)
-    pdf.setLineWidth(0.5)
-    pdf.line(72, 112, 72 + (WIDTH - 144) / 4, 112)
-    pdf.drawString(72, 98, "1")
-    pdf.drawString(107, 98, "This is a footnote.")
-    pdf.showPage()
-    pdf.setFont("Times-Roman", 11)
-    pdf.drawString(72, HEIGHT - 100, "cleaned every morning by the staff.")
-    pdf.showPage()
-    pdf.save()
+    note_pieces = [(72.0, "1"), (107.0, "This is a footnote.")]
+    _note_and_next_page(pdf, note_pieces, "cleaned every morning by the staff.", rule_width=(WIDTH - 144) / 4)
     assert _texts(_parse(buffer.getvalue())) == [
         *lines[:3],
         "The rooms on the first floor are cleaned every morning by the staff.",
