@@ -15,9 +15,10 @@ from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.search.model_vote import model_voted
 from docshelf.search.packing import PACKING, best_sentences, pack_evidence
+from docshelf.search.ranking import RANKING
 from docshelf.search.request import SearchRequest
 from docshelf.search.response import RankedChunk
-from docshelf.search.service import search
+from docshelf.search.service import cited_first, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 
@@ -193,3 +194,58 @@ def test_embedding_similarity_serves_many_threads_at_once(monkeypatch: pytest.Mo
         answers = list(threads.map(ask, range(400)))
     expected = {0: [1.0, 0.6, 0.0], 1: [0.6, 1.0, 0.8], 2: [0.0, 0.8, 1.0]}
     assert all(answer == pytest.approx(expected[n % 3]) for n, answer in enumerate(answers))
+
+
+def _long_paper(tmp_path: Path) -> EmbeddedIndex:
+    """Eleven chunks the words favour (the subject, often) and, after them, the one that answers."""
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = [
+        f"The equine virus spreads among horses in valley {n}. Horses carry the equine virus there." for n in range(11)
+    ]
+    texts.append("Cases are rare in winter. The equine virus is lethal for as many as 35% of infected children.")
+    index.upsert("ns", "d1", "r", [chunk(n, text) for n, text in enumerate(texts)])
+    return index
+
+
+def test_with_a_passage_model_the_evidence_quotes_a_later_chunk_and_the_results_name_it(tmp_path: Path) -> None:
+    index = _long_paper(tmp_path)
+    request = SearchRequest("ns", "equine virus horses valley", top_k=3, max_tokens=120)
+    quiet = replace(RANKING, model_vote_weight=0.0)  # the answer's chunk stays after the first three
+    words_only = search(index, request, quiet)
+    assert "c11" not in [r.chunk.chunk_id for r in words_only.results] and "35%" not in words_only.evidence_text
+    answered = search(index, request, quiet, passage_model=Favourite("35%"))
+    assert "35% of infected children" in answered.evidence_text
+    assert len(answered.results) == 3 and "c11" in [r.chunk.chunk_id for r in answered.results]
+    assert set(answered.cited) <= {r.chunk.chunk_id for r in answered.results}  # every [n] names a result
+    ranks = {r.chunk.chunk_id: n for n, r in enumerate(search(index, replace(request, top_k=12), quiet).results)}
+    assert [ranks[r.chunk.chunk_id] for r in answered.results] == sorted(
+        ranks[r.chunk.chunk_id] for r in answered.results
+    )
+
+
+def test_the_evidence_of_abstracts_quotes_only_the_results(tmp_path: Path) -> None:
+    """Short documents (first chunks): the vote is not cast, and the evidence stays within top_k."""
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    texts = [f"The equine virus spreads among horses in valley {n}. Horses carry it." for n in range(11)]
+    texts.append("The equine virus is lethal for as many as 35% of infected children.")
+    for n, text in enumerate(texts):
+        index.upsert("ns", f"d{n}", "r", [replace(chunk(0, text, doc=f"d{n}"), chunk_id=f"c{n}")])
+    request = SearchRequest("ns", "equine virus horses valley", top_k=3, max_tokens=120)
+    found = search(index, request, replace(RANKING, model_vote_weight=0.0), passage_model=Favourite("35%"))
+    assert "c11" not in [r.chunk.chunk_id for r in found.results] and "35%" not in found.evidence_text
+
+
+def test_the_packer_quotes_at_most_max_blocks_chunks() -> None:
+    chunks = [chunk(i, PAPER, doc=f"d{i}") for i in range(6)]
+    packed = pack_evidence(chunks, WEIGHTS, 2000, max_blocks=2)
+    assert len(packed.blocks) == 2 and {b.chunk.chunk_id for b in packed.blocks} == {"c0", "c1"}
+    assert len(pack_evidence(chunks, WEIGHTS, 2000).blocks) == 6
+
+
+def test_cited_first_keeps_the_count_and_the_rank_order() -> None:
+    rows = [RankedChunk(chunk(i, PAPER), 1.0 / (i + 1), {}) for i in range(6)]
+    results, further = rows[:3], rows[3:]
+    assert cited_first(results, further, {"c0", "c2"}) == results  # nothing quoted from further: as ranked
+    kept = cited_first(results, further, {"c1", "c4"})
+    assert [r.chunk.chunk_id for r in kept] == ["c0", "c1", "c4"]
+    assert [r.chunk.chunk_id for r in cited_first(results, further, {"c3", "c4", "c5"})] == ["c3", "c4", "c5"]

@@ -165,7 +165,8 @@ SEARCH_OUT = _closed(
         "results": {
             "type": "array",
             "items": ref("SearchResultOut"),
-            "description": "The top_k ranked chunks, not cut by the budget",
+            "description": "The top_k ranked chunks, not cut by the budget; every chunk the evidence quotes is "
+            "among them",
         },
         "total_chunks": {"type": "integer"},
         "evidence_chunks": {"type": "integer"},

@@ -55,7 +55,7 @@ class PackingSettings:
     rank_penalty: float = 0.03  # taken from a passage's query-term share per rank of its chunk
     group_documents: bool = True  # a document's blocks together, in reading order
     local_share: float = 0.5  # of a term's weight, the part from its rarity among the candidates' sentences
-    model_depth: int = 30  # passages, best first by their words, whose matching sentence a passage model scores
+    model_depth: int = 60  # passages, best first by their words, whose matching sentence a passage model scores
     model_weight: float = 1.0  # times the model's score, added to each of those passages' scores
 
 
@@ -212,10 +212,11 @@ def pack_evidence(
     settings: PackingSettings = PACKING,
     passage_model: Reranker | None = None,
     query: str = "",
+    max_blocks: int | None = None,
 ) -> PackedEvidence:
     """The evidence of `chunks` (best first) for a query whose content terms weigh `weights`, within
-    `max_tokens` (cl100k tokens of the whole text). With `passage_model`, the first `model_depth` passages also
-    gain its score of their matching sentence against `query`."""
+    `max_tokens` (cl100k tokens of the whole text), quoting at most `max_blocks` chunks. With `passage_model`, the
+    first `model_depth` passages also gain its score of their matching sentence against `query`."""
     if max_tokens <= 0:
         return PackedEvidence("", 0, ())
     weights = passage_weights(chunks, weights, settings.local_share)
@@ -227,7 +228,10 @@ def pack_evidence(
     if passage_model is not None:
         _scored_by_model(candidates, query, passage_model, settings)
     order: list[_Candidate] = []  # in the order each first got a passage
+    room = len(candidates) if max_blocks is None else max_blocks
     for candidate, window in _passages_best_first(candidates, settings):
+        if candidate not in order and len(order) >= room:
+            continue
         trial = [*candidate.claimed, window]
         if _fits(order, candidate, trial, max_tokens, settings):
             candidate.claimed = _merged(trial)
@@ -237,7 +241,7 @@ def pack_evidence(
             return _best_sentence(candidates, max_tokens, settings)
     _widen(order, max_tokens, settings)
     for candidate in candidates:  # what no word matched, whole, best first
-        if candidate not in order and not candidate.windows:
+        if candidate not in order and not candidate.windows and len(order) < room:
             candidate.whole = True
             if _cost([*order, candidate], settings) <= max_tokens:
                 order.append(candidate)

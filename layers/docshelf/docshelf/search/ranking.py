@@ -75,6 +75,10 @@ class RankingSettings:
     model_vote_weight: float = 3.0
     model_vote_depth: int = 30
     model_vote_sentences: int = 2
+    # Where the passage vote was cast (long documents) and a passage model reads the query, the evidence may quote the
+    # first evidence_depth voted chunks, not only the top_k results: an answer in a long paper is often in the 11th to
+    # 30th (search/service.py; docs/evaluation/evidence.md, "Evidence from the first 30 chunks").
+    evidence_depth: int = 30
 
     def channel_weights(self) -> dict[str, float]:
         return {

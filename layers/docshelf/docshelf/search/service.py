@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -66,18 +66,22 @@ def search(
         index, request, ranking, embedder=embedder, hits=hits, reranker=reranker, rerank_depth=rerank_depth,
         passage_model=passage_model,
     )  # fmt: skip
-    ranked = found.results
-    assets = _asset_links(ranked, asset_link)
+    pool = [*found.results, *found.further]
+    assets = _asset_links(pool, asset_link)
     packed = pack_evidence(
-        [r.chunk for r in ranked],
+        [r.chunk for r in pool],
         found.term_weights,
         request.max_tokens,
         assets=assets,
-        deferred=expansion_only(ranked),
+        deferred=expansion_only(pool),
         settings=packing,
         passage_model=found.passage_model,
         query=request.query,
+        max_blocks=request.top_k,
     )
+    ranked = cited_first(found.results, found.further, {block.chunk.chunk_id for block in packed.blocks})
+    shown = {r.chunk.chunk_id for r in ranked}
+    assets = {chunk_id: link for chunk_id, link in assets.items() if chunk_id in shown}
     return SearchResponse(
         evidence_text=packed.text,
         assets=assets,
@@ -96,6 +100,24 @@ def search(
     )
 
 
+def cited_first(
+    results: Sequence[RankedChunk], further: Sequence[RankedChunk], cited: Collection[str]
+) -> list[RankedChunk]:
+    """As many results as `results`, in rank order: every chunk the evidence quotes (`further` may hold some), then
+    the best of the others, so that each `[n]` of the evidence names a result."""
+    if not any(r.chunk.chunk_id in cited for r in further):
+        return list(results)
+    room = len(results) - sum(r.chunk.chunk_id in cited for r in [*results, *further])
+    kept = []
+    for result in results:
+        if result.chunk.chunk_id not in cited and room > 0:
+            kept.append(result)
+            room -= 1
+        elif result.chunk.chunk_id in cited:
+            kept.append(result)
+    return kept + [r for r in further if r.chunk.chunk_id in cited]
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """A search's results without their evidence (`rank`)."""
@@ -106,6 +128,7 @@ class Ranked:
     empty_reason: str
     term_weights: dict[str, float]  # the query's content terms, as packing weighs them
     passage_model: Reranker | None  # the sentence model that read the query, None for the words alone
+    further: list[RankedChunk]  # the chunks after `results` the evidence may also quote (long documents only)
 
 
 def rank(
@@ -147,15 +170,20 @@ def rank(
         ranked = fixed or ranked
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
+    beyond = ranked[request.top_k :]  # where the passage vote was cast: later chunks the evidence may quote
+    ranked = ranked[: request.top_k]
     if reranker is not None and ranked:
         order = reranked(request.query, ranked, [r.chunk.text for r in ranked], reranker, rerank_depth)
-        ranked = with_rerank_scores(order, ranked)[:wanted]
+        ranked = with_rerank_scores(order, ranked)
+    further = [*ranked[wanted:], *beyond][: max(0, ranking.evidence_depth - wanted)] if beyond else []
+    ranked = ranked[:wanted]
     if ranked:
         check_budget(ranked[0].chunk, request.max_tokens)
     content = [corrected.get(term, term) for term in queries.get("content", [])]
     weights = query_weights(dict.fromkeys(content), first.content_idf)
     matched = bool(ranked)
     ranked = [r for r in _with_confidence(ranked, weights) if r.confidence >= request.min_score]
+    further = [r for r in _with_confidence(further, weights) if r.confidence >= request.min_score] if ranked else []
     has_terms = bool(queries) or semantic is not None
     reason = (
         ""
@@ -164,7 +192,7 @@ def rank(
         if matched
         else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
     )
-    return Ranked(ranked, first.total, corrected, reason, weights, model)
+    return Ranked(ranked, first.total, corrected, reason, weights, model, further)
 
 
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
@@ -201,9 +229,11 @@ def _ranked(
     lexical_scale: float = 1.0,
     model: Reranker | None = None,
 ) -> list[RankedChunk]:
-    """The fused, distinct, passage-ordered results of a first pass; `lexical_scale` multiplies the word channels'
-    weights (below 1: the semantic channel's order leads, with its weight as is). With `model`, the first results
-    also take its vote (search/model_vote.py)."""
+    """The fused, distinct, passage-ordered results of a first pass: `top_k`, and where the passage vote was cast
+    (long documents) and `model` reads the query, the voted chunks after them up to `evidence_depth`, which the
+    evidence may quote (the words alone tell the passages of those later chunks apart worse than they lose).
+    `lexical_scale` multiplies the word channels' weights (below 1: the semantic channel's order leads, with its
+    weight as is). With `model`, the first results also take its vote (search/model_vote.py)."""
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     if "semantic" in first.rankings:
@@ -246,14 +276,16 @@ def _ranked(
     content_scores = dict(rounded.get("content", []))
     ordered = _siblings_by_passage(queries.get("content", []), content_scores, first.content_idf, results)
     term_weights = query_weights(dict.fromkeys(queries.get("content", [])), first.content_idf)
-    if voting and votes_on(ordered):
+    long_documents = voting and votes_on(ordered)
+    if long_documents:
         ordered = passage_voted(ordered, term_weights, weight=ranking.passage_vote_weight, rrf_k=ranking.rrf_k)
     if model is not None:
         ordered = model_voted(
             ordered[: ranking.model_vote_depth], request.query, term_weights, model,
             weight=ranking.model_vote_weight, sentences=ranking.model_vote_sentences, rrf_k=ranking.rrf_k,
         ) + ordered[ranking.model_vote_depth :]  # fmt: skip
-    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[: request.top_k]]
+    kept = max(request.top_k, ranking.evidence_depth) if long_documents and model is not None else request.top_k
+    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[:kept]]
 
 
 def _with_corrections(
