@@ -249,3 +249,27 @@ def test_cited_first_keeps_the_count_and_the_rank_order() -> None:
     kept = cited_first(results, further, {"c1", "c4"})
     assert [r.chunk.chunk_id for r in kept] == ["c0", "c1", "c4"]
     assert [r.chunk.chunk_id for r in cited_first(results, further, {"c3", "c4", "c5"})] == ["c3", "c4", "c5"]
+
+
+def test_an_agentic_search_of_one_question_gives_the_evidence_of_classic_search(tmp_path: Path) -> None:
+    """A plan of one search searches the question as asked, votes and packs as classic search does: the same
+    evidence, quoting a voted chunk after the step's top_k, and results of top_k chunks, every cited one among
+    them."""
+    from docshelf.agentic.service import AgenticRun, agentic_search
+    from docshelf.agentic.steps import StepContext
+
+    index = _long_paper(tmp_path)
+    quiet = replace(RANKING, model_vote_weight=0.0)
+    question = "equine virus in horses of the valley?"
+    model = Favourite("35%")
+    classic = search(index, SearchRequest("ns", question, top_k=3, max_tokens=120), quiet, passage_model=model)
+    ctx = StepContext(index, "ns", 3, ranking=quiet, passage_model=model)
+    answered = agentic_search(ctx, AgenticRun(question, 120))
+    assert answered["plan"]["steps"][0]["query"] == question
+    assert "35% of infected children" in classic.evidence_text
+    assert answered["evidence_text"] == classic.evidence_text
+    ids = [result["chunk_id"] for result in answered["results"]]
+    assert len(ids) == 3 and "c11" in ids
+    assert {r["chunk_id"] for r in answered["results"] if r["evidence_ref"]} == set(classic.cited)
+    words_only = agentic_search(replace(ctx, passage_model=None), AgenticRun(question, 120))
+    assert "35%" not in words_only["evidence_text"]

@@ -26,6 +26,7 @@ from docshelf.citations import evidence_header
 from docshelf.model import Chunk
 from docshelf.search.packing import image_line, pack_evidence
 from docshelf.search.rerank import reading_model
+from docshelf.search.service import expansion_only
 from docshelf.tokens import count_tokens
 
 StepStatus: TypeAlias = Literal["done", "skipped", "truncated"]
@@ -73,7 +74,7 @@ class Ledger:
     def cost(self, row: Row) -> int:
         previous = self.rows[-1].chunk if self.rows else None
         block = row_block(len(self.rows) + 1, row, self.assets.get(row.chunk.chunk_id), previous)
-        return count_tokens(block) + SEPARATOR_TOKENS
+        return count_tokens(block) + (SEPARATOR_TOKENS if self.rows else 0)  # no separator before the first
 
     def claim(self, allowance: Allowance, row: Row) -> bool:
         if not allowance.claim(row.chunk.chunk_id, self.cost(row)):
@@ -156,6 +157,7 @@ class Gathered:
     discovered: list[Row]
     walked: Found
     latency_ms: float
+    further: list[Row] = field(default_factory=list)  # Discovery.further
 
 
 def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowance) -> Gathered | None:
@@ -168,7 +170,8 @@ def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: All
     basis = discovery.rows if step.action == "search" else earlier
     walked = walk(ctx, step, terms, basis) if allowance.left >= MIN_NAVIGATION_TOKENS else Found([], [])
     weights = discovery.weights or dict.fromkeys(terms, 1.0)
-    return Gathered(terms, weights, discovery.rows, walked, round((time.perf_counter() - started) * 1000, 3))
+    took = round((time.perf_counter() - started) * 1000, 3)
+    return Gathered(terms, weights, discovery.rows, walked, took, discovery.further)
 
 
 def _claim_step(
@@ -182,7 +185,7 @@ def _claim_step(
         run.status = "skipped"
         return run
     run.offered = list(gathered.discovered)
-    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, ledger)
+    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, ledger, discovered=True, further=gathered.further)
     if allowance.left >= MIN_NAVIGATION_TOKENS:  # navigation only spends what discovery left of the share
         known = {row.chunk.chunk_id for row in run.offered}
         fresh = [row for row in gathered.walked.rows if row.chunk.chunk_id not in known]
@@ -204,11 +207,20 @@ def _claim_rows(
     allowance: Allowance,
     ctx: StepContext,
     ledger: Ledger,
+    *,
+    discovered: bool = False,
+    further: Sequence[Row] = (),
 ) -> None:
     """The passages of `rows` (search/packing.py) that fit the step's share, each claimed with its chunk; rows
-    with agent_score 0 go to the pool."""
+    with agent_score 0 go to the pool. The discovered rows of a plan of one search are packed as classic search
+    packs its results: every row, the voted chunks after them (`further`), expansion-only matches last, `top_k`
+    chunks at most; a chunk of `further` claimed joins the step's offered rows, so it is among the results."""
     run.pool.extend(row for row in rows if row.agent_score <= 0)
-    open_rows = [row for row in rows if row.agent_score > 0 and not allowance.budget.is_claimed(row.chunk.chunk_id)]
+    classic = discovered and ctx.vote and not ledger.rows
+    if classic:
+        open_rows = [*rows, *further]
+    else:
+        open_rows = [row for row in rows if row.agent_score > 0 and not allowance.budget.is_claimed(row.chunk.chunk_id)]
     if not open_rows or allowance.left <= 0:
         return
     assets = ledger.assets
@@ -219,16 +231,23 @@ def _claim_rows(
     packed = pack_evidence(
         [row.chunk for row in open_rows],
         weights,
-        allowance.left - SEPARATOR_TOKENS,
+        allowance.left if classic else allowance.left - SEPARATOR_TOKENS,
         assets=assets,
+        deferred=expansion_only(open_rows) if classic else frozenset(),
         passage_model=model,
         query=run.step.query,
+        max_blocks=ctx.top_k if classic else None,
     )
-    for block in sorted(packed.blocks, key=lambda block: block.priority):  # the best first, should the share run out
+    later = {row.chunk.chunk_id for row in further}
+    # Classic evidence is claimed in its reading order, the first claims of the run, paid as the packer counted
+    # them; after other steps' rows, the best first, should the share run out.
+    for block in packed.blocks if classic else sorted(packed.blocks, key=lambda block: block.priority):
         row = by_id[block.chunk.chunk_id]
         cut = row if block.whole else replace(row, excerpt=block.excerpt)
         if ledger.claim(allowance, cut):
             run.claimed.append(cut)
+            if row.chunk.chunk_id in later:
+                run.offered.append(row)
 
 
 def _asset_of(row: Row, ctx: StepContext, assets: dict[str, str]) -> None:

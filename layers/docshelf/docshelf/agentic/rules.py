@@ -87,8 +87,8 @@ def rule_plan(query: str, namespace: str) -> Plan:
         if current and _NAVIGATE.search(part) and len(steps) < MAX_STEPS:
             steps.append(Step(f"s{len(steps) + 1}", "navigate", part, tuple(current)))
         previous = current or previous
-    if not steps:
-        steps.append(Step("s1", "search", query.strip()))
+    if len(steps) <= 1 and all(step.action == "search" for step in steps):
+        steps = [Step("s1", "search", query.strip())]  # one question: searched as asked, as classic search does
     return validate_plan(Plan(tuple(steps), "rules"), namespace)
 
 

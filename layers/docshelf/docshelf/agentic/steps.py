@@ -20,6 +20,7 @@ from docshelf.search import service as search_service
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import DEFAULT_MAX_TOKENS, SearchRequest
 from docshelf.search.rerank import Reranker
+from docshelf.search.response import RankedChunk
 from docshelf.search.semantic import QueryEmbedder
 
 NAVIGATED_DOCUMENTS = 2
@@ -101,10 +102,12 @@ def agent_score(terms: set[str], chunk: Chunk, *, discovered: bool) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Discovery:
-    """A search step's rows, best first, and its query's content terms with their weights (for packing)."""
+    """A search step's rows, best first, and its query's content terms with their weights (for packing). `further`:
+    the voted chunks after its `top_k` that its evidence may also quote, as classic evidence does (service.Ranked)."""
 
     rows: list[Row]
     weights: dict[str, float]
+    further: list[Row] = field(default_factory=list)
 
 
 def discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
@@ -133,20 +136,24 @@ def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
     request = SearchRequest(ctx.namespace, step.query, ctx.top_k, DEFAULT_MAX_TOKENS, ctx.filters, ctx.min_score)
     model = ctx.passage_model if ctx.vote else None
     found = search_service.rank(ctx.index, request, ctx.ranking, embedder=ctx.embedder, passage_model=model)
-    rows = [
+    rows = _rows(ctx, step, terms, found.results)
+    return Discovery(rows, found.term_weights, _rows(ctx, step, terms, found.further))
+
+
+def _rows(ctx: StepContext, step: Step, terms: set[str], ranked: Sequence[RankedChunk]) -> list[Row]:
+    return [
         Row(
-            ranked.chunk,
+            result.chunk,
             step.id,
-            agent_score(terms, ranked.chunk, discovered=True),
-            ranked.score,
-            ranked.channel_ranks,
-            lexical_score=ranked.lexical_score,
-            confidence=ranked.confidence,
+            agent_score(terms, result.chunk, discovered=True),
+            result.score,
+            result.channel_ranks,
+            lexical_score=result.lexical_score,
+            confidence=result.confidence,
         )
-        for ranked in found.results
-        if ranked.chunk.namespace == ctx.namespace
+        for result in ranked
+        if result.chunk.namespace == ctx.namespace
     ]
-    return Discovery(rows, found.term_weights)
 
 
 def _navigate(

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Protocol
 
 from docshelf.assets.links import AssetLink, image_asset
 from docshelf.errors import IndexBackendError
@@ -203,7 +204,17 @@ def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]
     ]
 
 
-def expansion_only(ranked: Sequence[RankedChunk]) -> set[str]:
+class ChannelRanked(Protocol):
+    """A ranked chunk as a result (RankedChunk) or an agentic row is: the chunk, and its rank in each channel."""
+
+    @property
+    def chunk(self) -> Chunk: ...
+
+    @property
+    def channel_ranks(self) -> Mapping[str, int]: ...
+
+
+def expansion_only(ranked: Sequence[ChannelRanked]) -> set[str]:
     """Chunks that only the expanded query matched (no word the user wrote, no vector): evidence last."""
     return {r.chunk.chunk_id for r in ranked if r.channel_ranks and set(r.channel_ranks) <= {"expansion"}}
 
