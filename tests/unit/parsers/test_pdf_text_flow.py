@@ -1080,3 +1080,50 @@ def test_lines_broken_by_hand_are_found_wherever_the_page_puts_its_origin(shift:
         for row, text in enumerate(texts)
     ]
     assert [block.text for block in paragraphs(lines, 1)] == [*texts[:2], " ".join(texts[2:])]
+
+
+BOLD_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")  # Helvetica has no check box glyph
+
+
+def test_a_forms_bold_fields_are_not_headings_and_its_bold_title_is() -> None:
+    """A cover page in bold: a check box's option, a label and its number, a field's caption in brackets stay
+    text; the bold section title over a paragraph stays a heading."""
+    if not BOLD_FONT.is_file():
+        pytest.skip(f"{BOLD_FONT} is absent (Debian's fonts-dejavu-core)")
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    pdfmetrics.registerFont(TTFont("DejaVuBold", str(BOLD_FONT)))
+    fields = [
+        "☐ TRANSITION REPORT PURSUANT TO SECTION 13",
+        "Commission file number: 000-30653",
+        "Galaxy Gaming, Inc.",
+        "(Exact name of registrant as specified in its charter)",
+        "Telephone: (702) 939-3254",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    top = A4[1] - 90
+    for at, field in enumerate(fields):
+        pdf.setFont("DejaVuBold", 10)
+        pdf.drawCentredString(A4[0] / 2, top - 28 * at, field)
+    pdf.setFont("DejaVuBold", 10)
+    pdf.drawString(72, top - 200, "Business Overview")
+    pdf.setFont("Helvetica", 10)
+    body = pdf.beginText(72, top - 222)
+    body.textLines(
+        [
+            "The company designs and licenses casino table games and the systems that run them, and sells",
+            "them to land-based and online casinos in North America, Europe and Asia under its own brands.",
+        ]
+    )
+    pdf.drawText(body)
+    pdf.showPage()
+    pdf.save()
+    content = _parse(buffer.getvalue())
+    headings = [block.text for block in content.blocks if isinstance(block, Heading)]
+    assert "Business Overview" in headings
+    texts = _texts(content)
+    for field in ("☐ TRANSITION REPORT", "Commission file number: 000-30653", "(Exact name", "Telephone:"):
+        assert any(text.startswith(field) for text in texts), field
+        assert not any(heading.startswith(field) for heading in headings), field
