@@ -38,7 +38,8 @@ SCHEMA_VERSION = "1.0"
 # goes on after one half the measure long or more.
 # 18: a PDF run starting an em or more left of where the run before it ends (another object over it) is a word apart.
 # 19: `.ppt` numbered lists keep their numbers (the shapes' StyleTextProp9Atom records).
-# 20: a PDF form's bold fields are no headings: a check box's option, a label and its number, a caption in brackets.
+# 20: a PDF form's bold fields are no headings: a check box's option, a label and its number, a caption in brackets;
+# a `.ppt` notes page's header and footer are not speaker notes.
 PARSER_VERSION = "20"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"

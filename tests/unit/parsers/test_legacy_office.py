@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, UnsupportedFormatError
+from docshelf.model import Document
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.office.doc import unword_pages
@@ -673,3 +674,32 @@ def test_damaged_numbering_records_read_as_no_numbering_never_an_error() -> None
         assert all(0 <= start < end for start, end in runs)
         entries = _entries(payload)
         assert entries is None or all(entry is None or entry[0] in SCHEMES.values() for entry in entries)
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_powerpoint97_speaker_notes_are_the_notes_body_without_the_pages_header_and_footer(tmp_path: Path) -> None:
+    """A notes page with a header and a footer: the `.ppt` LibreOffice saves has them as text boxes of the page,
+    which ppt2pptx put in the notes; the speaker notes are the PPTX's, the body's two paragraphs."""
+    import copy
+
+    import pptx
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Pump maintenance"
+    slide.placeholders[1].text = "Seals and bearings"
+    notes = slide.notes_slide
+    notes.notes_text_frame.text = "Check the pump seals every week.\nReplace worn bearings at once."
+    for placeholder in deck.notes_master.shapes:
+        if placeholder.name.startswith(("Header", "Footer")):
+            placeholder.text = f"Plant handbook {placeholder.name.split()[0].lower()}"
+            notes.shapes._spTree.append(copy.deepcopy(placeholder._element))
+    deck.save(str(tmp_path / "notes.pptx"))
+    expected = ["Speaker notes: Check the pump seals every week.", "Replace worn bearings at once."]
+
+    def speaker_notes(document: Document) -> list[str]:
+        texts = [block_text(block) for block in document.blocks()]
+        return texts[texts.index(expected[0]) :] if expected[0] in texts else texts
+
+    assert speaker_notes(parse_bytes((tmp_path / "notes.pptx").read_bytes(), "notes.pptx")) == expected
+    assert speaker_notes(parse_bytes(_soffice(tmp_path, "notes.pptx", "ppt"), "notes.ppt")) == expected

@@ -16,6 +16,7 @@ from lxml.etree import XMLSyntaxError
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError, UnsupportedFormatError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office import pptx
+from docshelf.parsers.office.ppt_notes import notes_furniture, without_furniture
 from docshelf.parsers.office.ppt_numbering import number_slide, slide_numbering
 from docshelf.parsers.office.ppt_placeholders import mark_slide, rewrite_slides, slide_placeholders, slide_records
 from docshelf.parsers.office.ppt_tables import put_slide_tables, slide_table_list
@@ -33,8 +34,8 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 
 def _with_placeholders(data: bytes, converted: bytes) -> bytes:
-    """The converted slides with the `.ppt`'s placeholders marked and its tables put back (ppt_tables); as
-    converted when its records cannot say."""
+    """The converted slides with the `.ppt`'s placeholders marked, its tables put back (ppt_tables) and its notes
+    pages' headers and footers out of the speaker notes (ppt_notes); as converted when its records cannot say."""
     from ppt2pptx.cfb import CompoundFile
     from ppt2pptx.errors import Ppt2PptxError
 
@@ -43,7 +44,9 @@ def _with_placeholders(data: bytes, converted: bytes) -> bytes:
         current_user = ole.open_stream("Current User")
         if current_user[12:16] == b"\xdf\xc4\xd1\xf3":  # an encrypted document stream: its records are unread
             return converted
-        slides = slide_records(ole.open_stream("PowerPoint Document"), current_user)
+        document = ole.open_stream("PowerPoint Document")
+        converted = without_furniture(converted, notes_furniture(document))
+        slides = slide_records(document, current_user)
         placeholders = [slide_placeholders(slide, outline) if slide is not None else [] for slide, outline in slides]
         tables = [slide_table_list(slide) if slide is not None else [] for slide, _ in slides]
         numbering = [slide_numbering(slide) if slide is not None else [] for slide, _ in slides]

@@ -112,13 +112,10 @@ def slide_placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tu
     for shape in descendants(slide):
         if shape.type != RT_SP_CONTAINER:
             continue
-        placement: int | None = None
+        placement = shape_placement(shape)
         text_type, text = 4, ""
         for child in records(shape.payload):
-            if child.type == RT_CLIENT_DATA:
-                atom = next((r for r in descendants(child) if r.type == RT_PLACEHOLDER and len(r.payload) >= 5), None)
-                placement = atom.payload[4] if atom is not None else placement
-            elif child.type == RT_CLIENT_TEXTBOX:
+            if child.type == RT_CLIENT_TEXTBOX:
                 for record in records(child.payload):
                     if record.type == RT_TEXT_HEADER and len(record.payload) >= 4:
                         text_type = struct.unpack_from("<I", record.payload)[0]
@@ -132,6 +129,18 @@ def slide_placeholders(slide: Record, outline: list[tuple[int, str]]) -> list[tu
         if kind:
             found.append((text, kind))
     return found
+
+
+def shape_placement(shape: Record) -> int | None:
+    """The placement (PlaceholderEnum) of a shape's OEPlaceholderAtom, None for a shape that is no placeholder."""
+    from ppt2pptx.ppt import descendants, records
+
+    placement: int | None = None
+    for child in records(shape.payload):
+        if child.type == RT_CLIENT_DATA:
+            atom = next((r for r in descendants(child) if r.type == RT_PLACEHOLDER and len(r.payload) >= 5), None)
+            placement = atom.payload[4] if atom is not None else placement
+    return placement
 
 
 def _text(record: Record) -> str:
@@ -158,13 +167,16 @@ def shape_text(shape: Record) -> tuple[str, ...]:
     return tuple(paragraphs)
 
 
-def rewrite_slides(pptx: bytes, rewrite: Callable[[int, etree._Element], bool]) -> bytes:
-    """The presentation with each slide's XML passed to `rewrite` (its number from 1, its root), which changes it
-    in place and says whether it did; unchanged when no slide changed."""
+def rewrite_slides(
+    pptx: bytes, rewrite: Callable[[int, etree._Element], bool], parts: re.Pattern[str] = _SLIDE_PART
+) -> bytes:
+    """The presentation with each slide's XML (or each part `parts` matches, its number the first group) passed to
+    `rewrite` (its number from 1, its root), which changes it in place and says whether it did; unchanged when no
+    part changed."""
     changed: dict[str, bytes] = {}
     with zipfile.ZipFile(io.BytesIO(pptx)) as archive:
         for name in archive.namelist():
-            match = _SLIDE_PART.match(name)
+            match = parts.match(name)
             if match is None:
                 continue
             root = etree.fromstring(archive.read(name), safe_xml_parser())
