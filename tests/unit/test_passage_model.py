@@ -273,3 +273,7 @@ def test_an_agentic_search_of_one_question_gives_the_evidence_of_classic_search(
     assert {r["chunk_id"] for r in answered["results"] if r["evidence_ref"]} == set(classic.cited)
     words_only = agentic_search(replace(ctx, passage_model=None), AgenticRun(question, 120))
     assert "35%" not in words_only["evidence_text"]
+    for budget in range(40, 200, 3):  # the whole budget, as classic search packs it: the same text at every budget
+        agentic = agentic_search(ctx, AgenticRun(question, budget))["evidence_text"]
+        assert agentic == search(index, SearchRequest("ns", question, top_k=3, max_tokens=budget), quiet,
+                                 passage_model=model).evidence_text, budget  # fmt: skip

@@ -41,7 +41,7 @@ def agentic_search(
     plan = planner(run.query, ctx.namespace)
     step_ctx = replace(ctx, top_k=step_top_k(ctx.top_k, plan), min_score=run.min_score, vote=is_one_search(plan))
     executed = execute(plan, step_ctx, run.budget_tokens)
-    execution = within_top_k(executed, ctx.top_k)
+    execution = within_top_k(executed, ctx.top_k, first_claimed=is_one_search(plan))
     if execution.results:
         check_budget(execution.results[0].chunk, run.budget_tokens)
     evidence, tokens, cited = render(execution, run.budget_tokens)
@@ -77,11 +77,14 @@ def passage_model_of(ctx: StepContext, query: str) -> str | None:
     return model_identity(reading_model(ctx.passage_model, query, ctx.ranking)) or None
 
 
-def within_top_k(execution: Execution, top_k: int) -> Execution:
+def within_top_k(execution: Execution, top_k: int, *, first_claimed: bool = False) -> Execution:
     """The execution's evidence and results held to `top_k` chunks, as a classic search's are: the best `top_k`
-    evidence rows (agent_score, then discovery score) in their evidence order, and results made of those rows and
-    then the best others, in result order; every `[n]` of the evidence names a result."""
-    best = {row.chunk.chunk_id for row in sorted(execution.evidence_rows, key=lambda row: row.order)[:top_k]}
+    evidence rows (agent_score, then discovery score; with `first_claimed`, the first claimed: a plan of one search
+    claims classic search's evidence first, and what navigation and the leftover add comes after it) in their
+    evidence order, and results made of those rows and then the best others, in result order; every `[n]` of the
+    evidence names a result."""
+    claimed = execution.evidence_rows if first_claimed else sorted(execution.evidence_rows, key=lambda row: row.order)
+    best = {row.chunk.chunk_id for row in claimed[:top_k]}
     rows = [row for row in execution.evidence_rows if row.chunk.chunk_id in best]
     cited = {row.chunk.chunk_id for row in rows}
     others = [row for row in execution.results if row.chunk.chunk_id not in cited][: top_k - len(rows)]
