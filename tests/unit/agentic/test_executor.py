@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docshelf.agentic.budget import TokenBudget
-from docshelf.agentic.executor import SEPARATOR_TOKENS, execute, row_block
+from docshelf.agentic.executor import SEPARATOR_TOKENS, Ledger, execute, row_block
 from docshelf.agentic.plan import ACTIONS, Action, Plan, Step, validate_plan
 from docshelf.agentic.render import render
 from docshelf.agentic.rules import rule_plan
@@ -227,6 +227,14 @@ def test_a_step_pays_for_its_blocks_as_they_are_rendered(ctx: StepContext, budge
     blocks = body["evidence_chunks"] + body["evidence_text"].count("[outline]")
     assert body["evidence_chunks"] >= 2
     assert body["evidence_tokens"] <= step["tokens"] <= body["evidence_tokens"] + SEPARATOR_TOKENS * blocks
+
+
+def test_the_ledger_charges_a_separator_between_blocks_and_none_before_the_first(ctx: StepContext) -> None:
+    # The evidence joins its blocks with "\n\n": the first block has no separator before it, as the packer counts.
+    first, second = execute(rule_plan("How long is the valve warranty?", "ns"), ctx, 400).evidence_rows[:2]
+    assert Ledger().cost(first) == count_tokens(row_block(1, first, None))
+    after = count_tokens(row_block(2, second, None, first.chunk)) + SEPARATOR_TOKENS
+    assert Ledger(rows=[first]).cost(second) == after
 
 
 def test_the_evidence_lists_each_steps_claims_in_plan_order_and_top_k_keeps_the_best(ctx: StepContext) -> None:

@@ -1104,10 +1104,9 @@ def test_a_forms_bold_fields_are_not_headings_and_its_bold_title_is() -> None:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     top = A4[1] - 90
-    for at, field in enumerate(fields):
-        pdf.setFont("DejaVuBold", 10)
-        pdf.drawCentredString(A4[0] / 2, top - 28 * at, field)
     pdf.setFont("DejaVuBold", 10)
+    for at, field in enumerate(fields):
+        pdf.drawCentredString(A4[0] / 2, top - 28 * at, field)
     pdf.drawString(72, top - 200, "Business Overview")
     pdf.setFont("Helvetica", 10)
     body = pdf.beginText(72, top - 222)
