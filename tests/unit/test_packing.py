@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from docshelf.citations import PAGELESS_SUFFIXES, evidence_header
 from docshelf.errors import InvalidQueryError
+from docshelf.index.analyzer import analyze
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
 from docshelf.parsers.formats import FORMATS
@@ -105,6 +106,24 @@ def test_passages_of_one_chunk_share_a_header_in_reading_order() -> None:
     assert packed.text.count("[") == 1 and JOINER in packed.blocks[0].excerpt
     first, second = packed.blocks[0].excerpt.split(JOINER)
     assert "Alpha valve" in first and "Beta pump" in second
+
+
+def test_a_chunk_whose_passages_cover_it_is_counted_whole_so_the_next_passage_fits() -> None:
+    """Once its passages cover every sentence, a chunk costs what it was judged to fit at: the whole chunk, not its
+    sentences and the gaps between them counted one by one (a token more a gap), so the next chunk's passage fits in
+    the tokens that leaves."""
+    dense = chunk(1, " ".join(f"Valve {n} seals the pump." for n in range(12)))
+    other = chunk(2, "The pump seal failed once in March.", doc="d2", name="log.pdf")
+    assert len(sentence_spans(dense.text)) == 12
+    weights = dict.fromkeys(analyze("valve seal pump"), 1.0)
+    budget = (
+        count_tokens(evidence_header(1, dense)) + dense.token_count + 2
+        + count_tokens(evidence_header(1, other, dense)) + other.token_count
+    )  # fmt: skip
+    packed = pack_evidence([dense, other], weights, budget)
+    assert [block.chunk.chunk_id for block in packed.blocks] == ["c1", "c2"]
+    assert [block.whole for block in packed.blocks] == [True, True]
+    assert count_tokens(packed.text) <= packed.tokens <= budget
 
 
 def test_every_budget_is_kept_and_more_budget_never_loses_the_answer() -> None:

@@ -234,7 +234,7 @@ def pack_evidence(
             continue
         trial = [*candidate.claimed, window]
         if _fits(order, candidate, trial, max_tokens, settings):
-            candidate.claimed = _merged(trial)
+            candidate.claimed, candidate.whole = _merged(trial), candidate.is_all(trial)  # as `_fits` counted it
             if candidate not in order:
                 order.append(candidate)
         elif not order:  # the best passage alone is over the budget: its sentence, cut if need be
