@@ -18,7 +18,7 @@ from docshelf.search.packing import PACKING, best_sentences, pack_evidence
 from docshelf.search.ranking import RANKING
 from docshelf.search.request import SearchRequest
 from docshelf.search.response import RankedChunk
-from docshelf.search.service import cited_first, search
+from docshelf.search.service import cited_first, in_evidence_order, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 
@@ -215,12 +215,43 @@ def test_with_a_passage_model_the_evidence_quotes_a_later_chunk_and_the_results_
     assert "c11" not in [r.chunk.chunk_id for r in words_only.results] and "35%" not in words_only.evidence_text
     answered = search(index, request, quiet, passage_model=Favourite("35%"))
     assert "35% of infected children" in answered.evidence_text
-    assert len(answered.results) == 3 and "c11" in [r.chunk.chunk_id for r in answered.results]
-    assert set(answered.cited) <= {r.chunk.chunk_id for r in answered.results}  # every [n] names a result
-    ranks = {r.chunk.chunk_id: n for n, r in enumerate(search(index, replace(request, top_k=12), quiet).results)}
-    assert [ranks[r.chunk.chunk_id] for r in answered.results] == sorted(
-        ranks[r.chunk.chunk_id] for r in answered.results
-    )
+    ids = [r.chunk.chunk_id for r in answered.results]
+    # The results are the quoted chunks in the order the packer chose their passages: the subject's first chunk,
+    # then the answer the model read, then the next by the words (ranked before it).
+    assert ids == ["c0", "c11", "c1"]
+    assert set(answered.cited) <= set(ids)  # every [n] names a result
+    scores = [r.score for r in answered.results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_results_follow_the_evidence_only_where_long_documents_are_read_by_the_model(tmp_path: Path) -> None:
+    """The sentence model's passages order the results of long documents; the words alone, or abstracts, keep the
+    fused order."""
+    request = SearchRequest("ns", "equine virus horses valley", top_k=12, max_tokens=2000)
+    quiet = replace(RANKING, model_vote_weight=0.0)
+    index = _long_paper(tmp_path / "paper")
+    assert [r.chunk.chunk_id for r in search(index, request, quiet).results][-1] == "c11"
+    read = [r.chunk.chunk_id for r in search(index, request, quiet, passage_model=Favourite("35%")).results]
+    assert read[:3] == ["c0", "c11", "c1"]
+    abstracts = EmbeddedIndex(LocalStore(tmp_path / "abstracts"))
+    for n in range(12):
+        text = "The equine virus is lethal for 35% of infected children." if n == 11 else f"Horses of valley {n}."
+        abstracts.upsert(
+            "ns", f"d{n}", "r", [replace(chunk(0, f"The equine virus. {text}", doc=f"d{n}"), chunk_id=f"c{n}")]
+        )
+    by_model = search(abstracts, request, quiet, passage_model=Favourite("35%"))
+    assert [r.chunk.chunk_id for r in by_model.results] == [
+        r.chunk.chunk_id for r in search(abstracts, request, quiet).results
+    ]
+
+
+def test_in_evidence_order_puts_the_quoted_results_first_by_priority_with_falling_scores() -> None:
+    rows = [RankedChunk(chunk(i, PAPER), 1.0 / (i + 1), {"content": i}) for i in range(5)]
+    moved = in_evidence_order(rows, {"c3": 0, "c1": 1})
+    assert [r.chunk.chunk_id for r in moved] == ["c3", "c1", "c0", "c2", "c4"]
+    assert [r.score for r in moved] == [r.score for r in rows]  # each takes the score of its new place
+    assert moved[0].channel_ranks == {"content": 3}  # what the chunk itself carries moves with it
+    assert in_evidence_order(rows, {}) == rows
 
 
 def test_the_evidence_of_abstracts_quotes_only_the_results(tmp_path: Path) -> None:

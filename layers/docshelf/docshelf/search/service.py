@@ -83,6 +83,8 @@ def search(
         max_blocks=request.top_k,
     )
     ranked = cited_first(found.results, found.further, {block.chunk.chunk_id for block in packed.blocks})
+    if found.passage_led:
+        ranked = in_evidence_order(ranked, {block.chunk.chunk_id: block.priority for block in packed.blocks})
     shown = {r.chunk.chunk_id for r in ranked}
     assets = {chunk_id: link for chunk_id, link in assets.items() if chunk_id in shown}
     return SearchResponse(
@@ -121,6 +123,15 @@ def cited_first(
     return kept + [r for r in further if r.chunk.chunk_id in cited]
 
 
+def in_evidence_order(ranked: Sequence[RankedChunk], priority: Mapping[str, int]) -> list[RankedChunk]:
+    """The results the evidence quotes, in the order the packer chose their first passages (`priority`, best
+    first), then the others as ranked; each takes the score of the place it moves to, so scores still fall down the
+    list."""
+    quoted = sorted((r for r in ranked if r.chunk.chunk_id in priority), key=lambda r: priority[r.chunk.chunk_id])
+    order = quoted + [r for r in ranked if r.chunk.chunk_id not in priority]
+    return [replace(moved, score=place.score) for moved, place in zip(order, ranked, strict=True)]
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """A search's results without their evidence (`rank`)."""
@@ -132,6 +143,8 @@ class Ranked:
     term_weights: dict[str, float]  # the query's content terms, as packing weighs them
     passage_model: Reranker | None  # the sentence model that read the query, None for the words alone
     further: list[RankedChunk]  # the chunks after `results` the evidence may also quote (long documents only)
+    # Long documents read by the sentence model: the evidence's passages order the results (`in_evidence_order`)
+    passage_led: bool = False
 
 
 def rank(
@@ -166,11 +179,13 @@ def rank(
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
     model = reading_model(passage_model, request.query, ranking)
-    ranked = _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else []
+    ranked, led = (
+        _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else ([], False)
+    )
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
-        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic, hits, model)
-        ranked = fixed or ranked
+        fixed, corrected, fixed_led = _with_corrections(index, request, queries, limit, ranking, semantic, hits, model)
+        ranked, led = (fixed, fixed_led) if fixed else (ranked, led)
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     beyond = ranked[request.top_k :]  # where the passage vote was cast: later chunks the evidence may quote
@@ -195,7 +210,8 @@ def rank(
         if matched
         else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
     )
-    return Ranked(ranked, first.total, corrected, reason, weights, model, further)
+    led = led and bool(ranked) and reranker is None  # a reranker's order stands
+    return Ranked(ranked, first.total, corrected, reason, weights, model, further, led)
 
 
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
@@ -241,12 +257,13 @@ def _ranked(
     *,
     lexical_scale: float = 1.0,
     model: Reranker | None = None,
-) -> list[RankedChunk]:
+) -> tuple[list[RankedChunk], bool]:
     """The fused, distinct, passage-ordered results of a first pass: `top_k`, and where the passage vote was cast
     (long documents) and `model` reads the query, the voted chunks after them up to `evidence_depth`, which the
     evidence may quote (the words alone tell the passages of those later chunks apart worse than they lose).
     `lexical_scale` multiplies the word channels' weights (below 1: the semantic channel's order leads, with its
-    weight as is). With `model`, the first results also take its vote (search/model_vote.py)."""
+    weight as is). With `model`, the first results also take its vote (search/model_vote.py). Also whether both
+    votes were cast (long documents, a query the model reads): then the evidence's passages lead the results."""
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     if "semantic" in first.rankings:
@@ -297,8 +314,9 @@ def _ranked(
             ordered[: ranking.model_vote_depth], request.query, term_weights, model,
             weight=ranking.model_vote_weight, sentences=ranking.model_vote_sentences, rrf_k=ranking.rrf_k,
         ) + ordered[ranking.model_vote_depth :]  # fmt: skip
-    kept = max(request.top_k, ranking.evidence_depth) if long_documents and model is not None else request.top_k
-    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[:kept]]
+    led = long_documents and model is not None
+    kept = max(request.top_k, ranking.evidence_depth) if led else request.top_k
+    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[:kept]], led
 
 
 def _with_corrections(
@@ -310,34 +328,35 @@ def _with_corrections(
     semantic: SemanticQuery | None,
     hits: HitReader | None = None,
     model: Reranker | None = None,
-) -> tuple[list[RankedChunk], dict[str, str]]:
+) -> tuple[list[RankedChunk], dict[str, str], bool]:
     """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
-    and the corrections; nothing when no word has a close indexed term."""
+    the corrections, and whether passages lead its results (`_ranked`); nothing when no word has a close indexed
+    term."""
     content = list(queries.get("content", []))
     typed = typed_words(request.query)
     wrong = misspelt(content, typed)
     if not wrong:
-        return [], {}
+        return [], {}, False
     try:
         candidates = index.similar_terms(request.namespace, wrong, SPELLING_RULE)
     except IndexBackendError as error:  # the answer without corrections stays "no results", not an error
         _log.warning("no spelling corrections: %s", error)
-        return [], {}
+        return [], {}, False
     corrected = corrections(wrong, candidates)
     if not corrected:
-        return [], {}
+        return [], {}, False
     fixed = [corrected.get(term, term) for term in content]
     queries = {**queries, "content": fixed, **({"path": fixed} if "path" in queries else {})}
     plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
     first = index.first_pass(request.namespace, replace(plan, semantic=semantic))
     if not any(first.rankings.get(channel) for channel in queries):
-        return [], {}
+        return [], {}, False
     # Beside the semantic channel a guess at the words only breaks its ties and follows its chunks: it never
     # outranks what the vectors found for the query as typed.
     scale = CORRECTED_UNDER_SEMANTIC if semantic is not None else 1.0
-    ranked = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale, model=model)
+    ranked, led = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale, model=model)
     shown = {typed.get(term, term): used for term, used in corrected.items()}
-    return ranked, shown if ranked else {}
+    return ranked, shown if ranked else {}, led
 
 
 @lru_cache(maxsize=1024)
