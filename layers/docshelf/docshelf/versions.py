@@ -40,7 +40,8 @@ SCHEMA_VERSION = "1.0"
 # 19: `.ppt` numbered lists keep their numbers (the shapes' StyleTextProp9Atom records).
 # 20: a PDF form's bold fields are no headings: a check box's option, a label and its number, a caption in brackets;
 # a `.ppt` notes page's header and footer are not speaker notes.
-PARSER_VERSION = "20"
+# 21: nor a range whose blanks print as nothing ("For the transition period from to").
+PARSER_VERSION = "21"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
 CHUNKER_VERSION = "4"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes

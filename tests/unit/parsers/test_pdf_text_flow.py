@@ -1086,8 +1086,8 @@ BOLD_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")  # Helv
 
 
 def test_a_forms_bold_fields_are_not_headings_and_its_bold_title_is() -> None:
-    """A cover page in bold: a check box's option, a label and its number, a field's caption in brackets stay
-    text; the bold section title over a paragraph stays a heading."""
+    """A cover page in bold: a check box's option, a label and its number, a field's caption in brackets, a range
+    whose blanks print as nothing ("… from to") stay text; the bold section title over a paragraph stays a heading."""
     if not BOLD_FONT.is_file():
         pytest.skip(f"{BOLD_FONT} is absent (Debian's fonts-dejavu-core)")
     from reportlab.pdfbase import pdfmetrics
@@ -1100,6 +1100,8 @@ def test_a_forms_bold_fields_are_not_headings_and_its_bold_title_is() -> None:
         "Galaxy Gaming, Inc.",
         "(Exact name of registrant as specified in its charter)",
         "Telephone: (702) 939-3254",
+        "For the transition period from to",
+        "Dated between and",
     ]
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
@@ -1123,6 +1125,14 @@ def test_a_forms_bold_fields_are_not_headings_and_its_bold_title_is() -> None:
     headings = [block.text for block in content.blocks if isinstance(block, Heading)]
     assert "Business Overview" in headings
     texts = _texts(content)
-    for field in ("☐ TRANSITION REPORT", "Commission file number: 000-30653", "(Exact name", "Telephone:"):
+    fields_left = (
+        "☐ TRANSITION REPORT",
+        "Commission file number: 000-30653",
+        "(Exact name",
+        "Telephone:",
+        "For the",
+        "Dated",
+    )
+    for field in fields_left:
         assert any(text.startswith(field) for text in texts), field
         assert not any(heading.startswith(field) for heading in headings), field

@@ -45,6 +45,9 @@ _TRAILING_PUNCTUATION = (".", ",", ";", "。", "，", "；", "、")
 # under it (`(Exact name of registrant as specified in its charter)`).
 _CHECK_BOXES = "☐☑☒"
 _FILLED_NUMBER = re.compile(r"^[^:：]{1,60}[:：][\s\d().,/+#–-]*\d{3}[\s\d().,/+#–-]*$")
+# A field whose blanks are left out: `For the transition period from ____ to ____` prints as "… from to". (A line
+# ending in one such word may be a wrapped title: "1. Electronic Transfer of Plan Payments Initiated by the".)
+_BLANK_RANGE = re.compile(r"\b(?:from|between)\s+(?:to|and)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +285,7 @@ def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
 
 
 def _form_field(text: str) -> bool:
-    if text[:1] in _CHECK_BOXES or _FILLED_NUMBER.match(text) is not None:
+    if text[:1] in _CHECK_BOXES or _FILLED_NUMBER.match(text) is not None or _BLANK_RANGE.search(text) is not None:
         return True
     return text.startswith("(") and text.endswith(")") and text.count("(") == 1
 
