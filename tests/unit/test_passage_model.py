@@ -18,7 +18,7 @@ from docshelf.search.packing import PACKING, best_sentences, pack_evidence
 from docshelf.search.ranking import RANKING
 from docshelf.search.request import SearchRequest
 from docshelf.search.response import RankedChunk
-from docshelf.search.service import cited_first, in_evidence_order, search
+from docshelf.search.service import cited_first, in_evidence_order, rank, search
 from docshelf.store import LocalStore
 from docshelf.tokens import count_tokens
 
@@ -243,6 +243,27 @@ def test_results_follow_the_evidence_only_where_long_documents_are_read_by_the_m
     assert [r.chunk.chunk_id for r in by_model.results] == [
         r.chunk.chunk_id for r in search(abstracts, request, quiet).results
     ]
+
+
+def test_by_the_words_alone_the_results_keep_the_fused_order(tmp_path: Path) -> None:
+    """Chunks that repeat the query's words outrank the one sentence holding all of them; the packer quotes that
+    sentence first, but without the sentence model the results keep the fused order (the packer's order by the words
+    alone lost on XQuAD en)."""
+    filler = "Nothing else happens on this page. The weather was mild. "
+    texts = [
+        f"Pump pump pump in hall {n}. {filler * 2}Seal seal seal in hall {n}. {filler * 2}Leak leak in hall {n}."
+        for n in range(10)
+    ]
+    texts.append(f"{filler * 12}The pump seal leak in hall 10 was fixed. {filler * 12}")
+    index = EmbeddedIndex(LocalStore(tmp_path))
+    index.upsert("ns", "d1", "r", [chunk(n, text) for n, text in enumerate(texts)])
+    request = SearchRequest("ns", "pump seal leak", top_k=10, max_tokens=2000)
+    found = search(index, request)
+    ranked = rank(index, request)
+    assert [r.chunk.chunk_id for r in found.results] == [r.chunk.chunk_id for r in ranked.results]
+    assert found.results[0].chunk.chunk_id != "c10" and "c10" in found.cited
+    packed = pack_evidence([r.chunk for r in ranked.results], ranked.term_weights, 2000)
+    assert min(packed.blocks, key=lambda block: block.priority).chunk.chunk_id == "c10"
 
 
 def test_in_evidence_order_puts_the_quoted_results_first_by_priority_with_falling_scores() -> None:
