@@ -100,6 +100,46 @@ def test_table_splits_by_rows_repeating_the_header() -> None:
     assert all(link.target == "table" for c in tables for link in c.connect_to)
 
 
+def test_headings_that_lead_straight_into_a_table_head_its_chunks_instead_of_making_one_alone() -> None:
+    prices = [["Part", "Price"], *[[f"TX-{i}", f"{i}.00"] for i in range(40)]]
+    crew = [["Name", "Shift"], ["Ada", "early"], ["Lin", "late"]]
+    blocks: list[Block] = [
+        Heading("Price list", 1, 1),
+        table_from_rows(prices, page=1),
+        Heading("Crew", 1, 1),  # right after a table: related to it, and still led into the next
+        Heading("Shifts", 2, 1),
+        table_from_rows(crew, page=1),
+    ]
+    chunks = chunks_of(blocks, chunk_tokens=100)
+    assert [c.type for c in chunks] == ["table"] * len(chunks)  # no chunk of headings alone
+    price_parts = [c for c in chunks if c.connect_to[0].ref == "table-1"]
+    assert len(price_parts) > 1 and all(c.text.startswith("Price list\n| Part | Price |") for c in price_parts)
+    assert all(c.section_path == ("Price list",) for c in price_parts)
+    shifts = [c for c in chunks if c.connect_to[0].ref == "table-4"]
+    assert [c.text.split("\n")[:3] for c in shifts] == [["Crew", "Shifts", "| Name | Shift |"]]
+    assert shifts[0].section_path == ("Crew", "Shifts")
+
+
+def test_a_one_sentence_introduction_moves_into_the_table_with_its_headings_a_longer_paragraph_stays() -> None:
+    rows = [["Bolt", "Torque"], ["M12", "80 Nm"]]
+    introduced = chunks_of([Heading("Torque", 1, 1), Paragraph("The limits are:", 1), table_from_rows(rows, page=1)])
+    assert [(c.type, c.text.split("\n")[:3]) for c in introduced] == [
+        ("table", ["Torque", "The limits are:", "| Bolt | Torque |"])
+    ]  # fmt: skip
+    paragraph = Paragraph("Bolts rust in salt air. The limits are:", 1)
+    longer = chunks_of([Heading("Torque", 1, 1), paragraph, table_from_rows(rows, page=1)])
+    assert [(c.type, c.text.split("\n")[0]) for c in longer] == [("text", "Torque"), ("table", "The limits are:")]
+    assert longer[0].text == "Torque\n\nBolts rust in salt air. The limits are:"
+
+
+def test_a_heading_with_a_picture_inline_before_the_table_keeps_its_text_chunk() -> None:
+    rows = [["Bolt", "Torque"], ["M12", "80 Nm"]]
+    picture = "ab" * 32 + ".png"
+    shown = chunks_of([Image(1, asset_ref=picture), Heading("Torque", 1, 1), table_from_rows(rows, page=1)])
+    assert (shown[0].type, shown[0].text) == ("text", "Torque")  # the picture stays inline before it
+    assert any(link.ref == picture and link.relation == "embeds" for link in shown[0].connect_to)
+
+
 def test_images_with_text_become_image_chunks() -> None:
     chunks = chunks_of([Paragraph("Text.", 1), Image(1, alt_text="Wiring diagram of the TX-100", asset_ref="img1")])
     assert [c.type for c in chunks] == ["text", "image"]

@@ -42,8 +42,9 @@ SCHEMA_VERSION = "1.0"
 # a `.ppt` notes page's header and footer are not speaker notes.
 # 21: nor a range whose blanks print as nothing ("For the transition period from to").
 PARSER_VERSION = "21"
-# The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`).
-CHUNKER_VERSION = "4"
+# The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`). 5: headings that lead straight into a
+# table head its chunks instead of making a chunk of their own.
+CHUNKER_VERSION = "5"
 # The page-range parse's partial objects (parsers/pdf/pdf_pages_json.py): raised whenever PageLayout or Line changes
 # shape, so older partial objects are not read. 4: a page's column gutters.
 PAGES_FORMAT = 4

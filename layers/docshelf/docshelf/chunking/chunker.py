@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator
+from dataclasses import replace
 
 from docshelf.chunking.drafts import SEPARATOR, Anchor, Draft, Piece
 from docshelf.chunking.images import image_chunk_text, image_drafts, nearby_text
@@ -105,10 +106,12 @@ def _drafts(document: Document, config: ChunkConfig, images: _ImageReader) -> It
     waiting: list[Draft] = []  # image chunks follow the text chunk their image sits in
     for index, (block, path) in enumerate(section_paths(blocks)):
         if isinstance(block, Table):
+            table = with_introduction(block, blocks, index)
+            headings = packer.take_lead(table.caption)
             yield from _then(packer.flush_all(Anchor("table", "related", f"table-{block.order}")), waiting)
             yield from waiting
             waiting.clear()
-            yield from _table_drafts(with_introduction(block, blocks, index), path, config)
+            yield from _table_drafts(_headed(table, headings), path, config)
         elif isinstance(block, Image):
             if is_asset_ref(block.asset_ref):
                 packer.add_image(Anchor("image", "embeds", block.asset_ref))
@@ -178,6 +181,30 @@ class _TextPacker:
         yield from self._append(
             Piece(text, path, block.page, block.tokens, heading=block.kind == "heading", counted=counted)
         )
+
+    def take_lead(self, caption: str) -> list[str]:
+        """Take out of the draft what it ends with that leads straight into the table after it, to head the table's
+        chunks rather than make a chunk alone or repeat it (a sheet's or a slide's title, a section that opens with
+        its table, a one-sentence paragraph that is the table's `caption`, as `with_introduction` made it); return
+        the texts of the headings taken. Nothing is taken when an image comes between them and the table, when one
+        of them holds an asset inline, or when together they would take more than a quarter of a chunk."""
+        pieces = self.current.pieces
+        overlap = self.current.overlap_chars > 0
+        keep = len(pieces)
+        last = pieces[-1] if pieces else None
+        if caption and last and not last.heading and " ".join(last.text.split()) == caption and _only_related(last):
+            keep -= 1
+        while keep > overlap and pieces[keep - 1].heading and _only_related(pieces[keep - 1]):
+            keep -= 1
+        lead = pieces[keep:] if keep >= overlap else []
+        carried = sum(piece.tokens + 1 for piece in lead)
+        if not lead or self.images or carried > self.config.chunk_tokens // 4:
+            return []
+        del pieces[keep:]
+        self.used -= carried
+        if overlap and len(pieces) == 1:  # only the previous chunk's end would be left
+            self.current, self.used = Draft("text"), 0
+        return [piece.text for piece in lead if piece.heading]
 
     def _would_lose_its_section(self, path: tuple[str, ...]) -> bool:
         """Whether the draft has text under a section that shares no title with `path` (a chunk over two chapters
@@ -329,6 +356,18 @@ def _within(text: str, max_tokens: int) -> bool:
     """count_tokens(text) <= max_tokens; a text of no more UTF-8 bytes than that is, without encoding it (every
     token is at least one byte)."""
     return len(text.encode("utf-8")) <= max_tokens or count_tokens(text) <= max_tokens
+
+
+def _only_related(piece: Piece) -> bool:
+    """Whether the piece's assets are only related to it (none is inline beside it)."""
+    return all(anchor.relation == "related" for anchor in (*piece.before, *piece.after))
+
+
+def _headed(table: Table, headings: list[str]) -> Table:
+    """The table with the headings that lead into it as the first lines of its caption."""
+    if not headings:
+        return table
+    return replace(table, caption="\n".join([*headings, table.caption] if table.caption else headings))
 
 
 def _table_drafts(table: Table, path: tuple[str, ...], config: ChunkConfig) -> Iterator[Draft]:
