@@ -257,6 +257,28 @@ def test_a_table_passage_keeps_its_header_rows() -> None:
     assert excerpt.startswith("| part | price |\n|---|---|") and "gasket kit" in excerpt
 
 
+def test_a_table_s_head_weighs_in_the_passages_of_its_rows() -> None:
+    prose = chunk(1, f"The TX-200 ships in a blue crate. {FILLER}", doc="d1")
+    table = replace(
+        chunk(2, "Warranty\n| Product | Years |\n|---|---|\n| TX-100 | 2 |\n| TX-200 | 3 |", doc="d2"), type="table"
+    )
+    packed = pack_evidence([prose, table], {"warranti": 2.0, "tx-200": 1.0}, 400, max_blocks=1)
+    assert [block.chunk.chunk_id for block in packed.blocks] == ["c2"]  # the row under "Warranty" answers
+    assert packed.blocks[0].excerpt.startswith("Warranty\n| Product | Years |")
+
+
+def test_a_table_its_words_matched_only_in_its_head_is_quoted_by_its_head_and_first_rows() -> None:
+    rows = "\n".join(f"| team {n} | city {n} | {n} |" for n in range(40))
+    table = replace(chunk(1, f"Stanley Cups\n| Team | Location | Stanley Cups |\n|---|---|---|\n{rows}"), type="table")
+    prose = [chunk(i, f"The cup was lost in {1900 + i}. {FILLER}", doc=f"d{i}") for i in range(2, 6)]
+    weights = {"stanley": 2.0, "cup": 1.0}
+    packed = pack_evidence([*prose, table], weights, 200, max_blocks=3)
+    assert packed.blocks[0].chunk.chunk_id == "c1"  # its head holds the rarer term: the best passage
+    excerpt = packed.blocks[0].excerpt
+    assert excerpt.startswith("Stanley Cups\n| Team | Location | Stanley Cups |\n|---|---|---|\n| team 0 |")
+    assert "| team 39 |" not in excerpt  # the first rows, not the whole table
+
+
 _WORDS = [
     "seal",
     "pump",

@@ -100,6 +100,7 @@ class _Candidate:
     header_costs: dict[str | None, int] = field(default_factory=dict)  # by the previous block's chunk id
     excerpt_costs: dict[tuple[bool, tuple[tuple[int, int], ...]], int] = field(default_factory=dict)
     sentence_costs: dict[int, int] = field(default_factory=dict)
+    head_led: bool = False  # a table whose words matched only its head: its one window is the head's (`_candidate`)
 
     def header_cost(self, previous: Chunk | None) -> int:
         """The header's tokens after `previous` (its `[n]` is three tokens for any n up to 999)."""
@@ -143,7 +144,7 @@ class _Candidate:
         """What a sentence model reads for window `window`: its matching sentence, or a table row as "column: cell"
         pairs under the table's header row (a small model reads "| M12 | 80 |" as next to nothing: its cosine to a
         question about the M12 bolts' torque goes from 0.34 to 0.67 once the row says "Torque (Nm): 80")."""
-        return self._row_text(self.centers[window])
+        return self.head_text() if self.head_led else self._row_text(self.centers[window])
 
     def head_text(self) -> str:
         """What a sentence model reads for a table whose words matched only its head (caption, header row): the
@@ -338,10 +339,16 @@ def _candidate(
     terms = matched_terms(chunk.text, weights.keys())
     pinned = _table_head(chunk, spans) if chunk.type == "table" else None
     starts = [at for at, held in enumerate(terms) if held and not (pinned and at < pinned[1])]
+    # A table's passage is shown under its head (caption, header rows), so the head's terms weigh in it; a table whose
+    # words matched only its head ("Stanley Cups | Team | Cups") is what was asked for: its passage is the first rows.
+    head = frozenset().union(*terms[: pinned[1]]) if pinned and pinned[1] < len(spans) else frozenset()
+    led = bool(head) and not starts
+    if led and pinned:
+        starts = [pinned[1]]
     windows = [(max(0, at - settings.window), min(len(spans), at + settings.window + 1)) for at in starts]
-    scores = [fsum(weights[t] for t in frozenset().union(*terms[start:end])) / total for start, end in windows]
-    own = [fsum(weights[t] for t in terms[at]) / total for at in starts]
-    return _Candidate(rank, chunk, spans, windows, scores, starts, own, pinned, asset, later)
+    scores = [fsum(weights[t] for t in head.union(*terms[start:end])) / total for start, end in windows]
+    own = [fsum(weights[t] for t in (head if led else terms[at])) / total for at in starts]
+    return _Candidate(rank, chunk, spans, windows, scores, starts, own, pinned, asset, later, head_led=led)
 
 
 def _table_head(chunk: Chunk, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
