@@ -180,6 +180,7 @@ def main() -> None:
         "embedded_reload_bench",
         "api_bench",
         "highlight_bench",
+        "table_bench",
         "quality_bench",
         "agentic_bench",
         "memory_bench",
