@@ -147,7 +147,7 @@ def _placed(text: str, bodies: list[str], skipped: Callable[[int], int | None], 
         assert ends_the_text(0), "text lost at the end"
         return []
     stack = [options(0, bodies[0])]
-    deepest = 0
+    deepest = -1  # the last chunk placed in any reading
     while stack:
         if not stack[-1]:
             stack.pop()
