@@ -125,16 +125,17 @@ def score(store: str, sets: dict[str, list[dict[str, str]]]) -> dict[str, dict[s
     return measured
 
 
-def measure(layers: Path, sets: dict[str, list[dict[str, str]]], store: Path, corpus: Path) -> dict[str, Any]:
-    """Ingest into `store` and score with the tree at `layers` (its layers/docshelf), in interpreters of its own."""
+def measure(layers: Path, asked: Path, store: Path, corpus: Path) -> dict[str, Any]:
+    """Ingest into `store` and answer the questions in `asked` with the tree at `layers` (its layers/docshelf), in
+    interpreters of its own."""
     environment = {**os.environ, "PYTHONPATH": f"{layers}{os.pathsep}{REPO}", "DOCSHELF_OCR": "off"}
-    subprocess.run(
+    ingest = subprocess.run(
         [sys.executable, "-m", "docshelf.local.cli", "ingest", str(corpus), "--store", str(store), "--namespace",
          NAMESPACE, "--quiet"],
-        env=environment, cwd=REPO, check=False, capture_output=True,
+        env=environment, cwd=REPO, check=False, capture_output=True, text=True,
     )  # fmt: skip
-    asked = store.parent / "questions.json"
-    asked.write_text(json.dumps(sets), encoding="utf-8")
+    if ingest.returncode not in (0, 1):  # 1: some documents failed, as the corpus' broken files do
+        raise RuntimeError(f"ingest with {layers} exited {ingest.returncode}: {ingest.stderr[-2000:]}")
     done = subprocess.run(
         [sys.executable, "-m", "bench.table_bench", "--score", str(store), str(asked)],
         env=environment, cwd=REPO, check=True, capture_output=True, text=True,
@@ -162,7 +163,9 @@ def main() -> None:
         # The files the questions come from, without the reference conversions (copies of the same tables).
         corpus = Path(tmp) / "corpus"
         shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns(*SKIPPED))
-        rows = [(name, measure(layers, sets, Path(tmp) / f"s{at}", corpus)) for at, (layers, name) in enumerate(trees)]
+        asked = Path(tmp) / "questions.json"
+        asked.write_text(json.dumps(sets), encoding="utf-8")
+        rows = [(name, measure(layers, asked, Path(tmp) / f"s{at}", corpus)) for at, (layers, name) in enumerate(trees)]
     print(f"| tree | questions by | count | table in the results (top {TOP_K}) | quoted in the evidence "
           f"({MAX_TOKENS} tokens) | results of headings alone |")  # fmt: skip
     print("|---|---|---|---|---|---|")

@@ -58,8 +58,8 @@ def _table_leads(document: Document, table_chunks: list[Chunk]) -> set[int]:
     first_text: dict[str, str] = {}
     for chunk in table_chunks:
         first_text.setdefault(chunk.connect_to[0].ref, chunk.text)
-    places = {id(b): at for at, b in enumerate(b for b in document.blocks() if b.kind in ("heading", "paragraph"))}
     blocks = document.blocks()
+    places = {id(b): at for at, b in enumerate(b for b in blocks if b.kind in ("heading", "paragraph"))}
     leads: set[int] = set()
     for index, block in enumerate(blocks):
         text = first_text.get(f"table-{block.order}") if isinstance(block, Table) else None
