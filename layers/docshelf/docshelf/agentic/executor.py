@@ -24,6 +24,7 @@ from docshelf.agentic.steps import Found, OutlineLine, Row, StepContext, discove
 from docshelf.assets.links import image_asset
 from docshelf.citations import evidence_header
 from docshelf.model import Chunk
+from docshelf.search.abbreviations import NO_ALIASES, Aliases
 from docshelf.search.packing import image_line, pack_evidence
 from docshelf.search.rerank import reading_model
 from docshelf.search.service import expansion_only
@@ -158,6 +159,7 @@ class Gathered:
     walked: Found
     latency_ms: float
     further: list[Row] = field(default_factory=list)  # Discovery.further
+    aliases: Aliases = field(default_factory=dict)  # Discovery.aliases
 
 
 def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: Allowance) -> Gathered | None:
@@ -171,7 +173,7 @@ def _gather(ctx: StepContext, step: Step, earlier: Sequence[Row], allowance: All
     walked = walk(ctx, step, terms, basis) if allowance.left >= MIN_NAVIGATION_TOKENS else Found([], [])
     weights = discovery.weights or dict.fromkeys(terms, 1.0)
     took = round((time.perf_counter() - started) * 1000, 3)
-    return Gathered(terms, weights, discovery.rows, walked, took, discovery.further)
+    return Gathered(terms, weights, discovery.rows, walked, took, discovery.further, discovery.aliases)
 
 
 def _claim_step(
@@ -185,12 +187,15 @@ def _claim_step(
         run.status = "skipped"
         return run
     run.offered = list(gathered.discovered)
-    _claim_rows(run, run.offered, gathered.weights, allowance, ctx, ledger, discovered=True, further=gathered.further)
+    _claim_rows(
+        run, run.offered, gathered.weights, allowance, ctx, ledger,
+        discovered=True, further=gathered.further, aliases=gathered.aliases,
+    )  # fmt: skip
     if allowance.left >= MIN_NAVIGATION_TOKENS:  # navigation only spends what discovery left of the share
         known = {row.chunk.chunk_id for row in run.offered}
         fresh = [row for row in gathered.walked.rows if row.chunk.chunk_id not in known]
         run.offered.extend(fresh)
-        _claim_rows(run, fresh, gathered.weights, allowance, ctx, ledger)
+        _claim_rows(run, fresh, gathered.weights, allowance, ctx, ledger, aliases=gathered.aliases)
         for line in gathered.walked.outlines:
             if allowance.claim(line.key, count_tokens(line.text) + SEPARATOR_TOKENS):
                 run.outlines.append(line)
@@ -210,6 +215,7 @@ def _claim_rows(
     *,
     discovered: bool = False,
     further: Sequence[Row] = (),
+    aliases: Aliases = NO_ALIASES,
 ) -> None:
     """The passages of `rows` (search/packing.py) that fit the step's share, each claimed with its chunk; rows
     with agent_score 0 go to the pool. The discovered rows of a plan of one search are packed as classic search
@@ -237,6 +243,7 @@ def _claim_rows(
         passage_model=model,
         query=run.step.query,
         max_blocks=ctx.top_k if classic else None,
+        aliases=aliases,
     )
     later = {row.chunk.chunk_id for row in further}
     # Classic evidence is claimed in its reading order, the first claims of the run, paid as the packer counted

@@ -17,6 +17,7 @@ from docshelf.index.plan import SearchFilters
 from docshelf.index.stopwords import without_question_words
 from docshelf.model import Chunk
 from docshelf.search import service as search_service
+from docshelf.search.abbreviations import Aliases
 from docshelf.search.ranking import RANKING, RankingSettings
 from docshelf.search.request import DEFAULT_MAX_TOKENS, SearchRequest
 from docshelf.search.rerank import Reranker
@@ -103,11 +104,13 @@ def agent_score(terms: set[str], chunk: Chunk, *, discovered: bool) -> float:
 @dataclass(frozen=True, slots=True)
 class Discovery:
     """A search step's rows, best first, and its query's content terms with their weights (for packing). `further`:
-    the voted chunks after its `top_k` that its evidence may also quote, as classic evidence does (service.Ranked)."""
+    the voted chunks after its `top_k` that its evidence may also quote, as classic evidence does (service.Ranked);
+    `aliases`: the abbreviations its candidates define for its query's long forms (search/abbreviations.py)."""
 
     rows: list[Row]
     weights: dict[str, float]
     further: list[Row] = field(default_factory=list)
+    aliases: Aliases = field(default_factory=dict)
 
 
 def discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
@@ -137,7 +140,7 @@ def _discover(ctx: StepContext, step: Step, terms: set[str]) -> Discovery:
     model = ctx.passage_model if ctx.vote else None
     found = search_service.rank(ctx.index, request, ctx.ranking, embedder=ctx.embedder, passage_model=model)
     rows = _rows(ctx, step, terms, found.results)
-    return Discovery(rows, found.term_weights, _rows(ctx, step, terms, found.further))
+    return Discovery(rows, found.term_weights, _rows(ctx, step, terms, found.further), found.aliases)
 
 
 def _rows(ctx: StepContext, step: Step, terms: set[str], ranked: Sequence[RankedChunk]) -> list[Row]:

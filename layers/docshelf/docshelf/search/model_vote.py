@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from docshelf.search.abbreviations import NO_ALIASES, Aliases
 from docshelf.search.packing import best_sentences
 from docshelf.search.passage_vote import with_vote
 from docshelf.search.rerank import Reranker
@@ -26,13 +27,14 @@ def model_voted(
     weight: float,
     sentences: int,
     rrf_k: int,
+    aliases: Aliases = NO_ALIASES,
 ) -> list[RankedChunk]:
     """`results` (fused, best first) with each score raised by weight / (rrf_k + r + 1), r the rank of the result's
     best model score among them (a result with no matching passage ranks last), and sorted again (ties keep their
     order)."""
     if weight <= 0 or not results:
         return list(results)
-    texts, owners = best_sentences([r.chunk for r in results], weights, sentences)
+    texts, owners = best_sentences([r.chunk for r in results], weights, sentences, aliases=aliases)
     best: dict[int, float] = {}
     for owner, score in zip(owners, model.scores(query, texts) if texts else [], strict=True):
         best[owner] = max(best.get(owner, score), score)

@@ -25,6 +25,7 @@ from math import fsum, log
 from docshelf.citations import evidence_header
 from docshelf.index.analyzer import normalize
 from docshelf.model import Chunk
+from docshelf.search.abbreviations import NO_ALIASES, Aliases
 from docshelf.search.passages import sentence_terms
 from docshelf.search.rerank import Reranker
 from docshelf.search.sentences import analyzed_sentences, matched_terms
@@ -214,15 +215,19 @@ def pack_evidence(
     passage_model: Reranker | None = None,
     query: str = "",
     max_blocks: int | None = None,
+    aliases: Aliases = NO_ALIASES,
 ) -> PackedEvidence:
     """The evidence of `chunks` (best first) for a query whose content terms weigh `weights`, within
     `max_tokens` (cl100k tokens of the whole text), quoting at most `max_blocks` chunks. With `passage_model`, the
-    first `model_depth` passages also gain its score of their matching sentence against `query`."""
+    first `model_depth` passages also gain its score of their matching sentence against `query`. A short form of
+    `aliases` (search/abbreviations.py) in a sentence stands for its long form's terms."""
     if max_tokens <= 0:
         return PackedEvidence("", 0, ())
-    weights = passage_weights(chunks, weights, settings.local_share)
+    weights = passage_weights(chunks, weights, settings.local_share, aliases)
     candidates = [
-        _candidate(rank, chunk, weights, settings, (assets or {}).get(chunk.chunk_id), chunk.chunk_id in deferred)
+        _candidate(
+            rank, chunk, weights, settings, (assets or {}).get(chunk.chunk_id), chunk.chunk_id in deferred, aliases
+        )
         for rank, chunk in enumerate(chunks)
         if not is_heading_only(chunk)
     ]
@@ -253,12 +258,17 @@ def pack_evidence(
     return _render(order, max_tokens, settings)
 
 
-def passage_weights(chunks: Sequence[Chunk], weights: Mapping[str, float], local_share: float) -> dict[str, float]:
+def passage_weights(
+    chunks: Sequence[Chunk], weights: Mapping[str, float], local_share: float, aliases: Aliases = NO_ALIASES
+) -> dict[str, float]:
     """Each query term's weight for choosing passages among `chunks`: `weights_among` their sentences."""
     if sum(weights.values()) <= 0 or local_share <= 0:
         return dict(weights)
     sentences = [
-        terms for chunk in chunks if chunk.type != "image" for terms in matched_terms(chunk.text, weights.keys())
+        terms
+        for chunk in chunks
+        if chunk.type != "image"
+        for terms in matched_terms(chunk.text, weights.keys(), aliases)
     ]
     return weights_among(sentences, weights, local_share)
 
@@ -283,7 +293,10 @@ def weights_among(
 
 
 def best_passage_scores(
-    chunks: Sequence[Chunk], weights: Mapping[str, float], settings: PackingSettings = PACKING
+    chunks: Sequence[Chunk],
+    weights: Mapping[str, float],
+    settings: PackingSettings = PACKING,
+    aliases: Aliases = NO_ALIASES,
 ) -> list[float]:
     """Each chunk's best passage score, weighed as the packer weighs passages (`weights_among` the chunks'
     sentences): the weighted share of the query's terms in a sentence holding one and `window` neighbours each side;
@@ -293,7 +306,7 @@ def best_passage_scores(
     if total <= 0:
         return [0.0] * len(chunks)
     per_chunk = [
-        [frozenset(terms) for terms in sentence_terms(chunk.text, weights)] if chunk.type != "image" else []
+        [frozenset(terms) for terms in sentence_terms(chunk.text, weights, aliases)] if chunk.type != "image" else []
         for chunk in chunks
     ]
     shares = weights_among([terms for sentences in per_chunk for terms in sentences], weights, settings.local_share)
@@ -302,14 +315,18 @@ def best_passage_scores(
 
 
 def best_sentences(
-    chunks: Sequence[Chunk], weights: Mapping[str, float], per_chunk: int, settings: PackingSettings = PACKING
+    chunks: Sequence[Chunk],
+    weights: Mapping[str, float],
+    per_chunk: int,
+    settings: PackingSettings = PACKING,
+    aliases: Aliases = NO_ALIASES,
 ) -> tuple[list[str], list[int]]:
     """The matching sentences of each chunk's `per_chunk` best passages, as the packer ranks a chunk's passages, and
     for each the place of its chunk in `chunks`."""
-    shares = passage_weights(chunks, weights, settings.local_share)
+    shares = passage_weights(chunks, weights, settings.local_share, aliases)
     sentences, owners = [], []
     for at, chunk in enumerate(chunks):
-        candidate = _candidate(at, chunk, shares, settings, None, False)
+        candidate = _candidate(at, chunk, shares, settings, None, False, aliases)
         best = sorted(range(len(candidate.windows)), key=lambda window: -candidate.scores[window])[:per_chunk]
         texts = [candidate.model_text(window) for window in best] or [candidate.head_text()]
         texts = [text for text in texts if text]
@@ -330,13 +347,19 @@ def _best_window(sentences: Sequence[frozenset[str]], weights: Mapping[str, floa
 
 
 def _candidate(
-    rank: int, chunk: Chunk, weights: Mapping[str, float], settings: PackingSettings, asset: str | None, later: bool
+    rank: int,
+    chunk: Chunk,
+    weights: Mapping[str, float],
+    settings: PackingSettings,
+    asset: str | None,
+    later: bool,
+    aliases: Aliases = NO_ALIASES,
 ) -> _Candidate:
     spans = list(analyzed_sentences(chunk.text)[0])
     total = sum(weights.values())
     if chunk.type == "image" or total <= 0:
         return _Candidate(rank, chunk, spans, [], [], asset=asset, deferred=later)
-    terms = matched_terms(chunk.text, weights.keys())
+    terms = matched_terms(chunk.text, weights.keys(), aliases)
     pinned = _table_head(chunk, spans) if chunk.type == "table" else None
     starts = [at for at, held in enumerate(terms) if held and not (pinned and at < pinned[1])]
     # A table's passage is shown under its head (caption, header rows), so the head's terms weigh in it; a table whose

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from docshelf.scripts import has_cjk_letter
+from docshelf.search.abbreviations import NO_ALIASES, Aliases
 from docshelf.search.packing import best_passage_scores
 from docshelf.search.response import RankedChunk
 
@@ -36,13 +37,19 @@ def votes_on(results: Sequence[RankedChunk]) -> bool:
 
 
 def passage_voted(
-    results: Sequence[RankedChunk], weights: Mapping[str, float], *, weight: float, rrf_k: int
+    results: Sequence[RankedChunk],
+    weights: Mapping[str, float],
+    *,
+    weight: float,
+    rrf_k: int,
+    aliases: Aliases = NO_ALIASES,
 ) -> list[RankedChunk]:
     """`results` (fused, best first) with each score raised by weight / (rrf_k + r + 1), r the rank of the
-    result's best passage among them, and sorted again (ties keep their order)."""
+    result's best passage among them (a short form of `aliases` standing for its long form), and sorted again (ties
+    keep their order)."""
     if weight <= 0 or not results or not weights:
         return list(results)
-    scores = best_passage_scores([r.chunk for r in results], weights)
+    scores = best_passage_scores([r.chunk for r in results], weights, aliases=aliases)
     return with_vote(results, sorted(range(len(results)), key=lambda at: (-scores[at], at)), weight, rrf_k)
 
 

@@ -26,23 +26,32 @@ from math import log
 
 from docshelf.index.analyzer import text_terms
 from docshelf.model import Chunk
+from docshelf.search.abbreviations import NO_ALIASES, Aliases
 
 WINDOW_SENTENCES = 3
 # Term frequency saturates as in BM25 with k1 = 1.5 (the engines' value); a window has no length normalisation.
 TF_SATURATION = 1.5
 
 
-def sentence_terms(text: str, wanted: Collection[str]) -> list[list[str]]:
+def sentence_terms(text: str, wanted: Collection[str], aliases: Aliases = NO_ALIASES) -> list[list[str]]:
     """Per sentence (`analyzer.text_terms`': ending with a piece that ends in . ! ? or 。), its content terms that
-    are in `wanted`, in reading order."""
+    are in `wanted`, in reading order, a short form of `aliases` standing for its long form's terms."""
     terms, bounds = text_terms(text)
-    found = []
+    found: list[tuple[int, str]] = []
     for term in set(wanted):
         at = -1
         try:
             while True:  # tuple.index scans in C: a few calls a term, where a loop would visit every term
                 at = terms.index(term, at + 1)
                 found.append((at, term))
+        except ValueError:
+            pass
+    for short, long in aliases.items():
+        at = -1
+        try:
+            while True:
+                at = terms.index(short, at + 1)
+                found.extend((at, term) for term in long if term in wanted)
         except ValueError:
             pass
     found.sort()

@@ -7,6 +7,7 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from docshelf.index.analyzer import analyze
+from docshelf.search.abbreviations import NO_ALIASES, Aliases, aliased
 
 # A sentence ends after . ! ? followed by white space (so "3.5" and "e.g.x" stay whole), after 。！？ (Chinese and
 # Japanese put no space after them), and at every line break (headings, list items and table rows are lines). The
@@ -44,10 +45,14 @@ def analyzed_sentences(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[fr
     return spans, tuple(frozenset(analyze(text[start:end])) for start, end in spans)
 
 
-def matched_terms(text: str, wanted: Collection[str]) -> list[frozenset[str]]:
-    """Per sentence of `text`, the terms of `wanted` it holds."""
+def matched_terms(text: str, wanted: Collection[str], aliases: Aliases = NO_ALIASES) -> list[frozenset[str]]:
+    """Per sentence of `text`, the terms of `wanted` it holds, a short form of `aliases` standing for its long
+    form's terms."""
     wanted_set = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
-    return [terms & wanted_set for terms in analyzed_sentences(text)[1]]
+    sentences = analyzed_sentences(text)[1]
+    if not aliases:
+        return [terms & wanted_set for terms in sentences]
+    return [aliased(terms & wanted_set, terms, aliases, wanted_set) for terms in sentences]
 
 
 def held_terms(text: str, wanted: Collection[str]) -> set[str]:

@@ -7,7 +7,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -17,6 +17,7 @@ from docshelf.index.analyzer import analyze, normalize
 from docshelf.index.base import FirstPass, SearchBackend
 from docshelf.index.plan import Channel, SemanticQuery
 from docshelf.model import Chunk
+from docshelf.search.abbreviations import Aliases, aliases
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.corrections import SPELLING_RULE, corrections, misspelt, typed_words
 from docshelf.search.empty import check_budget, empty_reason
@@ -81,6 +82,7 @@ def search(
         passage_model=found.passage_model,
         query=request.query,
         max_blocks=request.top_k,
+        aliases=found.aliases,
     )
     ranked = cited_first(found.results, found.further, {block.chunk.chunk_id for block in packed.blocks})
     if found.passage_led:
@@ -145,6 +147,8 @@ class Ranked:
     further: list[RankedChunk]  # the chunks after `results` the evidence may also quote (long documents only)
     # Long documents read by the sentence model: the evidence's passages order the results (`in_evidence_order`)
     passage_led: bool = False
+    # Short forms the candidates define for a long form the query holds (search/abbreviations.py), for the evidence
+    aliases: Aliases = field(default_factory=dict)
 
 
 def rank(
@@ -179,13 +183,12 @@ def rank(
     first = index.first_pass(request.namespace, plan)
     corrected: dict[str, str] = {}
     model = reading_model(passage_model, request.query, ranking)
-    ranked, led = (
-        _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else ([], False)
-    )
+    ordered = _ranked(index, request, queries, first, limit, ranking, hits, model=model) if first.total else _NONE
     if first.total and not any(first.rankings.get(channel) for channel in queries):
         # No word matched: the corrected query's results, else the semantic channel's alone (if any).
-        fixed, corrected, fixed_led = _with_corrections(index, request, queries, limit, ranking, semantic, hits, model)
-        ranked, led = (fixed, fixed_led) if fixed else (ranked, led)
+        fixed, corrected = _with_corrections(index, request, queries, limit, ranking, semantic, hits, model)
+        ordered = fixed if fixed.results else ordered
+    ranked, led = ordered.results, ordered.led
     if 0 < first.total <= request.top_k:
         ranked = _with_the_rest(index, request, ranked, first.total)
     beyond = ranked[request.top_k :]  # where the passage vote was cast: later chunks the evidence may quote
@@ -211,7 +214,7 @@ def rank(
         else empty_reason(index, request.namespace, request.filters, has_terms=has_terms, allowed=first.total)
     )
     led = led and bool(ranked) and reranker is None  # a reranker's order stands
-    return Ranked(ranked, first.total, corrected, reason, weights, model, further, led)
+    return Ranked(ranked, first.total, corrected, reason, weights, model, further, led, ordered.aliases)
 
 
 def _with_confidence(ranked: Sequence[RankedChunk], weights: Mapping[str, float]) -> list[RankedChunk]:
@@ -246,6 +249,18 @@ def _asset_links(ranked: Sequence[RankedChunk], asset_link: AssetLink | None) ->
     return links
 
 
+@dataclass(frozen=True, slots=True)
+class _Ordered:
+    """`_ranked`'s results, whether the evidence's passages lead them, and the candidates' abbreviations."""
+
+    results: list[RankedChunk]
+    led: bool = False
+    aliases: Aliases = field(default_factory=dict)
+
+
+_NONE = _Ordered([])
+
+
 def _ranked(
     index: SearchBackend,
     request: SearchRequest,
@@ -257,13 +272,15 @@ def _ranked(
     *,
     lexical_scale: float = 1.0,
     model: Reranker | None = None,
-) -> tuple[list[RankedChunk], bool]:
+) -> _Ordered:
     """The fused, distinct, passage-ordered results of a first pass: `top_k`, and where the passage vote was cast
     (long documents) and `model` reads the query, the voted chunks after them up to `evidence_depth`, which the
     evidence may quote (the words alone tell the passages of those later chunks apart worse than they lose).
     `lexical_scale` multiplies the word channels' weights (below 1: the semantic channel's order leads, with its
     weight as is). With `model`, the first results also take its vote (search/model_vote.py). Also whether both
-    votes were cast (long documents, a query the model reads): then the evidence's passages lead the results."""
+    votes were cast (long documents, a query the model reads): then the evidence's passages lead the results. Also
+    the abbreviations the candidates define for a long form the query holds, which both votes and the evidence read
+    (search/abbreviations.py)."""
     rounded = {channel: _rounded_scores(first.rankings.get(channel, [])) for channel in queries}
     rankings: dict[str, list[str]] = {channel: [cid for cid, _ in ranked] for channel, ranked in rounded.items()}
     if "semantic" in first.rankings:
@@ -306,17 +323,22 @@ def _ranked(
     content_scores = dict(rounded.get("content", []))
     ordered = _siblings_by_passage(queries.get("content", []), content_scores, first.content_idf, results)
     term_weights = query_weights(dict.fromkeys(queries.get("content", [])), first.content_idf)
+    short_forms = aliases([r.chunk.text for r in ordered], term_weights)
     long_documents = voting and votes_on(ordered)
     if long_documents:
-        ordered = passage_voted(ordered, term_weights, weight=ranking.passage_vote_weight, rrf_k=ranking.rrf_k)
+        ordered = passage_voted(
+            ordered, term_weights, weight=ranking.passage_vote_weight, rrf_k=ranking.rrf_k, aliases=short_forms
+        )
     if model is not None:
         ordered = model_voted(
             ordered[: ranking.model_vote_depth], request.query, term_weights, model,
             weight=ranking.model_vote_weight, sentences=ranking.model_vote_sentences, rrf_k=ranking.rrf_k,
+            aliases=short_forms,
         ) + ordered[ranking.model_vote_depth :]  # fmt: skip
     led = long_documents and model is not None
     kept = max(request.top_k, ranking.evidence_depth) if led else request.top_k
-    return [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[:kept]], led
+    results = [replace(r, lexical_score=content_scores.get(r.chunk.chunk_id, 0.0)) for r in ordered[:kept]]
+    return _Ordered(results, led, short_forms)
 
 
 def _with_corrections(
@@ -328,35 +350,34 @@ def _with_corrections(
     semantic: SemanticQuery | None,
     hits: HitReader | None = None,
     model: Reranker | None = None,
-) -> tuple[list[RankedChunk], dict[str, str], bool]:
-    """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py),
-    the corrections, and whether passages lead its results (`_ranked`); nothing when no word has a close indexed
-    term."""
+) -> tuple[_Ordered, dict[str, str]]:
+    """For a query nothing matched: the search again with its misspelt words corrected (search/corrections.py)
+    (`_ranked`), and the corrections; nothing when no word has a close indexed term."""
     content = list(queries.get("content", []))
     typed = typed_words(request.query)
     wrong = misspelt(content, typed)
     if not wrong:
-        return [], {}, False
+        return _NONE, {}
     try:
         candidates = index.similar_terms(request.namespace, wrong, SPELLING_RULE)
     except IndexBackendError as error:  # the answer without corrections stays "no results", not an error
         _log.warning("no spelling corrections: %s", error)
-        return [], {}, False
+        return _NONE, {}
     corrected = corrections(wrong, candidates)
     if not corrected:
-        return [], {}, False
+        return _NONE, {}
     fixed = [corrected.get(term, term) for term in content]
     queries = {**queries, "content": fixed, **({"path": fixed} if "path" in queries else {})}
     plan = query_plan(queries, request.filters, limit, _feedback_chunks(ranking), ranking)
     first = index.first_pass(request.namespace, replace(plan, semantic=semantic))
     if not any(first.rankings.get(channel) for channel in queries):
-        return [], {}, False
+        return _NONE, {}
     # Beside the semantic channel a guess at the words only breaks its ties and follows its chunks: it never
     # outranks what the vectors found for the query as typed.
     scale = CORRECTED_UNDER_SEMANTIC if semantic is not None else 1.0
-    ranked, led = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale, model=model)
+    ordered = _ranked(index, request, queries, first, limit, ranking, hits, lexical_scale=scale, model=model)
     shown = {typed.get(term, term): used for term, used in corrected.items()}
-    return ranked, shown if ranked else {}, led
+    return ordered, shown if ordered.results else {}
 
 
 @lru_cache(maxsize=1024)
