@@ -52,6 +52,7 @@ def test_a_long_form_and_its_short_form_in_brackets_are_a_definition(text: str, 
         "The effect was large (p < 0.05).",
         "Cases rose in 2019 (Figure 2).",
         "She was born in Rome (Italy) in 1950.",
+        "Wines from Iberia, Tuscany and Lombardy (Italy) were tasted.",  # a name, though its letters are there
         "Three groups (A, B and C) were formed.",
         "The protein (a kinase) binds DNA.",
         "Measured in the cold (4 °C).",
