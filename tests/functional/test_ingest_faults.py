@@ -224,6 +224,25 @@ def test_symlinks_out_of_the_folder_are_not_followed_and_loops_end(
     assert "secrets" not in capsys.readouterr().out
 
 
+def test_a_folder_whose_every_entry_is_skipped_ingests_nothing_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "pumps.txt").write_bytes(text_about("pumps"))
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / "docs").symlink_to(outside, target_is_directory=True)
+    store = str(tmp_path / "store")
+    assert main(["ingest", str(links), "--store", store, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "not followed (--follow-symlinks)" in err and "nothing ingested: every entry found was skipped" in err
+    assert main(["ingest", str(links), "--store", store, "--quiet", "--follow-symlinks"]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["ingest", str(empty), "--store", store, "--quiet"]) == 0  # nothing there: nothing to say
+
+
 def test_follow_symlinks_indexes_the_target(folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outside = tmp_path / "elsewhere.txt"
     outside.write_bytes(text_about("turbines"))

@@ -35,7 +35,8 @@ class Progress(Protocol):
 
 
 def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace], LocalServices]) -> int:
-    """Exit 1 when some document failed; ok, partial and needs_ocr documents are results, not errors."""
+    """Exit 1 when some document failed, or when every entry found was skipped (nothing ingested, a symlink out of
+    the folder, an unreadable folder); ok, partial and needs_ocr documents are results, not errors."""
     urls = [item for item in args.paths if is_url(item)]
     local_paths = [Path(item) for item in args.paths if not is_url(item)]
     listing = list_sources(local_paths, follow_symlinks=args.follow_symlinks)
@@ -69,6 +70,9 @@ def cmd_ingest(args: argparse.Namespace, services: Callable[[argparse.Namespace]
     print_summary(results, time.perf_counter() - started, namespace=args.namespace, store=args.store)
     for key in pruned:
         print(f"  {shown_line(key)}: deleted (its file is gone; --prune)")
+    if not results and listing.skipped:  # an empty folder is a sync of nothing; a folder of skipped entries is not
+        print("docshelf ingest: nothing ingested: every entry found was skipped (see above)", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_FAILED if any(result.status == "failed" for result in results) else EXIT_OK
 
 
