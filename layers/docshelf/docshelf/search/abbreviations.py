@@ -65,8 +65,7 @@ def _short_forms(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
         short, at = match.group(1), match.start()
         if _is_short_form(short):
             pieces = text[max(0, at - _LAST_WORD) : at].split()
-            last = (pieces[-1].lower() if pieces[-1].isascii() else normalize(pieces[-1])) if pieces else ""
-            found.append((short, at, piece_content_terms(last) if last else ()))
+            found.append((short, at, piece_content_terms(normalize(pieces[-1])) if pieces else ()))
     return tuple(found)
 
 
@@ -74,7 +73,6 @@ def _is_short_form(candidate: str) -> bool:
     return (
         2 <= len(candidate) <= 10
         and candidate[0].isalnum()
-        and not candidate.isdigit()
         and any(ch.isalpha() for ch in candidate)
         and (not candidate.isalpha() or any(ch.isupper() for ch in candidate))  # not a word in brackets
         and not (candidate.isalpha() and candidate[0].isupper() and candidate[1:].islower())  # nor a name
@@ -88,7 +86,8 @@ def _long_form(short: str, sentence: str) -> str | None:
     words = sentence.split()[-min(len(short) + 5, 2 * len(short)) :]
     if not words:
         return None
-    text = " ".join(words).lower()
+    written = " ".join(words)
+    text = written.lower()
     chars = [ch for ch in short.lower() if ch.isalnum()]
     at = len(text)
     for ch in reversed(chars[1:]):  # each character before the next one's match
@@ -100,13 +99,12 @@ def _long_form(short: str, sentence: str) -> str | None:
     for word in reversed(words):
         start -= len(word) + 1
         if start < at and word[:1].lower() == chars[0]:
-            long_form = text[start:]
             break
     else:
         return None
-    if len(long_form) <= len(short) or short.lower() in long_form.split():
+    if len(text) - start <= len(short) or short.lower() in text[start:].split():
         return None
-    return " ".join(words)[start:]
+    return written[start:]
 
 
 def aliased(held: frozenset[str], terms: frozenset[str], aliases: Aliases, wanted: Collection[str]) -> frozenset[str]:
