@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.form_fields import is_form_field
 from docshelf.parsers.pdf.pdf_leader_tables import LEADER
 from docshelf.parsers.pdf.pdf_numbering import explicit_marker, lone_numbers, numbering_level
 from docshelf.parsers.pdf.pdf_paragraphs import BULLET_GLYPHS, TextBlock
@@ -40,14 +41,6 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:\s\.){3,}")
 _TWO_LETTERS = re.compile(r"[^\W\d_].*?[^\W\d_]")
 _NOT_TITLE_START = "—–-([{\"'“‘«"
 _TRAILING_PUNCTUATION = (".", ",", ";", "。", "，", "；", "、")
-# A form's fields, set in bold like headings: a check box's option (`☐ TRANSITION REPORT …`), a label and the number
-# filled in after it (`Commission file number: 000-30653`, `Phone: (702) 939-3254`), a field's caption in brackets
-# under it (`(Exact name of registrant as specified in its charter)`).
-_CHECK_BOXES = "☐☑☒"
-_FILLED_NUMBER = re.compile(r"^[^:：]{1,60}[:：][\s\d().,/+#–-]*\d{3}[\s\d().,/+#–-]*$")
-# A field whose blanks are left out: `For the transition period from ____ to ____` prints as "… from to". (A line
-# ending in one such word may be a wrapped title: "1. Electronic Transfer of Plan Payments Initiated by the".)
-_BLANK_RANGE = re.compile(r"\b(?:from|between)\s+(?:to|and)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +141,7 @@ class HeadingClassifier:
             self.marked.add(id(block))
             return outlined
         body = self.page_body.get(block.page, self.body)
-        if not _heading_shaped(block) or block.size < body - 0.5 or _bulleted(block) or _form_field(block.text):
+        if not _heading_shaped(block) or block.size < body - 0.5 or _bulleted(block) or is_form_field(block.text):
             return None
         emphasised = block.bold or block.size >= body + 0.5
         numbered = numbering_level(block.text) if id(block) not in self.lone_numbers else None
@@ -282,12 +275,6 @@ def _leader_tail(entry: TextBlock, leader: TextBlock) -> TextBlock | None:
     if leader.x0 < entry.x1 - 1.0:
         return None
     return replace(entry, text=f"{entry.text} {leader.text}", x1=leader.x1, toc_entry=True)
-
-
-def _form_field(text: str) -> bool:
-    if text[:1] in _CHECK_BOXES or _FILLED_NUMBER.match(text) is not None or _BLANK_RANGE.search(text) is not None:
-        return True
-    return text.startswith("(") and text.endswith(")") and text.count("(") == 1
 
 
 def _bulleted(block: TextBlock) -> bool:
