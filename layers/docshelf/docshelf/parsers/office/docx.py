@@ -21,6 +21,7 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_notes import Notes
 from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, w_val
@@ -49,6 +50,7 @@ _OPEN_ERRORS = (
     zlib.error,
     OSError,
 )
+_P_STYLE, _R_PR = w("pStyle"), w("rPr")
 _CONTENTS_STYLE = re.compile(r"^(?:toc [1-9]|toc heading|table of figures)$", re.IGNORECASE)
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
@@ -64,7 +66,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     if not title:
         title = reader.title_text
     assets = reader.collector.assets
-    blocks = numbered_headings(reader.blocks)  # `第1章 総則` typed in the body style
+    blocks = reader.blocks
+    if reads_formatting(blocks):  # a bold or larger line typed in the body style
+        blocks = formatted_headings(blocks, reader.looks())
+    blocks = numbered_headings(blocks)  # `第1章 総則` typed in the body style
     return ParsedContent(blocks=blocks, page_count=reader.page, title=title, assets=assets)
 
 
@@ -158,6 +163,8 @@ class BodyReader:
         self.notes = notes
         self.section_ends = section_ends
         self.blocks: list[Block] = []
+        # Each body paragraph's style and runs, by its index in `blocks`: how its text is set, read when needed.
+        self._set_as: dict[int, tuple[str | None, list[tuple[etree._Element, int]]]] = {}
         self.code = CodeBlocks()
         self.page = 1
         self.title_text = ""
@@ -191,7 +198,10 @@ class BodyReader:
             self._cited_notes()
         elif content.text and not self._is_contents_entry(ppr):
             self._caption_previous_image(ppr, content.text)
-            self.blocks.append(self._text_block(p, ppr, content.text))
+            block = self._text_block(p, ppr, content.text)
+            if isinstance(block, Paragraph) and block.list_level is None and content.runs:
+                self._set_as[len(self.blocks)] = (w_val(ppr.find(_P_STYLE)) if ppr is not None else None, content.runs)
+            self.blocks.append(block)
             self._cited_notes()
         self._pictures(content.pictures_after)
         for box in content.text_boxes:
@@ -235,6 +245,19 @@ class BodyReader:
         if numbering is not None:
             list_level = max(numbering[1], self.styles.list_level_hint(style_id))
         return Paragraph(text=labelled, page=self.page, list_level=list_level)
+
+    def looks(self) -> dict[int, Look]:
+        """How each body paragraph's text is set: all of it bold or not, and the size of most of its characters."""
+        looks = {}
+        for index, (style_id, runs) in self._set_as.items():
+            sizes: dict[float, int] = {}
+            bold = True
+            for run, characters in runs:
+                run_bold, size = self.styles.run_bold_and_size(run.find(_R_PR), style_id)
+                bold = bold and run_bold
+                sizes[size] = sizes.get(size, 0) + characters
+            looks[index] = Look(size=max(sizes, key=sizes.__getitem__), bold=bold)
+        return looks
 
     def _heading_level(self, ppr: etree._Element | None, style_id: str | None) -> int | None:
         direct = outline_level(ppr)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docshelf.parsers.office.code_blocks import is_code_style
-from docshelf.parsers.office.docx_numbering import int_val, w, w_val
+from docshelf.parsers.office.docx_numbering import flag, int_val, w, w_val
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -21,6 +21,17 @@ _TITLE_NAMES = {"title", "标题", "標題", "表題"}
 # A subtitle is a paragraph under the title, not a heading, even based on Title (pandoc's reference.docx).
 _SUBTITLE_NAMES = {"subtitle", "副标题", "副標題", "副題", "サブタイトル"}
 _CHAIN_LIMIT = 20
+_BOLD, _SIZE, _RUN_STYLE = w("b"), w("sz"), w("rStyle")
+# What Word takes when no style and no default sets a size: 10 pt.
+_DEFAULT_SIZE = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class RunLook:
+    """A run's bold and size as some level of formatting sets them (None: not set there)."""
+
+    bold: bool | None = None
+    size: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +41,19 @@ class Style:
     outline_level: int | None
     num_id: str | None
     ilvl: int | None
+    look: RunLook = RunLook()
+
+
+def run_look(rpr: etree._Element | None) -> RunLook:
+    """The bold (w:b) and size (w:sz, half-points) a run-properties element sets."""
+    if rpr is None:
+        return RunLook()
+    bold = rpr.find(_BOLD)
+    half_points = int_val(rpr.find(_SIZE))
+    return RunLook(
+        bold=None if bold is None else flag(bold),
+        size=half_points / 2 if half_points is not None and half_points > 0 else None,
+    )
 
 
 def outline_level(ppr: etree._Element | None) -> int | None:
@@ -49,6 +73,7 @@ def _parse_style(element: etree._Element) -> Style:
         outline_level=outline_level(ppr),
         num_id=w_val(num_pr.find(w("numId"))) if num_pr is not None else None,
         ilvl=int_val(num_pr.find(w("ilvl"))) if num_pr is not None else None,
+        look=run_look(element.find(w("rPr"))),
     )
 
 
@@ -63,24 +88,32 @@ def _name_level(name: str) -> int | None:
 class StyleSheet:
     def __init__(self, root: etree._Element | None) -> None:
         self._styles: dict[str, Style] = {}
+        self._character_styles: dict[str, Style] = {}
         self.default_paragraph_style: str | None = None
+        self._default_look = RunLook()
+        self._styled_looks: dict[tuple[str | None, str | None], RunLook] = {}
         if root is None:
             return
+        self._default_look = run_look(root.find(f"{w('docDefaults')}/{w('rPrDefault')}/{w('rPr')}"))
         for element in root.findall(w("style")):
             style_id = element.get(w("styleId"))
-            if style_id is None or element.get(w("type"), "paragraph") != "paragraph":
+            kind = element.get(w("type"), "paragraph")
+            if style_id is not None and kind == "character":
+                self._character_styles[style_id] = _parse_style(element)
+            if style_id is None or kind != "paragraph":
                 continue
             self._styles[style_id] = _parse_style(element)
             if element.get(w("default")) in ("1", "true", "on"):
                 self.default_paragraph_style = style_id
 
-    def _chain(self, style_id: str | None) -> list[Style]:
+    def _chain(self, style_id: str | None, styles: dict[str, Style] | None = None) -> list[Style]:
+        styles = self._styles if styles is None else styles
         chain: list[Style] = []
         seen: set[str] = set()
-        current = style_id if style_id is not None else self.default_paragraph_style
+        current = style_id if style_id is not None or styles is not self._styles else self.default_paragraph_style
         while current is not None and current not in seen and len(chain) < _CHAIN_LIMIT:
             seen.add(current)
-            style = self._styles.get(current)
+            style = styles.get(current)
             if style is None:
                 break
             chain.append(style)
@@ -118,3 +151,22 @@ class StyleSheet:
         """Nesting implied by "List Bullet 2" and friends, whose numbering sits on its own list at level 0."""
         match = _LIST_STYLE_LEVEL.match(self.name(style_id))
         return int(match.group(1)) - 1 if match else 0
+
+    def run_bold_and_size(self, rpr: etree._Element | None, paragraph_style: str | None) -> tuple[bool, float]:
+        """Whether a run is bold and its size in points: its own properties, else its character style's, else its
+        paragraph style's (each through basedOn), else the document's defaults."""
+        own = run_look(rpr)
+        character_style = w_val(rpr.find(_RUN_STYLE)) if rpr is not None else None
+        styled = self._styled_looks.get((character_style, paragraph_style))
+        if styled is None:
+            looks = [style.look for style in self._chain(character_style, self._character_styles)]
+            looks += [style.look for style in self._chain(paragraph_style)]
+            looks.append(self._default_look)
+            styled = self._styled_looks[character_style, paragraph_style] = RunLook(
+                bold=next((look.bold for look in looks if look.bold is not None), False),
+                size=next((look.size for look in looks if look.size is not None), _DEFAULT_SIZE),
+            )
+        return (
+            own.bold if own.bold is not None else bool(styled.bold),
+            own.size if own.size is not None else styled.size or _DEFAULT_SIZE,
+        )

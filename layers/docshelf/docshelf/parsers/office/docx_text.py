@@ -47,6 +47,7 @@ _SKIPPED = frozenset(
         f"{{{MC_NS}}}Fallback",
     }
 )
+_RUN = w("r")
 _CHARACTERS = {w("tab"): "\t", w("cr"): "\n", w("noBreakHyphen"): "-", w("softHyphen"): ""}
 
 
@@ -67,6 +68,8 @@ class ParagraphContent:
     rendered_breaks_before: int = 0
     breaks_after: int = 0
     text_boxes: list[etree._Element] = field(default_factory=list)
+    # Each run holding visible text, with how many of its characters are not spaces: what the text looks like.
+    runs: list[tuple[etree._Element, int]] = field(default_factory=list)
 
 
 class _Collector:
@@ -95,7 +98,7 @@ class _Collector:
             if not isinstance(tag, str) or tag in _SKIPPED or _is_hidden_run(child):
                 continue
             if tag == w("t"):
-                self.parts.append(child.text or "")
+                self._text(child)
             elif tag in (OMATH, OMATH_PARA):
                 self.parts.append(omml_latex(child))
             elif tag in _CHARACTERS:
@@ -115,6 +118,13 @@ class _Collector:
                 self._vml(child)
             else:
                 self.walk(child)
+
+    def _text(self, t: etree._Element) -> None:
+        text = t.text or ""
+        self.parts.append(text)
+        run = t.getparent()
+        if run is not None and run.tag == _RUN and (visible := len(text) - text.count(" ")):
+            self.content.runs.append((run, visible))
 
     def _break(self, br: etree._Element) -> None:
         if br.get(w("type")) == "page":

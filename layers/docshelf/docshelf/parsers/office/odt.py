@@ -12,10 +12,12 @@ from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
 from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verbatim
 from docshelf.parsers.office.odt_formulas import inline_formulas
+from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
@@ -69,8 +71,13 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if body is None:
             raise CorruptDocumentError("ODT content.xml has no office:body")
         walker.walk(body)
+        blocks = walker.blocks
+        if reads_formatting(blocks):  # headings typed bold or larger in the body style
+            looks = OdtLooks(roots)
+            set_as = {index: looks.paragraph_look(node) for index, node in walker.paragraph_nodes.items()}
+            blocks = formatted_headings(blocks, {index: look for index, look in set_as.items() if look is not None})
     assets = walker.images_found.collector.assets
-    return ParsedContent(blocks=walker.blocks, page_count=1, title=title or walker.title, assets=assets)
+    return ParsedContent(blocks=blocks, page_count=1, title=title or walker.title, assets=assets)
 
 
 def code_styles(roots: list[etree._Element]) -> frozenset[str]:
@@ -127,6 +134,7 @@ class OdtWalker:
         self.images_found = images
         self.numbering = numbering or Numbering()
         self.blocks: list[Block] = []
+        self.paragraph_nodes: dict[int, etree._Element] = {}  # each body paragraph's element, by its block index
         self.list_depth = 0
         self.list_levels: dict[int, LevelStyle] = {}  # the level styles of the list being read
         self.counters = Counters()  # and its counters
@@ -226,6 +234,8 @@ class OdtWalker:
         if text:
             text = f"{label} {text}" if label else text
             level = self.list_depth - 1 if self.list_depth else None
+            if level is None:
+                self.paragraph_nodes[len(self.blocks)] = node
             self.blocks.append(Paragraph(text=text, page=1, list_level=level))
         self.notes(notes)
         self.images(node)

@@ -14,10 +14,12 @@ monospace (a typewriter-style document), none of it is code.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.fonts import monospaced
+from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
 from docshelf.tables import table_from_rows
@@ -49,6 +51,8 @@ CONTROL_SYMBOLS = {"~": "\u00a0", "-": "", "_": "\u2011", "\\": "\\", "{": "{", 
 _NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
 MAX_TEXT = 200_000_000
+_DEFAULT_HALF_POINTS = 24  # \fs24, 12 pt: what RTF takes where no \fs sets a size
+_CJK_START = "\u2e80"  # CJK radicals onwards: kana, Han, Hangul, full-width forms
 _CJK_CODEPAGES = frozenset({932, 936, 949, 950, 1361})
 
 
@@ -65,6 +69,11 @@ class _State:
     definition: int | None = None
     deleted: bool = False  # a tracked deletion (\\deleted): not shown
     endnote: bool = False
+    bold: bool = False
+    half_points: int = _DEFAULT_HALF_POINTS
+    # The associated \ab and \afs: LibreOffice sets Chinese and Japanese text's bold and size there.
+    associated_bold: bool = False
+    associated_half_points: int = 0
 
 
 @dataclass(slots=True)
@@ -88,6 +97,8 @@ class RtfReader:
         self.fixed_pitch: set[int] = set()  # fonts of the font table in the \\fmodern family
         self.default_font: int | None = None
         self.paragraph_fonts = [0, 0]  # characters of the paragraph being read in other fonts, in monospace
+        self.paragraph_set: Counter[tuple[bool, int]] = Counter()  # its characters by (bold, size in half-points)
+        self.looks: dict[int, Look] = {}  # how each body paragraph is set, by its index in the body's blocks
         self.code = CodeBlocks()
         self.code_chars = self.text_chars = 0
         self.cited_boxes: list[Block] = []
@@ -134,6 +145,8 @@ class RtfReader:
         self._place_cited_notes()
         if self.code_chars * 2 > self.text_chars:  # mostly monospace: a typewriter-style document, not code
             return [prose for block in self.body.blocks for prose in _prose(block)]
+        if reads_formatting(self.body.blocks):  # headings typed bold or larger in the body style
+            return formatted_headings(self.body.blocks, self.looks)
         return self.body.blocks
 
     def document_title(self) -> str:
@@ -192,8 +205,17 @@ class RtfReader:
         output = self._output()
         if output is self.body and not state.in_table and text.strip():
             self.paragraph_fonts[self._monospace()] += len(text)
+            self._count_look(text)
         if sum(len(part) for part in output.text) < MAX_TEXT:
             output.text.append(text)
+
+    def _count_look(self, text: str) -> None:
+        state, characters = self.state, len(text) - text.count(" ")
+        if text[0] >= _CJK_START:  # text is a character of a \u escape, or a run of one codepage's bytes
+            half_points = max(state.half_points, state.associated_half_points)
+            self.paragraph_set[state.bold or state.associated_bold, half_points] += characters
+        else:
+            self.paragraph_set[state.bold, state.half_points] += characters
 
     def _monospace(self) -> bool:
         """The current font is a monospace one for Latin text: \\fmodern (fixed pitch) or a monospace family by
@@ -255,8 +277,8 @@ class RtfReader:
             state.in_table = True
         elif word == "deleted":
             state.deleted = number != 0
-        elif word == "plain":
-            state.deleted = False
+        elif word in ("plain", "b", "fs", "ab", "afs"):
+            self._look_property(word, number)
         elif word == "ftnalt":
             state.endnote = True
         elif word == "outlinelevel" and number is not None:
@@ -273,6 +295,16 @@ class RtfReader:
             self._end_row()
         elif word in SYMBOLS:
             self._emit(SYMBOLS[word])
+
+    def _look_property(self, word: str, number: int | None) -> None:
+        state = self.state
+        if word == "plain":
+            state.deleted, state.bold, state.half_points = False, False, _DEFAULT_HALF_POINTS
+            state.associated_bold, state.associated_half_points = False, 0
+        elif word in ("b", "ab"):
+            setattr(state, "bold" if word == "b" else "associated_bold", number != 0)
+        elif number is not None and number > 0:
+            setattr(state, "half_points" if word == "fs" else "associated_half_points", number)
 
     def _font(self, word: str, number: int | None) -> None:
         """A font's number, or a property of the font table's font being defined."""
@@ -363,6 +395,7 @@ class RtfReader:
         self.body.text.clear()
         other, monospace = self.paragraph_fonts
         self.paragraph_fonts = [0, 0]
+        set_as, self.paragraph_set = self.paragraph_set, Counter()
         if not text:
             if self.state.destination == "" and self._monospace():  # an empty line inside a code block
                 self.code.add(self.body.blocks, "", 1)
@@ -377,6 +410,8 @@ class RtfReader:
         if level and len(text) < 300:
             self.body.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
         else:
+            if self.state.list_level is None and set_as:
+                self.looks[len(self.body.blocks)] = _look(set_as)
             self.body.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
         self._place_cited_notes()
 
@@ -410,6 +445,14 @@ class RtfReader:
             self.body.blocks.append(table_from_rows(self.rows, page=1, header_rows=0))
             self._place_cited_notes()
         self.rows = []
+
+
+def _look(set_as: Counter[tuple[bool, int]]) -> Look:
+    """A paragraph's look from its characters by (bold, half-points): bold when all are, the size of most."""
+    sizes: Counter[int] = Counter()
+    for (_, half_points), characters in set_as.items():
+        sizes[half_points] += characters
+    return Look(size=sizes.most_common(1)[0][0] / 2, bold=all(bold for bold, _ in set_as))
 
 
 def _prose(block: Block) -> list[Block]:
