@@ -172,6 +172,7 @@ def main() -> None:
         "embedding_bench",
         "pdf_bench",
         "slides_pdf_bench",
+        "formatted_headings_bench",
         "shard_bench",
         "assets_bench",
         "hostile_bench",
