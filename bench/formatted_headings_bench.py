@@ -7,8 +7,8 @@ that were never headings does it take for one?
 The documents are DOCX files whose headings have heading styles: the corpus' own, and LibreOffice's DOCX of its
 ODT, RTF and HTML files (when `soffice` is installed), or the files given. Each is rewritten as a user who formats
 headings by hand writes it: every heading paragraph loses its style (and outline level, and the style's numbering)
-and its runs get the bold and the size the style gave them, directly; LibreOffice saves each rewritten file as ODT
-and as RTF too. Every rewritten file (DOCX, ODT, RTF) is parsed and its headings
+and its runs get the bold and the size the style gave them, directly; LibreOffice saves each rewritten file as ODT,
+RTF and HTML too. Every rewritten file (DOCX, ODT, RTF, HTML) is parsed and its headings
 compared with the original's (texts without their numbers): found, at a level that keeps the original's order of
 levels between consecutive found headings, and headings that were not. The originals' heading counts show what a
 tree adds to documents with styles. `--source` names another tree's layers/docshelf, measured the same way in the
@@ -184,7 +184,7 @@ def main() -> None:
         rewritten = Path(folder) / "by-hand"
         rewritten.mkdir()
         by_kind = {"docx": rewrite_all(files, rewritten)}
-        for kind in ("odt", "rtf"):
+        for kind in ("odt", "rtf", "html"):
             (Path(folder) / kind).mkdir()
             by_kind[kind] = converted(by_kind["docx"], kind, Path(folder) / kind)
         rows = []

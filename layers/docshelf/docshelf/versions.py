@@ -41,8 +41,8 @@ SCHEMA_VERSION = "1.0"
 # 20: a PDF form's bold fields are no headings: a check box's option, a label and its number, a caption in brackets;
 # a `.ppt` notes page's header and footer are not speaker notes.
 # 21: nor a range whose blanks print as nothing ("For the transition period from to").
-# 22: DOCX, ODT and RTF files without heading styles take headings from formatting: a short line set bold, or larger
-# than the body, that leads into body text.
+# 22: DOCX, ODT, RTF and HTML files without headings of their own take headings from formatting: a short line set
+# bold, or larger than the body, that leads into body text.
 PARSER_VERSION = "22"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`). 5: headings that lead straight into a
 # table head its chunks instead of making a chunk of their own.

@@ -1,4 +1,4 @@
-"""Headings made by formatting alone: the rule over typed blocks, and through the DOCX, RTF and ODT parsers."""
+"""Headings made by formatting alone: the rule over typed blocks, and through the DOCX, RTF, ODT and HTML parsers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from docx.shared import Pt
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.formatted_headings import Look, formatted_headings
+from docshelf.parsers.markup.html import parse as parse_html
 from docshelf.parsers.office.docx import parse
 from docshelf.parsers.office.odt import parse as parse_odt
 from docshelf.parsers.office.odt_looks import FO
@@ -203,3 +204,18 @@ def test_odt_headings_typed_bold_or_large_through_spans_and_parent_styles_are_he
     )
     blocks = list(parse_odt(data, filename="t.odt", limits=ParseLimits()).blocks)
     assert heading_texts(blocks) == [("Maintenance Guide", 1), ("Daily checks", 2)]
+
+
+def test_html_headings_typed_bold_or_large_as_a_word_processor_saves_them_are_headings() -> None:
+    page = f"""<html><body>
+    <p><font size="5"><b>Maintenance Guide</b></font></p><p>{PROSE}</p>
+    <p style="font-weight:bold">Daily checks</p><p>{PROSE}</p>
+    <p><b><span style="font-size:14pt">Yearly checks</span></b></p><p>{PROSE}</p>
+    <p><strong>Note:</strong> the seals wear faster in salt air.</p><p>{PROSE}</p>
+    <p><b>Half</b> bold</p><p>{PROSE}</p>
+    </body></html>"""
+    blocks = list(parse_html(page.encode(), filename="t.html", limits=ParseLimits()).blocks)
+    assert heading_texts(blocks) == [("Maintenance Guide", 1), ("Daily checks", 3), ("Yearly checks", 2)]
+    with_headings = page.replace("<body>", "<body><h1>Manual</h1><h2>Scope</h2>")
+    blocks = list(parse_html(with_headings.encode(), filename="t.html", limits=ParseLimits()).blocks)
+    assert heading_texts(blocks) == [("Manual", 1), ("Scope", 2)]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from lxml import etree, html
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError, EmptyDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker, normalise_inline
 from docshelf.parsers.markup.html_depth import DEPTH_ERROR, flatten_nesting
 from docshelf.parsers.textcodec import decode_report
@@ -72,6 +74,12 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, warnings = decode_html_report(data)
     root = parse_html_text(text)
     images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
-    blocks = numbered_headings(HtmlBlockWalker(page=1, images=images).walk(root))  # `<p>第1条（目的）</p>`
+    # A page with headings of its own is read by them alone: how its paragraphs are set is not kept.
+    headed = next(islice(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), 1, None), None) is not None
+    walker = HtmlBlockWalker(page=1, images=images, read_looks=not headed)
+    blocks = walker.walk(root)
+    if reads_formatting(blocks):  # `<p><b>Scope</b></p>`: a page saved by a word processor
+        blocks = formatted_headings(blocks, walker.looks)
+    blocks = numbered_headings(blocks)  # `<p>第1条（目的）</p>`
     assets = images.collector.assets
     return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=assets, warnings=warnings)

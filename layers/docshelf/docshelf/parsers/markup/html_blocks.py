@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers.formatted_headings import Look
+from docshelf.parsers.markup.html_looks import DEFAULT, Set, element_set
 from docshelf.parsers.markup.html_menus import menus_before_title
 from docshelf.parsers.markup.html_notes import NOTE_LABEL_CLASSES, PageNotes, find_notes, is_backlink, note_text
 from docshelf.parsers.markup.html_tables import local_name, table_from_element, table_rows
@@ -202,8 +205,10 @@ class HtmlBlockWalker:
         notes: PageNotes | None = None,
         in_note: bool = False,
         document: str = "",
+        read_looks: bool = False,
     ) -> None:
         self.page = page
+        self._read_looks = read_looks  # keep how each paragraph is set (`looks`), for headings typed by formatting
         self.images = images
         self._depth = depth
         self._notes = notes
@@ -217,6 +222,9 @@ class HtmlBlockWalker:
         self._in_item = 0
         self._marker = ""
         self._menus: set[etree._Element] = set()
+        self._set: Set = DEFAULT  # the bold and size of the text being read
+        self._inline_set: Counter[Set] = Counter()  # the buffered text's characters by their bold and size
+        self.looks: dict[int, Look] = {}  # how each body paragraph is set, by its index in `blocks`
 
     def walk(self, root: etree._Element) -> list[Block]:
         if self._notes is None and self._depth == 0:
@@ -240,6 +248,8 @@ class HtmlBlockWalker:
     def _text(self, text: str | None) -> None:
         if text:
             self._inline.append(text)
+            if self._read_looks:
+                self._inline_set[self._set] += len(text) - text.count(" ") - text.count("\n")
 
     def _visit(self, element: etree._Element) -> None:
         if self._depth >= MAX_WALK_DEPTH:
@@ -247,10 +257,14 @@ class HtmlBlockWalker:
                 self._inline.append("".join(str(part) for part in element.itertext()))
             return
         self._depth += 1
+        outer = self._set
+        if self._read_looks and (name := local_name(element)):
+            self._set = element_set(element, name, outer)
         try:
             self._visit_element(element)
         finally:
             self._depth -= 1
+            self._set = outer
 
     def _visit_element(self, element: etree._Element) -> None:  # noqa: PLR0912
         name = local_name(element)
@@ -349,8 +363,12 @@ class HtmlBlockWalker:
     def _flush(self) -> None:
         text = normalise_inline("".join(self._inline))
         self._inline.clear()
+        set_as, self._inline_set = self._inline_set, Counter()
         if text:
-            self.blocks.append(Paragraph(text=self._marker + text, page=self.page, list_level=self._level()))
+            level = self._level()
+            if level is None and +set_as:
+                self.looks[len(self.blocks)] = _look(set_as)
+            self.blocks.append(Paragraph(text=self._marker + text, page=self.page, list_level=level))
             self._marker = ""
         self.blocks.extend(self._images)
         self._images.clear()
@@ -392,6 +410,14 @@ class HtmlBlockWalker:
         )
         if table is not None:
             self.blocks.append(table)
+
+
+def _look(set_as: Counter[Set]) -> Look:
+    """A paragraph's look from its characters by (bold, size): bold when all are, the size of most."""
+    sizes: Counter[float] = Counter()
+    for (_, size), characters in set_as.items():
+        sizes[size] += characters
+    return Look(size=sizes.most_common(1)[0][0], bold=all(bold for bold, _ in +set_as))
 
 
 def _dimension(value: object) -> int | None:
