@@ -226,17 +226,18 @@ def _heading_title(title: str, limit: int) -> bool:
     )
 
 
-def numbered_headings(blocks: Sequence[Block]) -> list[Block]:
+def numbered_headings(blocks: Sequence[Block], *, headings_are_styled: bool = True) -> list[Block]:
     """The blocks with numbered paragraphs as headings (a paragraph's first line, or each marked line of a paragraph
     of lines, a body on the heading's line kept as a paragraph). Kept as paragraphs: list items, code, and a run of
     two or more marks of one kind with nothing between them (a list or a table of contents). A list item is a heading
     only when its label is a chapter marker: Word templates number 第1章 and 第1条 as a multilevel list.
 
     Numbering is weaker evidence than an outline or heading styles: a document whose existing headings are numbered
-    themselves keeps them alone (its other numbered lines are a table of contents, a cover, cross-references). Below
-    unnumbered existing headings (a page title), the numbered kinds nest by rank."""
+    themselves keeps them alone (its other numbered lines are a table of contents, a cover, cross-references) — when
+    they come from styles; headings read from formatting (`headings_are_styled` False) are no stronger evidence than
+    numbering. Below existing headings, the numbered kinds nest by rank."""
     existing = [block for block in blocks if isinstance(block, Heading)]
-    if any(numbering_mark(heading.text) is not None for heading in existing):
+    if headings_are_styled and any(numbering_mark(heading.text) is not None for heading in existing):
         return list(blocks)
     split = [piece for block in blocks for piece in _marked_pieces(block)]
     marks = [mark for _, mark in split]

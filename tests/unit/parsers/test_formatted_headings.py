@@ -219,3 +219,18 @@ def test_html_headings_typed_bold_or_large_as_a_word_processor_saves_them_are_he
     with_headings = page.replace("<body>", "<body><h1>Manual</h1><h2>Scope</h2>")
     blocks = list(parse_html(with_headings.encode(), filename="t.html", limits=ParseLimits()).blocks)
     assert heading_texts(blocks) == [("Manual", 1), ("Scope", 2)]
+
+
+def test_numbered_lines_under_numbered_headings_typed_bold_are_still_headings() -> None:
+    """Bold chapters do not make the plain numbered articles under them text: formatting is no heading style."""
+    document = docx.Document()
+    chapters = {"第1章 総則": ("第1条（目的）", "第2条（適用範囲）"), "第2章 勤務": ("第3条（勤務時間）",)}
+    for chapter, articles in chapters.items():
+        _bold(document, chapter, 14)
+        for article in articles:
+            document.add_paragraph(article)
+            document.add_paragraph("この規則は、従業員の労働条件を定めるものである。")
+    blocks = parse(saved_bytes(document), filename="t.docx", limits=ParseLimits()).blocks
+    assert heading_texts(blocks) == [
+        ("第1章 総則", 1), ("第1条（目的）", 2), ("第2条（適用範囲）", 2), ("第2章 勤務", 1), ("第3条（勤務時間）", 2),
+    ]  # fmt: skip

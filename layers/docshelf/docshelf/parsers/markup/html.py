@@ -78,8 +78,9 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     headed = next(islice(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), 1, None), None) is not None
     walker = HtmlBlockWalker(page=1, images=images, read_looks=not headed)
     blocks = walker.walk(root)
-    if reads_formatting(blocks):  # `<p><b>Scope</b></p>`: a page saved by a word processor
+    styled = not reads_formatting(blocks)
+    if not styled:  # `<p><b>Scope</b></p>`: a page saved by a word processor
         blocks = formatted_headings(blocks, walker.looks)
-    blocks = numbered_headings(blocks)  # `<p>第1条（目的）</p>`
+    blocks = numbered_headings(blocks, headings_are_styled=styled)  # `<p>第1条（目的）</p>`
     assets = images.collector.assets
     return ParsedContent(blocks=blocks, page_count=1, title=html_title(root), assets=assets, warnings=warnings)

@@ -67,9 +67,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         title = reader.title_text
     assets = reader.collector.assets
     blocks = reader.blocks
-    if reads_formatting(blocks):  # a bold or larger line typed in the body style
+    styled = not reads_formatting(blocks)
+    if not styled:  # a bold or larger line typed in the body style
         blocks = formatted_headings(blocks, reader.looks())
-    blocks = numbered_headings(blocks)  # `第1章 総則` typed in the body style
+    blocks = numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
     return ParsedContent(blocks=blocks, page_count=reader.page, title=title, assets=assets)
 
 
