@@ -3,10 +3,10 @@ heading style. Many documents are written that way, and without their headings a
 the chunker no section to keep together.
 
 Formatting is weaker evidence than a style or an outline, so it is read only in a document that has no headings of
-its own but perhaps a title, and a line counts only where it leads into body text: the paragraph after it reads as
-prose (a sentence, or a longer line), or is a table, a list item or a picture, or is a smaller such heading that
-does. A bold line between two short lines (a list of formats, a cover's address block) stays text, and bold stops
-counting once half the body is bold. Levels follow the looks found, larger first and bold before plain at one size.
+its own but perhaps a title. A short line larger than the body is a heading unless the next line is set alike (an
+address block set large); a bold one at the body's size only where it leads into prose (a sentence, or a longer
+line), a table, a list, a picture or a heading, and only while less than half the body is bold: a bold line between
+two short lines (a list of formats) stays text. Levels follow the looks found, larger first and bold before plain.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ BOLD_BODY_SHARE = 0.5
 MAX_LEVEL = 6
 # Sizes this many points apart are one body size (text pasted in at 10.5 pt into a 10 pt body).
 SAME_SIZE = 1.0
+# A line this many points smaller than the body is set smaller, not at the body's size (sizes rounded on export).
+SMALLER = 0.25
 
 _NO_HEADING_END = tuple(".,;:、，；：。")
 _SENTENCE_END = tuple(".!?。！？．")
@@ -43,6 +45,17 @@ class Look:
 
     size: float
     bold: bool
+
+    @classmethod
+    def of(cls, characters: Mapping[tuple[bool, float], int]) -> Look | None:
+        """The look of a paragraph whose visible characters, by (bold, size), are counted in `characters`."""
+        counted = {key: count for key, count in characters.items() if count > 0}
+        if not counted:
+            return None
+        sizes: Counter[float] = Counter()
+        for (_, size), count in counted.items():
+            sizes[size] += count
+        return cls(size=sizes.most_common(1)[0][0], bold=all(bold for bold, _ in counted))
 
 
 def reads_formatting(blocks: Sequence[Block]) -> bool:
@@ -77,9 +90,8 @@ def _levels(confirmed: Mapping[int, Look], above: int) -> dict[Look, int]:
     that lead straight into content. The others head only headings: a cover's or a title block's lines, a chapter's
     label over its title, which then stand level with the headings under them rather than above every section."""
     leading = {look for index, look in confirmed.items() if index + 1 not in confirmed}
-    order = sorted(set(confirmed.values()) | leading, key=lambda look: (-look.size, not look.bold))
     levels = {}
-    for look in order:
+    for look in set(confirmed.values()):
         larger = sum(1 for other in leading if (-other.size, not other.bold) < (-look.size, not look.bold))
         levels[look] = min(above + 1 + larger, MAX_LEVEL)
     return levels
@@ -125,7 +137,7 @@ def _candidate(block: Block, look: Look, body: _Body) -> bool:
         or is_form_field(text)
     ):
         return False
-    if look.size < body.size - 0.25:
+    if look.size < body.size - SMALLER:
         return False
     return look.size >= body.size * LARGER or (look.bold and body.bold_counts)
 

@@ -366,8 +366,9 @@ class HtmlBlockWalker:
         set_as, self._inline_set = self._inline_set, Counter()
         if text:
             level = self._level()
-            if level is None and +set_as:
-                self.looks[len(self.blocks)] = _look(set_as)
+            look = Look.of(set_as)
+            if level is None and look is not None:
+                self.looks[len(self.blocks)] = look
             self.blocks.append(Paragraph(text=self._marker + text, page=self.page, list_level=level))
             self._marker = ""
         self.blocks.extend(self._images)
@@ -410,14 +411,6 @@ class HtmlBlockWalker:
         )
         if table is not None:
             self.blocks.append(table)
-
-
-def _look(set_as: Counter[Set]) -> Look:
-    """A paragraph's look from its characters by (bold, size): bold when all are, the size of most."""
-    sizes: Counter[float] = Counter()
-    for (_, size), characters in set_as.items():
-        sizes[size] += characters
-    return Look(size=sizes.most_common(1)[0][0], bold=all(bold for bold, _ in +set_as))
 
 
 def _dimension(value: object) -> int | None:

@@ -8,6 +8,7 @@ import itertools
 import re
 import zipfile
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -251,13 +252,12 @@ class BodyReader:
         """How each body paragraph's text is set: all of it bold or not, and the size of most of its characters."""
         looks = {}
         for index, (style_id, runs) in self._set_as.items():
-            sizes: dict[float, int] = {}
-            bold = True
-            for run, characters in runs:
-                run_bold, size = self.styles.run_bold_and_size(run.find(_R_PR), style_id)
-                bold = bold and run_bold
-                sizes[size] = sizes.get(size, 0) + characters
-            looks[index] = Look(size=max(sizes, key=sizes.__getitem__), bold=bold)
+            characters: Counter[tuple[bool, float]] = Counter()
+            for run, count in runs:
+                characters[self.styles.run_bold_and_size(run.find(_R_PR), style_id)] += count
+            look = Look.of(characters)
+            if look is not None:
+                looks[index] = look
         return looks
 
     def _heading_level(self, ppr: etree._Element | None, style_id: str | None) -> int | None:

@@ -63,12 +63,7 @@ class OdtLooks:
         base = self._resolve("paragraph", str(paragraph.get(f"{{{TEXT}}}style-name", "")), None)
         counts: Counter[tuple[bool, float]] = Counter()
         self._count(paragraph, base, counts)
-        if not counts:
-            return None
-        sizes: Counter[float] = Counter()
-        for (_, size), characters in counts.items():
-            sizes[size] += characters
-        return Look(size=sizes.most_common(1)[0][0], bold=all(bold for bold, _ in counts))
+        return Look.of(counts)
 
     def _count(self, element: etree._Element, resolved: _Resolved, counts: Counter[tuple[bool, float]]) -> None:
         _add(element.text, resolved, counts)

@@ -410,8 +410,9 @@ class RtfReader:
         if level and len(text) < 300:
             self.body.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
         else:
-            if self.state.list_level is None and set_as:
-                self.looks[len(self.body.blocks)] = _look(set_as)
+            look = Look.of({(bold, half_points / 2): count for (bold, half_points), count in set_as.items()})
+            if self.state.list_level is None and look is not None:
+                self.looks[len(self.body.blocks)] = look
             self.body.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
         self._place_cited_notes()
 
@@ -445,14 +446,6 @@ class RtfReader:
             self.body.blocks.append(table_from_rows(self.rows, page=1, header_rows=0))
             self._place_cited_notes()
         self.rows = []
-
-
-def _look(set_as: Counter[tuple[bool, int]]) -> Look:
-    """A paragraph's look from its characters by (bold, half-points): bold when all are, the size of most."""
-    sizes: Counter[int] = Counter()
-    for (_, half_points), characters in set_as.items():
-        sizes[half_points] += characters
-    return Look(size=sizes.most_common(1)[0][0] / 2, bold=all(bold for bold, _ in set_as))
 
 
 def _prose(block: Block) -> list[Block]:
