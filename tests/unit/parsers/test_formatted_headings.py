@@ -234,3 +234,21 @@ def test_numbered_lines_under_numbered_headings_typed_bold_are_still_headings() 
     assert heading_texts(blocks) == [
         ("第1章 総則", 1), ("第1条（目的）", 2), ("第2条（適用範囲）", 2), ("第2章 勤務", 1), ("第3条（勤務時間）", 2),
     ]  # fmt: skip
+
+
+def test_numbered_lines_in_an_unstyled_rtf_or_odt_are_headings_as_in_docx_and_html() -> None:
+    rtf = (
+        rb"{\rtf1\ansi\pard\plain 1. Introduction\par\pard\plain The pump is inspected every month.\par"
+        rb"\pard\plain 1.1 Scope\par\pard\plain It covers the TX-100 and the TX-200 pumps.\par"
+        rb"\pard\plain 2. Maintenance\par\pard\plain Replace the seal every 2,000 hours.\par}"
+    )
+    expected = [("1. Introduction", 1), ("1.1 Scope", 2), ("2. Maintenance", 1)]
+    assert heading_texts(list(parse_rtf(rtf, filename="t.rtf", limits=ParseLimits()).blocks)) == expected
+    body = "".join(f"<text:p>{line}</text:p>" for line in rtf.decode().split(r"\pard\plain ")[1:])
+    body = body.replace(r"\par", "").replace("}", "")
+    content = f"<office:document-content {NAMESPACES}><office:body><office:text>{body}</office:text></office:body>"
+    data = build_zip(
+        {"content.xml": (content + "</office:document-content>").encode(), "META-INF/manifest.xml": b"<manifest/>"},
+        mimetype=ODT_MIME,
+    )
+    assert heading_texts(list(parse_odt(data, filename="t.odt", limits=ParseLimits()).blocks)) == expected

@@ -22,6 +22,7 @@ from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numberin
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
+from docshelf.structure import numbered_headings
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -72,10 +73,12 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             raise CorruptDocumentError("ODT content.xml has no office:body")
         walker.walk(body)
         blocks = walker.blocks
-        if reads_formatting(blocks):  # headings typed bold or larger in the body style
+        styled = not reads_formatting(blocks)
+        if not styled:  # headings typed bold or larger in the body style
             looks = OdtLooks(roots)
             set_as = {index: looks.paragraph_look(node) for index, node in walker.paragraph_nodes.items()}
             blocks = formatted_headings(blocks, {index: look for index, look in set_as.items() if look is not None})
+        blocks = numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
     assets = walker.images_found.collector.assets
     return ParsedContent(blocks=blocks, page_count=1, title=title or walker.title, assets=assets)
 

@@ -22,6 +22,7 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.structure import numbered_headings
 from docshelf.tables import table_from_rows
 
 _TOKEN = re.compile(
@@ -145,9 +146,11 @@ class RtfReader:
         self._place_cited_notes()
         if self.code_chars * 2 > self.text_chars:  # mostly monospace: a typewriter-style document, not code
             return [prose for block in self.body.blocks for prose in _prose(block)]
-        if reads_formatting(self.body.blocks):  # headings typed bold or larger in the body style
-            return formatted_headings(self.body.blocks, self.looks)
-        return self.body.blocks
+        blocks = self.body.blocks
+        styled = not reads_formatting(blocks)
+        if not styled:  # headings typed bold or larger in the body style
+            blocks = formatted_headings(blocks, self.looks)
+        return numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
 
     def document_title(self) -> str:
         """The last \\title (a \\upr pair stores the ANSI fallback first, the Unicode one last)."""
