@@ -68,7 +68,7 @@ def test_sentences_labels_form_fields_and_contents_lines_are_never_headings() ->
     lines = [
         "Do not open the cover while the pump runs.", "Note:", "Commission file number: 000-30653",
         "(Exact name of registrant as specified in its charter)", "Introduction\t3", "Scope ........ 4",
-        " ".join(["word"] * 20), "2024",
+        " ".join(["word"] * 20), "2024", "Table 1. Torque values", "Figure 2 Pump housing", "表 3 点検項目",
     ]  # fmt: skip
     for line in lines:
         blocks, looks = paragraphs((line, BOLD), (PROSE, BODY))

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from docshelf.model import Block, Heading, Image, Paragraph, Table
+from docshelf.parsers.captions import is_caption
 from docshelf.parsers.form_fields import is_form_field
 
 MAX_HEADING_CHARS = 100
@@ -135,6 +136,7 @@ def _candidate(block: Block, look: Look, body: _Body) -> bool:
         or not any(character.isalpha() for character in text)
         or _CONTENTS_ENTRY.search(block.text)
         or is_form_field(text)
+        or is_caption(text)
     ):
         return False
     if look.size < body.size - SMALLER:

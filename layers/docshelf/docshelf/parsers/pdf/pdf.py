@@ -33,13 +33,13 @@ from docshelf.model import Block
 from docshelf.ocr.engine import OcrUnavailableError
 from docshelf.ocr.settings import ocr_settings
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.captions import is_caption
 from docshelf.parsers.pdf.pdf_aligned_tables import find_aligned_tables
 from docshelf.parsers.pdf.pdf_captions import attach_captions
 from docshelf.parsers.pdf.pdf_code import code_apart
 from docshelf.parsers.pdf.pdf_figures import bar_charts, chart_titles, page_figures, without_figure_text
 from docshelf.parsers.pdf.pdf_flow import (
     continues,
-    is_caption,
     merge_into,
     note_rule,
     resolve_hyphens,

@@ -17,7 +17,7 @@ import itertools
 import statistics
 from dataclasses import dataclass
 
-from docshelf.parsers.pdf.pdf_flow import CAPTION
+from docshelf.parsers.captions import CAPTION
 from docshelf.parsers.pdf.pdf_text import Run
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom

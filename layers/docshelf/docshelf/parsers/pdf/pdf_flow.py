@@ -25,11 +25,6 @@ LOWER_PART = 0.5
 TEXT_SHARE = 0.6  # of a page's width, at least its text's measure (a page's margins are rarely a fifth of it each)
 _NOTE_MARK = re.compile(r"^(?:\d{1,3}|[*†‡§¶])\s?[^\W\d_]")
 MIN_RUNNING_WORDS = 6  # a one-line block this long is running text, not a heading or a label
-# `Figure 1:`, `Table 2.`, `Fig. 3 Overview`, `图 2`; not running text that names one (`Table 2 compares…`).
-CAPTION = re.compile(
-    r"^(?:(?i:fig(?:ure)?\.?|table|chart|diagram)\s*[\dA-Z][\d.\-–]*\s*(?:[:.|—–-]|\s[A-Z])"
-    r"|(?:图|圖|図|表)\s*[\d一二三四五六七八九十])"
-)
 _ENDS_SENTENCE = re.compile(r"[.!?:;。！？：；」』)\]\"”’]$")
 
 
@@ -100,10 +95,6 @@ def continues(previous: TextBlock, block: TextBlock) -> bool:
     hyphenated = len(text) > 1 and text.endswith("-") and text[-2].isalpha()
     long_enough = previous.n_lines >= 2 or len(text.split()) >= MIN_RUNNING_WORDS
     return hyphenated or (long_enough and _ENDS_SENTENCE.search(text) is None)
-
-
-def is_caption(text: str) -> bool:
-    return CAPTION.match(text) is not None
 
 
 def merge_into(previous: TextBlock, block: TextBlock) -> None:

@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Callable
 
 from docshelf.model import Table, TableCell
-from docshelf.parsers.pdf.pdf_flow import CAPTION
+from docshelf.parsers.captions import CAPTION
 from docshelf.parsers.pdf.pdf_gaps import roominess
 from docshelf.parsers.pdf.pdf_lines import Line, build_lines, vertical_lines
 from docshelf.parsers.pdf.pdf_paragraphs import join_lines
