@@ -142,3 +142,20 @@ def test_a_reference_to_a_note_in_another_chapter_is_set_off_from_its_word() -> 
     content = parse(epub({"OEBPS/text/ch1.xhtml": noted}), filename="b.epub", limits=ParseLimits())
     texts = [block.text for block in content.blocks if isinstance(block, Paragraph)]
     assert texts[0] == "The river rose three metres [1]."
+
+
+def test_a_book_without_headings_takes_its_chapters_from_bold_titles_and_numbered_lines() -> None:
+    prose = "The river froze early that year, and the village skated to market for the first time in memory."
+
+    def untitled(first: str, second: str) -> bytes:
+        body = f"<p><b>{first}</b></p><p>{prose}</p><p>{second}</p><p>{prose}</p>"
+        return f'<html xmlns="http://www.w3.org/1999/xhtml"><body>{body}</body></html>'.encode()
+
+    book = epub({
+        "OEBPS/text/ch1.xhtml": untitled("The Frozen River", "1. Skates"),
+        "OEBPS/text/ch 2.xhtml": untitled("The Thaw", "2. Boats"),
+    })  # fmt: skip
+    content = parse(book, filename="b.epub", limits=ParseLimits())
+    headings = [(block.text, block.level) for block in content.blocks if isinstance(block, Heading)]
+    assert headings == [("The Frozen River", 1), ("1. Skates", 2), ("The Thaw", 1), ("2. Boats", 2)]
+    assert content.page_labels == {1: "The Frozen River", 2: "The Thaw"}

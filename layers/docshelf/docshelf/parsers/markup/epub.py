@@ -1,6 +1,7 @@
 """EPUB: container.xml -> OPF package -> spine order of XHTML documents, each through the HTML walker.
 
-Every spine document with content is one page, labelled with its first heading (or file name).
+Every spine document with content is one page, labelled with its first heading (or file name). A book without
+headings of its own takes them from formatting and numbering, as HTML pages do.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from urllib.parse import unquote, urldefrag
 
 from docshelf.assets.collect import AssetCollector, ImageSource
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
-from docshelf.model import Block
+from docshelf.model import Block, Heading
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.html import decode_html, parse_html_text
+from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
+from docshelf.parsers.markup.html import decode_html, has_headings, parse_html_text
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker, normalise_inline
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
+from docshelf.structure import numbered_headings
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -36,25 +39,37 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         spine = _spine_documents(opf, posixpath.dirname(opf_path))
         _refuse_encrypted_content(archive, names, spine, limits)
         blocks: list[Block] = []
-        labels: dict[int, str] = {}
+        looks: dict[int, Look] = {}  # how each body paragraph is set, by its index in `blocks`
+        files: dict[int, str] = {}  # each chapter's page and file name
         collector = AssetCollector()
         for path in spine:
-            if path not in names or len(labels) >= limits.max_pages:
+            if path not in names or len(files) >= limits.max_pages:
                 continue
-            page = len(labels) + 1
+            page = len(files) + 1
             root = parse_html_text(decode_html(read_member(archive, path, limits, what="EPUB")))
             body = root.find("body")
             images = ImageSource(member_images(archive, limits, base=posixpath.dirname(path), what="EPUB"), collector)
-            walker = HtmlBlockWalker(page=page, images=images, document=posixpath.basename(path))
+            name, read_looks = posixpath.basename(path), not has_headings(root)
+            walker = HtmlBlockWalker(page=page, images=images, document=name, read_looks=read_looks)
             chapter = walker.walk(body if body is not None else root)
             if not chapter:
                 continue
-            labels[page] = next((b.text for b in chapter if b.kind == "heading"), posixpath.basename(path))
+            files[page] = name
+            looks.update((len(blocks) + index, look) for index, look in walker.looks.items())
             blocks.extend(chapter)
     if not spine:
         raise CorruptDocumentError("EPUB spine lists no XHTML content documents")
+    styled = not reads_formatting(blocks)
+    if not styled:  # chapters titled by `<p><b>…</b></p>` or a larger font, as some converters write them
+        blocks = formatted_headings(blocks, looks)
+    blocks = numbered_headings(blocks, headings_are_styled=styled)  # `<p>CHAPTER IV</p>`
+    headings: dict[int, str] = {}  # each page's first heading
+    for block in blocks:
+        if isinstance(block, Heading):
+            headings.setdefault(block.page, block.text)
+    labels = {page: headings.get(page, name) for page, name in files.items()}
     return ParsedContent(
-        blocks=blocks, page_count=max(len(labels), 1), title=title, page_labels=labels, assets=collector.assets
+        blocks=blocks, page_count=max(len(files), 1), title=title, page_labels=labels, assets=collector.assets
     )
 
 

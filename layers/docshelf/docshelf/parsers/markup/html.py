@@ -62,6 +62,12 @@ def _parse_tree(text: str) -> tuple[etree._Element, html.HTMLParser]:
     return root, parser
 
 
+def has_headings(root: etree._Element) -> bool:
+    """Whether a page has headings of its own (two `<h1>`-`<h6>` or more): it is read by them alone, and how its
+    paragraphs are set need not be kept."""
+    return next(islice(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), 1, None), None) is not None
+
+
 def html_title(root: etree._Element) -> str:
     for title in root.iter("title"):
         text = normalise_inline("".join(str(part) for part in title.itertext()))
@@ -74,9 +80,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, warnings = decode_html_report(data)
     root = parse_html_text(text)
     images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
-    # A page with headings of its own is read by them alone: how its paragraphs are set is not kept.
-    headed = next(islice(root.iter("h1", "h2", "h3", "h4", "h5", "h6"), 1, None), None) is not None
-    walker = HtmlBlockWalker(page=1, images=images, read_looks=not headed)
+    walker = HtmlBlockWalker(page=1, images=images, read_looks=not has_headings(root))
     blocks = walker.walk(root)
     styled = not reads_formatting(blocks)
     if not styled:  # `<p><b>Scope</b></p>`: a page saved by a word processor
