@@ -45,6 +45,12 @@ def no_space_script(char: str) -> bool:
     return bool(_NO_SPACE_CHAR.match(char))
 
 
+def east_asian(char: str) -> bool:
+    """Whether `char` is at or past the CJK radicals (kana, Han, hangul, full-width forms and what follows them):
+    text that word processors set with their East Asian font properties."""
+    return char >= "\u2e80"
+
+
 def has_cjk_letter(text: str) -> bool:
     """Whether `text` holds a Chinese, Japanese or Korean letter anywhere."""
     return _CJK_LETTER.search(text) is not None

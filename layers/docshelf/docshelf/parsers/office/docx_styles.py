@@ -91,7 +91,8 @@ class StyleSheet:
         self._character_styles: dict[str, Style] = {}
         self.default_paragraph_style: str | None = None
         self._default_look = RunLook()
-        self._styled_looks: dict[tuple[str | None, str | None], RunLook] = {}
+        # (bold, size) by (character style, paragraph style), through their chains and the defaults
+        self._styled_looks: dict[tuple[str | None, str | None], tuple[bool, float]] = {}
         if root is None:
             return
         self._default_look = run_look(root.find(f"{w('docDefaults')}/{w('rPrDefault')}/{w('rPr')}"))
@@ -107,10 +108,14 @@ class StyleSheet:
                 self.default_paragraph_style = style_id
 
     def _chain(self, style_id: str | None, styles: dict[str, Style] | None = None) -> list[Style]:
-        styles = self._styles if styles is None else styles
+        """The style and those it is based on: a paragraph style's, the default paragraph style for none; or, with
+        `styles`, another kind's (character styles), none for none."""
+        current = style_id
+        if styles is None:
+            styles = self._styles
+            current = style_id if style_id is not None else self.default_paragraph_style
         chain: list[Style] = []
         seen: set[str] = set()
-        current = style_id if style_id is not None or styles is not self._styles else self.default_paragraph_style
         while current is not None and current not in seen and len(chain) < _CHAIN_LIMIT:
             seen.add(current)
             style = styles.get(current)
@@ -162,11 +167,11 @@ class StyleSheet:
             looks = [style.look for style in self._chain(character_style, self._character_styles)]
             looks += [style.look for style in self._chain(paragraph_style)]
             looks.append(self._default_look)
-            styled = self._styled_looks[character_style, paragraph_style] = RunLook(
-                bold=next((look.bold for look in looks if look.bold is not None), False),
-                size=next((look.size for look in looks if look.size is not None), _DEFAULT_SIZE),
+            styled = self._styled_looks[character_style, paragraph_style] = (
+                next((look.bold for look in looks if look.bold is not None), False),
+                next((look.size for look in looks if look.size is not None), _DEFAULT_SIZE),
             )
         return (
-            own.bold if own.bold is not None else bool(styled.bold),
-            own.size if own.size is not None else styled.size or _DEFAULT_SIZE,
+            own.bold if own.bold is not None else styled[0],
+            own.size if own.size is not None else styled[1],
         )

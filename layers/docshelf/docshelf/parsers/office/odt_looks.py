@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from docshelf.parsers.formatted_headings import Look
 from docshelf.parsers.xml_safety import local
+from docshelf.scripts import east_asian
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -18,7 +19,6 @@ FO = "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
 TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 _DEFAULT_SIZE = 12.0
 _CHAIN_LIMIT = 20
-_CJK_START = "\u2e80"
 _POINTS_PER = {"pt": 1.0, "px": 0.75, "in": 72.0, "cm": 72 / 2.54, "mm": 72 / 25.4, "pc": 12.0}
 # Text inside these is not the paragraph's own running text.
 _NOT_RUNNING = frozenset({"note", "frame", "annotation", "ruby-text", "number", "list", "table"})
@@ -146,7 +146,7 @@ def _add(text: str | None, resolved: _Resolved, counts: Counter[tuple[bool, floa
     for character in text:
         if character.isspace():
             continue
-        if character >= _CJK_START:
+        if east_asian(character):
             counts[resolved.bold_asian, resolved.size_asian] += 1
         else:
             counts[resolved.bold, resolved.size] += 1

@@ -22,6 +22,7 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.scripts import east_asian
 from docshelf.structure import numbered_headings
 from docshelf.tables import table_from_rows
 
@@ -53,7 +54,6 @@ _NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
 MAX_TEXT = 200_000_000
 _DEFAULT_HALF_POINTS = 24  # \fs24, 12 pt: what RTF takes where no \fs sets a size
-_CJK_START = "\u2e80"  # CJK radicals onwards: kana, Han, Hangul, full-width forms
 _CJK_CODEPAGES = frozenset({932, 936, 949, 950, 1361})
 
 
@@ -98,7 +98,7 @@ class RtfReader:
         self.fixed_pitch: set[int] = set()  # fonts of the font table in the \\fmodern family
         self.default_font: int | None = None
         self.paragraph_fonts = [0, 0]  # characters of the paragraph being read in other fonts, in monospace
-        self.paragraph_set: Counter[tuple[bool, int]] = Counter()  # its characters by (bold, size in half-points)
+        self.paragraph_set: Counter[tuple[bool, float]] = Counter()  # its characters by (bold, size in points)
         self.looks: dict[int, Look] = {}  # how each body paragraph is set, by its index in the body's blocks
         self.code = CodeBlocks()
         self.code_chars = self.text_chars = 0
@@ -214,11 +214,11 @@ class RtfReader:
 
     def _count_look(self, text: str) -> None:
         state, characters = self.state, len(text) - text.count(" ")
-        if text[0] >= _CJK_START:  # text is a character of a \u escape, or a run of one codepage's bytes
+        if east_asian(text[0]):  # text is a character of a \u escape, or a run of one codepage's bytes
             half_points = max(state.half_points, state.associated_half_points)
-            self.paragraph_set[state.bold or state.associated_bold, half_points] += characters
+            self.paragraph_set[state.bold or state.associated_bold, half_points / 2] += characters
         else:
-            self.paragraph_set[state.bold, state.half_points] += characters
+            self.paragraph_set[state.bold, state.half_points / 2] += characters
 
     def _monospace(self) -> bool:
         """The current font is a monospace one for Latin text: \\fmodern (fixed pitch) or a monospace family by
@@ -413,7 +413,7 @@ class RtfReader:
         if level and len(text) < 300:
             self.body.blocks.append(Heading(text=text.replace("\n", " "), level=level, page=1))
         else:
-            look = Look.of({(bold, half_points / 2): count for (bold, half_points), count in set_as.items()})
+            look = Look.of(set_as)
             if self.state.list_level is None and look is not None:
                 self.looks[len(self.body.blocks)] = look
             self.body.blocks.append(Paragraph(text=text, page=1, list_level=self.state.list_level))
