@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import docx
 from docx.shared import Pt
 
@@ -10,12 +12,16 @@ from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.formatted_headings import Look, formatted_headings
 from docshelf.parsers.markup.html import parse as parse_html
 from docshelf.parsers.office.docx import parse
+from docshelf.parsers.office.docx_styles import StyleSheet
 from docshelf.parsers.office.odt import parse as parse_odt
 from docshelf.parsers.office.odt_looks import FO
 from docshelf.parsers.office.rtf import parse as parse_rtf
 from tests.support.zip_fixtures import build_zip
 from tests.unit.parsers.ooxml_fixtures import saved_bytes
 from tests.unit.parsers.test_odt import NAMESPACES, ODT_MIME
+
+if TYPE_CHECKING:
+    import pytest
 
 BODY = Look(11.0, False)
 BOLD = Look(11.0, True)
@@ -252,3 +258,19 @@ def test_numbered_lines_in_an_unstyled_rtf_or_odt_are_headings_as_in_docx_and_ht
         mimetype=ODT_MIME,
     )
     assert heading_texts(list(parse_odt(data, filename="t.odt", limits=ParseLimits()).blocks)) == expected
+
+
+def test_a_docx_with_headings_of_its_own_never_reads_its_runs_looks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Styled documents pay nothing for formatted headings: the style sheet is never asked how a run is set."""
+
+    def refuse(*_: object) -> tuple[bool, float]:
+        raise AssertionError("a styled document's looks were read")
+
+    monkeypatch.setattr(StyleSheet, "run_bold_and_size", refuse)
+    document = docx.Document()
+    document.add_heading("Maintenance", level=1)
+    _bold(document, "Daily checks")
+    document.add_paragraph(PROSE)
+    document.add_heading("Repairs", level=1)
+    blocks = parse(saved_bytes(document), filename="t.docx", limits=ParseLimits()).blocks
+    assert heading_texts(blocks) == [("Maintenance", 1), ("Repairs", 1)]
