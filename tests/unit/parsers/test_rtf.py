@@ -32,6 +32,19 @@ def test_paragraphs_skipped_destinations_and_symbols() -> None:
     ]
 
 
+def test_a_header_left_open_is_closed_by_the_next_header_or_footer() -> None:
+    """LibreOffice 7 writes a header holding a picture one `}` short (`{\\dbch` never closed): in the page style
+    table and again in the section, so the rest of the document would be header, and skipped."""
+    broken_header = rb"{\header\pard\plain{\dbch Title}{\dbch {\mmath {\*\shppict{\pict\pngblip 89504e47}}}\par }"
+    rtf = (
+        rb"{\rtf1\ansi{\fonttbl{\f0 Times;}}{\*\pgdsctbl{\pgdsc0" + broken_header + rb"{\footer\pard Page\par }}"
+        rb"{\pgdsc1" + broken_header + rb"{\footerf\pard 1\par }}}"
+        rb"\sectd" + broken_header + rb"{\footer\pard Page\par }\pard\plain Body text.\par "
+        rb"{\header\pard In a header\par}\pard Second paragraph.\par}"
+    )
+    assert blocks_of(rtf) == [Paragraph(text="Body text.", page=1), Paragraph(text="Second paragraph.", page=1)]
+
+
 def test_unicode_escapes_skip_fallbacks_and_join_surrogates() -> None:
     rtf = rb"{\rtf1\ansi\uc1 \u26085?\u26412?\uc2\u35486\'3f\'3f!\par \u-10240?\u-8398?\par}"
     assert blocks_of(rtf) == [Paragraph(text="日本語!", page=1), Paragraph(text="\U00010332", page=1)]

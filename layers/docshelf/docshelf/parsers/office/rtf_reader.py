@@ -43,6 +43,9 @@ SKIPPED_DESTINATIONS = frozenset(
         "filetbl", "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
     }
 )  # fmt: skip
+# A page's running parts. One never holds another, so a part opened inside one means the first was never closed
+# (LibreOffice 7 writes headers holding a picture one `}` short), and the reader closes it.
+PAGE_PARTS = frozenset({"header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"})
 SYMBOLS = {
     "emdash": "\u2014", "endash": "\u2013", "bullet": "\u2022", "lquote": "\u2018", "rquote": "\u2019",
     "ldblquote": "\u201c", "rdblquote": "\u201d", "emspace": " ", "enspace": " ", "qmspace": " ",
@@ -112,6 +115,7 @@ class RtfReader:
         self.state = _State()
         self.stack: list[_State] = []
         self.ignorable_next = False
+        self.part_depth = 0  # the depth of the header or footer group being read (its parent's state at -1), or 0
 
     def run(self) -> list[Block]:
         pos, size = 0, len(self.data)
@@ -251,7 +255,9 @@ class RtfReader:
             state.destination = "title"
             self.title.append("")
         elif word in SKIPPED_DESTINATIONS:
-            state.skip = True
+            if word in PAGE_PARTS:
+                self._open_page_part()
+            self.state.skip = True
         else:
             return False
         return True
@@ -339,7 +345,16 @@ class RtfReader:
         elif symbol in CONTROL_SYMBOLS:
             self._emit(CONTROL_SYMBOLS[symbol])
 
+    def _open_page_part(self) -> None:
+        """Start a header or footer in the group just opened, closing the groups of one left open."""
+        if self.part_depth and len(self.stack) > self.part_depth:
+            del self.stack[self.part_depth :]  # the new part's parent is the unclosed part's
+            self.state = replace(self.stack[-1])
+        self.part_depth = len(self.stack)
+
     def _close_group(self) -> None:
+        if len(self.stack) == self.part_depth:
+            self.part_depth = 0
         self.skip_chars = 0
         self.ignorable_next = False
         destination = self.state.destination
