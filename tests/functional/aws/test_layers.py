@@ -31,6 +31,7 @@ PARSER_DISTRIBUTIONS = {
     "python-pptx": "pptx",
     "openpyxl": "openpyxl",
     "xlrd": "xlrd",
+    "tinycss2": "tinycss2",
 }
 
 

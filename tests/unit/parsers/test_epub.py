@@ -57,6 +57,30 @@ def test_spine_order_one_page_per_chapter() -> None:
     ]
 
 
+def test_a_converted_book_takes_its_chapter_titles_from_its_style_sheet_classes() -> None:
+    """A converter's book (Calibre's, say): no `<h1>`, chapter titles set bold and large by classes in a linked
+    style sheet; the stylesheet is read once for the chapters sharing it."""
+    prose = "The river froze early that year, and the village walked across it to the market every week."
+
+    def page(title: str) -> bytes:
+        return (
+            '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title>'
+            '<link href="../stylesheet.css" rel="stylesheet" type="text/css"/></head><body class="calibre">'
+            f'<p class="calibre3"><span class="bold">{title}</span></p><p class="calibre1">{prose}</p>'
+            f'<p class="calibre1">{prose}</p></body></html>'
+        ).encode()
+
+    css = b""".calibre { display: block; font-size: 1em } .calibre1 { display: block; margin: 0 0 1em }
+    .calibre3 { display: block; font-size: 1.41667em; margin: 1em 0 } .bold { font-weight: bold }"""
+    book = epub({"OEBPS/text/ch1.xhtml": page("The Frozen River"), "OEBPS/text/ch 2.xhtml": page("Spring"),
+                 "OEBPS/stylesheet.css": css})  # fmt: skip
+    content = parse(book, filename="b.epub", limits=ParseLimits())
+    assert [(b.text, b.level) for b in content.blocks if isinstance(b, Heading)] == [
+        ("The Frozen River", 1), ("Spring", 1),
+    ]  # fmt: skip
+    assert content.page_labels == {1: "The Frozen River", 2: "Spring"}
+
+
 def test_font_obfuscation_is_fine_but_encrypted_content_is_not() -> None:
     def encryption(uri: str, algorithm: str) -> bytes:
         return (

@@ -227,6 +227,28 @@ def test_html_headings_typed_bold_or_large_as_a_word_processor_saves_them_are_he
     assert heading_texts(blocks) == [("Manual", 1), ("Scope", 2)]
 
 
+def test_html_headings_set_by_the_page_style_sheet_classes_are_headings() -> None:
+    """Google Docs exports text formatted by hand as spans whose classes the page's `<style>` sets; Word's "Save as
+    HTML" sets its paragraph styles by `p.MsoTitle` rules."""
+    google = f"""<html><head><style type="text/css">ol{{margin:0;padding:0}}table td,table th{{padding:0}}
+    .c3{{padding-top:0pt;margin:0}}.c1{{font-weight:700;font-size:16pt;font-family:"Arial"}}
+    .c5{{color:#000000;font-weight:700;font-size:11pt}}.c0{{font-weight:400;font-size:11pt;font-family:"Arial"}}
+    .doc-content{{max-width:468pt}}</style></head><body class="c7 doc-content">
+    <p class="c3"><span class="c1">Maintenance Guide</span></p><p class="c3"><span class="c0">{PROSE}</span></p>
+    <p class="c3"><span class="c5">Daily checks</span></p><p class="c3"><span class="c0">{PROSE}</span></p>
+    <p class="c3"><span class="c5">Note:</span><span class="c0"> the seals wear faster in salt air.</span></p>
+    <p class="c3"><span class="c5">Yearly checks</span></p><p class="c3"><span class="c0">{PROSE}</span></p>
+    </body></html>"""
+    blocks = list(parse_html(google.encode(), filename="t.html", limits=ParseLimits()).blocks)
+    assert heading_texts(blocks) == [("Maintenance Guide", 1), ("Daily checks", 2), ("Yearly checks", 2)]
+    word = f"""<html><head><style><!-- p.MsoNormal, li.MsoNormal {{font-size:11.0pt;font-family:"Calibri"}}
+    p.MsoTitle {{font-size:28.0pt;font-family:"Calibri Light"}} --></style></head><body>
+    <p class="MsoTitle">Pump Manual</p><p class="MsoNormal">{PROSE}</p>
+    <p class="MsoNormal"><b>Daily checks</b></p><p class="MsoNormal">{PROSE}</p></body></html>"""
+    blocks = list(parse_html(word.encode(), filename="t.html", limits=ParseLimits()).blocks)
+    assert heading_texts(blocks) == [("Pump Manual", 1), ("Daily checks", 2)]
+
+
 def test_numbered_lines_under_numbered_headings_typed_bold_are_still_headings() -> None:
     """Bold chapters do not make the plain numbered articles under them text: formatting is no heading style."""
     document = docx.Document()

@@ -18,6 +18,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.markup.html import decode_html, has_headings, parse_html_text
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker, normalise_inline
+from docshelf.parsers.markup.html_looks import page_sheet
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
@@ -48,9 +49,11 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             page = len(files) + 1
             root = parse_html_text(decode_html(read_member(archive, path, limits, what="EPUB")))
             body = root.find("body")
-            images = ImageSource(member_images(archive, limits, base=posixpath.dirname(path), what="EPUB"), collector)
+            members = member_images(archive, limits, base=posixpath.dirname(path), what="EPUB")
+            images = ImageSource(members, collector)
             name, read_looks = posixpath.basename(path), not has_headings(root)
-            walker = HtmlBlockWalker(page=page, images=images, document=name, read_looks=read_looks)
+            sheet = page_sheet(root, members) if read_looks else None
+            walker = HtmlBlockWalker(page=page, images=images, document=name, read_looks=read_looks, sheet=sheet)
             chapter = walker.walk(body if body is not None else root)
             if not chapter:
                 continue

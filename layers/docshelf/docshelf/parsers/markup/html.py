@@ -13,6 +13,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker, normalise_inline
 from docshelf.parsers.markup.html_depth import DEPTH_ERROR, flatten_nesting
+from docshelf.parsers.markup.html_looks import page_sheet
 from docshelf.parsers.textcodec import decode_report
 from docshelf.structure import numbered_headings
 
@@ -80,7 +81,9 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, warnings = decode_html_report(data)
     root = parse_html_text(text)
     images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
-    walker = HtmlBlockWalker(page=1, images=images, read_looks=not has_headings(root))
+    read_looks = not has_headings(root)
+    sheet = page_sheet(root) if read_looks else None
+    walker = HtmlBlockWalker(page=1, images=images, read_looks=read_looks, sheet=sheet)
     blocks = walker.walk(root)
     styled = not reads_formatting(blocks)
     if not styled:  # `<p><b>Scope</b></p>`: a page saved by a word processor

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.formatted_headings import Look
+from docshelf.parsers.markup.css_looks import ClassStyles
 from docshelf.parsers.markup.html_looks import DEFAULT, Set, element_set
 from docshelf.parsers.markup.html_menus import menus_before_title
 from docshelf.parsers.markup.html_notes import NOTE_LABEL_CLASSES, PageNotes, find_notes, is_backlink, note_text
@@ -206,9 +207,11 @@ class HtmlBlockWalker:
         in_note: bool = False,
         document: str = "",
         read_looks: bool = False,
+        sheet: ClassStyles | None = None,
     ) -> None:
         self.page = page
         self._read_looks = read_looks  # keep how each paragraph is set (`looks`), for headings typed by formatting
+        self._sheet = sheet  # the page's style sheets, which set looks by element type and class
         self.images = images
         self._depth = depth
         self._notes = notes
@@ -259,7 +262,7 @@ class HtmlBlockWalker:
         self._depth += 1
         outer = self._set
         if self._read_looks and (name := local_name(element)):
-            self._set = element_set(element, name, outer)
+            self._set = element_set(element, name, outer, self._sheet)
         try:
             self._visit_element(element)
         finally:
