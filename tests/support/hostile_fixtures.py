@@ -15,6 +15,8 @@ from tests.support.zip_fixtures import build_zip
 PROBE_TEXT = "hostile probe text"
 BOMB_SIZE = 64 * 1024 * 1024  # zeros deflate about 1000:1: a 64 KB member
 ODT_MIME = "application/vnd.oasis.opendocument.text"
+ODS_MIME = "application/vnd.oasis.opendocument.spreadsheet"
+ODP_MIME = "application/vnd.oasis.opendocument.presentation"
 EPUB_MIME = "application/epub+zip"
 
 # Member positions per zip format: detection's mimetype, the package manifest, the body, a media member.
@@ -23,6 +25,8 @@ BOMB_POSITIONS: dict[str, tuple[str, ...]] = {
     "pptx": ("mimetype", "[Content_Types].xml", "ppt/slides/slide1.xml", "ppt/media/image1.png"),
     "xlsx": ("mimetype", "[Content_Types].xml", "xl/worksheets/sheet1.xml", "xl/media/image1.png"),
     "odt": ("mimetype", "META-INF/manifest.xml", "content.xml", "Pictures/image1.png"),
+    "ods": ("mimetype", "META-INF/manifest.xml", "content.xml", "Pictures/image1.png"),
+    "odp": ("mimetype", "META-INF/manifest.xml", "content.xml", "Pictures/image1.png"),
     "epub": ("mimetype", "META-INF/container.xml", "OEBPS/ch1.xhtml", "OEBPS/images/cover.png"),
 }
 EMBEDDED_PACKAGE = {
@@ -30,6 +34,8 @@ EMBEDDED_PACKAGE = {
     "pptx": "ppt/embeddings/package.zip",
     "xlsx": "xl/embeddings/package.zip",
     "odt": "Objects/package.zip",
+    "ods": "Objects/package.zip",
+    "odp": "Objects/package.zip",
     "epub": "OEBPS/package.zip",
 }
 
@@ -68,13 +74,29 @@ def _xlsx() -> bytes:
     return _saved(workbook)
 
 
-def _odt() -> bytes:
+def _opendocument(kind: str, body: str, mimetype: str) -> bytes:
     content = (
         '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>'
-        f"<text:p>{PROBE_TEXT}</text:p></office:text></office:body></office:document-content>"
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0">'
+        f"<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document-content>"
     )
-    return build_zip({"META-INF/manifest.xml": b"<manifest/>", "content.xml": content.encode()}, mimetype=ODT_MIME)
+    return build_zip({"META-INF/manifest.xml": b"<manifest/>", "content.xml": content.encode()}, mimetype=mimetype)
+
+
+def _odt() -> bytes:
+    return _opendocument("text", f"<text:p>{PROBE_TEXT}</text:p>", ODT_MIME)
+
+
+def _ods() -> bytes:
+    sheet = f'<table:table table:name="S"><table:table-row><table:table-cell><text:p>{PROBE_TEXT}</text:p>'
+    return _opendocument("spreadsheet", sheet + "</table:table-cell></table:table-row></table:table>", ODS_MIME)
+
+
+def _odp() -> bytes:
+    slide = f"<draw:page><draw:frame><draw:text-box><text:p>{PROBE_TEXT}</text:p></draw:text-box></draw:frame>"
+    return _opendocument("presentation", slide + "</draw:page>", ODP_MIME)
 
 
 def _epub() -> bytes:
@@ -92,7 +114,7 @@ def _epub() -> bytes:
     return build_zip(members, mimetype=EPUB_MIME)
 
 
-_BUILDERS = {"docx": _docx, "pptx": _pptx, "xlsx": _xlsx, "odt": _odt, "epub": _epub}
+_BUILDERS = {"docx": _docx, "pptx": _pptx, "xlsx": _xlsx, "odt": _odt, "ods": _ods, "odp": _odp, "epub": _epub}
 
 
 def _saved(document: object) -> bytes:

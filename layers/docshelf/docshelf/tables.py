@@ -17,6 +17,11 @@ def table_grid(table: Table) -> list[list[str]]:
     return grid
 
 
+def table_text(table: Table) -> str:
+    """A table flattened for the cell holding it: a line per row, its cells' texts apart by ' | '."""
+    return "\n".join(" | ".join(cell for cell in row if cell) for row in table_grid(table))
+
+
 def markdown_cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 

@@ -43,6 +43,8 @@ SCHEMA_VERSION = "1.0"
 # 21: nor a range whose blanks print as nothing ("For the transition period from to").
 # 22: DOCX, ODT, RTF and HTML files without headings of their own take headings from formatting: a short line set
 # bold, or larger than the body, that leads into body text; ODT and RTF read numbered lines as headings too.
+# 23: HTML and EPUB looks set by style sheets; an RTF header left open closes at the next header or footer; a table
+# inside an ODT table cell is part of the cell's text.
 PARSER_VERSION = "23"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`). 5: headings that lead straight into a
 # table head its chunks instead of making a chunk of their own.

@@ -32,6 +32,8 @@ PARSER_MODULES = {
     "pptx": "office.pptx",
     "xlsx": "sheets.xlsx",
     "odt": "office.odt",
+    "ods": "sheets.ods",
+    "odp": "office.odp",
     "epub": "markup.epub",
 }
 # Well under the 64 MiB a bomb inflates to: the bomb was not inflated.

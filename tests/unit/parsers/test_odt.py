@@ -77,6 +77,20 @@ def test_headings_paragraphs_lists_tables_images() -> None:
     assert len(blocks) == 9
 
 
+def test_a_table_nested_in_a_cell_is_part_of_the_cell_text() -> None:
+    """LibreOffice keeps a web page's table in a cell as a table in the cell: its text was dropped."""
+    body = (
+        "<table:table><table:table-row><table:table-cell><text:p>Standards:</text:p><table:table><table:table-row>"
+        "<table:table-cell><text:p>JIS G 4108</text:p></table:table-cell><table:table-cell><text:p>Alloy steel bars"
+        "</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>JIS G 4107"
+        "</text:p></table:table-cell></table:table-row></table:table><text:p/></table:table-cell><table:table-cell>"
+        "<text:p>SNB22-3</text:p></table:table-cell></table:table-row></table:table>"
+    )
+    table = parse(odt(body), filename="t.odt", limits=ParseLimits()).blocks[0]
+    assert isinstance(table, Table)
+    assert table_grid(table) == [["Standards:\nJIS G 4108 | Alloy steel bars\nJIS G 4107", "SNB22-3"]]
+
+
 def test_cross_references_show_their_text_and_ruby_reads_through_its_base() -> None:
     body = (
         '<text:h text:outline-level="1"><text:bookmark-start text:name="s1"/>Payment Schedule'

@@ -85,6 +85,8 @@ FORMATS: tuple[Format, ...] = (
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format("odt", "office.odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
+    Format("ods", "sheets.ods", "application/vnd.oasis.opendocument.spreadsheet", (".ods",), "zip"),
+    Format("odp", "office.odp", "application/vnd.oasis.opendocument.presentation", (".odp",), "zip"),
     Format("epub", "markup.epub", "application/epub+zip", (".epub",), "zip"),
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
     Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),

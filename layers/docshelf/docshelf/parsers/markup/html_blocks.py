@@ -18,7 +18,7 @@ from docshelf.parsers.markup.html_tables import local_name, table_from_element, 
 from docshelf.parsers.markup.mathml import math_image_latex, mathml_latex
 from docshelf.parsers.numerals import roman
 from docshelf.scripts import NO_SPACE
-from docshelf.tables import table_grid
+from docshelf.tables import table_text
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -454,7 +454,7 @@ def inline_text(element: etree._Element, *, depth: int = 0, notes: PageNotes | N
 
 def block_as_text(block: Block) -> str:
     if isinstance(block, Table):
-        return "\n".join(" | ".join(cell for cell in row if cell) for row in table_grid(block))
+        return table_text(block)
     if isinstance(block, Paragraph) and block.list_level is not None and not block.text[:1].isdigit():
         return f"- {block.text}"
     return block.text

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docshelf.assets.collect import ImageSource
-from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
-from docshelf.model import Block, Heading, Image, Paragraph
+from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import normalise_inline
@@ -19,10 +18,12 @@ from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verba
 from docshelf.parsers.office.odt_formulas import inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
+from docshelf.parsers.office.opendocument import read_package
 from docshelf.parsers.package_images import member_images
-from docshelf.parsers.safe_zip import open_zip, read_member
-from docshelf.parsers.xml_safety import local, parse_xml
+from docshelf.parsers.safe_zip import open_zip
+from docshelf.parsers.xml_safety import local
 from docshelf.structure import numbered_headings
+from docshelf.tables import table_text
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -47,31 +48,12 @@ _XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     with open_zip(data, limits, what="ODT") as archive:
-        names = set(archive.namelist())
-        if "META-INF/manifest.xml" in names:
-            manifest = read_member(archive, "META-INF/manifest.xml", limits, what="ODT")
-            if b"encryption-data" in manifest:
-                raise EncryptedDocumentError("password-protected OpenDocument file (encrypted package members)")
-        if "content.xml" not in names:
-            raise CorruptDocumentError("ODT package has no content.xml")
-        content = parse_xml(read_member(archive, "content.xml", limits, what="ODT"), what="ODT content.xml")
-        roots = [content.getroot()]
-        if "styles.xml" in names:
-            roots.append(
-                parse_xml(read_member(archive, "styles.xml", limits, what="ODT"), what="ODT styles.xml").getroot()
-            )
-        title = ""
-        if "meta.xml" in names:
-            meta = parse_xml(read_member(archive, "meta.xml", limits, what="ODT"), what="ODT meta.xml")
-            title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
-        inline_formulas(content.getroot(), archive, limits)
+        package = read_package(archive, limits, what="ODT")
+        roots, title = package.roots, package.title
+        inline_formulas(package.content, archive, limits)
         images = ImageSource(member_images(archive, limits, what="ODT"))
-        walker = OdtWalker(heading_styles(content.getroot()), images, Numbering.read(*roots), code_styles(roots))
-        body = next((node for node in content.iter(f"{{{TEXT.replace('text', 'office')}}}text")), None)
-        body = body if body is not None else next((n for n in content.iter() if local(n.tag) == "body"), None)
-        if body is None:
-            raise CorruptDocumentError("ODT content.xml has no office:body")
-        walker.walk(body)
+        walker = OdtWalker(heading_styles(package.content), images, Numbering.read(*roots), code_styles(roots))
+        walker.walk(package.body("text", "ODT"))
         blocks = walker.blocks
         styled = not reads_formatting(blocks)
         if not styled:  # headings typed bold or larger in the body style
@@ -322,7 +304,12 @@ def _cell_lines(
     walker = OdtWalker(heading_levels, ImageSource(lambda src: None), numbering)  # a cell's pictures stay alt text
     walker.held_notes = []
     walker.walk(cell)
-    return [block.text for block in walker.blocks if block.kind in ("paragraph", "heading")], walker.held_notes
+    lines = [
+        table_text(block) if isinstance(block, Table) else block.text
+        for block in walker.blocks
+        if block.kind in ("paragraph", "heading", "table")
+    ]
+    return lines, walker.held_notes
 
 
 def _int(value: object, default: int) -> int:
