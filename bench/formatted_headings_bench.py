@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Headings made by formatting alone (DOCX): how many does the parser find, at their levels, and how many lines
-that were never headings does it take for one?
+"""Headings made by formatting alone (DOCX): how many does the parser find, at their levels, and how many lines that
+were never headings does it take for one?
 
     .venv/bin/python -m bench.formatted_headings_bench [--source DIR] [FILE.docx ...]
 
-The documents are DOCX files whose headings have heading styles: the corpus' own, and LibreOffice's DOCX of its
-ODT, RTF and HTML files (when `soffice` is installed), or the files given. Each is rewritten as a user who formats
+The documents are DOCX files whose headings have heading styles: the corpus' own, and LibreOffice's DOCX of its ODT,
+RTF and HTML files (when `soffice` is installed), or the files given. Each is rewritten as a user who formats
 headings by hand writes it: every heading paragraph loses its style (and outline level, and the style's numbering)
 and its runs get the bold and the size the style gave them, directly; LibreOffice saves each rewritten file as ODT,
-RTF and HTML too, and its HTML is written once more with the formatting in classes of a `<style>` sheet (as Google
-Docs exports it: `<span class="c2">`, `.c2{font-weight:700}`). Every rewritten file is parsed and its headings
-compared with the original's (texts without their numbers): found, at a level that keeps the original's order of
-levels between consecutive found headings, and headings that were not. The originals' heading counts show what a
-tree adds to documents with styles. `--source` names another tree's layers/docshelf, measured the same way in the
-same run.
+RTF, HTML and Word 97 `.doc` too, and its HTML is written once more with the formatting in classes of a `<style>`
+sheet (as Google Docs exports it: `<span class="c2">`, `.c2{font-weight:700}`). Every rewritten file is parsed and
+its headings compared with the original's (texts without their numbers): found, at a level that keeps the original's
+order of levels between consecutive found headings, and headings that were not. The originals' heading counts show
+what a tree adds to documents with styles. `--source` names another tree's layers/docshelf, measured the same way in
+the same run.
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ def main() -> None:
         rewritten = Path(folder) / "by-hand"
         rewritten.mkdir()
         by_kind = {"docx": rewrite_all(files, rewritten)}
-        for kind in ("odt", "rtf", "html"):
+        for kind in ("odt", "rtf", "html", "doc"):
             (Path(folder) / kind).mkdir()
             by_kind[kind] = converted(by_kind["docx"], kind, Path(folder) / kind)
         (Path(folder) / "classes").mkdir()

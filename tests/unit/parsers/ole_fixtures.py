@@ -97,6 +97,8 @@ def word97_document(
     lists: list[list[tuple[int, str]]] | None = None,
     style_sprms: dict[int, bytes] | None = None,
     style_names: dict[int, str] | None = None,
+    style_characters: dict[int, bytes] | None = None,
+    characters: dict[int, bytes] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
@@ -107,7 +109,9 @@ def word97_document(
     the next of `footnotes`, each "\x08" anchors the next of `text_boxes` (their paragraphs CR-separated). Each
     of `lists` is a list definition, its levels (nfc, label template with "\x00" for level 1's number, "\x01" for
     level 2's…), used by LFO (ilfo) n for the nth definition; `style_sprms` gives styles (istd) sprms of their own,
-    `style_names` makes styles user-defined ones of that name (`headings` then gives paragraphs that style)."""
+    `style_names` makes styles user-defined ones of that name (`headings` then gives paragraphs that style),
+    `style_characters` gives styles character sprms (their second UPX); `characters` (paragraph index -> grpprl)
+    sets a paragraph's characters, through a page of character properties after the paragraph properties'."""
     paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
     main = "".join(paragraphs)
     stories, story_plcs = _stories(main, footnotes or [], text_boxes or [])
@@ -130,14 +134,19 @@ def word97_document(
     plc = struct.pack("<II", 0, len(text) // 2) + piece
     clx = b"\x02" + struct.pack("<I", len(plc)) + plc
     word = (bytes(fib) + text).ljust(PAPX_PAGE * 512, b"\0")
-    stsh, bte = b"", b""
-    if headings is not None or properties is not None:
-        stsh = _heading_stylesheet(style_sprms or {}, style_names or {})
+    stsh, bte, chpx_bte = b"", b"", b""
+    if headings is not None or properties is not None or characters is not None:
+        stsh = _heading_stylesheet(style_sprms or {}, style_names or {}, style_characters or {})
         page, bte = _paragraph_styles(paragraphs, headings or {}, properties or {})
         word += page
+        if characters is not None:
+            chpx_page, chpx_bte = _character_runs(paragraphs, characters)
+            word += chpx_page
+            struct.pack_into("<I", fib, 64, (PAPX_PAGE + 2) * 512)  # cbMac
     elif stylesheet:
         stsh = _one_slot_stylesheet()
-    table = stsh + bte + clx
+    table = stsh + bte + clx + chpx_bte
+    struct.pack_into("<II", fib, 154 + 12 * 8, len(stsh + bte + clx), len(chpx_bte))  # fcPlcfBteChpx
     struct.pack_into("<II", fib, 154 + 1 * 8, 0, len(stsh))  # fcStshf, lcbStshf
     struct.pack_into("<II", fib, 154 + 13 * 8, len(stsh), len(bte))  # fcPlcfBtePapx, lcbPlcfBtePapx
     struct.pack_into("<II", fib, 154 + 33 * 8, len(stsh) + len(bte), len(clx))  # fcClx, lcbClx
@@ -191,14 +200,16 @@ def _one_slot_stylesheet() -> bytes:
     return _stylesheet([b""])
 
 
-def _heading_stylesheet(sprms: dict[int, bytes], names: dict[int, str]) -> bytes:
+def _heading_stylesheet(sprms: dict[int, bytes], names: dict[int, str], characters: dict[int, bytes]) -> bytes:
     """istd 0 Normal (sti 0), istd 1-9 Heading 1-9 (sti 1-9): paragraph styles of the built-in ids; a style
     renamed in `names` is user-defined (sti 0xFFE)."""
     styles = [
         (0xFFE, names[istd]) if istd in names else (istd, "Normal" if istd == 0 else f"heading {istd}")
         for istd in range(10)
     ]
-    return _stylesheet([_style(sti, name, sprms.get(istd, b"")) for istd, (sti, name) in enumerate(styles)])
+    return _stylesheet(
+        [_style(sti, name, sprms.get(istd, b""), characters.get(istd, b"")) for istd, (sti, name) in enumerate(styles)]
+    )
 
 
 def _lists(lists: list[list[tuple[int, str]]]) -> tuple[bytes, bytes, bytes]:
@@ -226,13 +237,43 @@ def _stylesheet(styles: list[bytes]) -> bytes:
     return struct.pack("<H", len(stshi)) + stshi + b"".join(struct.pack("<H", len(std)) + std for std in styles)
 
 
-def _style(sti: int, name: str, sprms: bytes = b"") -> bytes:
+def _style(sti: int, name: str, sprms: bytes = b"", characters: bytes = b"") -> bytes:
     # StdfBase: sti, stk 1 (paragraph) with istdBase 0, cupx 2 with istdNext 0, bchUpe, grfstd; the name; two
-    # UPXs (paragraph: its istd and `sprms`, padded to an even size; character: nothing).
+    # UPXs (paragraph: its istd and `sprms`, padded to an even size; character: `characters`).
     base = struct.pack("<HHHHH", sti, 1, 2, 0, 0)
     body = base + struct.pack("<H", len(name)) + name.encode("utf-16-le") + b"\0\0"
     papx = struct.pack("<H", sti) + sprms
-    return body + struct.pack("<H", len(papx)) + papx + b"\0" * (len(papx) % 2) + struct.pack("<H", 0)
+    chpx = struct.pack("<H", len(characters)) + characters + b"\0" * (len(characters) % 2)
+    return body + struct.pack("<H", len(papx)) + papx + b"\0" * (len(papx) % 2) + chpx
+
+
+def _property_page(paragraphs: list[str]) -> tuple[bytearray, list[int]]:
+    """A property page (FKP) with each paragraph's byte range in the text, and those ranges' bounds."""
+    page = bytearray(512)
+    fcs = [WORD_TEXT_OFFSET]
+    for paragraph in paragraphs:
+        fcs.append(fcs[-1] + len(paragraph.encode("utf-16-le")))
+    struct.pack_into(f"<{len(paragraphs) + 1}I", page, 0, *fcs)
+    return page, fcs
+
+
+def _character_runs(paragraphs: list[str], characters: dict[int, bytes]) -> tuple[bytes, bytes]:
+    """(the CHPX FKP page, the PlcBteChpx pointing at it): a run a paragraph, with its sprms when it has some."""
+    page, fcs = _property_page(paragraphs)
+    runs = len(paragraphs)
+    position = 511
+    for index in range(runs):
+        grpprl = characters.get(index, b"")
+        if not grpprl:
+            continue
+        position = (position - 1 - len(grpprl)) & ~1
+        page[position] = len(grpprl)
+        page[position + 1 : position + 1 + len(grpprl)] = grpprl
+        page[4 * (runs + 1) + index] = position // 2
+    if 4 * (runs + 1) + runs > position:
+        raise ValueError("the fixture's paragraphs must fit on one page of character properties")
+    page[511] = runs
+    return bytes(page), struct.pack("<III", fcs[0], fcs[-1], PAPX_PAGE + 1)
 
 
 def _paragraph_styles(
@@ -240,12 +281,8 @@ def _paragraph_styles(
 ) -> tuple[bytes, bytes]:
     """(the PAPX FKP page, the PlcBtePapx pointing at it): each paragraph's byte range (its mark included), its
     style and sprms; paragraphs of the same properties share one PAPX, as Word writes them."""
-    page = bytearray(512)
-    fcs = [WORD_TEXT_OFFSET]
-    for paragraph in paragraphs:
-        fcs.append(fcs[-1] + len(paragraph.encode("utf-16-le")))
+    page, fcs = _property_page(paragraphs)
     runs = len(paragraphs)
-    struct.pack_into(f"<{runs + 1}I", page, 0, *fcs)
     position = 511
     written: dict[bytes, int] = {}
     for index in range(runs):

@@ -706,3 +706,29 @@ def test_powerpoint97_speaker_notes_are_the_notes_body_without_the_pages_header_
 
     assert speaker_notes(parse_bytes((tmp_path / "notes.pptx").read_bytes(), "notes.pptx")) == expected
     assert speaker_notes(parse_bytes(_soffice(tmp_path, "notes.pptx", "ppt"), "notes.ppt")) == expected
+
+
+BOLD = struct.pack("<HB", 0x0835, 1)  # sprmCFBold on
+
+
+def size(points: float) -> bytes:
+    return struct.pack("<HH", 0x4A43, int(points * 2))  # sprmCHps, in half-points
+
+
+def test_a_word97_file_without_heading_styles_takes_its_headings_from_bold_and_larger_lines() -> None:
+    """Headings typed by hand: set bold or larger in the Normal style (its size the style's), as in a DOCX."""
+    prose = "The pump is inspected every month; its seals and bearings are replaced when they wear out."
+    paragraphs = ["Pump Manual", prose, "Daily checks", prose, "Note: the seals wear faster in salt air.", prose,
+                  "第1条（目的）", prose, "第2条（適用範囲）", prose]  # fmt: skip
+    data = word97_document(
+        paragraphs,
+        headings={},
+        style_characters={0: size(11)},
+        characters={0: BOLD + size(18), 2: BOLD, 4: BOLD},
+    )
+    document = parse_bytes(data, "manual.doc")
+    headings = [(block.text, block.level) for block in document.blocks() if block.kind == "heading"]
+    assert headings == [("Pump Manual", 1), ("Daily checks", 2), ("第1条（目的）", 3), ("第2条（適用範囲）", 3)]
+    styled = parse_bytes(word97_document(paragraphs, headings={0: 1, 3: 2}, characters={2: BOLD}), "manual.doc")
+    styled_headings = [block.text for block in styled.blocks() if block.kind == "heading"]
+    assert styled_headings[:2] == ["Pump Manual", prose] and "Daily checks" not in styled_headings  # by styles

@@ -23,6 +23,8 @@ _FORMATS = {0: "decimal", 1: "upperRoman", 2: "lowerRoman", 3: "upperLetter", 4:
 _FORMATS.update({23: "bullet", 255: "none"})
 SPRM_ILVL, SPRM_ILFO = 0x260A, 0x460B
 SPRM_OUTLINE_LEVEL = 0x2640  # sprmPOutLvl: 0-8 a heading's level less one, 9 body text
+SPRM_BOLD, SPRM_HALF_POINTS = 0x0835, 0x4A43  # sprmCFBold, sprmCHps: a style's character properties
+DEFAULT_HALF_POINTS = 20  # the size a paragraph has when no style sets one (the default CHP: 10 pt)
 HEADING_STIS = range(1, 10)  # the built-in styles "heading 1" to "heading 9" (sti)
 
 
@@ -98,6 +100,7 @@ def paragraph_styles(word_document: bytes, table: bytes) -> ParagraphStyles:
     lists: dict[int, tuple[int, int]] = {}
     code: set[int] = set()
     headings: dict[int, int] = {}
+    looks: dict[int, tuple[bool, int]] = {}
     for istd in styles:
         chain: dict[int, int] = {}
         seen = istd
@@ -116,7 +119,8 @@ def paragraph_styles(word_document: bytes, table: bytes) -> ParagraphStyles:
             lists[istd] = (chain[SPRM_ILFO], chain.get(SPRM_ILVL, 0))
         if chain.get(SPRM_OUTLINE_LEVEL, 9) < 9:
             headings[istd] = chain[SPRM_OUTLINE_LEVEL] + 1
-    return ParagraphStyles(lists, frozenset(code), headings)
+        looks[istd] = (chain.get(SPRM_BOLD, 0) & 1 == 1, chain.get(SPRM_HALF_POINTS, DEFAULT_HALF_POINTS))
+    return ParagraphStyles(lists, frozenset(code), headings, looks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +128,7 @@ class _Style:
     sti: int  # the built-in style's id, 0x0FFE for a user-defined style
     base: int  # istdBase, 0x0FFF for none
     name: str
-    sprms: dict[int, int]  # the list and outline sprms of its own paragraph properties
+    sprms: dict[int, int]  # the list and outline sprms of its own paragraph properties, its bold and size
 
 
 def _paragraph_styles(word_document: bytes, table: bytes) -> dict[int, _Style]:
@@ -151,11 +155,15 @@ def _paragraph_styles(word_document: bytes, table: bytes) -> dict[int, _Style]:
             characters = struct.unpack_from("<H", table, name)[0]
             upx = name + 2 + 2 * (characters + 1)
             upx_size = struct.unpack_from("<H", table, upx)[0]
+            character = upx + 2 + upx_size + (upx_size & 1)  # the second UPX: the style's character properties
+            character_size = struct.unpack_from("<H", table, character)[0] if character + 2 <= at else 0
+            own = _list_sprms(table[upx + 4 : upx + 2 + upx_size])  # after the UPX's istd
+            own.update(_look_sprms(table[character + 2 : min(character + 2 + character_size, at)]))
             styles[istd] = _Style(
                 sti=sti & 0x0FFF,
                 base=kind_base >> 4,
                 name=table[name + 2 : name + 2 + 2 * characters].decode("utf-16-le", "replace"),
-                sprms=_list_sprms(table[upx + 4 : upx + 2 + upx_size]),  # after the UPX's istd
+                sprms=own,
             )
     except struct.error:
         return {}
@@ -171,6 +179,18 @@ def _list_sprms(grpprl: bytes) -> dict[int, int]:
         values[SPRM_ILVL] = min(found[SPRM_ILVL][0], 8)
     if found.get(SPRM_OUTLINE_LEVEL):
         values[SPRM_OUTLINE_LEVEL] = min(found[SPRM_OUTLINE_LEVEL][0], 9)
+    return values
+
+
+def _look_sprms(grpprl: bytes) -> dict[int, int]:
+    """A style's bold (0 or 1; Word's 0x80, "as the base style", left to the base, and its opposite 0x81 read as
+    bold, the base being plain nearly always) and size."""
+    found = sprms(grpprl)
+    values: dict[int, int] = {}
+    if found.get(SPRM_BOLD) and found[SPRM_BOLD][0] != 0x80:
+        values[SPRM_BOLD] = 1 if found[SPRM_BOLD][0] == 0x81 else found[SPRM_BOLD][0] & 1
+    if len(found.get(SPRM_HALF_POINTS, b"")) == 2:
+        values[SPRM_HALF_POINTS] = int.from_bytes(found[SPRM_HALF_POINTS], "little") or DEFAULT_HALF_POINTS
     return values
 
 

@@ -44,6 +44,7 @@ class Mark:
     header: bool = False  # a row end's: the row is a header row
     inner: str = ""  # "cell" or "row": the paragraph mark ends a nested table's cell or row
     heading: int = 0  # a heading's level (1-9), from its style or its own outline level
+    style: int = 0  # its paragraph style's index (0: Normal)
 
 
 PLAIN = Mark()
@@ -56,6 +57,7 @@ class ParagraphStyles:
     lists: dict[int, tuple[int, int]] = field(default_factory=dict)  # (ilfo, ilvl) by style index
     code: frozenset[int] = frozenset()  # code styles (code_blocks), and styles based on one
     headings: dict[int, int] = field(default_factory=dict)  # heading level (1-9) by style index
+    looks: dict[int, tuple[bool, int]] = field(default_factory=dict)  # (bold, size in half-points) by style index
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,18 +111,26 @@ def _first(span: tuple[int, int, Piece]) -> int:
     return span[0]
 
 
-def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int]] | None:
-    """(end byte, page offset, PAPX offset in the page) of every paragraph run with properties."""
-    if len(word_document) < FC_PLCF_BTE_PAPX + 8:
+def property_pages(word_document: bytes, table: bytes, fib_offset: int) -> list[int] | None:
+    """The byte offsets of the 512-byte property pages (FKPs) a PlcBte lists (its fc and lcb at `fib_offset` of the
+    FIB), or None when the PlcBte cannot be read."""
+    if len(word_document) < fib_offset + 8:
         return None
-    fc, size = struct.unpack_from("<II", word_document, FC_PLCF_BTE_PAPX)
+    fc, size = struct.unpack_from("<II", word_document, fib_offset)
     count = (size - 4) // 8
     if count < 1 or fc + size > len(table):
         return None
     pages = struct.unpack_from(f"<{count}I", table, fc + 4 * (count + 1))
+    return [(pn & 0x3FFFFF) * 512 for pn in pages]
+
+
+def _papx_runs(word_document: bytes, table: bytes) -> list[tuple[int, int, int]] | None:
+    """(end byte, page offset, PAPX offset in the page) of every paragraph run with properties."""
+    pages = property_pages(word_document, table, FC_PLCF_BTE_PAPX)
+    if pages is None:
+        return None
     runs: list[tuple[int, int, int]] = []
-    for pn in pages:
-        at = (pn & 0x3FFFFF) * 512
+    for at in pages:
         if at + 512 > len(word_document):
             return None
         crun = word_document[at + 511]
@@ -169,6 +179,7 @@ def _mark(grpprl: bytes, data: bytes, styles: ParagraphStyles) -> Mark:
         header=row_end and _on(found, SPRM_TABLE_HEADER),
         inner="row" if _on(found, SPRM_INNER_TTP) else "cell" if _on(found, SPRM_INNER_CELL) else "",
         heading=heading,
+        style=istd,
     )
     return PLAIN if mark == PLAIN else mark
 

@@ -11,16 +11,21 @@ from __future__ import annotations
 import bisect
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
+from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
+from docshelf.parsers.office.doc_looks import TextLooks
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
 from docshelf.parsers.office.doc_tables import CellShape, word_table
 from docshelf.parsers.office.docx_numbering import Numbering, format_number
+from docshelf.structure import numbered_headings
 from docshelf.tables import block_text
 
 WORD6_NFIB = range(101, 106)  # Word 6.0 (101) and Word 95 (104, 105)
@@ -45,6 +50,7 @@ class WordText:
     marks: dict[int, Mark] | None = None  # the properties of the marks that have some, by position in the file
     stories: dict[int, list[Story]] = field(default_factory=dict)  # notes and text boxes by citing position
     lists: Numbering | None = None  # the list definitions, for the list paragraphs' labels
+    looks: Callable[[], TextLooks | None] | None = None  # how its characters are set: read when headings are typed
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -72,10 +78,12 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         clx = _slice(table, _u32(word_document, 0x1A2), _u32(word_document, 0x1A6))
         pieces = _pieces(clx, word_document, sum(story_lengths(word_document)), eight_bit=None)
         data = streams.get("Data", b"")
-        marks = paragraph_marks(word_document, table, data, pieces, paragraph_styles(word_document, table))
+        styles = paragraph_styles(word_document, table)
+        marks = paragraph_marks(word_document, table, data, pieces, styles)
         text = "".join(piece.text for piece in pieces)
         stories = cited_stories(word_document, table, text)
-        return WordText(version, text[:ccp_text], marks, stories, list_numbering(word_document, table))
+        looks = partial(TextLooks.read, word_document, table, pieces, styles)
+        return WordText(version, text[:ccp_text], marks, stories, list_numbering(word_document, table), looks)
     if n_fib not in WORD6_NFIB:
         raise UnsupportedFormatError(f"{version} documents are not supported (Word 6.0 and later are)")
     ccp_text = _u32(word_document, 0x34)
@@ -195,7 +203,24 @@ def word_pages(word: WordText, headings: list[tuple[str, int]]) -> list[list[Blo
     pages = reader.pages
     while len(pages) > 1 and not pages[-1]:
         pages.pop()
-    return pages
+    return _with_unstyled_headings(pages, reader.spans, word.looks)
+
+
+def _with_unstyled_headings(
+    pages: list[list[Block]], spans: dict[int, tuple[int, int, int]], read_looks: Callable[[], TextLooks | None] | None
+) -> list[list[Block]]:
+    """The pages with headings typed bold or larger in the body style (when the file has no headings of its own
+    and its character properties could be read) and numbered lines (`1.2 Scope`, `第1条`) as headings, as a DOCX
+    file's. `spans`: each body paragraph's (first, end, style) by the block's id."""
+    blocks = [block for page in pages for block in page]
+    styled = not reads_formatting(blocks)
+    looks = read_looks() if not styled and read_looks is not None else None
+    if looks is not None:
+        found = {at: looks.look(*spans[id(block)]) for at, block in enumerate(blocks) if id(block) in spans}
+        blocks = formatted_headings(blocks, {at: look for at, look in found.items() if look is not None})
+    blocks = numbered_headings(blocks, headings_are_styled=styled)
+    sized = iter(blocks)
+    return [[next(sized) for _ in page] for page in pages]
 
 
 _NOTE_FORMATS = {"footnote": "decimal", "endnote": "lowerRoman"}
@@ -230,6 +255,7 @@ class _Reader:
         self.queued: list[Block] = []  # the notes cited by the block being read
         self.boxes: list[Block] = []  # the blocks of the text boxes it anchors
         self.counts = {"footnote": 0, "endnote": 0}
+        self.spans: dict[int, tuple[int, int, int]] = {}  # each body paragraph's characters and style, by its id
 
     @property
     def page(self) -> int:
@@ -260,7 +286,8 @@ class _Reader:
             else:
                 self.close_table()
                 level = props.list_level if props is not None and props.list_id else None
-                self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0)
+                span = (start + found.start(1), start + found.start(2), props.style if props is not None else 0)
+                self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0, span=span)
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
 
@@ -332,9 +359,17 @@ class _Reader:
         self.width = 0
         self.header_rows = 0
 
-    def paragraph(self, raw: str, plain: str, list_level: int | None = None, *, heading: int = 0) -> None:
+    def paragraph(
+        self,
+        raw: str,
+        plain: str,
+        list_level: int | None = None,
+        *,
+        heading: int = 0,
+        span: tuple[int, int, int] | None = None,
+    ) -> None:
         """A paragraph, or a heading: unword's next one when the text is its, else one by its style (`heading`:
-        the level its style or outline level gives, 0 for none)."""
+        the level its style or outline level gives, 0 for none). `span`: where its characters are, and its style."""
         line = " ".join(raw.replace("\x0b", " ").split())
         if line:
             plain_line = line if plain is raw else " ".join(plain.replace("\x0b", " ").split())
@@ -344,6 +379,8 @@ class _Reader:
                 self.pages[-1].append(Heading(text=line, level=heading, page=self.page))
             else:
                 self.pages[-1].append(Paragraph(text=line, page=self.page, list_level=list_level))
+                if span is not None and list_level is None:
+                    self.spans[id(self.pages[-1][-1])] = span
         self._flush()
 
     def _cite(self, raw: str, start: int) -> str:
