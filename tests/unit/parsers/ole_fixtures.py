@@ -99,6 +99,7 @@ def word97_document(
     style_names: dict[int, str] | None = None,
     style_characters: dict[int, bytes] | None = None,
     characters: dict[int, bytes] | None = None,
+    pictures: dict[int, bytes] | None = None,
 ) -> bytes:
     """A Word 97 file as MS-DOC describes it: a FIB, the text as UTF-16 in one piece, the piece table in the 1Table
     stream. With `headings` (paragraph index -> level 1-9), a stylesheet of Normal and Heading 1-9 (their built-in
@@ -111,7 +112,18 @@ def word97_document(
     level 2's…), used by LFO (ilfo) n for the nth definition; `style_sprms` gives styles (istd) sprms of their own,
     `style_names` makes styles user-defined ones of that name (`headings` then gives paragraphs that style),
     `style_characters` gives styles character sprms (their second UPX); `characters` (paragraph index -> grpprl)
-    sets a paragraph's characters, through a page of character properties after the paragraph properties'."""
+    sets a paragraph's characters, through a page of character properties after the paragraph properties'.
+    `pictures` (paragraph index -> PNG bytes) makes those paragraphs an inline picture each (a 0x01 character whose
+    run locates its PICF and OfficeArt blip in a Data stream)."""
+    data_stream = b""
+    if pictures:
+        characters = dict(characters or {})
+        paragraphs = list(paragraphs)
+        for index, png in pictures.items():
+            paragraphs[index] = "\x01"
+            location = struct.pack("<HB", 0x0855, 1) + struct.pack("<HI", 0x6A03, len(data_stream))
+            characters[index] = characters.get(index, b"") + location
+            data_stream += _picf(png)
     paragraphs = [paragraph if paragraph.endswith("\x07") else paragraph + "\r" for paragraph in paragraphs]
     main = "".join(paragraphs)
     stories, story_plcs = _stories(main, footnotes or [], text_boxes or [])
@@ -160,7 +172,17 @@ def word97_document(
         struct.pack_into("<II", fib, 154 + 74 * 8, len(table), len(plf_lfo))  # fcPlfLfo
         table += plf_lfo
     word = bytes(fib) + word[WORD_TEXT_OFFSET:]
-    return compound_file({"WordDocument": word, "1Table": table})
+    streams = {"WordDocument": word, "1Table": table}
+    return compound_file({**streams, "Data": data_stream} if data_stream else streams)
+
+
+def _picf(png: bytes) -> bytes:
+    """A PICF of an MM_SHAPE picture (its 0x44-byte header) followed by an FBSE holding a PNG blip (one UID, a tag)."""
+    blip = struct.pack("<HHI", 0x6E0 << 4, 0xF01E, 17 + len(png)) + bytes(16) + b"\xff" + png
+    fbse = struct.pack("<HHI", 2 | (6 << 4), 0xF007, 36 + len(blip)) + bytes(36) + blip
+    header = bytearray(0x44)
+    struct.pack_into("<IHH", header, 0, 0x44 + len(fbse), 0x44, 0x0064)
+    return bytes(header) + fbse
 
 
 def _stories(main: str, footnotes: list[str], boxes: list[str]) -> tuple[str, dict[int, bytes]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from docshelf.errors import CorruptDocumentError, DocumentError, EncryptedDocumentError, UnsupportedFormatError
-from docshelf.model import Document
+from docshelf.model import Document, Image
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.office.doc import unword_pages
@@ -732,3 +732,16 @@ def test_a_word97_file_without_heading_styles_takes_its_headings_from_bold_and_l
     styled = parse_bytes(word97_document(paragraphs, headings={0: 1, 3: 2}, characters={2: BOLD}), "manual.doc")
     styled_headings = [block.text for block in styled.blocks() if block.kind == "heading"]
     assert styled_headings[:2] == ["Pump Manual", prose] and "Daily checks" not in styled_headings  # by styles
+
+
+def test_a_word97_files_inline_pictures_are_images_after_their_paragraphs() -> None:
+    from docshelf.parsers import parse_with_assets
+    from tests.support.image_fixtures import logo
+
+    picture = logo((120, 60))
+    data = word97_document(["Before the picture.", "", "After it."], headings={}, pictures={1: picture})
+    document, assets = parse_with_assets(data, "pictures.doc")
+    blocks = list(document.blocks())
+    assert [block.kind for block in blocks] == ["paragraph", "image", "paragraph"]
+    image = blocks[1]
+    assert isinstance(image, Image) and image.asset_ref in assets and (image.width, image.height) == (120, 60)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import struct
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
@@ -22,16 +23,17 @@ FIB_ENCRYPTED = 0x0100
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     word = _word_text(data)
+    collector = AssetCollector()
     if word.version != WORD97:  # Word 6.0/95: neither unword nor legacy-doc reads it; its styles are not read
         pages = word_pages(word, [])
         warnings = [f"{word.version} document: read without headings"]
     else:
-        pages, warnings = _word97_pages(data, word if word.text else None)
+        pages, warnings = _word97_pages(data, word if word.text else None, collector)
     blocks = [block for page in pages for block in page]
-    return ParsedContent(blocks=blocks, page_count=max(1, len(pages)), warnings=warnings)
+    return ParsedContent(blocks=blocks, page_count=max(1, len(pages)), warnings=warnings, assets=collector.assets)
 
 
-def _word97_pages(data: bytes, word: WordText | None) -> tuple[list[list[Block]], list[str]]:
+def _word97_pages(data: bytes, word: WordText | None, collector: AssetCollector) -> tuple[list[list[Block]], list[str]]:
     """The text with its tables (cell marks) and page breaks, headings where unword finds heading styles. A file
     whose piece table this reader cannot read (`word` None) is unword's or legacy-doc's, without tables."""
     try:
@@ -40,14 +42,14 @@ def _word97_pages(data: bytes, word: WordText | None) -> tuple[list[list[Block]]
         raise
     except BaseException as unword_error:  # Rust: bad input may panic, and pyo3's PanicException is a BaseException
         if word is not None:
-            pages = word_pages(word, [])
+            pages = word_pages(word, [], collector)
             return pages, [f"read without headings (unword: {_named(unword_error)})"]
         pages = [_legacy_doc_blocks(_legacy_doc_text(data))]
         return pages, [f"read without headings or pages (unword: {_named(unword_error)})"]
     if word is None:
         return unword, []
     headings = [(block.text, block.level) for page in unword for block in page if isinstance(block, Heading)]
-    return word_pages(word, headings), []
+    return word_pages(word, headings, collector), []
 
 
 def _named(error: BaseException) -> str:

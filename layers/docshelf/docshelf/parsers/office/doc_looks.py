@@ -12,14 +12,16 @@ from __future__ import annotations
 import bisect
 import struct
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from docshelf.parsers.formatted_headings import Look
 from docshelf.parsers.office.doc_lists import DEFAULT_HALF_POINTS, SPRM_BOLD, SPRM_HALF_POINTS
 from docshelf.parsers.office.doc_props import ParagraphStyles, Piece, property_pages, sprms
 
 FC_PLCF_BTE_CHPX = 154 + 12 * 8  # fcPlcfBteChpx, lcbPlcfBteChpx in FibRgFcLcb97
-_UNSET = (None, None)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +96,20 @@ class TextLooks:
 
 def _chpx_runs(word_document: bytes, table: bytes) -> list[_Run] | None:
     """Every character run of the CHPX pages with its bold and size, or None when the pages cannot be read."""
+    runs = character_runs(word_document, table, _said)
+    return None if runs is None else [_Run(start, end, *said) for start, end, said in runs]
+
+
+def character_runs(
+    word_document: bytes, table: bytes, read: Callable[[bytes], T | None]
+) -> list[tuple[int, int, T]] | None:
+    """(first byte, end byte, what `read` makes of its grpprl) of every character run for which it makes something,
+    or None when the CHPX pages cannot be read. A page repeats the same few grpprls: each is read once."""
     pages = property_pages(word_document, table, FC_PLCF_BTE_CHPX)
     if pages is None:
         return None
-    runs: list[_Run] = []
-    parsed: dict[bytes, tuple[int | None, int | None]] = {}
+    runs: list[tuple[int, int, T]] = []
+    parsed: dict[bytes, T | None] = {}
     for at in pages:
         if at + 512 > len(word_document):
             return None
@@ -108,20 +119,20 @@ def _chpx_runs(word_document: bytes, table: bytes) -> list[_Run] | None:
         bounds = struct.unpack_from(f"<{crun + 1}I", word_document, at)
         offsets = word_document[at + 4 * (crun + 1) : at + 4 * (crun + 1) + crun]
         for index, offset in enumerate(offsets):
-            said: tuple[int | None, int | None] = _UNSET
-            if offset:
-                chpx = at + 2 * offset
-                grpprl = word_document[chpx + 1 : min(chpx + 1 + word_document[chpx], at + 511)]
-                said = parsed.get(grpprl) or parsed.setdefault(grpprl, _said(grpprl))
-            if said != _UNSET:
-                runs.append(_Run(bounds[index], bounds[index + 1], *said))
+            if not offset:
+                continue
+            chpx = at + 2 * offset
+            grpprl = word_document[chpx + 1 : min(chpx + 1 + word_document[chpx], at + 511)]
+            said = parsed[grpprl] if grpprl in parsed else parsed.setdefault(grpprl, read(grpprl))
+            if said is not None:
+                runs.append((bounds[index], bounds[index + 1], said))
     return runs
 
 
-def _said(grpprl: bytes) -> tuple[int | None, int | None]:
+def _said(grpprl: bytes) -> tuple[int | None, int | None] | None:
     found = sprms(grpprl)
     bold = found[SPRM_BOLD][0] if found.get(SPRM_BOLD) else None
     half_points = (
         int.from_bytes(found[SPRM_HALF_POINTS], "little") if len(found.get(SPRM_HALF_POINTS, b"")) == 2 else None
     )
-    return bold, half_points or None
+    return None if bold is None and not half_points else (bold, half_points or None)

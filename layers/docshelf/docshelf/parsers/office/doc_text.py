@@ -15,12 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
 from docshelf.parsers.office.doc_looks import TextLooks
+from docshelf.parsers.office.doc_pictures import PICTURE, inline_pictures
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
 from docshelf.parsers.office.doc_tables import CellShape, word_table
@@ -51,6 +53,7 @@ class WordText:
     stories: dict[int, list[Story]] = field(default_factory=dict)  # notes and text boxes by citing position
     lists: Numbering | None = None  # the list definitions, for the list paragraphs' labels
     looks: Callable[[], TextLooks | None] | None = None  # how its characters are set: read when headings are typed
+    pictures: dict[int, bytes] = field(default_factory=dict)  # inline pictures' images by their position
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -83,7 +86,9 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         text = "".join(piece.text for piece in pieces)
         stories = cited_stories(word_document, table, text)
         looks = partial(TextLooks.read, word_document, table, pieces, styles)
-        return WordText(version, text[:ccp_text], marks, stories, list_numbering(word_document, table), looks)
+        pictures = inline_pictures(word_document, table, data, pieces, text[:ccp_text])
+        lists = list_numbering(word_document, table)
+        return WordText(version, text[:ccp_text], marks, stories, lists, looks, pictures)
     if n_fib not in WORD6_NFIB:
         raise UnsupportedFormatError(f"{version} documents are not supported (Word 6.0 and later are)")
     ccp_text = _u32(word_document, 0x34)
@@ -183,7 +188,9 @@ _DROPPED = re.compile(r"[\x00-\x06\x08\x0e-\x1f]")  # picture, footnote and draw
 _SEGMENTS = re.compile(r"([^\r\x07\x0c]*)([\r\x07\x0c]|$)")
 
 
-def word_pages(word: WordText, headings: list[tuple[str, int]]) -> list[list[Block]]:
+def word_pages(
+    word: WordText, headings: list[tuple[str, int]], collector: AssetCollector | None = None
+) -> list[list[Block]]:
     """The main text's paragraphs and tables, page by page (at page and section breaks), with the notes and text
     boxes it cites. `headings`: (text, level) of the document's headings in order (from its styles, as unword
     reads them), matched to its paragraphs in turn.
@@ -196,8 +203,10 @@ def word_pages(word: WordText, headings: list[tuple[str, int]]) -> list[list[Blo
 
     A note's reference leaves its mark in the text (`[^1]`, endnotes `[^i]`, numbered in citation order as DOCX
     notes are) and the note follows the block citing it as a paragraph `[^1]: text`; a text box's paragraphs
-    follow the block anchoring it. Notes and boxes the text does not cite or anchor follow the text."""
+    follow the block anchoring it. Notes and boxes the text does not cite or anchor follow the text. An inline
+    picture of a paragraph follows it (its image into `collector`)."""
     reader = _Reader(headings, word.marks, word.stories, word.lists or Numbering.of({}, {}))
+    reader.pictures, reader.collector = word.pictures, collector
     reader.read(word.text, 0)
     reader.finish()
     pages = reader.pages
@@ -256,6 +265,8 @@ class _Reader:
         self.boxes: list[Block] = []  # the blocks of the text boxes it anchors
         self.counts = {"footnote": 0, "endnote": 0}
         self.spans: dict[int, tuple[int, int, int]] = {}  # each body paragraph's characters and style, by its id
+        self.pictures: dict[int, bytes] = {}  # inline pictures by position, placed after their paragraphs
+        self.collector: AssetCollector | None = None
 
     @property
     def page(self) -> int:
@@ -288,6 +299,8 @@ class _Reader:
                 level = props.list_level if props is not None and props.list_id else None
                 span = (start + found.start(1), start + found.start(2), props.style if props is not None else 0)
                 self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0, span=span)
+                if PICTURE in raw:
+                    self.place_pictures(raw, start + found.start(1))
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
 
@@ -382,6 +395,18 @@ class _Reader:
                 if span is not None and list_level is None:
                     self.spans[id(self.pages[-1][-1])] = span
         self._flush()
+
+    def place_pictures(self, raw: str, start: int) -> None:
+        """The images of the inline pictures among `raw`'s characters (from position `start`)."""
+        if self.collector is None:
+            return
+        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with pictures
+
+        for at, character in enumerate(raw):
+            image = self.pictures.get(start + at) if character == PICTURE else None
+            block = self.collector.image(prepare_bytes(image), page=self.page) if image is not None else None
+            if block is not None:
+                self.pages[-1].append(block)
 
     def _cite(self, raw: str, start: int) -> str:
         """`raw` (the characters from position `start`) with the marks of the notes it cites; the notes and text

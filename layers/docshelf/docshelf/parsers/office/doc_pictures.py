@@ -1,0 +1,108 @@
+"""The inline pictures of a Word 97-2003 file: each is a special character (0x01) of the text whose character run
+sets sprmCPicLocation, the position of its PICF in the Data stream. After the PICF's header (and, for
+MM_SHAPEFILE, a name) come OfficeArt records: the picture's shape, then an FBSE whose embedded blip holds the
+image's bytes. PNG, JPEG, DIB and TIFF blips are kept; metafiles (WMF, EMF, PICT) are drawings no image library
+here renders. Floating pictures (anchored by 0x08, their shapes in the table stream's drawing group) are not read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import struct
+
+from docshelf.parsers.office.doc_looks import character_runs
+from docshelf.parsers.office.doc_props import Piece, sprms
+
+SPRM_PIC_LOCATION = 0x6A03  # sprmCPicLocation: the PICF's offset in the Data stream
+SPRM_SPECIAL = 0x0855  # sprmCFSpec: the run's characters are special (a picture, a note reference…)
+PICTURE = "\x01"
+MM_SHAPE, MM_SHAPEFILE = 0x0064, 0x0066
+_CONTAINER = 0xF
+_FBSE = 0xF007
+# Blip record types -> the image kind (an odd instance has two 16-byte UIDs before the data, an even one one)
+_BLIPS = {0xF01D: "jpeg", 0xF02A: "jpeg", 0xF01E: "png", 0xF01F: "dib", 0xF029: "tiff"}
+MAX_DEPTH = 8
+BMP_FILE_HEADER = 14
+
+
+def inline_pictures(
+    word_document: bytes, table: bytes, data: bytes, pieces: list[Piece], text: str
+) -> dict[int, bytes]:
+    """The image bytes of each inline picture, by its character's position in the text."""
+    positions = [at for at, character in enumerate(text) if character == PICTURE]
+    if not positions or not data:
+        return {}
+    runs = character_runs(word_document, table, _location)
+    if not runs:
+        return {}
+    starts = [start for start, _, _ in runs]
+    ordered = sorted(pieces, key=lambda piece: piece.cp)
+    piece_starts = [piece.cp for piece in ordered]
+    found: dict[int, bytes] = {}
+    for cp in positions:
+        piece = ordered[max(0, bisect.bisect_right(piece_starts, cp) - 1)]
+        if not piece.cp <= cp < piece.cp + len(piece.text):
+            continue
+        fc = piece.fc + (cp - piece.cp) * piece.width
+        at = bisect.bisect_right(starts, fc) - 1
+        if at < 0 or fc >= runs[at][1]:
+            continue
+        image = picture_bytes(data, runs[at][2])
+        if image is not None:
+            found[cp] = image
+    return found
+
+
+def _location(grpprl: bytes) -> int | None:
+    found = sprms(grpprl)
+    if found.get(SPRM_SPECIAL, b"\0")[:1] == b"\0" or len(found.get(SPRM_PIC_LOCATION, b"")) != 4:
+        return None
+    return int.from_bytes(found[SPRM_PIC_LOCATION], "little")
+
+
+def picture_bytes(data: bytes, offset: int) -> bytes | None:
+    """The image of the PICF at `offset` of the Data stream, as a file an image library opens, or None."""
+    if offset + 0x44 > len(data):
+        return None
+    size, header = struct.unpack_from("<IH", data, offset)
+    kind = struct.unpack_from("<H", data, offset + 6)[0]
+    if kind not in (MM_SHAPE, MM_SHAPEFILE) or header < 0x44:
+        return None
+    end = min(offset + size, len(data))
+    at = offset + header
+    if kind == MM_SHAPEFILE and at < end:
+        at += 1 + data[at]  # the picture's name
+    return _blip(data, at, end, 0)
+
+
+def _blip(data: bytes, at: int, end: int, depth: int) -> bytes | None:
+    """The first image blip among the OfficeArt records from `at` to `end`."""
+    while at + 8 <= end:
+        version_instance, record, length = struct.unpack_from("<HHI", data, at)
+        body, after = at + 8, min(at + 8 + length, end)
+        if version_instance & 0xF == _CONTAINER and depth < MAX_DEPTH:
+            found = _blip(data, body, after, depth + 1)
+        elif record == _FBSE and body + 36 <= after and depth < MAX_DEPTH:
+            found = _blip(data, body + 36 + data[body + 33], after, depth + 1)  # after the FBSE and its name
+        elif record in _BLIPS:
+            found = _image(data[body + 16 * (2 if version_instance >> 4 & 1 else 1) + 1 : after], _BLIPS[record])
+        else:
+            found = None
+        if found is not None:
+            return found
+        at = body + length
+    return None
+
+
+def _image(blip: bytes, kind: str) -> bytes | None:
+    if not blip:
+        return None
+    if kind != "dib":
+        return blip
+    if len(blip) < 40:
+        return None
+    # A DIB is a BMP file without its file header: the header says where the pixels start.
+    header_size, _, _, _, bits = struct.unpack_from("<IiiHH", blip, 0)
+    colours = struct.unpack_from("<I", blip, 32)[0] or (1 << bits if bits <= 8 else 0)
+    pixels = BMP_FILE_HEADER + header_size + 4 * colours
+    return b"BM" + struct.pack("<IHHI", BMP_FILE_HEADER + len(blip), 0, 0, pixels) + blip
