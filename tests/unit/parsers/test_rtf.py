@@ -193,3 +193,26 @@ def test_corpus_rtf_files(corpus_dir: Path) -> None:
         assert expected in text
     assert "Michael McCandless" not in text
     assert any(isinstance(block, Table) for block in various.blocks())
+
+
+def test_png_and_jpeg_pictures_are_images_after_their_paragraphs() -> None:
+    """Word writes a picture twice: {\\*\\shppict{\\pict\\pngblip …}} and a metafile copy in {\\nonshppict} for older
+    readers; a header's logo is page furniture, and a metafile is not read."""
+    from docshelf.model import Image
+    from docshelf.parsers import parse_with_assets
+    from tests.support.image_fixtures import logo
+
+    png, jpeg = logo((120, 60)), logo((90, 45), seed=1, fmt="JPEG")
+    rtf = (
+        rb"{\rtf1\ansi{\fonttbl{\f0 Times;}}{\header\pard{\pict\pngblip " + png.hex().encode() + rb"}\par}"
+        rb"\pard Before {\*\shppict{\pict{\*\picprop{\sp{\sn wzName}{\sv logo}}}\picw120\pngblip" + b"\n"
+        + png.hex().encode() + rb"}}{\nonshppict{\pict\wmetafile8 0100090000}} after.\par"
+        rb"\pard{\pict\jpegblip\bin" + str(len(jpeg)).encode() + b" " + jpeg + rb"}\par"
+        rb"\pard{\pict\wmetafile8 010009000003}\par\pard The end.\par}"
+    )  # fmt: skip
+    document, assets = parse_with_assets(rtf, "t.rtf")
+    blocks = list(document.blocks())
+    assert [block.kind for block in blocks] == ["paragraph", "image", "image", "paragraph"]
+    assert blocks[0].text == "Before after."
+    sizes = [(block.width, block.height) for block in blocks if isinstance(block, Image)]
+    assert sizes == [(120, 60), (90, 45)] and len(assets) == 2

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from docshelf.assets.collect import AssetCollector
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
@@ -43,6 +44,10 @@ SKIPPED_DESTINATIONS = frozenset(
         "filetbl", "password", "fldtype", "objdata", "result", "blipuid", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl",
     }
 )  # fmt: skip
+# The picture formats read (\pngblip, \jpegblip); metafiles and device-dependent bitmaps have no renderer here.
+PICTURE_KINDS = {"pngblip": "png", "jpegblip": "jpeg"}
+MAX_PICTURE_HEX = 64 * 1024 * 1024  # hex digits of one picture kept (32 MB of image)
+_NOT_HEX = re.compile(rb"[^0-9a-fA-F]")
 # A page's running parts. One never holds another, so a part opened inside one means the first was never closed
 # (LibreOffice 7 writes headers holding a picture one `}` short), and the reader closes it.
 PAGE_PARTS = frozenset({"header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"})
@@ -87,8 +92,13 @@ class _Output:
 
 
 class RtfReader:
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, collector: AssetCollector | None = None) -> None:
         self.data = data
+        self.collector = collector  # where the pictures' images go (None: pictures not read)
+        self.picture = bytearray()  # the hex digits of the picture being read
+        self.picture_bin = b""  # or its bytes, given by \bin
+        self.picture_kind = ""
+        self.cited_pictures: list[Block] = []  # the images of the paragraph being read
         self.codepage = 1252
         self.font_codepages: dict[int, int] = {}
         self.style_names: dict[int, list[str]] = {}
@@ -135,7 +145,7 @@ class RtfReader:
                 if word is not None:
                     number = int(argument) if argument is not None else None
                     if word == b"bin" and number:
-                        pos += max(number, 0)
+                        pos = self._binary(pos, number)
                         continue
                     self._control(word.decode("ascii"), number)
                 elif symbol is not None:
@@ -156,6 +166,12 @@ class RtfReader:
             blocks = formatted_headings(blocks, self.looks)
         return numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
 
+    def _binary(self, pos: int, size: int) -> int:
+        """Past `size` bytes of \bin data at `pos`: a picture's bytes, else skipped."""
+        if self.state.destination == "pict" and not self.state.skip:
+            self.picture_bin = self.data[pos : pos + min(max(size, 0), MAX_PICTURE_HEX // 2)]
+        return pos + max(size, 0)
+
     def document_title(self) -> str:
         """The last \\title (a \\upr pair stores the ANSI fallback first, the Unicode one last)."""
         titles = [" ".join(_join_surrogates(title).split()) for title in self.title]
@@ -166,6 +182,10 @@ class RtfReader:
         return self.notes if destination == "footnote" else self.box if destination == "shptxt" else self.body
 
     def _bytes(self, raw: bytes) -> None:
+        if self.state.destination == "pict" and not self.state.skip:
+            if len(self.picture) < MAX_PICTURE_HEX:
+                self.picture.extend(raw)
+            return
         if self.skip_chars:
             dropped = min(self.skip_chars, len(raw))
             self.skip_chars -= dropped
@@ -244,9 +264,18 @@ class RtfReader:
         state = self.state
         if self.ignorable_next:
             self.ignorable_next = False
+            if word == "shppict":  # a picture as Word draws it; {\nonshppict} is the same for older readers
+                return True
             if word not in ("footnote", "title", "ud", "shpinst"):
                 state.skip = True
                 return True
+        if word == "pict" and not state.skip and self.collector is not None:
+            state.destination = "pict"
+            self.picture, self.picture_kind = bytearray(), ""
+            return True
+        if state.destination == "pict" and word in PICTURE_KINDS:
+            self.picture_kind = PICTURE_KINDS[word]
+            return True
         if word in ("fonttbl", "stylesheet", "footnote", "info", "listtext", "shpinst"):
             state.destination = word
         elif word == "shptxt" and state.destination == "shpinst":
@@ -365,6 +394,8 @@ class RtfReader:
                 self._cite_box()
             elif destination == "listtext":
                 self._list_label()
+            elif destination == "pict":
+                self._cite_picture()
         if self.stack:
             self.state = self.stack.pop()
 
@@ -385,9 +416,28 @@ class RtfReader:
         self.box.text.clear()
         self.cited_boxes += [Paragraph(text=line, page=1) for line in text.split("\n") if line]
 
+    def _cite_picture(self) -> None:
+        """Close a picture: a PNG or JPEG waits as an image for the block holding it (a metafile is not read)."""
+        hex_digits, self.picture = bytes(self.picture), bytearray()
+        if not self.picture_kind or self.collector is None:
+            return
+        try:
+            data = self.picture_bin or bytes.fromhex(_NOT_HEX.sub(b"", hex_digits).decode("ascii")[:MAX_PICTURE_HEX])
+        except ValueError:  # an odd number of digits: cut short
+            return
+        finally:
+            self.picture_bin = b""
+        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with pictures
+
+        image = self.collector.image(prepare_bytes(data), page=1)
+        if image is not None:
+            self.cited_pictures.append(image)
+
     def _place_cited_notes(self) -> None:
+        self.body.blocks.extend(self.cited_pictures)
         self.body.blocks.extend(self.cited_notes)
         self.body.blocks.extend(self.cited_boxes)
+        self.cited_pictures.clear()
         self.cited_notes.clear()
         self.cited_boxes.clear()
 
@@ -417,6 +467,9 @@ class RtfReader:
         if not text:
             if self.state.destination == "" and self._monospace():  # an empty line inside a code block
                 self.code.add(self.body.blocks, "", 1)
+            if not self.state.in_table:  # a picture in a paragraph of its own
+                self.body.blocks.extend(self.cited_pictures)
+                self.cited_pictures.clear()
             return
         self.text_chars += other + monospace
         level = self._heading_level()
