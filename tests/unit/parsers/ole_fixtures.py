@@ -120,7 +120,7 @@ def word97_document(
         characters = dict(characters or {})
         paragraphs = list(paragraphs)
         for index, png in pictures.items():
-            paragraphs[index] = "\x01"
+            paragraphs[index] = "\x01\x07" if paragraphs[index].endswith("\x07") else "\x01"  # a cell's picture
             location = struct.pack("<HB", 0x0855, 1) + struct.pack("<HI", 0x6A03, len(data_stream))
             characters[index] = characters.get(index, b"") + location
             data_stream += _picf(png)

@@ -738,10 +738,13 @@ def test_a_word97_files_inline_pictures_are_images_after_their_paragraphs() -> N
     from docshelf.parsers import parse_with_assets
     from tests.support.image_fixtures import logo
 
-    picture = logo((120, 60))
-    data = word97_document(["Before the picture.", "", "After it."], headings={}, pictures={1: picture})
+    picture, in_cell = logo((120, 60)), logo((90, 45), seed=2)
+    paragraphs = ["Before the picture.", "", "After it.", "Part\x07", "\x07", "\x07", "The end."]
+    properties = {3: IN_CELL, 4: IN_CELL, 5: _row_end([0, 1000, 2000], [0, 0])}
+    data = word97_document(paragraphs, properties=properties, pictures={1: picture, 4: in_cell})
     document, assets = parse_with_assets(data, "pictures.doc")
     blocks = list(document.blocks())
-    assert [block.kind for block in blocks] == ["paragraph", "image", "paragraph"]
-    image = blocks[1]
-    assert isinstance(image, Image) and image.asset_ref in assets and (image.width, image.height) == (120, 60)
+    assert [block.kind for block in blocks] == ["paragraph", "image", "paragraph", "table", "image", "paragraph"]
+    images = [block for block in blocks if isinstance(block, Image)]
+    assert [(image.width, image.height) for image in images] == [(120, 60), (90, 45)]  # a cell's after its table
+    assert {image.asset_ref for image in images} == set(assets)

@@ -324,3 +324,25 @@ def test_formula_objects_past_the_bound_stay_out_of_the_text(monkeypatch: pytest
     }
     document = parse(build_zip(members, mimetype=ODT_MIME), filename="two.odt", limits=ParseLimits())
     assert [block.text for block in document.blocks if isinstance(block, Paragraph)] == ["First $E=mc^{2}$ then ."]
+
+
+def test_a_picture_in_a_table_cell_follows_its_table_as_in_docx() -> None:
+    from docshelf.parsers.office.odt import parse as parse_odt_file
+    from tests.support.image_fixtures import logo
+
+    body = (
+        "<table:table><table:table-row><table:table-cell><text:p>Boiler</text:p></table:table-cell>"
+        '<table:table-cell><text:p><draw:frame><draw:image xlink:href="Pictures/boiler.png"/>'
+        "<svg:title>The boiler</svg:title></draw:frame></text:p></table:table-cell></table:table-row></table:table>"
+        "<text:p>After the table.</text:p>"
+    )
+    content = f"<office:document-content {NAMESPACES}><office:body><office:text>{body}</office:text></office:body>"
+    data = build_zip(
+        {"content.xml": (content + "</office:document-content>").encode(), "META-INF/manifest.xml": b"<m/>",
+         "Pictures/boiler.png": logo((100, 50))},
+        mimetype=ODT_MIME,
+    )  # fmt: skip
+    parsed = parse_odt_file(data, filename="t.odt", limits=ParseLimits())
+    assert [block.kind for block in parsed.blocks] == ["table", "image", "paragraph"]
+    image = parsed.blocks[1]
+    assert isinstance(image, Image) and image.alt_text == "The boiler" and image.asset_ref in parsed.assets

@@ -267,6 +267,7 @@ class _Reader:
         self.spans: dict[int, tuple[int, int, int]] = {}  # each body paragraph's characters and style, by its id
         self.pictures: dict[int, bytes] = {}  # inline pictures by position, placed after their paragraphs
         self.collector: AssetCollector | None = None
+        self.table_pictures: list[Block] = []  # the pictures of the table being read's cells
 
     @property
     def page(self) -> int:
@@ -286,10 +287,13 @@ class _Reader:
             if props is not None and props.list_id:  # Word counts an empty item too, but shows nothing
                 label = self.lists.next_label(str(props.list_id), props.list_level)
                 piece = f"{label} {piece}" if label and piece.strip() else piece
-            if mark == "\x07":
-                self.cell_mark(piece, props)
-            elif props.in_table if props is not None else self.in_row():
-                self.cell_paragraph(piece, props)
+            if mark == "\x07" or (props.in_table if props is not None else self.in_row()):
+                if PICTURE in raw:  # a cell's pictures follow its table
+                    self.table_pictures += self.pictures_of(raw, start + found.start(1))
+                if mark == "\x07":
+                    self.cell_mark(piece, props)
+                else:
+                    self.cell_paragraph(piece, props)
             elif props is not None and props.code:  # a line of code (its line breaks kept), or an empty one
                 self.close_table()
                 self.code.add(self.pages[-1], piece.replace("\x0b", "\n"), self.page)
@@ -300,7 +304,7 @@ class _Reader:
                 span = (start + found.start(1), start + found.start(2), props.style if props is not None else 0)
                 self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0, span=span)
                 if PICTURE in raw:
-                    self.place_pictures(raw, start + found.start(1))
+                    self.pages[-1] += self.pictures_of(raw, start + found.start(1))
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
 
@@ -369,6 +373,8 @@ class _Reader:
             self.rows.clear()
             self.shapes.clear()
             self._flush()
+        self.pages[-1] += self.table_pictures
+        self.table_pictures = []
         self.width = 0
         self.header_rows = 0
 
@@ -396,17 +402,18 @@ class _Reader:
                     self.spans[id(self.pages[-1][-1])] = span
         self._flush()
 
-    def place_pictures(self, raw: str, start: int) -> None:
+    def pictures_of(self, raw: str, start: int) -> list[Block]:
         """The images of the inline pictures among `raw`'s characters (from position `start`)."""
         if self.collector is None:
-            return
+            return []
         from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with pictures
 
+        found: list[Block] = []
         for at, character in enumerate(raw):
             image = self.pictures.get(start + at) if character == PICTURE else None
             block = self.collector.image(prepare_bytes(image), page=self.page) if image is not None else None
-            if block is not None:
-                self.pages[-1].append(block)
+            found += [block] if block is not None else []
+        return found
 
     def _cite(self, raw: str, start: int) -> str:
         """`raw` (the characters from position `start`) with the marks of the notes it cites; the notes and text

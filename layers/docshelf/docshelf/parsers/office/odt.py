@@ -257,6 +257,7 @@ class OdtWalker:
     def table(self, node: etree._Element) -> None:
         cells: list[RawCell] = []
         notes: list[Paragraph] = []
+        pictures: list[Image] = []  # the cells' pictures, after the table as in DOCX
         rows = list(_table_rows(node))
         header_rows = sum(1 for _, in_header in rows if in_header)
         n_cols = 0
@@ -268,7 +269,10 @@ class OdtWalker:
                     continue
                 repeat = min(_int(cell.get(f"{{{TABLE}}}number-columns-repeated"), 1), 1024)
                 if cell_name == "table-cell":
-                    lines, cell_notes = _cell_lines(cell, self.heading_levels, self.numbering)
+                    lines, cell_notes, cell_pictures = _cell_lines(
+                        cell, self.heading_levels, self.numbering, self.images_found
+                    )
+                    pictures.extend(cell_pictures)
                     text = "\n".join(lines)
                     notes.extend(cell_notes)
                     rowspan = _int(cell.get(f"{{{TABLE}}}number-rows-spanned"), 1)
@@ -283,6 +287,7 @@ class OdtWalker:
         if any(cell.text for cell in cells):
             n_cols = max(n_cols, max(cell.col + cell.colspan for cell in cells))
             self.blocks.append(compact_table(cells, len(rows), n_cols, header_rows=header_rows, page=1, caption=""))
+        self.blocks.extend(pictures)
         self.notes(notes)
 
 
@@ -298,10 +303,13 @@ def _table_rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
 
 
 def _cell_lines(
-    cell: etree._Element, heading_levels: dict[str, int], numbering: Numbering | None = None
-) -> tuple[list[str], list[Paragraph]]:
-    """The text lines of a cell (or a note body) and the notes they cite."""
-    walker = OdtWalker(heading_levels, ImageSource(lambda src: None), numbering)  # a cell's pictures stay alt text
+    cell: etree._Element,
+    heading_levels: dict[str, int],
+    numbering: Numbering | None = None,
+    images: ImageSource | None = None,
+) -> tuple[list[str], list[Paragraph], list[Image]]:
+    """The text lines of a cell (or a note body), the notes they cite and, with `images`, its pictures."""
+    walker = OdtWalker(heading_levels, images or ImageSource(lambda src: None), numbering)
     walker.held_notes = []
     walker.walk(cell)
     lines = [
@@ -309,7 +317,8 @@ def _cell_lines(
         for block in walker.blocks
         if block.kind in ("paragraph", "heading", "table")
     ]
-    return lines, walker.held_notes
+    pictures = [block for block in walker.blocks if isinstance(block, Image) and images is not None]
+    return lines, walker.held_notes, pictures
 
 
 def _int(value: object, default: int) -> int:
