@@ -132,3 +132,14 @@ def test_captions_from_word_caption_style_and_html_figcaption() -> None:
     ).encode()
     document, _ = parse_with_assets(page, "c.html")
     assert [(i.caption, i.alt_text) for i in _images(document)] == [("Figure 2: Valve body", "Logo")]
+
+
+def test_html_pictures_in_a_data_tables_cells_follow_the_table_as_in_docx() -> None:
+    page = f"""<html><body><p>Parts:</p><table><tr><th>Part</th><th>Picture</th></tr>
+    <tr><td>Valve</td><td><img src="{data_uri(LOGO)}" alt="The valve"></td></tr>
+    <tr><td>Seal</td><td><img src="https://example.com/seal.png" alt="The seal"></td></tr></table>
+    <p>After the table.</p></body></html>"""
+    document, assets = parse_with_assets(page.encode(), "parts.html")
+    assert _kinds(document) == ["paragraph", "table", "image", "paragraph"]
+    assert [(i.asset_ref, i.alt_text) for i in _images(document)] == [(LOGO_REF, "The valve")]  # a URL stays text
+    assert assets == {LOGO_REF: LOGO}

@@ -414,6 +414,21 @@ class HtmlBlockWalker:
         )
         if table is not None:
             self.blocks.append(table)
+            self.blocks.extend(self._cell_pictures(element))
+
+    def _cell_pictures(self, table: etree._Element) -> list[Block]:
+        """The pictures in a data table's cells whose bytes are here (a package member, a `data:` URI), after the
+        table as in a DOCX; the cells keep their alt text."""
+        if self.images is None:
+            return []
+        found: list[Block] = []
+        for element in table.iter("img"):
+            if is_dropped(element) or math_image_latex(element) is not None:
+                continue
+            alt = normalise_inline(str(element.get("alt") or element.get("title") or ""))
+            image = self.images.image(str(element.get("src", "")), page=self.page, alt_text=alt)
+            found += [image] if isinstance(image, Image) else []
+        return found
 
 
 def _dimension(value: object) -> int | None:
