@@ -43,7 +43,7 @@ def test_every_format_has_a_parser_a_media_type_and_extensions(fmt: Format) -> N
 def test_names_extensions_and_media_types_are_unique() -> None:
     names = [fmt.name for fmt in FORMATS]
     extensions = [ext for fmt in FORMATS for ext in fmt.extensions]
-    media_types = [fmt.media_type for fmt in FORMATS]
+    media_types = [media_type for fmt in FORMATS for media_type in (fmt.media_type, *fmt.more_media_types)]
     assert len(set(names)) == len(names)
     assert len(set(extensions)) == len(extensions)
     assert len(set(media_types)) == len(media_types)
@@ -58,8 +58,15 @@ def test_every_markup_format_has_a_sample() -> None:
 def test_detection_by_extension_and_media_type_follows_the_table(fmt: Format) -> None:
     for ext in fmt.extensions:
         assert extension_format(f"dir/File{ext.upper()}") == fmt.name
-    assert media_type_format(f"{fmt.media_type}; charset=utf-8") == fmt.name
-    assert detect_format(b"plain words", "upload", fmt.media_type) == fmt.name
+    for media_type in (fmt.media_type, *fmt.more_media_types):
+        assert media_type_format(f"{media_type}; charset=utf-8") == fmt.name
+        assert detect_format(b"plain words", "upload", media_type) == fmt.name
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.detection == "zip" and not f.zip_member], ids=lambda f: f.name)
+def test_an_opendocument_template_is_known_by_its_mimetype_member(fmt: Format) -> None:
+    for media_type in fmt.more_media_types:
+        assert detect_format(build_zip({"content.xml": b"<x/>"}, mimetype=media_type), "upload.bin") == fmt.name
 
 
 @pytest.mark.parametrize("fmt", [f for f in FORMATS if f.detection != "name"], ids=lambda fmt: fmt.name)

@@ -411,3 +411,34 @@ def test_pptx_matches_the_reference_conversion(corpus_dir: Path) -> None:
     assert text >= 0.95
     assert headings >= 0.8
     assert cells >= 0.9
+
+
+PRESENTATION_MAIN = b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"
+
+
+@pytest.mark.parametrize(
+    ("main_type", "name"),
+    [
+        ("application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml", "show.ppsx"),
+        ("application/vnd.openxmlformats-officedocument.presentationml.template.main+xml", "template.potx"),
+        ("application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml", "show.ppsm"),
+    ],
+)
+def test_a_slide_show_or_template_is_read_as_a_presentation(main_type: str, name: str) -> None:
+    """PowerPoint types a .ppsx's or .potx's main part as a slide show's or template's, which python-pptx refuses."""
+    import zipfile
+
+    presentation = pptx.Presentation()
+    presentation.slides.add_slide(presentation.slide_layouts[TITLE_ONLY]).shapes.title.text = "Safety briefing"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(saved_bytes(presentation))) as source, zipfile.ZipFile(buffer, "w") as target:
+        for member in source.infolist():
+            content = source.read(member)
+            if member.filename == "[Content_Types].xml":
+                content = content.replace(PRESENTATION_MAIN, main_type.encode())
+            target.writestr(member, content)
+    data = buffer.getvalue()
+    assert main_type.encode() in zipfile.ZipFile(io.BytesIO(data)).read("[Content_Types].xml")
+    with pytest.raises(ValueError, match="not a PowerPoint file"):
+        pptx.Presentation(io.BytesIO(data))
+    assert texts(parse_bytes(data, name).blocks()) == ["Safety briefing"]

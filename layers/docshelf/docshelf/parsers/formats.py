@@ -31,6 +31,7 @@ class Format:
     magic_within: int = 0
     zip_member: str = ""
     ole_streams: tuple[str, ...] = ()
+    more_media_types: tuple[str, ...] = ()  # its templates' and variants', read the same way
 
     @property
     def parser_name(self) -> str:
@@ -45,25 +46,31 @@ FORMATS: tuple[Format, ...] = (
         "docx",
         "office.docx",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        (".docx", ".docm"),
+        (".docx", ".docm", ".dotx", ".dotm"),
         "zip",
         zip_member="word/document.xml",
+        more_media_types=("application/vnd.openxmlformats-officedocument.wordprocessingml.template",),
     ),
     Format(
         "pptx",
         "office.pptx",
         "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        (".pptx", ".pptm"),
+        (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm"),
         "zip",
         zip_member="ppt/presentation.xml",
+        more_media_types=(
+            "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
+            "application/vnd.openxmlformats-officedocument.presentationml.template",
+        ),
     ),
     Format(
         "xlsx",
         "sheets.xlsx",
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        (".xlsx", ".xlsm"),
+        (".xlsx", ".xlsm", ".xltx", ".xltm"),
         "zip",
         zip_member="xl/workbook.xml",
+        more_media_types=("application/vnd.openxmlformats-officedocument.spreadsheetml.template",),
     ),
     # Word and PowerPoint files may embed a workbook (a `Workbook` stream deeper down): their own streams first.
     Format("doc", "office.doc", "application/msword", (".doc", ".dot"), "ole", ole_streams=("WordDocument",)),
@@ -84,9 +91,30 @@ FORMATS: tuple[Format, ...] = (
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
-    Format("odt", "office.odt", "application/vnd.oasis.opendocument.text", (".odt",), "zip"),
-    Format("ods", "sheets.ods", "application/vnd.oasis.opendocument.spreadsheet", (".ods",), "zip"),
-    Format("odp", "office.odp", "application/vnd.oasis.opendocument.presentation", (".odp",), "zip"),
+    Format(
+        "odt",
+        "office.odt",
+        "application/vnd.oasis.opendocument.text",
+        (".odt", ".ott"),
+        "zip",
+        more_media_types=("application/vnd.oasis.opendocument.text-template",),
+    ),
+    Format(
+        "ods",
+        "sheets.ods",
+        "application/vnd.oasis.opendocument.spreadsheet",
+        (".ods", ".ots"),
+        "zip",
+        more_media_types=("application/vnd.oasis.opendocument.spreadsheet-template",),
+    ),
+    Format(
+        "odp",
+        "office.odp",
+        "application/vnd.oasis.opendocument.presentation",
+        (".odp", ".otp"),
+        "zip",
+        more_media_types=("application/vnd.oasis.opendocument.presentation-template",),
+    ),
     Format("epub", "markup.epub", "application/epub+zip", (".epub",), "zip"),
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
     Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),
@@ -104,4 +132,6 @@ FORMATS: tuple[Format, ...] = (
 
 BY_NAME: dict[str, Format] = {fmt.name: fmt for fmt in FORMATS}
 BY_EXTENSION: dict[str, Format] = {ext: fmt for fmt in FORMATS for ext in fmt.extensions}
-BY_MEDIA_TYPE: dict[str, Format] = {fmt.media_type: fmt for fmt in FORMATS}
+BY_MEDIA_TYPE: dict[str, Format] = {
+    media_type: fmt for fmt in FORMATS for media_type in (fmt.media_type, *fmt.more_media_types)
+}

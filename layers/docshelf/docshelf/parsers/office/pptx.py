@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 import zlib
 from typing import Any
@@ -38,7 +39,12 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     what = f"PPTX file {filename!r}"
     check_package(data, limits, what=what)
     try:
-        presentation = Presentation(io.BytesIO(data))
+        try:
+            presentation = Presentation(io.BytesIO(data))
+        except ValueError as exc:  # a slide show (.ppsx) or template (.potx): python-pptx opens presentations only
+            if "not a PowerPoint file" not in str(exc):
+                raise
+            presentation = Presentation(io.BytesIO(as_presentation(data)))
         slides = list(presentation.slides)
     except _OPEN_ERRORS as exc:
         raise CorruptDocumentError(f"{what} could not be read: {type(exc).__name__}: {exc}") from exc
@@ -63,6 +69,26 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         warnings=warnings,
         assets=collector.assets,
     )
+
+
+# The main part's content type of a slide show or template, macro-enabled or not: read as a presentation's.
+_SHOW_OR_TEMPLATE = re.compile(
+    rb"application/vnd\.(?:openxmlformats-officedocument\.presentationml|ms-powerpoint)\.(?:slideshow|template)"
+    rb"(?:\.macroEnabled)?\.main\+xml"
+)
+_PRESENTATION_MAIN = b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"
+
+
+def as_presentation(data: bytes) -> bytes:
+    """The package with its main part typed as a presentation's (its other members as they are)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            content = source.read(member)
+            if member.filename == "[Content_Types].xml":
+                content = _SHOW_OR_TEMPLATE.sub(_PRESENTATION_MAIN, content)
+            target.writestr(member, content)
+    return buffer.getvalue()
 
 
 def _repeated_furniture(slides: list[Any]) -> frozenset[str]:
