@@ -129,3 +129,42 @@ def test_detected_and_refused_like_any_opendocument_file(kind: str, mimetype: st
         parse_bytes(zip_bomb("content.xml", mimetype=mimetype), name)
     with pytest.raises(CorruptDocumentError):
         parse_bytes(build_zip({"META-INF/manifest.xml": b"<m/>"}, mimetype=mimetype), name)
+
+
+def flat(kind: str, body: str, mimetype: str) -> bytes:
+    """A flat OpenDocument file: the package's meta and body in one office:document (`.fodt`, `.fods`, `.fodp`)."""
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document {SPACES} office:version="1.3" '
+        f'office:mimetype="{mimetype}"><office:meta><dc:title>Flat title</dc:title></office:meta>'
+        f"<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("kind", "mimetype", "fmt"),
+    [
+        ("text", "application/vnd.oasis.opendocument.text", "odt"),
+        ("spreadsheet", ODS_MIME, "ods"),
+        ("presentation", ODP_MIME, "odp"),
+    ],
+)
+def test_a_flat_opendocument_file_reads_as_its_package_does(kind: str, mimetype: str, fmt: str) -> None:
+    """LibreOffice's flat XML formats: they read as generic XML before (its settings' values as paragraphs)."""
+    body = {
+        "text": f'<text:h text:outline-level="1">Pumps</text:h><text:p>Check the seals.<draw:frame>'
+        f"<draw:image><office:binary-data>{photo().hex() and __import__('base64').b64encode(photo()).decode()}"
+        "</office:binary-data></draw:image><svg:title>A pump</svg:title></draw:frame></text:p>",
+        "spreadsheet": f'<table:table table:name="Parts"><table:table-row>{cell("Seal")}{cell("4", "float")}'
+        "</table:table-row></table:table>",
+        "presentation": '<draw:page><draw:frame presentation:class="title"><draw:text-box><text:p>Pumps</text:p>'
+        "</draw:text-box></draw:frame></draw:page>",
+    }[kind]
+    data = flat(kind, body, mimetype)
+    assert detect_format(data, "upload.xml") == fmt and detect_format(data, "upload") == fmt
+    flat_document = parse_bytes(data, f"flat.fo{fmt[-1]}")
+    packaged = parse_bytes(package(kind, body, mimetype), f"packaged.{fmt}")
+    assert [(b.kind, getattr(b, "text", "")) for b in flat_document.blocks() if b.kind != "image"] == [
+        (b.kind, getattr(b, "text", "")) for b in packaged.blocks() if b.kind != "image"
+    ]
+    if kind == "text":  # its picture is inline data, the package's a member it lacks here
+        assert [block.kind for block in flat_document.blocks()] == ["heading", "paragraph", "image"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
@@ -14,6 +15,11 @@ _TEXT_FORMATS = frozenset(fmt.name for fmt in FORMATS if fmt.detection in ("mark
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP_MAGIC = b"PK\x03\x04"
+# A flat OpenDocument file is one XML file whose root, office:document, names its media type in office:mimetype,
+# after the root's namespace declarations (LibreOffice writes some 2 KB of them).
+FLAT_WINDOW = 16_384
+OFFICE_NAMESPACE = b"urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+_FLAT_ROOT = re.compile(rb"<(?:[\w.-]+:)?document\s[^>]*?\b[\w.-]+:mimetype=\"([^\"<>]{1,100})\"")
 
 
 def extension_format(filename: str) -> str | None:
@@ -55,7 +61,17 @@ def _sniff(data: bytes, by_name: str | None, limits: ParseLimits, filename: str)
         return _zip_format(data, limits, filename) or by_name
     if head.startswith(OLE_MAGIC):
         return _ole_format(data)
-    return _text_format(head, by_name)
+    flat = BY_MEDIA_TYPE.get(flat_mimetype(data) or "")
+    return flat.name if flat is not None else _text_format(head, by_name)
+
+
+def flat_mimetype(data: bytes) -> str | None:
+    """The media type a flat OpenDocument file (`.fodt`, `.fods`, `.fodp`: the package as one XML file) names."""
+    window = data[:FLAT_WINDOW]
+    if OFFICE_NAMESPACE not in window:
+        return None
+    found = _FLAT_ROOT.search(window)
+    return found.group(1).decode("ascii", "replace").strip() if found else None
 
 
 def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:

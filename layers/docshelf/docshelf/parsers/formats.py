@@ -10,7 +10,8 @@ from typing import Literal
 
 # How content detection recognises a format (`parsers/detect.py`):
 #   magic   its bytes start with `magic` (anywhere in the first `magic_within` bytes when that is set)
-#   zip     a zip package holding `zip_member`, or whose `mimetype` member is the format's media type
+#   zip     a zip package holding `zip_member`, or whose `mimetype` member is the format's media type (or a flat
+#           OpenDocument file: one XML file whose root names that media type)
 #   ole     an OLE compound file with one of the `ole_streams`
 #   markup  text whose first characters say so (HTML and XML tags)
 #   name    text only the file name (or the media type) tells apart
@@ -95,7 +96,7 @@ FORMATS: tuple[Format, ...] = (
         "odt",
         "office.odt",
         "application/vnd.oasis.opendocument.text",
-        (".odt", ".ott"),
+        (".odt", ".ott", ".fodt"),
         "zip",
         more_media_types=("application/vnd.oasis.opendocument.text-template",),
     ),
@@ -103,7 +104,7 @@ FORMATS: tuple[Format, ...] = (
         "ods",
         "sheets.ods",
         "application/vnd.oasis.opendocument.spreadsheet",
-        (".ods", ".ots"),
+        (".ods", ".ots", ".fods"),
         "zip",
         more_media_types=("application/vnd.oasis.opendocument.spreadsheet-template",),
     ),
@@ -111,7 +112,7 @@ FORMATS: tuple[Format, ...] = (
         "odp",
         "office.odp",
         "application/vnd.oasis.opendocument.presentation",
-        (".odp", ".otp"),
+        (".odp", ".otp", ".fodp"),
         "zip",
         more_media_types=("application/vnd.oasis.opendocument.presentation-template",),
     ),

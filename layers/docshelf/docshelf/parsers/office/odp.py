@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docshelf.assets.collect import ImageSource
+from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.detect import flat_mimetype
 from docshelf.parsers.office.odt import OdtWalker, inline_content
 from docshelf.parsers.office.odt_numbering import Numbering
-from docshelf.parsers.office.opendocument import read_package
+from docshelf.parsers.office.opendocument import OpenDocument, read_flat, read_package
 from docshelf.parsers.office.pptx import NOTES_PREFIX
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip
@@ -30,15 +31,20 @@ MAX_GROUP_DEPTH = 32
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    if flat_mimetype(data):  # a .fodp: its pictures are inline data
+        return _parsed(read_flat(data, what="ODP"), ImageSource(data_uri_bytes))
     with open_zip(data, limits, what="ODP") as archive:
         package = read_package(archive, limits, what="ODP")
-        images = ImageSource(member_images(archive, limits, what="ODP"))
-        numbering = Numbering.read(*package.roots)
-        slides = [node for node in package.body("presentation", "ODP") if local(node.tag) == "page"]
-        blocks: list[Block] = []
-        for number, slide in enumerate(slides, start=1):
-            read = _slide(slide, OdtWalker({}, images, numbering))
-            blocks.extend(replace(block, page=number) for block in read)
+        return _parsed(package, ImageSource(member_images(archive, limits, what="ODP")))
+
+
+def _parsed(package: OpenDocument, images: ImageSource) -> ParsedContent:
+    numbering = Numbering.read(*package.roots)
+    slides = [node for node in package.body("presentation", "ODP") if local(node.tag) == "page"]
+    blocks: list[Block] = []
+    for number, slide in enumerate(slides, start=1):
+        read = _slide(slide, OdtWalker({}, images, numbering))
+        blocks.extend(replace(block, page=number) for block in read)
     first_title = next((b.text for b in blocks if isinstance(b, Heading) and b.level == 1), "")
     return ParsedContent(
         blocks=blocks,

@@ -8,9 +8,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docshelf.assets.collect import ImageSource
+from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.detect import flat_mimetype
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
@@ -18,7 +19,7 @@ from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verba
 from docshelf.parsers.office.odt_formulas import inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
-from docshelf.parsers.office.opendocument import read_package
+from docshelf.parsers.office.opendocument import OpenDocument, read_flat, read_package
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.xml_safety import local
@@ -47,22 +48,27 @@ _XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    if flat_mimetype(data):  # a .fodt: its pictures are inline data
+        return _parsed(read_flat(data, what="ODT"), ImageSource(data_uri_bytes))
     with open_zip(data, limits, what="ODT") as archive:
         package = read_package(archive, limits, what="ODT")
-        roots, title = package.roots, package.title
         inline_formulas(package.content, archive, limits)
-        images = ImageSource(member_images(archive, limits, what="ODT"))
-        walker = OdtWalker(heading_styles(package.content), images, Numbering.read(*roots), code_styles(roots))
-        walker.walk(package.body("text", "ODT"))
-        blocks = walker.blocks
-        styled = not reads_formatting(blocks)
-        if not styled:  # headings typed bold or larger in the body style
-            looks = OdtLooks(roots)
-            set_as = {index: looks.paragraph_look(node) for index, node in walker.paragraph_nodes.items()}
-            blocks = formatted_headings(blocks, {index: look for index, look in set_as.items() if look is not None})
-        blocks = numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
+        return _parsed(package, ImageSource(member_images(archive, limits, what="ODT")))
+
+
+def _parsed(package: OpenDocument, images: ImageSource) -> ParsedContent:
+    roots = package.roots
+    walker = OdtWalker(heading_styles(package.content), images, Numbering.read(*roots), code_styles(roots))
+    walker.walk(package.body("text", "ODT"))
+    blocks = walker.blocks
+    styled = not reads_formatting(blocks)
+    if not styled:  # headings typed bold or larger in the body style
+        looks = OdtLooks(roots)
+        set_as = {index: looks.paragraph_look(node) for index, node in walker.paragraph_nodes.items()}
+        blocks = formatted_headings(blocks, {index: look for index, look in set_as.items() if look is not None})
+    blocks = numbered_headings(blocks, headings_are_styled=styled)  # `第1章 総則` typed in the body style
     assets = walker.images_found.collector.assets
-    return ParsedContent(blocks=blocks, page_count=1, title=title or walker.title, assets=assets)
+    return ParsedContent(blocks=blocks, page_count=1, title=package.title or walker.title, assets=assets)
 
 
 def code_styles(roots: list[etree._Element]) -> frozenset[str]:
@@ -248,6 +254,9 @@ class OdtWalker:
             if image is None:
                 continue
             href = str(image.get(f"{{{XLINK}}}href", ""))
+            data = next((n for n in image if local(n.tag) == "binary-data"), None)
+            if not href and data is not None and data.text:  # a flat file's picture, inline in base64
+                href = "data:image/png;base64," + "".join(data.text.split())  # any image type: read by its bytes
             block = self.images_found.image(href, page=1, alt_text=alt)
             if block is False and alt:
                 block = Image(page=1, alt_text=alt, asset_ref=href)

@@ -58,5 +58,15 @@ def read_package(archive: zipfile.ZipFile, limits: ParseLimits, *, what: str) ->
     return OpenDocument(content.getroot(), styles, title)
 
 
+def read_flat(data: bytes, *, what: str) -> OpenDocument:
+    """A flat OpenDocument file: content, styles and meta in one `office:document`."""
+    root = parse_xml(data, what=f"flat {what} file").getroot()
+    if local(root.tag) != "document":
+        raise CorruptDocumentError(f"flat {what} file without an office:document root")
+    meta = next((child for child in root if local(child.tag) == "meta"), None)
+    title = next((_text(node) for node in meta.iter() if local(node.tag) == "title"), "") if meta is not None else ""
+    return OpenDocument(root, None, title)
+
+
 def _text(node: etree._Element) -> str:
     return normalise_inline("".join(str(part) for part in node.itertext()))

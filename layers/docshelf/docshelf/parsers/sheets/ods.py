@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from docshelf.model import Block, Heading
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.detect import flat_mimetype
 from docshelf.parsers.office.odt import inline_content
-from docshelf.parsers.office.opendocument import OFFICE, read_package
+from docshelf.parsers.office.opendocument import OFFICE, read_flat, read_package
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.sheets.number_format import general_number
 from docshelf.parsers.sheets.sheet_grid import Box, CellBudget, SheetGrid
@@ -39,8 +40,11 @@ MAX_COLUMNS = 16_384  # Calc's and Excel's last column
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    with open_zip(data, limits, what="ODS") as archive:
-        package = read_package(archive, limits, what="ODS")
+    if flat_mimetype(data):  # a .fods
+        package = read_flat(data, what="ODS")
+    else:
+        with open_zip(data, limits, what="ODS") as archive:
+            package = read_package(archive, limits, what="ODS")
     sheets = [node for node in package.body("spreadsheet", "ODS") if node.tag == f"{{{TABLE}}}table"]
     budget = CellBudget(limits.max_sheet_cells)
     content = ParsedContent(blocks=[], title=package.title or PurePosixPath(filename).name)
