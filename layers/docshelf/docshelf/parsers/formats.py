@@ -117,6 +117,7 @@ FORMATS: tuple[Format, ...] = (
         more_media_types=("application/vnd.oasis.opendocument.presentation-template",),
     ),
     Format("epub", "markup.epub", "application/epub+zip", (".epub",), "zip"),
+    Format("eml", "markup.eml", "message/rfc822", (".eml",), "name"),
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
     Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),
     Format("jpeg", "image", "image/jpeg", (".jpg", ".jpeg", ".jpe"), "magic", magic=b"\xff\xd8\xff"),

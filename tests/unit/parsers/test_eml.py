@@ -1,0 +1,88 @@
+"""E-mail messages (.eml): subject, sender and recipients, the body as a mail client shows it, attachments named."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError
+from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.parsers import parse_bytes, parse_with_assets
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.detect import detect_format
+from docshelf.parsers.markup.eml import parse
+from docshelf.tables import table_grid
+from tests.support.image_fixtures import logo
+
+
+def message() -> EmailMessage:
+    mail = EmailMessage()
+    mail["Subject"] = "Pump PX-9 torque values"
+    mail["From"] = "Ana Silva <ana@example.com>"
+    mail["To"] = "ops@example.com, Bo <bo@example.com>"
+    mail["Date"] = "Mon, 7 Dec 2026 10:00:00 +0000"
+    mail.set_content("Hi team,\n\nThe M10 bolts take 45 Nm.\n\nAna")
+    return mail
+
+
+def test_the_html_body_is_read_as_a_page_with_its_embedded_pictures_and_attachments_named() -> None:
+    mail = message()
+    mail.add_alternative(
+        "<html><body><h1>Torque</h1><p>Hi team,</p><table><tr><th>Bolt</th><th>Torque</th></tr>"
+        "<tr><td>M10</td><td>45 Nm</td></tr></table><p><img src='cid:logo1' alt='ACME'>"
+        "<img src='https://tracker.example.com/p.gif'></p><p>Ana</p></body></html>",
+        subtype="html",
+    )
+    html_part = mail.get_body(preferencelist=("html",))
+    assert isinstance(html_part, EmailMessage)
+    html_part.add_related(logo((120, 60)), "image", "png", cid="<logo1>")
+    mail.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="manual.pdf")
+    forwarded = EmailMessage()
+    forwarded["Subject"] = "Old values"
+    forwarded.set_content("The M10 bolts took 40 Nm.")
+    mail.add_attachment(forwarded)
+    document, assets = parse_with_assets(bytes(mail), "mail.eml")
+    blocks = list(document.blocks())
+    assert document.title == "Pump PX-9 torque values"
+    assert blocks[0] == Heading(text="Pump PX-9 torque values", level=1, page=1, tokens=blocks[0].tokens)
+    assert isinstance(blocks[1], Paragraph) and blocks[1].text == (
+        "From: Ana Silva <ana@example.com>\nTo: ops@example.com, Bo <bo@example.com>\n"
+        "Date: Mon, 07 Dec 2026 10:00:00 +0000"
+    )
+    assert isinstance(blocks[2], Heading) and (blocks[2].text, blocks[2].level) == ("Torque", 2)  # under the subject
+    table = next(block for block in blocks if isinstance(block, Table))
+    assert table_grid(table) == [["Bolt", "Torque"], ["M10", "45 Nm"]]
+    images = [block for block in blocks if isinstance(block, Image)]
+    assert [(image.alt_text, image.asset_ref in assets) for image in images] == [("ACME", True)]  # no URL fetched
+    assert isinstance(blocks[-1], Paragraph)
+    assert blocks[-1].text == "Attachments: manual.pdf, forwarded message 'Old values'"
+
+
+def test_a_plain_message_in_a_legacy_charset_with_an_encoded_subject() -> None:
+    raw = (
+        "From: =?utf-8?b?w4FuZ2VsYQ==?= <a@example.com>\r\nSubject: =?iso-8859-1?q?R=E9sum=E9_des_essais?=\r\n"
+        "Date: not a date\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
+        "Content-Transfer-Encoding: 8bit\r\n\r\nLes essais de la pompe sont termin\xe9s.\r\n\r\n1. R\xe9sultats\r\n"
+    ).encode("latin-1")
+    content = parse(raw, filename="m.eml", limits=ParseLimits())
+    assert content.title == "Résumé des essais"
+    assert content.blocks[1] == Paragraph(text="From: Ángela <a@example.com>\nDate: not a date", page=1)
+    assert Paragraph(text="Les essais de la pompe sont terminés.", page=1) in content.blocks
+
+
+def test_what_is_no_message_or_nests_too_deeply_is_refused_clearly() -> None:
+    with pytest.raises(CorruptDocumentError, match="not an e-mail message"):
+        parse(b"Just some notes\n\nnothing else", filename="notes.eml", limits=ParseLimits())
+    nested = b"From: a@example.com\nSubject: deep\nMIME-Version: 1.0\n"
+    for level in range(3000):
+        nested += b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (level, level)
+    nested += b"Content-Type: text/plain\n\nhello\n"
+    with pytest.raises(CorruptDocumentError, match="nest too deeply"):
+        parse_bytes(nested, "deep.eml")
+
+
+def test_an_eml_is_known_by_its_name_or_media_type() -> None:
+    data = bytes(message())
+    assert detect_format(data, "mail.eml") == "eml"
+    assert detect_format(data, "upload", "message/rfc822") == "eml"
