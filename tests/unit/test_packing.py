@@ -170,7 +170,7 @@ def test_a_header_names_a_page_only_for_a_format_with_pages() -> None:
 
 
 def test_pageless_suffixes_are_the_extensions_of_the_formats_without_pages() -> None:
-    pageless = {"csv", "tsv", "html", "md", "txt", "json", "xml", "rtf", "odt", "eml"}
+    pageless = {"csv", "tsv", "html", "md", "txt", "json", "xml", "rtf", "odt", "eml", "msg"}
     suffixes = {ext for fmt in FORMATS if fmt.name in pageless for ext in fmt.extensions}
     assert suffixes == PAGELESS_SUFFIXES
 

@@ -13,10 +13,11 @@ from pathlib import PurePosixPath
 from docshelf.model import Chunk
 
 # Formats whose parsers read no pages (every block is on page 1): an evidence header names no page for them. The
-# extensions of parsers/formats.py's csv, tsv, html, md, txt, json, xml, rtf, odt and eml (a test keeps them equal).
+# extensions of parsers/formats.py's csv, tsv, html, md, txt, json, xml, rtf, odt, eml and msg (a test keeps them
+# equal).
 PAGELESS_SUFFIXES = frozenset(
     (".csv", ".tsv", ".tab", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".log", ".json", ".jsonl",
-     ".xml", ".nxml", ".rtf", ".odt", ".ott", ".fodt", ".eml")
+     ".xml", ".nxml", ".rtf", ".odt", ".ott", ".fodt", ".eml", ".msg")
 )  # fmt: skip
 
 

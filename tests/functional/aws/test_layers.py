@@ -32,6 +32,7 @@ PARSER_DISTRIBUTIONS = {
     "openpyxl": "openpyxl",
     "xlrd": "xlrd",
     "tinycss2": "tinycss2",
+    "olefile": "olefile",
 }
 
 

@@ -10,29 +10,46 @@ FREE, END, FATSECT = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD
 
 
 def compound_file(streams: dict[str, bytes]) -> bytes:
+    """Streams by name; a name `storage/stream` puts the stream in a storage at the root (one level deep)."""
     # Siblings form a binary search tree ordered as MS-CFB compares names (length first, then upper case): each
     # entry's right sibling is the next name in that order, a valid (if unbalanced) tree.
-    streams = dict(sorted(streams.items(), key=lambda item: (len(item[0]), item[0].upper())))
-    bodies = [body.ljust(max(4096, -(-len(body) // SECTOR) * SECTOR), b"\0") for body in streams.values()]
+    tree: dict[str, dict[str, bytes]] = {}  # storage ("" for the root) -> its streams
+    for name, body in streams.items():
+        storage, _, stream = name.rpartition("/")
+        tree.setdefault(storage, {})[stream] = body
+    order = _cfb_order
+    top = sorted({*tree.get("", {}), *(name for name in tree if name)}, key=order)
+    placed: list[tuple[str, str]] = [("", name) for name in top]  # (parent, name) in directory order after the root
+    for storage in sorted((name for name in tree if name), key=order):
+        placed += [(storage, name) for name in sorted(tree[storage], key=order)]
+    index = {entry: at + 1 for at, entry in enumerate(placed)}
+    files = [(entry, tree[entry[0]][entry[1]]) for entry in placed if entry[1] in tree.get(entry[0], {})]
+    bodies = [body.ljust(max(4096, -(-len(body) // SECTOR) * SECTOR), b"\0") for _, body in files]
     counts = [len(body) // SECTOR for body in bodies]
-    dir_sectors = -(-(len(streams) + 1) // 4)
+    dir_sectors = -(-(len(placed) + 1) // 4)
     data_sectors = sum(counts) + dir_sectors
     fat_sectors = 1
     while (data_sectors + fat_sectors) > fat_sectors * 128:
         fat_sectors += 1
     fat: list[int] = [FATSECT] * fat_sectors
-    starts = []
-    for count in counts:
-        starts.append(len(fat))
+    starts = {}
+    for (entry, _), count in zip(files, counts, strict=True):
+        starts[entry] = len(fat)
         fat.extend([*range(len(fat) + 1, len(fat) + count), END])
     dir_start = len(fat)
     fat.extend([*range(len(fat) + 1, len(fat) + dir_sectors), END])
     fat.extend([FREE] * (fat_sectors * 128 - len(fat)))
-    entries = [_entry("Root Entry", 5, END, 0, child=1 if streams else FREE)]
-    names = list(streams)
-    for index, (name, start) in enumerate(zip(names, starts, strict=True)):
-        right = index + 2 if index + 1 < len(names) else FREE
-        entries.append(_entry(name, 2, start, len(bodies[index]), right=right))
+    entries = [_entry("Root Entry", 5, END, 0, child=1 if placed else FREE)]
+    sizes = {entry: len(body) for (entry, _), body in zip(files, bodies, strict=True)}
+    for parent, name in placed:
+        siblings = [entry for entry in placed if entry[0] == parent]
+        following = siblings.index((parent, name)) + 1
+        right = index[siblings[following]] if following < len(siblings) else FREE
+        if (parent, name) in starts:
+            entries.append(_entry(name, 2, starts[parent, name], sizes[parent, name], right=right))
+        else:
+            first = next((index[entry] for entry in placed if entry[0] == name), FREE)
+            entries.append(_entry(name, 1, 0, 0, child=first, right=right))
     entries += [_entry("", 0, 0, 0)] * (dir_sectors * 4 - len(entries))
     directory = b"".join(entries)
     difat = list(range(fat_sectors)) + [FREE] * (109 - fat_sectors)
@@ -58,6 +75,10 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
     ) + struct.pack("<109I", *difat)
     fat_bytes = struct.pack(f"<{len(fat)}I", *fat)
     return header + fat_bytes + b"".join(bodies) + directory
+
+
+def _cfb_order(name: str) -> tuple[int, str]:
+    return len(name), name.upper()
 
 
 def _entry(name: str, kind: int, start: int, size: int, *, child: int = FREE, right: int = FREE) -> bytes:

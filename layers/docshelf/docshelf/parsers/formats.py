@@ -84,6 +84,9 @@ FORMATS: tuple[Format, ...] = (
         ole_streams=("PowerPoint Document",),
     ),
     Format("xls", "sheets.xls", "application/vnd.ms-excel", (".xls",), "ole", ole_streams=("Workbook", "Book")),
+    Format(
+        "msg", "markup.msg", "application/vnd.ms-outlook", (".msg",), "ole", ole_streams=("__properties_version1.0",)
+    ),
     Format("csv", "sheets.delimited", "text/csv", (".csv",), "name"),
     Format("tsv", "sheets.delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),
     Format("html", "markup.html", "text/html", (".html", ".htm", ".xhtml"), "markup"),

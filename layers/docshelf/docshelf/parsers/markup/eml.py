@@ -1,7 +1,5 @@
-"""E-mail messages (`.eml`: RFC 5322 with MIME parts), as a mail client shows one: the subject a heading; the
-sender, recipients and date; the body — its HTML part read as a web page is (with the pictures it embeds by `cid:`),
-else its plain text; then the names of its attachments. An attachment's content is not read here: it is a document
-of its own.
+"""E-mail messages (`.eml`: RFC 5322 with MIME parts), read by the standard library's email package (encoded
+headers and charsets decoded) and shown as `mail.py` shows a message: its HTML part's pictures embedded by `cid:` kept.
 """
 
 from __future__ import annotations
@@ -13,11 +11,8 @@ from email.message import EmailMessage, Message
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError
-from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.html import parse_html_text
-from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
-from docshelf.parsers.markup.text import text_blocks
+from docshelf.parsers.markup.mail import Mail, mail_content
 
 HEADERS = ("From", "To", "Cc", "Date")
 MESSAGE_HEADERS = frozenset({"from", "to", "subject", "date", "message-id", "received", "mime-version", "sender"})
@@ -34,17 +29,16 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 def _parsed(message: Message) -> ParsedContent:
     if not isinstance(message, EmailMessage) or not MESSAGE_HEADERS & {key.lower() for key in message}:
         raise CorruptDocumentError("not an e-mail message: none of From, To, Subject, Date or Message-ID")
-    subject = " ".join(_header(message, "Subject").split())
-    blocks: list[Block] = [Heading(text=subject, level=1, page=1)] if subject else []
-    sent = [f"{name}: {value}" for name in HEADERS if (value := " ".join(_header(message, name).split()))]
-    if sent:
-        blocks.append(Paragraph(text="\n".join(sent), page=1))
-    images = ImageSource(_cid_resolver(message))
-    blocks += _body(message, images)
-    attached = [_attachment_name(part) for part in _attachments(message)]
-    if attached:
-        blocks.append(Paragraph(text="Attachments: " + ", ".join(attached), page=1))
-    return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=images.collector.assets)
+    body = message.get_body(preferencelist=("html", "plain"))
+    html = _text(body) if body is not None and body.get_content_subtype() == "html" else None
+    mail = Mail(
+        subject=_header(message, "Subject"),
+        sent=[(name, _header(message, name)) for name in HEADERS],
+        html=html,
+        text=_text(body) if body is not None and html is None else None,
+        attachments=[_attachment_name(part) for part in _attachments(message)],
+    )
+    return mail_content(mail, ImageSource(_cid_resolver(message)))
 
 
 def _header(message: Message, name: str) -> str:
@@ -53,27 +47,6 @@ def _header(message: Message, name: str) -> str:
     except (ValueError, TypeError, IndexError):  # a malformed address or date header
         raw = message.get_all(name) or []
         return str(raw[0]) if raw else ""
-
-
-def _body(message: EmailMessage, images: ImageSource) -> list[Block]:
-    part = message.get_body(preferencelist=("html", "plain"))
-    if part is None:
-        return []
-    text = _text(part)
-    if part.get_content_subtype() != "html":
-        return text_blocks(text)
-    root = parse_html_text(text)
-    body = root.find("body")
-    walker = HtmlBlockWalker(page=1, images=images, read_looks=False)
-    blocks = walker.walk(body if body is not None else root)
-    return [_under_subject(block) for block in blocks]
-
-
-def _under_subject(block: Block) -> Block:
-    """A message's own `<h1>` sits under its subject: a level down."""
-    if isinstance(block, Heading):
-        return Heading(text=block.text, level=min(block.level + 1, 6), page=block.page)
-    return block
 
 
 def _text(part: Message) -> str:

@@ -1,0 +1,157 @@
+"""Outlook messages (`.msg`, MS-OXMSG): an OLE compound file whose root streams are the message's properties
+(`__substg1.0_<id><type>`: 001F UTF-16 text, 001E text in the message's code page, 0102 binary), with a storage for
+each attachment (`__attach_version1.0_#…`) and recipient; fixed-size properties such as the dates are entries of the
+`__properties_version1.0` stream. Shown as `mail.py` shows a message: the HTML body (PR_HTML) if it has one, else
+the plain text (PR_BODY); a body only in compressed RTF is not read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import struct
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from docshelf.assets.collect import ImageSource, data_uri_bytes
+from docshelf.errors import CorruptDocumentError
+from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.markup.mail import Mail, mail_content
+from docshelf.parsers.textcodec import decode_report
+
+PROPERTIES = "__properties_version1.0"
+ATTACHMENT = "__attach_version1.0_#"
+SUBJECT, BODY, HTML = 0x0037, 0x1000, 0x1013
+SENDER_NAME, SENDER_EMAIL, SENDER_SMTP = 0x0C1A, 0x0C1F, 0x5D01
+DISPLAY_TO, DISPLAY_CC = 0x0E04, 0x0E03
+SENT_TIME, DELIVERY_TIME = 0x0039, 0x0E06
+CODE_PAGE, INTERNET_CODE_PAGE = 0x3FFD, 0x3FDE
+ATTACH_LONG_NAME, ATTACH_NAME, ATTACH_DISPLAY_NAME, ATTACH_DATA, ATTACH_CONTENT_ID = (
+    0x3707,
+    0x3704,
+    0x3001,
+    0x3701,
+    0x3712,
+)
+UNICODE, STRING8, BINARY, TIME, LONG = 0x001F, 0x001E, 0x0102, 0x0040, 0x0003
+TOP_HEADER = 32  # the root's property stream header; an attachment's is 8 bytes
+MAX_PROPERTY_BYTES = 64 * 1024 * 1024
+MAX_ATTACHMENTS = 1_000
+_FILETIME_EPOCH = dt.datetime(1601, 1, 1, tzinfo=dt.UTC)
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    import olefile
+
+    try:
+        ole = olefile.OleFileIO(io.BytesIO(data))
+    except (OSError, ValueError, struct.error) as exc:
+        raise CorruptDocumentError(f"not a readable Outlook message: {exc}") from exc
+    with ole:
+        try:
+            return _read(_Storage(ole, []))
+        except (OSError, ValueError, struct.error, IndexError) as exc:  # olefile's reports of a damaged file
+            raise CorruptDocumentError(f"unreadable Outlook message: {exc}") from exc
+
+
+class _Storage:
+    """The message's (or an attachment's) properties: `path` is the storage's place in the file."""
+
+    def __init__(self, ole: Any, path: list[str]) -> None:
+        self.ole, self.path = ole, path
+        self.code_page = "cp1252"
+
+    def raw(self, name: str) -> bytes | None:
+        path = [*self.path, name]
+        if not self.ole.exists(path):
+            return None
+        if self.ole.get_size(path) > MAX_PROPERTY_BYTES:
+            return None
+        return bytes(self.ole.openstream(path).read())
+
+    def text(self, tag: int) -> str:
+        found = self.raw(f"__substg1.0_{tag:04X}{UNICODE:04X}")
+        if found is not None:
+            return found.decode("utf-16-le", errors="replace").rstrip("\x00")
+        found = self.raw(f"__substg1.0_{tag:04X}{STRING8:04X}")
+        return found.decode(self.code_page, errors="replace").rstrip("\x00") if found is not None else ""
+
+    def binary(self, tag: int) -> bytes | None:
+        return self.raw(f"__substg1.0_{tag:04X}{BINARY:04X}")
+
+    def fixed(self, header: int) -> dict[int, bytes]:
+        """The fixed-size properties (`__properties_version1.0` entries) by property tag."""
+        stream = self.raw(PROPERTIES) or b""
+        found: dict[int, bytes] = {}
+        for at in range(header, len(stream) - 15, 16):
+            tag = struct.unpack_from("<I", stream, at)[0]
+            if tag:
+                found[tag] = stream[at + 8 : at + 16]
+        return found
+
+
+def _read(message: _Storage) -> ParsedContent:
+    fixed = message.fixed(TOP_HEADER)
+    code_page = fixed.get(INTERNET_CODE_PAGE << 16 | LONG) or fixed.get(CODE_PAGE << 16 | LONG)
+    if code_page is not None:
+        message.code_page = f"cp{struct.unpack_from('<I', code_page)[0]}"
+        try:
+            "".encode(message.code_page)
+        except LookupError:
+            message.code_page = "cp1252"
+    html = (message.binary(HTML) or b"").rstrip(b"\0") or None
+    subject, body, sender = message.text(SUBJECT), message.text(BODY), message.text(SENDER_NAME)
+    if not (subject or body or html or sender):
+        raise CorruptDocumentError("not an Outlook message: no message properties (subject, body or sender)")
+    address = message.text(SENDER_SMTP) or message.text(SENDER_EMAIL)
+    if address and "@" in address and address != sender:
+        sender = f"{sender} <{address}>" if sender else address
+    attachments = _attachments(message)
+    mail = Mail(
+        subject=subject,
+        sent=[("From", sender), ("To", message.text(DISPLAY_TO)), ("Cc", message.text(DISPLAY_CC)),
+              ("Date", _date(fixed.get(SENT_TIME << 16 | TIME) or fixed.get(DELIVERY_TIME << 16 | TIME)))],
+        html=decode_report(html).text if html else None,
+        text=body if not html else None,
+        attachments=[name for name, _, _ in attachments],
+    )  # fmt: skip
+    return mail_content(mail, ImageSource(_resolver(attachments)))
+
+
+def _attachments(message: _Storage) -> list[tuple[str, str, Callable[[], bytes | None]]]:
+    """Each attachment's name, Content-ID and a reader of its bytes, in their order."""
+    names = sorted(
+        {entry[0] for entry in message.ole.listdir(streams=False, storages=True)
+         if len(entry) == 1 and entry[0].startswith(ATTACHMENT)}
+    )[:MAX_ATTACHMENTS]  # fmt: skip
+    found: list[tuple[str, str, Callable[[], bytes | None]]] = []
+    for name in names:
+        storage = _Storage(message.ole, [name])
+        storage.code_page = message.code_page
+        shown = storage.text(ATTACH_LONG_NAME) or storage.text(ATTACH_NAME) or storage.text(ATTACH_DISPLAY_NAME)
+        content_id = storage.text(ATTACH_CONTENT_ID).strip().strip("<>")
+        found.append((shown or "attachment", content_id, partial(storage.binary, ATTACH_DATA)))
+    return found
+
+
+def _resolver(attachments: list[tuple[str, str, Callable[[], bytes | None]]]) -> Callable[[str], bytes | None]:
+    by_id = {content_id: read for _, content_id, read in attachments if content_id}
+
+    def resolve(src: str) -> bytes | None:
+        if src.lower().startswith("data:"):
+            return data_uri_bytes(src)
+        read = by_id.get(src[4:].strip().strip("<>")) if src.lower().startswith("cid:") else None
+        return read() if read is not None else None  # a URL is never fetched
+
+    return resolve
+
+
+def _date(value: bytes | None) -> str:
+    if value is None or len(value) != 8:
+        return ""
+    ticks = struct.unpack("<Q", value)[0]
+    try:
+        return (_FILETIME_EPOCH + dt.timedelta(microseconds=ticks // 10)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    except OverflowError:
+        return ""

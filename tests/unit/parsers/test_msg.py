@@ -1,0 +1,92 @@
+"""Outlook messages (.msg): the same message shape as an .eml's, from the file's property streams."""
+
+from __future__ import annotations
+
+import datetime as dt
+import struct
+
+import pytest
+
+from docshelf.errors import CorruptDocumentError
+from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.parsers import parse_bytes, parse_with_assets
+from docshelf.parsers.detect import detect_format
+from docshelf.tables import table_grid
+from tests.support.image_fixtures import logo
+from tests.unit.parsers.ole_fixtures import compound_file
+
+SENT = dt.datetime(2026, 12, 7, 10, 30, tzinfo=dt.UTC)
+
+
+def unicode(tag: int, text: str) -> tuple[str, bytes]:
+    return f"__substg1.0_{tag:04X}001F", text.encode("utf-16-le")
+
+
+def properties(header: int, *entries: tuple[int, bytes]) -> bytes:
+    return bytes(header) + b"".join(struct.pack("<II", tag, 6) + value.ljust(8, b"\0") for tag, value in entries)
+
+
+def filetime(moment: dt.datetime) -> bytes:
+    return struct.pack("<Q", int((moment - dt.datetime(1601, 1, 1, tzinfo=dt.UTC)).total_seconds() * 10_000_000))
+
+
+def outlook_message(*, html: bytes | None = None, attachments: bool = False) -> bytes:
+    streams = dict(
+        [
+            unicode(0x0037, "Pump PX-9 torque values"),
+            unicode(0x0C1A, "Ana Silva"),
+            unicode(0x0C1F, "/O=EXCHANGE/OU=FIRST/CN=RECIPIENTS/CN=ANA"),  # an Exchange address, no SMTP one
+            unicode(0x5D01, "ana@example.com"),
+            unicode(0x0E04, "Operations; Bo Chen"),
+            unicode(0x1000, "Hi team,\r\n\r\nThe M10 bolts take 45 Nm.\r\n\r\nAna"),
+        ]
+    )
+    streams["__properties_version1.0"] = properties(32, (0x00390040, filetime(SENT)))
+    if html is not None:
+        streams["__substg1.0_10130102"] = html
+    if attachments:
+        for number, (name, data, content_id) in enumerate(
+            [("manual.pdf", b"%PDF-1.4", ""), ("logo.png", logo((120, 60)), "logo1@acme")]
+        ):
+            storage = f"__attach_version1.0_#{number:08X}"
+            streams[f"{storage}/__substg1.0_3707001F"] = name.encode("utf-16-le")
+            streams[f"{storage}/__substg1.0_37010102"] = data
+            if content_id:
+                streams[f"{storage}/__substg1.0_3712001F"] = content_id.encode("utf-16-le")
+            streams[f"{storage}/__properties_version1.0"] = bytes(8)
+    return compound_file(streams)
+
+
+def test_an_outlook_message_reads_as_a_mail_client_shows_it() -> None:
+    document = parse_bytes(outlook_message(), "message.msg")
+    blocks = list(document.blocks())
+    assert document.title == "Pump PX-9 torque values"
+    assert isinstance(blocks[0], Heading) and blocks[0].text == "Pump PX-9 torque values"
+    assert isinstance(blocks[1], Paragraph) and blocks[1].text == (
+        "From: Ana Silva <ana@example.com>\nTo: Operations; Bo Chen\nDate: Mon, 07 Dec 2026 10:30:00 +0000"
+    )
+    assert [block.text for block in blocks[2:] if isinstance(block, Paragraph)] == [
+        "Hi team,", "The M10 bolts take 45 Nm.", "Ana",
+    ]  # fmt: skip
+
+
+def test_its_html_body_with_a_picture_by_content_id_and_its_attachments_named() -> None:
+    html = (
+        b"<html><head><meta charset='windows-1252'></head><body><p>Torque \x96 see below:</p><table><tr><th>Bolt"
+        b"</th><th>Torque</th></tr><tr><td>M10</td><td>45 Nm</td></tr></table><p><img src='cid:logo1@acme'></p>"
+        b"</body></html>"
+    )
+    document, assets = parse_with_assets(outlook_message(html=html, attachments=True), "message.msg")
+    blocks = list(document.blocks())
+    assert isinstance(blocks[2], Paragraph) and blocks[2].text == "Torque \u2013 see below:"
+    table = next(block for block in blocks if isinstance(block, Table))
+    assert table_grid(table) == [["Bolt", "Torque"], ["M10", "45 Nm"]]
+    images = [block for block in blocks if isinstance(block, Image)]
+    assert len(images) == 1 and images[0].asset_ref in assets and (images[0].width, images[0].height) == (120, 60)
+    assert isinstance(blocks[-1], Paragraph) and blocks[-1].text == "Attachments: manual.pdf, logo.png"
+
+
+def test_detected_by_its_streams_and_refused_when_it_holds_no_message() -> None:
+    assert detect_format(outlook_message(), "upload.bin") == "msg"
+    with pytest.raises(CorruptDocumentError, match="no message properties"):
+        parse_bytes(compound_file({"__properties_version1.0": bytes(32)}), "empty.msg")
