@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docshelf.citations import PAGELESS_SUFFIXES, evidence_header
+from docshelf.citations import PAGELESS_FORMATS, PAGELESS_SUFFIXES, evidence_header
 from docshelf.errors import InvalidQueryError
 from docshelf.index.analyzer import analyze
 from docshelf.index.embedded import EmbeddedIndex
 from docshelf.model import Chunk
+from docshelf.parsers import parse_bytes
 from docshelf.parsers.formats import FORMATS
 from docshelf.search.confidence import GOOD_MATCH, confidence, query_weights, term_share
 from docshelf.search.packing import JOINER, PACKING, is_heading_only, pack_evidence, passage_weights
@@ -169,10 +170,14 @@ def test_a_header_names_a_page_only_for_a_format_with_pages() -> None:
         assert header == f"[1] {name} › Kits, p. 1\n"
 
 
-def test_pageless_suffixes_are_the_extensions_of_the_formats_without_pages() -> None:
-    pageless = {"csv", "tsv", "html", "md", "txt", "json", "xml", "rtf", "odt", "eml", "msg"}
-    suffixes = {ext for fmt in FORMATS if fmt.name in pageless for ext in fmt.extensions}
-    assert suffixes == PAGELESS_SUFFIXES
+def test_pageless_formats_are_those_whose_parsers_give_one_page() -> None:
+    """Every format whose parser never numbers pages: a document of it is one page, whatever its length."""
+    long_text = "\n\n".join(f"Paragraph {number} about the pump seal." for number in range(400)).encode()
+    samples = {"txt": (long_text, "long.txt"), "md": (long_text, "long.md"), "rst": (long_text, "long.rst"),
+               "adoc": (long_text, "long.adoc"), "csv": (b"a,b\n1,2\n", "t.csv")}  # fmt: skip
+    for fmt, (data, name) in samples.items():
+        assert fmt in PAGELESS_FORMATS and parse_bytes(data, name).pages[-1].number == 1
+    assert {ext for fmt in FORMATS if fmt.name in PAGELESS_FORMATS for ext in fmt.extensions} == PAGELESS_SUFFIXES
 
 
 def test_a_heading_only_chunk_is_never_evidence() -> None:

@@ -8,6 +8,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import PurePosixPath
 from typing import TypeVar
 
 from docshelf.errors import (
@@ -29,6 +30,7 @@ from docshelf.tokens import count_tokens, count_tokens_batch
 from docshelf.versions import PARSER_VERSION
 
 T = TypeVar("T")
+TEXT_SNIFF_BYTES = 65_536  # a file without an extension is read as text when its start holds no NUL byte
 
 __all__ = ["PARSER_VERSION", "ParseLimits", "load_parser", "parse_bytes", "parse_with_assets", "supported_formats"]
 
@@ -78,6 +80,8 @@ def parse_with_assets(
     if not data.strip():
         raise EmptyDocumentError("the file is empty")
     fmt = detect_format(data, filename, media_type, limits=limits)
+    if fmt is None and not PurePosixPath(filename).suffix and b"\x00" not in data[:TEXT_SNIFF_BYTES]:
+        fmt = "txt"  # `README`, `NOTES`: a name without an extension holding text (the text parser refuses binary)
     if fmt == "ole-encrypted":
         raise EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
     if fmt is None or fmt == "ole":

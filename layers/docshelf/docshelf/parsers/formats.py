@@ -40,6 +40,13 @@ class Format:
         return self.parser_module.rpartition(".")[2]
 
 
+# Text documents with no parser of their own are read as plain text: LaTeX and BibTeX sources, Org files,
+# subtitles and transcripts, configuration.
+TEXT_EXTENSIONS = (
+    ".txt", ".text", ".log", ".tex", ".bib", ".org", ".srt", ".vtt", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
+    ".properties",
+)  # fmt: skip
+
 FORMATS: tuple[Format, ...] = (
     # PDF readers accept a header after junk bytes within the first 1024, and so does detection.
     Format("pdf", "pdf.pdf", "application/pdf", (".pdf",), "magic", magic=b"%PDF-", magic_within=1024),
@@ -91,7 +98,9 @@ FORMATS: tuple[Format, ...] = (
     Format("tsv", "sheets.delimited", "text/tab-separated-values", (".tsv", ".tab"), "name"),
     Format("html", "markup.html", "text/html", (".html", ".htm", ".xhtml"), "markup"),
     Format("md", "markup.markdown", "text/markdown", (".md", ".markdown"), "name"),
-    Format("txt", "markup.text", "text/plain", (".txt", ".text", ".log"), "name"),
+    Format("txt", "markup.text", "text/plain", TEXT_EXTENSIONS, "name"),
+    Format("rst", "markup.rst", "text/x-rst", (".rst", ".rest"), "name"),
+    Format("adoc", "markup.asciidoc", "text/asciidoc", (".adoc", ".asciidoc"), "name"),
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
