@@ -11,8 +11,7 @@ import re
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.textcodec import decode_report
-from docshelf.structure import numbered_headings
+from docshelf.parsers.markup.text import read_lines
 from docshelf.tables import table_from_rows
 
 _TITLE = re.compile(r"^(={1,6}|#{1,6})\s+(\S.*?)\s*(?:\1)?$")
@@ -24,11 +23,7 @@ _INLINE = re.compile(r"(?<!\w)([*_`#]{1,2})(\S(?:.*?\S)?)\1(?!\w)")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    decoded = decode_report(data)
-    lines = decoded.text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").split("\n")
-    blocks = _read(lines)
-    title = next((block.text for block in blocks if isinstance(block, Heading)), "")
-    return ParsedContent(blocks=numbered_headings(blocks), title=title, warnings=decoded.document_warnings())
+    return read_lines(data, _read)
 
 
 def inline_text(text: str) -> str:

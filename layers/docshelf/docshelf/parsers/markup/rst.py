@@ -10,8 +10,7 @@ import re
 
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.textcodec import decode_report
-from docshelf.structure import numbered_headings
+from docshelf.parsers.markup.text import read_lines
 
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+•‣⁃])\s+(.*)$")
@@ -27,11 +26,7 @@ _INLINE = re.compile(r"``(.+?)``|\*\*(.+?)\*\*|\*(.+?)\*|`([^`]+)`_{0,2}")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    decoded = decode_report(data)
-    lines = decoded.text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").split("\n")
-    blocks = _Reader(lines).blocks()
-    title = next((block.text for block in blocks if isinstance(block, Heading)), "")
-    return ParsedContent(blocks=numbered_headings(blocks), title=title, warnings=decoded.document_warnings())
+    return read_lines(data, lambda lines: _Reader(lines).blocks())
 
 
 def inline_text(text: str) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from docshelf.model import Block, Paragraph
+from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.textcodec import decode_report
 from docshelf.structure import numbered_headings
@@ -26,3 +27,13 @@ def text_blocks(text: str, *, page: int = 1) -> list[Block]:
             continue
         blocks.append(Paragraph(text=paragraph, page=page))
     return numbered_headings(blocks)
+
+
+def read_lines(data: bytes, read: Callable[[list[str]], list[Block]]) -> ParsedContent:
+    """A line-based markup (reStructuredText, AsciiDoc): its decoded lines read into blocks by `read`, numbered lines
+    as headings, the first heading its title."""
+    decoded = decode_report(data)
+    lines = decoded.text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").split("\n")
+    blocks = numbered_headings(read(lines))
+    title = next((block.text for block in blocks if isinstance(block, Heading)), "")
+    return ParsedContent(blocks=blocks, title=title, warnings=decoded.document_warnings())
