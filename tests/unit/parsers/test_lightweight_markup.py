@@ -164,3 +164,9 @@ def test_other_text_documents_and_names_without_an_extension_read_as_plain_text(
     for data, name in ((b"\x00\x01binary", "CON"), (b"Plain words", "notes.bin")):
         with pytest.raises(UnsupportedFormatError):
             parse_bytes(data, name)
+
+
+def test_directives_nested_past_the_bound_read_as_one_paragraph() -> None:
+    deep = "".join("   " * level + ".. note::\n\n" for level in range(300)) + "   " * 300 + "Deep text.\n"
+    blocks = parse_bytes(deep.encode(), "deep.rst").blocks()
+    assert [block.text for block in blocks if isinstance(block, Paragraph)] == ["Deep text."]

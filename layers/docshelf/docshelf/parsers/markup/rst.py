@@ -17,6 +17,7 @@ _BULLET = re.compile(r"^(\s*)([-*+•‣⁃])\s+(.*)$")
 _ENUMERATED = re.compile(r"^(\s*)(\(?(?:\d+|[a-zA-Z]|[ivxlcdmIVXLCDM]+|#)[.)])\s+(.*)$")
 _DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::\s*(.*)$")
 _CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "literalinclude"})
+MAX_DEPTH = 16  # directives read inside directives
 _ADDRESS_DIRECTIVES = frozenset({"image", "figure", "include", "literalinclude", "raw", "toctree", "automodule"})
 _FIELD = re.compile(r"^\s+:[\w-]+:.*$")
 _FIELD_LINE = re.compile(r"^\s*:([\w][\w -]*):\s*(.*)$")
@@ -36,8 +37,9 @@ def inline_text(text: str) -> str:
 
 
 class _Reader:
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], depth: int = 0) -> None:
         self.lines = lines
+        self.depth = depth  # directives this one's content sits in
         self.at = 0
         self.styles: list[tuple[str, bool]] = []  # (character, overlined) in order of first appearance
         self.found: list[Block] = []
@@ -83,7 +85,11 @@ class _Reader:
             return True
         if argument and name not in _ADDRESS_DIRECTIVES:  # `.. note:: Text`, `.. topic:: Title`
             self.found.append(Paragraph(text=inline_text(argument), page=1))
-        self.found += _Reader([line for line in body if not _FIELD.match(" " + line)]).blocks()
+        content = [line for line in body if not _FIELD.match(" " + line)]
+        if self.depth < MAX_DEPTH:
+            self.found += _Reader(content, self.depth + 1).blocks()
+        elif any(line.strip() for line in content):  # nested past the bound: its lines as one paragraph
+            self.found.append(Paragraph(text=inline_text(" ".join(" ".join(content).split())), page=1))
         return True
 
     def _indented(self) -> list[str]:
