@@ -88,8 +88,8 @@ class _Reader:
         content = [line for line in body if not _FIELD.match(" " + line)]
         if self.depth < MAX_DEPTH:
             self.found += _Reader(content, self.depth + 1).blocks()
-        elif any(line.strip() for line in content):  # nested past the bound: its lines as one paragraph
-            self.found.append(Paragraph(text=inline_text(" ".join(" ".join(content).split())), page=1))
+        elif text := " ".join(" ".join(line for line in content if not line.lstrip().startswith("..")).split()):
+            self.found.append(Paragraph(text=inline_text(text), page=1))  # nested past the bound: one paragraph
         return True
 
     def _indented(self) -> list[str]:
