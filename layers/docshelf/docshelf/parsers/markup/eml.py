@@ -44,9 +44,8 @@ def _parsed(message: Message) -> ParsedContent:
 def _header(message: Message, name: str) -> str:
     try:
         return str(message.get(name, "") or "")
-    except (ValueError, TypeError, IndexError):  # a malformed address or date header
-        raw = message.get_all(name) or []
-        return str(raw[0]) if raw else ""
+    except (ValueError, TypeError, IndexError):  # a header its parser cannot read: shown as written
+        return next((str(value) for key, value in message.raw_items() if key.lower() == name.lower()), "")
 
 
 def _text(part: Message) -> str:
