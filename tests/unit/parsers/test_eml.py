@@ -55,8 +55,30 @@ def test_the_html_body_is_read_as_a_page_with_its_embedded_pictures_and_attachme
     assert table_grid(table) == [["Bolt", "Torque"], ["M10", "45 Nm"]]
     images = [block for block in blocks if isinstance(block, Image)]
     assert [(image.alt_text, image.asset_ref in assets) for image in images] == [("ACME", True)]  # no URL fetched
-    assert isinstance(blocks[-1], Paragraph)
-    assert blocks[-1].text == "Attachments: manual.pdf, forwarded message 'Old values'"
+    attached = [block.text for block in blocks if isinstance(block, Heading | Paragraph)][-4:]
+    assert attached == [
+        "Attachments: manual.pdf, forwarded message 'Old values'",
+        "Attachment: forwarded message 'Old values'",  # the broken PDF is named only
+        "Old values",
+        "The M10 bolts took 40 Nm.",
+    ]
+    levels = {block.text: block.level for block in blocks if isinstance(block, Heading)}
+    assert levels["Attachment: forwarded message 'Old values'"] == 2 and levels["Old values"] == 3
+
+
+def test_attachments_are_read_as_the_documents_they_are_but_an_attached_messages_are_only_named() -> None:
+    mail = message()
+    mail.add_attachment(b"Seal notes: replace every 6 months.", maintype="text", subtype="plain", filename="notes.txt")
+    inner = EmailMessage()
+    inner["Subject"] = "Older thread"
+    inner.set_content("Earlier reply.")
+    inner.add_attachment(b"Never read.", maintype="text", subtype="plain", filename="deep.txt")
+    mail.add_attachment(inner)
+    texts = [
+        block.text for block in parse_bytes(bytes(mail), "m.eml").blocks() if isinstance(block, Heading | Paragraph)
+    ]
+    assert "Seal notes: replace every 6 months." in texts and "Earlier reply." in texts
+    assert "Attachments: deep.txt" in texts and "Never read." not in texts
 
 
 def test_a_plain_message_in_a_legacy_charset_with_an_encoded_subject() -> None:
@@ -86,3 +108,20 @@ def test_an_eml_is_known_by_its_name_or_media_type() -> None:
     data = bytes(message())
     assert detect_format(data, "mail.eml") == "eml"
     assert detect_format(data, "upload", "message/rfc822") == "eml"
+
+
+def test_the_messages_time_budget_running_out_in_an_attachment_ends_the_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An attachment is read under the message's budget: its end is the message's timeout, not a skipped file."""
+    from docshelf.errors import ParseTimeoutError
+    from docshelf.parsers.markup import text
+
+    def out_of_time(*_args: object, **_kwargs: object) -> None:
+        raise ParseTimeoutError("parsing took longer than the budget of 1s")
+
+    mail = message()
+    mail.add_attachment(b"Seal notes.", maintype="text", subtype="plain", filename="notes.txt")
+    monkeypatch.setattr(text, "parse", out_of_time)
+    with pytest.raises(ParseTimeoutError):
+        parse_bytes(bytes(mail), "m.eml")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import struct
 
+import docx
 import pytest
 
 from docshelf.errors import CorruptDocumentError
@@ -14,6 +15,7 @@ from docshelf.parsers.detect import detect_format
 from docshelf.tables import table_grid
 from tests.support.image_fixtures import logo
 from tests.unit.parsers.ole_fixtures import compound_file
+from tests.unit.parsers.ooxml_fixtures import saved_bytes
 
 SENT = dt.datetime(2026, 12, 7, 10, 30, tzinfo=dt.UTC)
 
@@ -28,6 +30,12 @@ def properties(header: int, *entries: tuple[int, bytes]) -> bytes:
 
 def filetime(moment: dt.datetime) -> bytes:
     return struct.pack("<Q", int((moment - dt.datetime(1601, 1, 1, tzinfo=dt.UTC)).total_seconds() * 10_000_000))
+
+
+def notes() -> bytes:
+    document = docx.Document()
+    document.add_paragraph("Seal notes: replace every 6 months.")
+    return saved_bytes(document)
 
 
 def outlook_message(*, html: bytes | None = None, attachments: bool = False) -> bytes:
@@ -46,7 +54,7 @@ def outlook_message(*, html: bytes | None = None, attachments: bool = False) -> 
         streams["__substg1.0_10130102"] = html
     if attachments:
         for number, (name, data, content_id) in enumerate(
-            [("manual.pdf", b"%PDF-1.4", ""), ("logo.png", logo((120, 60)), "logo1@acme")]
+            [("manual.pdf", b"%PDF-1.4", ""), ("logo.png", logo((120, 60)), "logo1@acme"), ("notes.docx", notes(), "")]
         ):
             storage = f"__attach_version1.0_#{number:08X}"
             streams[f"{storage}/__substg1.0_3707001F"] = name.encode("utf-16-le")
@@ -83,7 +91,12 @@ def test_its_html_body_with_a_picture_by_content_id_and_its_attachments_named() 
     assert table_grid(table) == [["Bolt", "Torque"], ["M10", "45 Nm"]]
     images = [block for block in blocks if isinstance(block, Image)]
     assert len(images) == 1 and images[0].asset_ref in assets and (images[0].width, images[0].height) == (120, 60)
-    assert isinstance(blocks[-1], Paragraph) and blocks[-1].text == "Attachments: manual.pdf, logo.png"
+    texts = [block.text for block in blocks if isinstance(block, Heading | Paragraph)]
+    assert texts[-3:] == [
+        "Attachments: manual.pdf, logo.png, notes.docx",
+        "Attachment: notes.docx",  # the broken PDF named only, the logo shown in the body already
+        "Seal notes: replace every 6 months.",
+    ]
 
 
 def test_detected_by_its_streams_and_refused_when_it_holds_no_message() -> None:

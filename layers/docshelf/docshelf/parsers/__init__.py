@@ -18,6 +18,7 @@ from docshelf.errors import (
     EncryptedDocumentError,
     NeedsOcrError,
     ParserFailedError,
+    ParseTimeoutError,
     UnsupportedFormatError,
 )
 from docshelf.model import Block, Document, Page, Source
@@ -93,6 +94,23 @@ def parse_with_assets(
     source = source_of(data, filename, fmt, uri, fetched_at)
     document = finish_document(content, source, fmt, limits=limits, started=started)
     return with_assets(document, content)
+
+
+def parse_attached(data: bytes, filename: str, limits: ParseLimits) -> tuple[Document, dict[str, bytes]] | None:
+    """A file inside another (an e-mail's attachment), read under the enclosing document's time budget (a budget of
+    its own would end the enclosing one's); None when it cannot be read, which only the enclosing document notes."""
+    fmt = detect_format(data, filename, limits=limits)
+    if fmt is None or fmt in ("ole", "ole-encrypted") or len(data) > limits.max_bytes:
+        return None
+    try:
+        content = load_parser(fmt)(data, filename=filename, limits=limits)
+        return with_assets(finish_document(content, source_of(data, filename, fmt), fmt, limits=limits), content)
+    except ParseTimeoutError:  # the enclosing document's budget ran out
+        raise
+    except (DocumentError, MemoryError):
+        return None
+    except Exception:  # a parser defect on the attachment: the enclosing document is read without it
+        return None
 
 
 def with_assets(document: Document, content: ParsedContent) -> tuple[Document, dict[str, bytes]]:

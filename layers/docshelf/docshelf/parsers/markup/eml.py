@@ -8,11 +8,12 @@ import email
 from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage, Message
+from functools import partial
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.mail import Mail, mail_content
+from docshelf.parsers.markup.mail import Attachment, Mail, mail_content
 
 HEADERS = ("From", "To", "Cc", "Date")
 MESSAGE_HEADERS = frozenset({"from", "to", "subject", "date", "message-id", "received", "mime-version", "sender"})
@@ -21,12 +22,12 @@ MAX_PARTS = 1_000  # MIME parts looked through; a message of more is read as far
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     try:
-        return _parsed(email.message_from_bytes(data, policy=policy.default))
+        return _parsed(email.message_from_bytes(data, policy=policy.default), limits)
     except RecursionError:  # the standard library reads nested parts recursively
         raise CorruptDocumentError("e-mail message whose parts nest too deeply to read") from None
 
 
-def _parsed(message: Message) -> ParsedContent:
+def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
     if not isinstance(message, EmailMessage) or not MESSAGE_HEADERS & {key.lower() for key in message}:
         raise CorruptDocumentError("not an e-mail message: none of From, To, Subject, Date or Message-ID")
     body = message.get_body(preferencelist=("html", "plain"))
@@ -36,9 +37,9 @@ def _parsed(message: Message) -> ParsedContent:
         sent=[(name, _header(message, name)) for name in HEADERS],
         html=html,
         text=_text(body) if body is not None and html is None else None,
-        attachments=[_attachment_name(part) for part in _attachments(message)],
+        attachments=[_attachment(part) for part in _attachments(message)],
     )
-    return mail_content(mail, ImageSource(_cid_resolver(message)))
+    return mail_content(mail, ImageSource(_cid_resolver(message)), limits)
 
 
 def _header(message: Message, name: str) -> str:
@@ -66,12 +67,21 @@ def _attachments(message: EmailMessage) -> list[EmailMessage]:
     return found
 
 
-def _attachment_name(part: Message) -> str:
+def _attachment(part: Message) -> Attachment:
+    content_id = str(part.get("Content-ID", "") or "").strip().strip("<>")
     if part.get_content_type() == "message/rfc822":
         inner = part.get_payload(0) if part.is_multipart() else None
-        subject = " ".join(_header(inner, "Subject").split()) if isinstance(inner, Message) else ""
-        return f"forwarded message {subject!r}" if subject else "forwarded message"
-    return part.get_filename() or part.get_content_type()
+        if not isinstance(inner, Message):
+            return Attachment("forwarded message", lambda: None)
+        subject = " ".join(_header(inner, "Subject").split())
+        shown = f"forwarded message {subject!r}" if subject else "forwarded message"
+        return Attachment(shown, inner.as_bytes, filename="forwarded.eml")
+    return Attachment(part.get_filename() or part.get_content_type(), partial(_payload, part), content_id)
+
+
+def _payload(part: Message) -> bytes | None:
+    payload = part.get_payload(decode=True)
+    return payload if isinstance(payload, bytes) else None
 
 
 def _cid_resolver(message: EmailMessage) -> Callable[[str], bytes | None]:

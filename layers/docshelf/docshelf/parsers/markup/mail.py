@@ -1,17 +1,31 @@
 """A mail message as a mail client shows it, whatever file it came in (`.eml`, Outlook's `.msg`): the subject a
 heading; the sender, recipients and date; the body — HTML read as a web page is, else plain text; the attachments
-named (their contents are documents of their own)."""
+named, then each read as the document it is under a heading of its name (a picture the body shows is not read again,
+and a message attached to one has its own attachments named only)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 
 from docshelf.assets.collect import ImageSource
 from docshelf.model import Block, Heading, Paragraph
-from docshelf.parsers.base import ParsedContent
+from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.html import parse_html_text
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
 from docshelf.parsers.markup.text import text_blocks
+
+_CID = re.compile(r"""cid:([^"'\s>)]+)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    name: str  # as the message names it
+    read: Callable[[], bytes | None]  # its bytes
+    content_id: str = ""  # how the HTML body embeds it (`cid:`), if it does
+    filename: str = ""  # the name its format is detected by, when not `name`
 
 
 @dataclass(frozen=True)
@@ -20,10 +34,14 @@ class Mail:
     sent: list[tuple[str, str]]  # (From, To, Cc, Date…, its value) in the order shown
     html: str | None = None  # the body as HTML, when the message has it
     text: str | None = None  # the body as plain text
-    attachments: list[str] = field(default_factory=list)  # their names
+    attachments: list[Attachment] = field(default_factory=list)
 
 
-def mail_content(mail: Mail, images: ImageSource) -> ParsedContent:
+# Set while a message's attachments are read: a message attached to one has its own attachments named, not read.
+_READING_ATTACHMENTS: ContextVar[bool] = ContextVar("reading_attachments", default=False)
+
+
+def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> ParsedContent:
     """The message's blocks; `images` resolves the HTML body's pictures (`cid:` parts, `data:` URIs)."""
     subject = " ".join(mail.subject.split())
     blocks: list[Block] = [Heading(text=subject, level=1, page=1)] if subject else []
@@ -37,9 +55,47 @@ def mail_content(mail: Mail, images: ImageSource) -> ParsedContent:
         blocks += [_under_subject(block) for block in walker.walk(body if body is not None else root)]
     elif mail.text is not None:
         blocks += text_blocks(mail.text)
+    assets = dict(images.collector.assets)
     if mail.attachments:
-        blocks.append(Paragraph(text="Attachments: " + ", ".join(mail.attachments), page=1))
-    return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=images.collector.assets)
+        blocks.append(Paragraph(text="Attachments: " + ", ".join(item.name for item in mail.attachments), page=1))
+        if not _READING_ATTACHMENTS.get():
+            embedded = {item.content_id for item in mail.attachments if item.content_id} & _embedded_ids(mail.html)
+            blocks += _attached(mail.attachments, embedded, limits, assets)
+    return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=assets)
+
+
+def _attached(
+    attachments: list[Attachment], embedded: set[str], limits: ParseLimits, assets: dict[str, bytes]
+) -> list[Block]:
+    """Each attachment the body does not show as a picture, read as the document it is, under a heading of its name
+    (its own headings below it); a message is one page, so its attachments' pages are the message's."""
+    from docshelf.parsers import parse_attached  # the registry, which imports this module's parsers
+
+    blocks: list[Block] = []
+    reading = _READING_ATTACHMENTS.set(True)
+    try:
+        for item in attachments:
+            data = item.read() if item.content_id not in embedded else None
+            read = parse_attached(data, item.filename or item.name, limits) if data else None
+            if read is None:
+                continue
+            document, found = read
+            blocks.append(Heading(text=f"Attachment: {item.name}", level=2, page=1))
+            blocks += [_attached_block(block) for block in document.blocks()]
+            assets.update(found)
+    finally:
+        _READING_ATTACHMENTS.reset(reading)
+    return blocks
+
+
+def _attached_block(block: Block) -> Block:
+    if isinstance(block, Heading):
+        return replace(block, level=min(block.level + 2, 6), page=1)
+    return replace(block, page=1)
+
+
+def _embedded_ids(html: str | None) -> set[str]:
+    return {found.strip().strip("<>") for found in _CID.findall(html)} if html else set()
 
 
 def _under_subject(block: Block) -> Block:

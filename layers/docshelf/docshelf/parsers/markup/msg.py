@@ -17,7 +17,7 @@ from typing import Any
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.mail import Mail, mail_content
+from docshelf.parsers.markup.mail import Attachment, Mail, mail_content
 from docshelf.parsers.textcodec import decode_report
 
 PROPERTIES = "__properties_version1.0"
@@ -50,7 +50,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         raise CorruptDocumentError(f"not a readable Outlook message: {exc}") from exc
     with ole:
         try:
-            return _read(_Storage(ole, []))
+            return _read(_Storage(ole, []), limits)
         except (OSError, ValueError, struct.error, IndexError) as exc:  # olefile's reports of a damaged file
             raise CorruptDocumentError(f"unreadable Outlook message: {exc}") from exc
 
@@ -91,7 +91,7 @@ class _Storage:
         return found
 
 
-def _read(message: _Storage) -> ParsedContent:
+def _read(message: _Storage, limits: ParseLimits) -> ParsedContent:
     fixed = message.fixed(TOP_HEADER)
     code_page = fixed.get(INTERNET_CODE_PAGE << 16 | LONG) or fixed.get(CODE_PAGE << 16 | LONG)
     if code_page is not None:
@@ -114,9 +114,9 @@ def _read(message: _Storage) -> ParsedContent:
               ("Date", _date(fixed.get(SENT_TIME << 16 | TIME) or fixed.get(DELIVERY_TIME << 16 | TIME)))],
         html=decode_report(html).text if html else None,
         text=body if not html else None,
-        attachments=[name for name, _, _ in attachments],
+        attachments=[Attachment(name, read, content_id) for name, content_id, read in attachments],
     )  # fmt: skip
-    return mail_content(mail, ImageSource(_resolver(attachments)))
+    return mail_content(mail, ImageSource(_resolver(attachments)), limits)
 
 
 def _attachments(message: _Storage) -> list[tuple[str, str, Callable[[], bytes | None]]]:
