@@ -10,20 +10,26 @@ FREE, END, FATSECT = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD
 
 
 def compound_file(streams: dict[str, bytes]) -> bytes:
-    """Streams by name; a name `storage/stream` puts the stream in a storage at the root (one level deep)."""
+    """Streams by name; a name `storage/inner/stream` puts the stream in storages below the root."""
     # Siblings form a binary search tree ordered as MS-CFB compares names (length first, then upper case): each
     # entry's right sibling is the next name in that order, a valid (if unbalanced) tree.
-    tree: dict[str, dict[str, bytes]] = {}  # storage ("" for the root) -> its streams
-    for name, body in streams.items():
-        storage, _, stream = name.rpartition("/")
-        tree.setdefault(storage, {})[stream] = body
     order = _cfb_order
-    top = sorted({*tree.get("", {}), *(name for name in tree if name)}, key=order)
-    placed: list[tuple[str, str]] = [("", name) for name in top]  # (parent, name) in directory order after the root
-    for storage in sorted((name for name in tree if name), key=order):
-        placed += [(storage, name) for name in sorted(tree[storage], key=order)]
-    index = {entry: at + 1 for at, entry in enumerate(placed)}
-    files = [(entry, tree[entry[0]][entry[1]]) for entry in placed if entry[1] in tree.get(entry[0], {})]
+    children: dict[str, set[str]] = {"": set()}  # a storage's path ("" the root) -> its entries' names
+    for name in streams:
+        parts = name.split("/")
+        for depth, part in enumerate(parts):
+            children.setdefault("/".join(parts[:depth]), set()).add(part)
+    placed: list[str] = []  # every entry's path, in directory order after the root (a storage's entries together)
+    pending = [""]
+    while pending:
+        parent = pending.pop(0)
+        for name in sorted(children.get(parent, ()), key=order):
+            path = f"{parent}/{name}" if parent else name
+            placed.append(path)
+            if path not in streams:
+                pending.append(path)
+    index = {path: at + 1 for at, path in enumerate(placed)}
+    files = [(path, streams[path]) for path in placed if path in streams]
     bodies = [body.ljust(max(4096, -(-len(body) // SECTOR) * SECTOR), b"\0") for _, body in files]
     counts = [len(body) // SECTOR for body in bodies]
     dir_sectors = -(-(len(placed) + 1) // 4)
@@ -33,23 +39,28 @@ def compound_file(streams: dict[str, bytes]) -> bytes:
         fat_sectors += 1
     fat: list[int] = [FATSECT] * fat_sectors
     starts = {}
-    for (entry, _), count in zip(files, counts, strict=True):
-        starts[entry] = len(fat)
+    for (path, _), count in zip(files, counts, strict=True):
+        starts[path] = len(fat)
         fat.extend([*range(len(fat) + 1, len(fat) + count), END])
     dir_start = len(fat)
     fat.extend([*range(len(fat) + 1, len(fat) + dir_sectors), END])
     fat.extend([FREE] * (fat_sectors * 128 - len(fat)))
     entries = [_entry("Root Entry", 5, END, 0, child=1 if placed else FREE)]
-    sizes = {entry: len(body) for (entry, _), body in zip(files, bodies, strict=True)}
-    for parent, name in placed:
-        siblings = [entry for entry in placed if entry[0] == parent]
-        following = siblings.index((parent, name)) + 1
-        right = index[siblings[following]] if following < len(siblings) else FREE
-        if (parent, name) in starts:
-            entries.append(_entry(name, 2, starts[parent, name], sizes[parent, name], right=right))
+    sizes = {path: len(body) for (path, _), body in zip(files, bodies, strict=True)}
+    for path in placed:
+        parent, _, name = path.rpartition("/")
+        siblings = sorted(children[parent], key=order)
+        following = siblings.index(name) + 1
+        right = (
+            index[f"{parent}/{siblings[following]}" if parent else siblings[following]]
+            if following < len(siblings)
+            else FREE
+        )
+        if path in starts:
+            entries.append(_entry(name, 2, starts[path], sizes[path], right=right))
         else:
-            first = next((index[entry] for entry in placed if entry[0] == name), FREE)
-            entries.append(_entry(name, 1, 0, 0, child=first, right=right))
+            first = sorted(children[path], key=order)[0]
+            entries.append(_entry(name, 1, 0, 0, child=index[f"{path}/{first}"], right=right))
     entries += [_entry("", 0, 0, 0)] * (dir_sectors * 4 - len(entries))
     directory = b"".join(entries)
     difat = list(range(fat_sectors)) + [FREE] * (109 - fat_sectors)

@@ -103,3 +103,28 @@ def test_detected_by_its_streams_and_refused_when_it_holds_no_message() -> None:
     assert detect_format(outlook_message(), "upload.bin") == "msg"
     with pytest.raises(CorruptDocumentError, match="no message properties"):
         parse_bytes(compound_file({"__properties_version1.0": bytes(32)}), "empty.msg")
+
+
+def test_a_message_forwarded_as_an_attachment_is_read_with_its_own_attachments_named() -> None:
+    """Outlook keeps a message attached to one as a storage inside the attachment's (`__substg1.0_3701000D`)."""
+    streams = dict([unicode(0x0037, "FW: old values"), unicode(0x1000, "See the message below.")])
+    streams["__properties_version1.0"] = bytes(32)
+    attachment = "__attach_version1.0_#00000000"
+    inner = f"{attachment}/__substg1.0_3701000D"
+    streams[f"{attachment}/__properties_version1.0"] = bytes(8)
+    streams[f"{inner}/__substg1.0_0037001F"] = "Old values".encode("utf-16-le")
+    streams[f"{inner}/__substg1.0_1000001F"] = "The M10 bolts took 40 Nm.".encode("utf-16-le")
+    streams[f"{inner}/__properties_version1.0"] = bytes(24)
+    streams[f"{inner}/__attach_version1.0_#00000000/__substg1.0_3707001F"] = "deep.txt".encode("utf-16-le")
+    streams[f"{inner}/__attach_version1.0_#00000000/__substg1.0_37010102"] = b"Never read."
+    blocks = parse_bytes(compound_file(streams), "forward.msg").blocks()
+    texts = [block.text for block in blocks if isinstance(block, Heading | Paragraph)]
+    assert texts == [
+        "FW: old values",
+        "See the message below.",
+        "Attachments: forwarded message 'Old values'",
+        "Attachment: forwarded message 'Old values'",
+        "Old values",
+        "The M10 bolts took 40 Nm.",
+        "Attachments: deep.txt",
+    ]

@@ -26,6 +26,7 @@ class Attachment:
     read: Callable[[], bytes | None]  # its bytes
     content_id: str = ""  # how the HTML body embeds it (`cid:`), if it does
     filename: str = ""  # the name its format is detected by, when not `name`
+    content: Callable[[], ParsedContent | None] | None = None  # read by the message's own reader (an embedded message)
 
 
 @dataclass(frozen=True)
@@ -75,14 +76,18 @@ def _attached(
     reading = _READING_ATTACHMENTS.set(True)
     try:
         for item in attachments:
-            data = item.read() if item.content_id not in embedded else None
-            read = parse_attached(data, item.filename or item.name, limits) if data else None
+            if item.content is not None:
+                content = item.content()
+                read = (content.blocks, content.assets) if content is not None else None
+            else:
+                data = item.read() if item.content_id not in embedded else None
+                document = parse_attached(data, item.filename or item.name, limits) if data else None
+                read = (document[0].blocks(), document[1]) if document is not None else None
             if read is None:
                 continue
-            document, found = read
             blocks.append(Heading(text=f"Attachment: {item.name}", level=2, page=1))
-            blocks += [_attached_block(block) for block in document.blocks()]
-            assets.update(found)
+            blocks += [_attached_block(block) for block in read[0]]
+            assets.update(read[1])
     finally:
         _READING_ATTACHMENTS.reset(reading)
     return blocks

@@ -35,7 +35,9 @@ ATTACH_LONG_NAME, ATTACH_NAME, ATTACH_DISPLAY_NAME, ATTACH_DATA, ATTACH_CONTENT_
     0x3712,
 )
 UNICODE, STRING8, BINARY, TIME, LONG = 0x001F, 0x001E, 0x0102, 0x0040, 0x0003
-TOP_HEADER = 32  # the root's property stream header; an attachment's is 8 bytes
+TOP_HEADER = 32  # the root's property stream header; an attachment's is 8 bytes, an embedded message's 24
+EMBEDDED_HEADER = 24
+EMBEDDED_MESSAGE = "__substg1.0_3701000D"  # an attachment's embedded message (PR_ATTACH_DATA_OBJ) storage
 MAX_PROPERTY_BYTES = 64 * 1024 * 1024
 MAX_ATTACHMENTS = 1_000
 _FILETIME_EPOCH = dt.datetime(1601, 1, 1, tzinfo=dt.UTC)
@@ -91,8 +93,8 @@ class _Storage:
         return found
 
 
-def _read(message: _Storage, limits: ParseLimits) -> ParsedContent:
-    fixed = message.fixed(TOP_HEADER)
+def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> ParsedContent:
+    fixed = message.fixed(header)
     code_page = fixed.get(INTERNET_CODE_PAGE << 16 | LONG) or fixed.get(CODE_PAGE << 16 | LONG)
     if code_page is not None:
         message.code_page = f"cp{struct.unpack_from('<I', code_page)[0]}"
@@ -114,29 +116,55 @@ def _read(message: _Storage, limits: ParseLimits) -> ParsedContent:
               ("Date", _date(fixed.get(SENT_TIME << 16 | TIME) or fixed.get(DELIVERY_TIME << 16 | TIME)))],
         html=decode_report(html).text if html else None,
         text=body if not html else None,
-        attachments=[Attachment(name, read, content_id) for name, content_id, read in attachments],
+        attachments=[
+            Attachment(name, read, content_id, content=_embedded(message, storage, limits))
+            for name, content_id, read, storage in attachments
+        ],
     )  # fmt: skip
     return mail_content(mail, ImageSource(_resolver(attachments)), limits)
 
 
-def _attachments(message: _Storage) -> list[tuple[str, str, Callable[[], bytes | None]]]:
-    """Each attachment's name, Content-ID and a reader of its bytes, in their order."""
+def _embedded(message: _Storage, storage: str, limits: ParseLimits) -> Callable[[], ParsedContent | None] | None:
+    """A reader of the Outlook message an attachment embeds (its `3701000D` storage), or None when it embeds none."""
+    path = [*message.path, storage, EMBEDDED_MESSAGE]
+    if not message.ole.exists(path):
+        return None
+
+    def read() -> ParsedContent | None:
+        inner = _Storage(message.ole, path)
+        inner.code_page = message.code_page
+        try:
+            return _read(inner, limits, EMBEDDED_HEADER)
+        except CorruptDocumentError:
+            return None
+
+    return read
+
+
+def _attachments(message: _Storage) -> list[tuple[str, str, Callable[[], bytes | None], str]]:
+    """Each attachment's name, Content-ID, a reader of its bytes and its storage's name, in their order."""
+    depth = len(message.path)
     names = sorted(
-        {entry[0] for entry in message.ole.listdir(streams=False, storages=True)
-         if len(entry) == 1 and entry[0].startswith(ATTACHMENT)}
+        {entry[depth] for entry in message.ole.listdir(streams=False, storages=True)
+         if len(entry) == depth + 1 and entry[:depth] == message.path and entry[depth].startswith(ATTACHMENT)}
     )[:MAX_ATTACHMENTS]  # fmt: skip
-    found: list[tuple[str, str, Callable[[], bytes | None]]] = []
+    found: list[tuple[str, str, Callable[[], bytes | None], str]] = []
     for name in names:
-        storage = _Storage(message.ole, [name])
+        storage = _Storage(message.ole, [*message.path, name])
         storage.code_page = message.code_page
         shown = storage.text(ATTACH_LONG_NAME) or storage.text(ATTACH_NAME) or storage.text(ATTACH_DISPLAY_NAME)
+        if not shown and message.ole.exists([*message.path, name, EMBEDDED_MESSAGE]):
+            inner = _Storage(message.ole, [*message.path, name, EMBEDDED_MESSAGE]).text(SUBJECT)
+            shown = f"forwarded message {inner!r}" if inner else "forwarded message"
         content_id = storage.text(ATTACH_CONTENT_ID).strip().strip("<>")
-        found.append((shown or "attachment", content_id, partial(storage.binary, ATTACH_DATA)))
+        found.append((shown or "attachment", content_id, partial(storage.binary, ATTACH_DATA), name))
     return found
 
 
-def _resolver(attachments: list[tuple[str, str, Callable[[], bytes | None]]]) -> Callable[[str], bytes | None]:
-    by_id = {content_id: read for _, content_id, read in attachments if content_id}
+def _resolver(
+    attachments: list[tuple[str, str, Callable[[], bytes | None], str]],
+) -> Callable[[str], bytes | None]:
+    by_id = {content_id: read for _, content_id, read, _ in attachments if content_id}
 
     def resolve(src: str) -> bytes | None:
         if src.lower().startswith("data:"):
