@@ -79,6 +79,12 @@ class AssetCollector:
         width, height = self.sizes.get(ref, shown)
         return Image(page=page, alt_text=alt_text, caption=caption, asset_ref=ref, width=width, height=height)
 
+    def image_of(self, data: bytes, *, page: int, alt_text: str = "", caption: str = "") -> Image | None:
+        """`image` of a picture's file bytes (any format Pillow reads; undecodable bytes are no picture)."""
+        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with images
+
+        return self.image(prepare_bytes(data), page=page, alt_text=alt_text, caption=caption)
+
 
 @dataclass(slots=True)
 class ImageSource:
@@ -94,9 +100,7 @@ class ImageSource:
         data = self.resolve(src)
         if data is None:
             return False
-        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with images
-
-        return self.collector.image(prepare_bytes(data), page=page, alt_text=alt_text, caption=caption)
+        return self.collector.image_of(data, page=page, alt_text=alt_text, caption=caption)
 
 
 MAX_DATA_URI_BYTES = 20_000_000

@@ -406,12 +406,10 @@ class _Reader:
         """The images of the inline pictures among `raw`'s characters (from position `start`)."""
         if self.collector is None:
             return []
-        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with pictures
-
         found: list[Block] = []
         for at, character in enumerate(raw):
             image = self.pictures.get(start + at) if character == PICTURE else None
-            block = self.collector.image(prepare_bytes(image), page=self.page) if image is not None else None
+            block = self.collector.image_of(image, page=self.page) if image is not None else None
             found += [block] if block is not None else []
         return found
 

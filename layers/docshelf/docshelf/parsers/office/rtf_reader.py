@@ -427,9 +427,7 @@ class RtfReader:
             return
         finally:
             self.picture_bin = b""
-        from docshelf.assets.prepare import prepare_bytes  # Pillow, only for documents with pictures
-
-        image = self.collector.image(prepare_bytes(data), page=1)
+        image = self.collector.image_of(data, page=1)
         if image is not None:
             self.cited_pictures.append(image)
 
