@@ -19,7 +19,7 @@ from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verba
 from docshelf.parsers.office.odt_formulas import inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
-from docshelf.parsers.office.opendocument import OpenDocument, read_flat, read_package
+from docshelf.parsers.office.opendocument import OpenDocument, element_text, read_flat, read_package
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.xml_safety import local
@@ -333,10 +333,6 @@ def _cell_lines(
 def _int(value: object, default: int) -> int:
     text = str(value or "")
     return max(1, min(int(text), 65_535)) if text.isdigit() else default
-
-
-def element_text(node: etree._Element) -> str:
-    return normalise_inline("".join(str(part) for part in node.itertext()))
 
 
 def inline_content(node: etree._Element, *, code: bool = False) -> tuple[str, list[Paragraph]]:

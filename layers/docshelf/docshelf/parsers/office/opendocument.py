@@ -54,7 +54,7 @@ def read_package(archive: zipfile.ZipFile, limits: ParseLimits, *, what: str) ->
     title = ""
     if "meta.xml" in names:
         meta = parse_xml(read_member(archive, "meta.xml", limits, what=what), what=f"{what} meta.xml")
-        title = next((_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
+        title = next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "")
     return OpenDocument(content.getroot(), styles, title)
 
 
@@ -64,9 +64,12 @@ def read_flat(data: bytes, *, what: str) -> OpenDocument:
     if local(root.tag) != "document":
         raise CorruptDocumentError(f"flat {what} file without an office:document root")
     meta = next((child for child in root if local(child.tag) == "meta"), None)
-    title = next((_text(node) for node in meta.iter() if local(node.tag) == "title"), "") if meta is not None else ""
+    title = (
+        next((element_text(node) for node in meta.iter() if local(node.tag) == "title"), "") if meta is not None else ""
+    )
     return OpenDocument(root, None, title)
 
 
-def _text(node: etree._Element) -> str:
+def element_text(node: etree._Element) -> str:
+    """An element's text, its whitespace as inline text's."""
     return normalise_inline("".join(str(part) for part in node.itertext()))
