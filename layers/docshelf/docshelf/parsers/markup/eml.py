@@ -10,10 +10,10 @@ from email import policy
 from email.message import EmailMessage, Message
 from functools import partial
 
-from docshelf.assets.collect import ImageSource, data_uri_bytes
+from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.mail import Attachment, Mail, mail_content
+from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver
 
 HEADERS = ("From", "To", "Cc", "Date")
 MESSAGE_HEADERS = frozenset({"from", "to", "subject", "date", "message-id", "received", "mime-version", "sender"})
@@ -39,7 +39,7 @@ def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
         text=_text(body) if body is not None and html is None else None,
         attachments=[_attachment(part) for part in _attachments(message)],
     )
-    return mail_content(mail, ImageSource(_cid_resolver(message)), limits)
+    return mail_content(mail, ImageSource(picture_resolver(_parts_by_content_id(message))), limits)
 
 
 def _header(message: Message, name: str) -> str:
@@ -68,7 +68,7 @@ def _attachments(message: EmailMessage) -> list[EmailMessage]:
 
 
 def _attachment(part: Message) -> Attachment:
-    content_id = str(part.get("Content-ID", "") or "").strip().strip("<>")
+    found_id = content_id(str(part.get("Content-ID", "") or ""))
     if part.get_content_type() == "message/rfc822":
         inner = part.get_payload(0) if part.is_multipart() else None
         if not isinstance(inner, Message):
@@ -76,7 +76,7 @@ def _attachment(part: Message) -> Attachment:
         subject = " ".join(_header(inner, "Subject").split())
         shown = f"forwarded message {subject!r}" if subject else "forwarded message"
         return Attachment(shown, inner.as_bytes, filename="forwarded.eml")
-    return Attachment(part.get_filename() or part.get_content_type(), partial(_payload, part), content_id)
+    return Attachment(part.get_filename() or part.get_content_type(), partial(_payload, part), found_id)
 
 
 def _payload(part: Message) -> bytes | None:
@@ -84,23 +84,12 @@ def _payload(part: Message) -> bytes | None:
     return payload if isinstance(payload, bytes) else None
 
 
-def _cid_resolver(message: EmailMessage) -> Callable[[str], bytes | None]:
-    """`src` -> the bytes of the message part whose Content-ID it names (`cid:`), or of a `data:` URI."""
-    parts: dict[str, Message] = {}
+def _parts_by_content_id(message: EmailMessage) -> dict[str, Callable[[], bytes | None]]:
+    parts: dict[str, Callable[[], bytes | None]] = {}
     for count, part in enumerate(message.walk()):
         if count >= MAX_PARTS:
             break
-        content_id = str(part.get("Content-ID", "") or "").strip().strip("<>")
-        if content_id:
-            parts[content_id] = part
-
-    def resolve(src: str) -> bytes | None:
-        if src.lower().startswith("data:"):
-            return data_uri_bytes(src)
-        if not src.lower().startswith("cid:"):
-            return None  # a URL is never fetched
-        part = parts.get(src[4:].strip().strip("<>"))
-        payload = part.get_payload(decode=True) if part is not None else None
-        return payload if isinstance(payload, bytes) else None
-
-    return resolve
+        found = content_id(str(part.get("Content-ID", "") or ""))
+        if found:
+            parts[found] = partial(_payload, part)
+    return parts

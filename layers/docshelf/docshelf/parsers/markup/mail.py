@@ -6,11 +6,11 @@ and a message attached to one has its own attachments named only)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
-from docshelf.assets.collect import ImageSource
+from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.html import parse_html_text
@@ -100,7 +100,25 @@ def _attached_block(block: Block) -> Block:
 
 
 def _embedded_ids(html: str | None) -> set[str]:
-    return {found.strip().strip("<>") for found in _CID.findall(html)} if html else set()
+    return {content_id(found) for found in _CID.findall(html)} if html else set()
+
+
+def content_id(value: str) -> str:
+    """A Content-ID as a `cid:` reference names it: `<logo1@acme>` -> `logo1@acme`."""
+    return value.strip().strip("<>")
+
+
+def picture_resolver(parts: Mapping[str, Callable[[], bytes | None]]) -> Callable[[str], bytes | None]:
+    """`src` -> the bytes of the message part whose Content-ID it names (`cid:`; `parts` by content ID), or of a
+    `data:` URI; a URL is never fetched."""
+
+    def resolve(src: str) -> bytes | None:
+        if src.lower().startswith("data:"):
+            return data_uri_bytes(src)
+        read = parts.get(content_id(src[4:])) if src.lower().startswith("cid:") else None
+        return read() if read is not None else None
+
+    return resolve
 
 
 def _under_subject(block: Block) -> Block:

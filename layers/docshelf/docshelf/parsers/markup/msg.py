@@ -14,10 +14,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from docshelf.assets.collect import ImageSource, data_uri_bytes
+from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.mail import Attachment, Mail, mail_content
+from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver
 from docshelf.parsers.textcodec import decode_report
 
 PROPERTIES = "__properties_version1.0"
@@ -117,11 +117,12 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
         html=decode_report(html).text if html else None,
         text=body if not html else None,
         attachments=[
-            Attachment(name, read, content_id, content=_embedded(message, storage, limits))
-            for name, content_id, read, storage in attachments
+            Attachment(name, read, found_id, content=_embedded(message, storage, limits))
+            for name, found_id, read, storage in attachments
         ],
     )  # fmt: skip
-    return mail_content(mail, ImageSource(_resolver(attachments)), limits)
+    parts = {found_id: read for _, found_id, read, _ in attachments if found_id}
+    return mail_content(mail, ImageSource(picture_resolver(parts)), limits)
 
 
 def _embedded(message: _Storage, storage: str, limits: ParseLimits) -> Callable[[], ParsedContent | None] | None:
@@ -156,23 +157,9 @@ def _attachments(message: _Storage) -> list[tuple[str, str, Callable[[], bytes |
         if not shown and message.ole.exists([*message.path, name, EMBEDDED_MESSAGE]):
             inner = _Storage(message.ole, [*message.path, name, EMBEDDED_MESSAGE]).text(SUBJECT)
             shown = f"forwarded message {inner!r}" if inner else "forwarded message"
-        content_id = storage.text(ATTACH_CONTENT_ID).strip().strip("<>")
-        found.append((shown or "attachment", content_id, partial(storage.binary, ATTACH_DATA), name))
+        found_id = content_id(storage.text(ATTACH_CONTENT_ID))
+        found.append((shown or "attachment", found_id, partial(storage.binary, ATTACH_DATA), name))
     return found
-
-
-def _resolver(
-    attachments: list[tuple[str, str, Callable[[], bytes | None], str]],
-) -> Callable[[str], bytes | None]:
-    by_id = {content_id: read for _, content_id, read, _ in attachments if content_id}
-
-    def resolve(src: str) -> bytes | None:
-        if src.lower().startswith("data:"):
-            return data_uri_bytes(src)
-        read = by_id.get(src[4:].strip().strip("<>")) if src.lower().startswith("cid:") else None
-        return read() if read is not None else None  # a URL is never fetched
-
-    return resolve
 
 
 def _date(value: bytes | None) -> str:
