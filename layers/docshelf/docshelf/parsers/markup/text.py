@@ -19,7 +19,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 
 def text_blocks(text: str, *, page: int = 1) -> list[Block]:
-    normalized = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    normalized = _lines_of(text)
     blocks: list[Block] = []
     for raw in _BLANK_LINES.split(normalized):
         paragraph = raw.strip("\n").rstrip()
@@ -33,7 +33,12 @@ def read_lines(data: bytes, read: Callable[[list[str]], list[Block]]) -> ParsedC
     """A line-based markup (reStructuredText, AsciiDoc): its decoded lines read into blocks by `read`, numbered lines
     as headings, the first heading its title."""
     decoded = decode_report(data)
-    lines = decoded.text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").split("\n")
+    lines = _lines_of(decoded.text).split("\n")
     blocks = numbered_headings(read(lines))
     title = next((block.text for block in blocks if isinstance(block, Heading)), "")
     return ParsedContent(blocks=blocks, title=title, warnings=decoded.document_warnings())
+
+
+def _lines_of(text: str) -> str:
+    """The text with its line ends as `\\n` and without NUL characters."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
