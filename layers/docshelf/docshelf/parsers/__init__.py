@@ -99,8 +99,10 @@ def parse_with_assets(
 def parse_attached(data: bytes, filename: str, limits: ParseLimits) -> tuple[Document, dict[str, bytes]] | None:
     """A file inside another (an e-mail's attachment), read under the enclosing document's time budget (a budget of
     its own would end the enclosing one's); None when it cannot be read, which only the enclosing document notes."""
+    if len(data) > limits.max_bytes:
+        return None
     fmt = detect_format(data, filename, limits=limits)
-    if fmt is None or fmt in ("ole", "ole-encrypted") or len(data) > limits.max_bytes:
+    if fmt is None or fmt in ("ole", "ole-encrypted"):
         return None
     try:
         content = load_parser(fmt)(data, filename=filename, limits=limits)
