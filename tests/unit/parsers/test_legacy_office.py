@@ -748,3 +748,22 @@ def test_a_word97_files_inline_pictures_are_images_after_their_paragraphs() -> N
     images = [block for block in blocks if isinstance(block, Image)]
     assert [(image.width, image.height) for image in images] == [(120, 60), (90, 45)]  # a cell's after its table
     assert {image.asset_ref for image in images} == set(assets)
+
+
+def test_a_numbered_line_with_its_body_on_it_becomes_two_blocks_and_nothing_after_it_is_lost() -> None:
+    """`第1条（目的） この規則は…` is a heading and a paragraph: the pages are regrouped by page, not by count."""
+    paragraphs = [
+        "第1条（目的） この規則は、従業員の労働条件を定めるものである。",
+        "第2条（適用範囲） この規則は、全従業員に適用する。",
+        "\x0c",
+        "The last paragraph, on the second page.",
+    ]
+    document = parse_bytes(word97_document(paragraphs), "rules.doc")
+    blocks = [(block.kind, block.text, block.page) for block in document.blocks() if block.kind != "table"]
+    assert blocks == [
+        ("heading", "第1条（目的）", 1),
+        ("paragraph", "この規則は、従業員の労働条件を定めるものである。", 1),
+        ("heading", "第2条（適用範囲）", 1),
+        ("paragraph", "この規則は、全従業員に適用する。", 1),
+        ("paragraph", "The last paragraph, on the second page.", 2),
+    ]

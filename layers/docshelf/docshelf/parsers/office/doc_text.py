@@ -227,9 +227,11 @@ def _with_unstyled_headings(
     if looks is not None:
         found = {at: looks.look(*spans[id(block)]) for at, block in enumerate(blocks) if id(block) in spans}
         blocks = formatted_headings(blocks, {at: look for at, look in found.items() if look is not None})
-    blocks = numbered_headings(blocks, headings_are_styled=styled)
-    sized = iter(blocks)
-    return [[next(sized) for _ in page] for page in pages]
+    blocks = numbered_headings(blocks, headings_are_styled=styled)  # `第1条（目的） この規則は…`: two blocks
+    regrouped: list[list[Block]] = [[] for _ in pages]
+    for block in blocks:
+        regrouped[min(max(block.page, 1), len(pages)) - 1].append(block)
+    return regrouped
 
 
 _NOTE_FORMATS = {"footnote": "decimal", "endnote": "lowerRoman"}
