@@ -216,3 +216,18 @@ def test_png_and_jpeg_pictures_are_images_after_their_paragraphs() -> None:
     assert isinstance(blocks[0], Paragraph) and blocks[0].text == "Before after."
     sizes = [(block.width, block.height) for block in blocks if isinstance(block, Image)]
     assert sizes == [(120, 60), (90, 45)] and len(assets) == 2
+
+
+def test_a_metafile_given_by_bin_is_not_taken_for_the_next_pictures_bytes() -> None:
+    from docshelf.model import Image
+    from docshelf.parsers import parse_with_assets
+    from tests.support.image_fixtures import logo
+
+    png = logo((120, 60))
+    rtf = (
+        rb"{\rtf1\ansi\pard{\pict\wmetafile8\bin4 ABCD}\par\pard{\pict\pngblip " + png.hex().encode() + rb"}\par"
+        rb"\pard The end.\par}"
+    )
+    document, assets = parse_with_assets(rtf, "t.rtf")
+    images = [block for block in document.blocks() if isinstance(block, Image)]
+    assert [(image.width, image.height) for image in images] == [(120, 60)] and len(assets) == 1

@@ -271,7 +271,7 @@ class RtfReader:
                 return True
         if word == "pict" and not state.skip and self.collector is not None:
             state.destination = "pict"
-            self.picture, self.picture_kind = bytearray(), ""
+            self.picture, self.picture_bin, self.picture_kind = bytearray(), b"", ""
             return True
         if state.destination == "pict" and word in PICTURE_KINDS:
             self.picture_kind = PICTURE_KINDS[word]
@@ -425,8 +425,6 @@ class RtfReader:
             data = self.picture_bin or bytes.fromhex(_NOT_HEX.sub(b"", hex_digits).decode("ascii")[:MAX_PICTURE_HEX])
         except ValueError:  # an odd number of digits: cut short
             return
-        finally:
-            self.picture_bin = b""
         image = self.collector.image_of(data, page=1)
         if image is not None:
             self.cited_pictures.append(image)
