@@ -73,3 +73,11 @@ def test_an_element_takes_its_tag_then_its_rules_then_its_style() -> None:
     assert element_set(bold, "b", DEFAULT, sheet) == (False, 15.0)
     assert element_set(bold, "b", DEFAULT) == (True, 15.0)  # without the page's rules
     assert page_sheet(root).matching("p", "") == []  # a web page's linked sheet is a URL, never fetched
+
+
+def test_a_books_shared_sheets_are_read_once_and_an_elements_rules_matched_once() -> None:
+    chapter = "<html><head><link rel='stylesheet' href='book.css'></head><body><p class='h'>A</p></body></html>"
+    linked = {"book.css": b".h { font-weight: bold } p { font-size: 10pt }"}.get
+    first, second = page_sheet(html.fromstring(chapter), linked), page_sheet(html.fromstring(chapter), linked)
+    assert first is second  # one ClassStyles for the chapters linking the same sheets
+    assert first.matching("p", "h") is first.matching("p", "h") == [(None, (10.0, "pt")), (True, None)]

@@ -767,3 +767,15 @@ def test_a_numbered_line_with_its_body_on_it_becomes_two_blocks_and_nothing_afte
         ("paragraph", "この規則は、全従業員に適用する。", 1),
         ("paragraph", "The last paragraph, on the second page.", 2),
     ]
+
+
+def test_a_word97_file_with_heading_styles_never_reads_its_character_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docshelf.parsers.office.doc_looks import TextLooks
+
+    def refused(*_args: object) -> None:
+        raise AssertionError("a styled document's character runs were read")
+
+    monkeypatch.setattr(TextLooks, "read", refused)
+    paragraphs = ["Pump Manual", "The pump is inspected every month.", "Daily checks", "Check the seals."]
+    document = parse_bytes(word97_document(paragraphs, headings={0: 1, 2: 2}, characters={2: BOLD}), "m.doc")
+    assert [block.text for block in document.blocks() if block.kind == "heading"] == ["Pump Manual", "Daily checks"]
