@@ -14,7 +14,7 @@ over the same requests, both modes run in this process on the embedded engine wi
     python -m bench.agentic_bench [--sets xquad_en,drcd_zh,cmrc2018_zh,cacm] [--pairs 60] [--triples 40]
                                   [--singles 100] [--tokens-per-question 300] [--graph] [--json FILE]
 
-`--graph` runs agentic search twice, without and with following graph.json's edges (agentic/graph_step.py);
+`--graph` runs agentic search twice, without and with following the document graph's edges (agentic/graph_step.py);
 `--sets` may add xquad_zh and covidqa_dev.
 """
 
@@ -39,7 +39,7 @@ from docshelf.agentic.navigate import StoreNavSource  # noqa: E402
 from docshelf.agentic.service import AgenticRun, agentic_search  # noqa: E402
 from docshelf.agentic.steps import StepContext  # noqa: E402
 from docshelf.config import DEFAULT_PASSAGE_MODEL  # noqa: E402
-from docshelf.graph.source import StoreGraphSource  # noqa: E402
+from docshelf.graph.source import BuiltGraphSource  # noqa: E402
 from docshelf.local.services import LocalServices  # noqa: E402
 from docshelf.search.request import SearchRequest  # noqa: E402
 from docshelf.search.service import search  # noqa: E402
@@ -143,10 +143,10 @@ Runner = Callable[[str, int], tuple[str, set[str]]]
 
 
 def runners(services: LocalServices, graph: bool = False) -> dict[str, Runner]:
-    """classic and agentic search; with `graph`, agentic without following graph.json (`agentic`) and with it
+    """classic and agentic search; with `graph`, agentic without following the document graph (`agentic`) and with it
     (`agentic_graph`), else agentic as its defaults have it."""
     index = services.index.reader(NAMESPACE, services.registry.namespace_version(NAMESPACE))
-    graphs = StoreGraphSource(services.store)
+    graphs = BuiltGraphSource(services.store, lambda _: index)
     passage_model = services.passage_model()  # both modes as the CLI searches by default: with the sentence model
     ctx = StepContext(
         index, NAMESPACE, TOP_K, nav_source=StoreNavSource(services.store), graph_source=graphs,
@@ -250,7 +250,7 @@ def print_table(results: dict[str, Any], per: int) -> None:
             hits = sum(cell["agentic_graph"]["found"] * cell["agentic_graph"]["components"] for cell in cells)
             total = sum(cell["agentic_graph"]["components"] for cell in cells)
             graph_ms = statistics.median(ms for cell in cells for ms in cell["agentic_graph"]["latencies_ms"])
-            print(f"{label} questions, components found, agentic following graph.json: {hits / total:.1%} of {total}"
+            print(f"{label} questions, components found, agentic following the graph: {hits / total:.1%} of {total}"
                   f" (p50 {graph_ms:.1f} ms)")  # fmt: skip
         ratio = medians["agentic"] / medians["classic"]
         classic, agentic = medians["classic"], medians["agentic"]
@@ -260,7 +260,7 @@ def print_table(results: dict[str, Any], per: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sets", default=",".join(SETS), help=f"of {', '.join(SETS)}")
-    parser.add_argument("--graph", action="store_true", help="agentic with and without following graph.json")
+    parser.add_argument("--graph", action="store_true", help="agentic with and without following the document graph")
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--triples", type=int, default=40)
     parser.add_argument("--singles", type=int, default=100)

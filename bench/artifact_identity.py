@@ -8,11 +8,10 @@ Each tree (its `layers/docshelf` first on PYTHONPATH, in a new interpreter) inge
 (DOCSHELF_CPUS=1) and with forked parse workers (forced, whatever the load): ../shared/corpus (OCR on), the
 example documents (`examples/docs`, made by `examples/make_examples.py` in a temporary folder when the tree has
 none) and `--reports` generated Markdown reports (`bench/scale_bench.py`). Every stored object but the registry
-database is compared: chunks.json, manifest.json, doc_nav.json, graph.json, the index's documents and change log.
+database is compared: chunks.json, manifest.json, doc_nav.json, the index's documents and change log.
 The caches (`cache/`) are compared as chunk lists, not bytes: their layout is an internal matter of the tree.
-Forked, graph.json and the index's change log are left out: they follow the order in which files finish parsing
-(a graph's keywords are weighed by the namespace as it is when the document is published, a change-log entry lists
-a batch), which forked workers do not fix (a tree against itself differs there from run to run).
+Forked, the index's change log is left out: it follows the order in which files finish parsing (a change-log
+entry lists a batch), which forked workers do not fix (a tree against itself differs there from run to run).
 Prints each object that differs or exists on one side only; exits 1 if any does.
 """
 
@@ -29,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 SKIPPED = ("registry.sqlite",)
-ORDER_DEPENDENT = ("/graph.json", ".changes/")
+ORDER_DEPENDENT = (".changes/",)
 
 
 def child(store: str, folder: str, forked: bool) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from docshelf.agentic.navigate import StoreNavSource
 from docshelf.agentic.steps import StepContext
-from docshelf.graph.source import StoreGraphSource
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.local.services import LocalServices
 
 VALVES = b"""# Valves
@@ -74,5 +74,5 @@ def context(services: LocalServices, namespace: str = "ns", top_k: int = 4) -> S
         namespace,
         top_k,
         nav_source=StoreNavSource(services.store),
-        graph_source=StoreGraphSource(services.store),
+        graph_source=BuiltGraphSource(services.store, lambda _: index),
     )

@@ -16,6 +16,7 @@ from referencing import Registry, Resource
 import docshelf.index.plan
 import docshelf.parsers
 from docshelf.chunking import chunker as chunker_module
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.local.services import LocalServices
 from docshelf.parsers.base import Parser
 
@@ -114,13 +115,14 @@ def test_artifacts_match_their_json_schemas(tmp_path: Path) -> None:
         for name in ("chunks", "manifest", "doc_nav"):
             data = json.loads((prefix / f"{name}.json").read_text(encoding="utf-8"))
             _validator(f"{name}.schema.json").validate(data)
-    graph = json.loads((tmp_path / "docs/ns" / ok.document_id / "graph.json").read_text(encoding="utf-8"))
+    source = BuiltGraphSource(services.store, lambda _: services.index)
+    graph = dict(source.load("ns", ok.document_id) or {})
     _validator("graph.schema.json").validate(graph)
     assert graph["revision"] == manifest_revision(tmp_path, ok.document_id) and {n["kind"] for n in graph["nodes"]} == {
         "section",
         "chunk",
     }
-    assert not (tmp_path / "docs/ns" / failed.document_id / "graph.json").exists()  # no content, no graph
+    assert source.load("ns", failed.document_id) is None  # no content, no graph
     manifest = json.loads((tmp_path / "docs/ns" / ok.document_id / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "ok" and manifest["stats"]["chunks"] == ok.chunks
     assert [s["title"] for s in manifest["HIERARCHY"]] == ["Chapter 1 Overview", "Chapter 2 Maintenance"]

@@ -1,5 +1,5 @@
-"""graph.json through the pipeline on both engines: written with each published revision, replaced by the next,
-removed when the document fails or is deleted; `docshelf status --graph`."""
+"""The document graph on both engines: built when asked from the published revision's chunks, weighed by the
+namespace as it is then, gone when the document fails or is deleted; `docshelf status --graph`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from docshelf.graph import MAX_EDGES_PER_NODE
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.local.cli import main
 from docshelf.local.services import LocalServices
 from tests.functional.test_caches_and_artifacts import _validator
@@ -42,13 +43,18 @@ def services(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LocalSe
         opened.index.drop_index()  # type: ignore[attr-defined]
 
 
-def graph_file(services: LocalServices, document_id: str) -> Path:
-    return services.store.root / "docs" / "ns" / document_id / "graph.json"
+def graph_of(services: LocalServices, document_id: str) -> dict[str, Any] | None:
+    """The document's graph as the API builds it, for its published revision."""
+    record = services.registry.get("ns", document_id)
+    source = BuiltGraphSource(services.store, lambda _: services.index)
+    graph = source.load("ns", document_id, record.revision) if record and record.status != "deleted" else None
+    return dict(graph) if graph is not None else None
 
 
 def load(services: LocalServices, document_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(graph_file(services, document_id).read_text(encoding="utf-8"))
-    return data
+    graph = graph_of(services, document_id)
+    assert graph is not None
+    return graph
 
 
 def test_the_graph_follows_the_documents_revisions(services: LocalServices) -> None:
@@ -73,11 +79,23 @@ def test_the_graph_follows_the_documents_revisions(services: LocalServices) -> N
     record = services.registry.get("ns", edited.document_id)
     assert record is not None and again["revision"] == record.revision != graph["revision"]
     broken = services.ingest(b"%PDF-1.7 broken", namespace="ns", source_key="manual.md")
-    assert broken.status == "failed" and not graph_file(services, broken.document_id).exists()
+    assert broken.status == "failed" and graph_of(services, broken.document_id) is None
     services.ingest(MANUAL.encode(), namespace="ns", source_key="manual.md")
-    assert graph_file(services, first.document_id).exists()
+    assert graph_of(services, first.document_id) is not None
     services.delete(namespace="ns", source_key="manual.md")
-    assert not graph_file(services, first.document_id).exists()
+    assert graph_of(services, first.document_id) is None
+    assert not list(services.store.root.rglob("graph.json"))  # built when asked, never written
+
+
+def test_keywords_are_weighed_by_the_namespace_as_it_is_when_asked(services: LocalServices) -> None:
+    manual = services.ingest(MANUAL.encode(), namespace="ns", source_key="manual.md")
+    alone = {tuple(n["section_path"]): n["keywords"] for n in load(services, manual.document_id)["nodes"]}
+    assert "turn" in alone[("Assembly",)] and "torqu" not in alone[("Assembly",)]  # the spec is in two of three
+    plain = "Tighten every bolt one quarter turn at a time, crosswise."
+    for n in range(30):  # then notes that make the section's plain words common in the namespace
+        services.ingest(f"{plain} (note {n})\n".encode(), namespace="ns", source_key=f"notes/{n}.md")
+    later = {tuple(n["section_path"]): n["keywords"] for n in load(services, manual.document_id)["nodes"]}
+    assert "turn" not in later[("Assembly",)] and "torqu" in later[("Assembly",)]
 
 
 def test_a_long_document_keeps_its_cap(services: LocalServices) -> None:

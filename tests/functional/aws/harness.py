@@ -195,7 +195,8 @@ class Pipeline:
 
     # -- HTTP side
     def http(self, sample: str, *, body: dict[str, Any] | None = None, query: dict[str, str] | None = None,
-             path_document: str | None = None, groups: str = "[demo]") -> tuple[int, dict[str, Any]]:  # fmt: skip
+             path_document: str | None = None, path_rest: str = "",
+             groups: str = "[demo]") -> tuple[int, dict[str, Any]]:  # fmt: skip
         event = sample_event(sample)
         if body is not None:
             event["body"] = json.dumps(body)
@@ -203,7 +204,7 @@ class Pipeline:
             event["queryStringParameters"] = query
             event["rawQueryString"] = "&".join(f"{k}={v}" for k, v in query.items())
         if path_document is not None:
-            path = f"/documents/{path_document}"
+            path = f"/documents/{path_document}{path_rest}"
             event["rawPath"] = event["requestContext"]["http"]["path"] = path
             event["pathParameters"] = {"document_id": path_document}
         event["requestContext"]["authorizer"]["jwt"]["claims"]["cognito:groups"] = groups

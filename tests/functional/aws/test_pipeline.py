@@ -74,11 +74,18 @@ def test_upload_flows_through_every_stage_to_cited_search_hits(pipeline: Pipelin
     assert manifest["document_id"] == pump and manifest["schema_version"]
     assert json.loads(pipeline.artifact(artifact_key("demo", pump, "chunks.json")) or b"{}")["chunks"]
     assert pipeline.artifact(artifact_key("demo", pump, "doc_nav.json")) is not None
-    assert pipeline.artifact(artifact_key("demo", pump, "graph.json")) is None  # the publish stage writes it
+    status, _ = pipeline.http(
+        "document_status.json", query={"namespace": "demo"}, path_document=pump, path_rest="/graph"
+    )
+    assert status == 404  # chunked, not published
 
     assert pipeline.run("publish") == {"batchItemFailures": []}
-    graph = json.loads(pipeline.artifact(artifact_key("demo", pump, "graph.json")) or b"{}")
-    assert graph["revision"] == sha256_hex(PUMP_GUIDE) and graph["nodes"]  # in the artifacts bucket
+    status, graph = pipeline.http(
+        "document_status.json", query={"namespace": "demo"}, path_document=pump, path_rest="/graph"
+    )
+    # built by the search function from chunks.json and the index, as its role allows; nothing written at ingest
+    assert status == 200 and graph["revision"] == sha256_hex(PUMP_GUIDE) and graph["nodes"]
+    assert pipeline.artifact(artifact_key("demo", pump, "graph.json")) is None
     record = pipeline.registry().get("demo", pump)
     assert record.status == "ok" and record.chunk_count >= 1 and record.source_file_name == "pump guide.md"
     assert record.pages == 1  # from the manifest the chunk stage wrote
@@ -141,7 +148,10 @@ def test_deleting_the_object_removes_its_chunks(pipeline: Pipeline) -> None:
     pump = doc_id("manuals/pump guide.md")
     assert pipeline.registry().get("demo", pump).status == "deleted"
     assert pipeline.artifact(artifact_key("demo", pump, "chunks.json")) is None
-    assert pipeline.artifact(artifact_key("demo", pump, "graph.json")) is None
+    status, _ = pipeline.http(
+        "document_status.json", query={"namespace": "demo"}, path_document=pump, path_rest="/graph"
+    )
+    assert status == 404
     body = pipeline.search("impeller seal kit")
     assert all(r["document_id"] != pump for r in body["results"])
     assert body["cache"] == "miss"  # the delete bumped the namespace version
@@ -295,3 +305,10 @@ def test_a_csv_cut_by_the_cell_limit_is_published_as_partial(pipeline: Pipeline)
     status, listing = pipeline.http("documents_list.json", query={"namespace": "demo"})
     assert status == 200 and {d["source_key"]: d["status"] for d in listing["documents"]} == {"parts.csv": "partial"}
     assert any(result["document_id"] == parts for result in pipeline.search("P-012", top_k=3)["results"])
+
+
+def graph_of(pipeline: Pipeline, document_id: str) -> tuple[int, dict[str, Any]]:
+    """GET /documents/{id}/graph through the search function."""
+    return pipeline.http(
+        "document_status.json", query={"namespace": "demo"}, path_document=document_id, path_rest="/graph"
+    )

@@ -1,4 +1,4 @@
-"""Navigation along the document graph (graph.json, docshelf/graph/): from the step's strongest findings in a
+"""Navigation along the document graph (docshelf/graph/): from the step's strongest findings in a
 document, follow their keyword edges to sections breadth-first navigation did not open, so a table or passage
 that shares a finding's keywords in another part of the manual is read too."""
 

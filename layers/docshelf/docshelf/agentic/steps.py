@@ -27,7 +27,7 @@ from docshelf.search.semantic import QueryEmbedder
 NAVIGATED_DOCUMENTS = 2
 MAX_HYDRATED_CHUNKS = 12
 MAX_SECTION_CHUNKS = 2_000
-# Whether navigation follows graph.json's edges by default: off. On six sets it changed one of 1,440 composite
+# Whether navigation follows the document graph's edges by default: off. On six sets it changed one of 1,440 composite
 # components at 300 tokens a question and one at 600, each a loss on CACM, and no single question
 # (bench/agentic_bench.py --graph; docs/evaluation/graph-and-hits.md).
 FOLLOW_GRAPH = False
@@ -45,7 +45,7 @@ class StepContext:
     embedder: QueryEmbedder | None = None
     asset_link: AssetLink | None = None
     ranking: RankingSettings = RANKING
-    graph_source: GraphSource | None = None  # graph.json of a document: navigation follows its edges
+    graph_source: GraphSource | None = None  # a document's graph: navigation follows its edges
     follow_graph: bool = FOLLOW_GRAPH
     min_score: float = 0.0
     # The sentence model of classic search (`--passage-model`): it orders each step's passages as it orders classic

@@ -1,5 +1,5 @@
-"""GET /documents/{document_id}/graph?namespace=NS: the document's keyword graph (graph.json of its published
-revision; docshelf/graph/), authorised like every route; 404 for a document without one."""
+"""GET /documents/{document_id}/graph?namespace=NS: the document's keyword graph (of its published revision, built
+from its chunks when asked: docshelf/graph/source.py), authorised like every route; 404 for a document without one."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ def graph_router(context: RouteContext) -> APIGatewayHttpRouter:
         api = context.services()
         record = api.registry.get(namespace, document_id)
         source: GraphSource | None = getattr(api, "graph_source", None)
-        graph = source.load(namespace, document_id) if source is not None and record is not None else None
-        if graph is None or record is None or record.status == "deleted":
+        published = record is not None and record.status in ("ok", "partial")  # pipeline.INDEXED_STATUSES
+        graph = source.load(namespace, document_id, record.revision) if source and record and published else None
+        if graph is None:
             raise NotFoundError(f"no graph of document {document_id} in namespace {namespace}")
         return json_response(dict(graph), ref("GraphOut"))
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # the agentic parts load on the first agentic request, not on a cold start
     from docshelf.agentic.navigate import StoreNavSource
     from docshelf.agentic.plan import PlanMaker
-    from docshelf.graph.source import StoreGraphSource
+    from docshelf.graph.source import BuiltGraphSource
     from docshelf.registry.runs_dynamodb import DynamoDBRunLog
 
 PLANNER_MODEL_ENV = "AGENTIC_PLANNER_MODEL_ID"
@@ -127,10 +127,10 @@ class AwsApiServices:
         return StoreNavSource(self.services.store)
 
     @property
-    def graph_source(self) -> StoreGraphSource:
-        from docshelf.graph.source import StoreGraphSource
+    def graph_source(self) -> BuiltGraphSource:
+        from docshelf.graph.source import BuiltGraphSource
 
-        return StoreGraphSource(self.services.store)
+        return BuiltGraphSource(self.services.store, self.index_for)
 
     @property
     def planner(self) -> PlanMaker:

@@ -168,7 +168,6 @@ def handle_publish_message(services: AwsServices, message: StageMessage) -> Stag
             sequencer=message.sequencer,
             published_with=publication,
             vectors=services.vector_cache(),
-            graphs=services.store,
         )
     except IndexBackendError:
         services.forget_index()  # the retry reads the namespace again (a re-sync may have changed its model)
@@ -227,7 +226,6 @@ def _publish_together(
             sequencers=[sequencer for *_, sequencer in items],
             published_with=pipeline.published_with(services.settings.pipeline, index),
             vectors=services.vector_cache(),
-            graphs=services.store,
         )
     except Exception as error:
         return [error] * len(items)

@@ -1,4 +1,4 @@
-"""graph.json of one document revision: its sections and chunks as nodes with their keywords, and the edges
+"""The graph of one document revision: its sections and chunks as nodes with their keywords, and the edges
 the overlap rule makes between them (`edges.py`)."""
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from docshelf.index.analyzer import analyzed_terms
 from docshelf.model import Chunk
 from docshelf.versions import SCHEMA_VERSION
 
-GRAPH_FILE = "graph.json"
 OVERLAP_RULE = "shared keywords / keywords of the smaller node"
 
 
@@ -43,7 +42,7 @@ def document_graph(
     namespace_chunks: int,
     namespace_holding: Mapping[str, int],
 ) -> dict[str, Any]:
-    """The graph.json object: `frequencies[i]` are chunk i's content terms; `namespace_holding` how many of the
+    """The graph (graph.schema.json): `frequencies[i]` are chunk i's content terms; `namespace_holding` how many of the
     namespace's `namespace_chunks` chunks hold each of them (the index's document frequencies)."""
     weights = heaviest_terms(frequencies, namespace_chunks, namespace_holding)
     sections = _section_paths(chunks)

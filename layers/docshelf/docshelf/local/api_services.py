@@ -14,7 +14,7 @@ from docshelf.api.routes_assets import served_asset_link
 from docshelf.api.routes_source import SourceOpener
 from docshelf.assets.links import AssetLink
 from docshelf.embeddings.base import EmbeddingProvider
-from docshelf.graph.source import StoreGraphSource
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.index.base import SearchBackend
 from docshelf.keys import asset_prefix
 from docshelf.local.ingress import UPLOADS_FOLDER
@@ -51,7 +51,7 @@ class LocalApiServices:
         self.planner = planner
         self.run_log = LocalRunLog(services.registry.path)
         self.nav_source = StoreNavSource(services.store)
-        self.graph_source = StoreGraphSource(services.store)
+        self.graph_source = BuiltGraphSource(services.store, self.index_for)
         self.link_signer = LinkSigner()
         self._cache = (
             SqliteSearchCache(Path(services.store.root) / CACHE_FILE, ttl_s=cache_ttl_s) if cache_ttl_s > 0 else None

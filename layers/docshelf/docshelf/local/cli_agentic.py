@@ -15,7 +15,7 @@ from docshelf.agentic.rules import RULES
 from docshelf.agentic.service import AgenticRun, agentic_search
 from docshelf.agentic.steps import StepContext
 from docshelf.assets.links import local_asset_link
-from docshelf.graph.source import StoreGraphSource
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.index.plan import SearchFilters
 from docshelf.local.cli_batch import batch_line
 from docshelf.local.services import LocalServices
@@ -62,7 +62,7 @@ def agentic_search_command(
     ctx = StepContext(
         index, args.namespace, args.top_k, filters, nav_source=StoreNavSource(services.store),
         embedder=services.embedding_provider(), asset_link=local_asset_link(services.store.root),
-        graph_source=StoreGraphSource(services.store), passage_model=services.passage_model(),
+        graph_source=BuiltGraphSource(services.store, lambda _: index), passage_model=services.passage_model(),
     )  # fmt: skip
     run_log = LocalRunLog(services.registry.path)
     planner = planner_from_args(args)

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from docshelf.graph.source import StoreGraphSource
+from docshelf.graph.source import BuiltGraphSource
 from docshelf.local.services import LocalServices
 from docshelf.registry import DocumentRecord
 
@@ -26,7 +26,7 @@ def hit_lines(services: LocalServices, namespace: str, records: Sequence[Documen
 
 
 def graph_summary(graph: dict[str, Any] | None) -> dict[str, Any]:
-    """Nodes, edges and the largest degree of a graph.json (all 0 for a document without one)."""
+    """Nodes, edges and the largest degree of a graph (all 0 for a document without one)."""
     if graph is None:
         return {"nodes": 0, "sections": 0, "edges": 0, "max_degree": 0}
     degree = Counter(node for edge in graph["edges"] for node in (edge["source"], edge["target"]))
@@ -42,11 +42,9 @@ def document_graphs(
     services: LocalServices, namespace: str, records: Sequence[DocumentRecord]
 ) -> dict[str, dict[str, Any]]:
     """Source key -> its graph summary, for the documents not deleted."""
-    source = StoreGraphSource(services.store)
+    source = BuiltGraphSource(services.store, lambda _: services.index)
     return {
-        record.source_key: graph_summary(_loaded(source, namespace, record.document_id))
-        for record in records
-        if record.status != "deleted"
+        record.source_key: graph_summary(_loaded(source, record)) for record in records if record.status != "deleted"
     }
 
 
@@ -63,6 +61,6 @@ def print_graphs(summaries: dict[str, dict[str, Any]], out: TextIO) -> None:
         )
 
 
-def _loaded(source: StoreGraphSource, namespace: str, document_id: str) -> dict[str, Any] | None:
-    graph = source.load(namespace, document_id)
+def _loaded(source: BuiltGraphSource, record: DocumentRecord) -> dict[str, Any] | None:
+    graph = source.load(record.namespace, record.document_id, record.revision)
     return dict(graph) if graph is not None else None

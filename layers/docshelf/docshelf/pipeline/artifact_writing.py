@@ -1,5 +1,5 @@
-"""The per-document artifacts in the store: manifest.json, chunks.json and doc_nav.json (graph.json, written at
-publishing, is removed with them)."""
+"""The per-document artifacts in the store: manifest.json, chunks.json and doc_nav.json (the document graph is
+built from chunks.json when asked for: docshelf/graph/source.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from docshelf.config import PipelineConfig
 from docshelf.errors import DocumentError
 from docshelf.keys import artifact_key
 from docshelf.model import Chunk, Document
-from docshelf.pipeline.graph_writing import delete_document_graph
 from docshelf.pipeline.outcomes import DocumentRef
 from docshelf.serde import chunks_json, dumps
 from docshelf.store.base import ObjectStore, put_again
@@ -77,12 +76,10 @@ def write_failure_artifacts(
     """The artifacts of a document without content: its manifest says why, and it has no chunks."""
     failed = manifest(ref, None, [], status=status, config=config, error=error)
     write_artifact_objects(store, ref, failed, [], artifacts.doc_nav(ref.document_id, None, []))
-    delete_document_graph(store, ref.namespace, ref.document_id)
     delete_document_assets(store, namespace=ref.namespace, document_id=ref.document_id)
 
 
 def delete_artifacts(store: ObjectStore, namespace: str, document_id: str) -> None:
     for name in ("chunks.json", "manifest.json", "doc_nav.json"):
         store.delete(artifact_key(namespace, document_id, name))
-    delete_document_graph(store, namespace, document_id)
     delete_document_assets(store, namespace=namespace, document_id=document_id)

@@ -136,9 +136,7 @@ class BatchedPublishing:
             return []
         batch = [(item.ref, item.chunks) for item in waiting]
         publication = published_with(self.config, self.index)
-        published = publish_many(
-            self.index, self.registry, batch, published_with=publication, vectors=self.vectors, graphs=self.store
-        )
+        published = publish_many(self.index, self.registry, batch, published_with=publication, vectors=self.vectors)
         published.raise_for_refused()
         return [
             published_result(item.ref, item.chunks, parse_hit=item.parse_hit, chunk_hit=item.chunk_hit,

@@ -63,7 +63,7 @@ def ingest_parsed(
         return answered
     chunks, chunk_hit = chunk_stage(store, outcome, config=config)
     publication = published_with(config, index)
-    publish_stage(index, registry, outcome.ref, chunks, published_with=publication, vectors=vectors, graphs=store)
+    publish_stage(index, registry, outcome.ref, chunks, published_with=publication, vectors=vectors)
     return published_result(outcome.ref, chunks, parse_hit=outcome.cache_hit, chunk_hit=chunk_hit, started=started)
 
 

@@ -11,10 +11,8 @@ from docshelf.errors import IndexBackendError
 from docshelf.index.base import DocumentChunks, SearchBackend
 from docshelf.model import Chunk
 from docshelf.pipeline.events import document_record, event_standing
-from docshelf.pipeline.graph_writing import write_document_graph
 from docshelf.pipeline.outcomes import EMPTY_STATUSES, TRUNCATED_CODE, DocumentRef, indexed_status
 from docshelf.registry import Registry
-from docshelf.store.base import ObjectStore
 
 
 def published_with(config: PipelineConfig, index: SearchBackend) -> str:
@@ -46,10 +44,9 @@ def publish_stage(
     sequencer: str = "",
     published_with: str = "",
     vectors: VectorCache | None = None,
-    graphs: ObjectStore | None = None,
 ) -> bool:
     """Index the revision's chunks (with their vectors when `vectors` is given) and mark the document ok. False
-    when a newer event already won. With `graphs` (the artifact store), the revision's graph.json is written there.
+    when a newer event already won.
 
     `published_with` names the chunk settings and the index (kept in the registry, see `published_with`)."""
     if _superseded(registry, ref, sequencer):
@@ -58,8 +55,6 @@ def publish_stage(
     index.upsert(ref.namespace, ref.document_id, ref.revision, chunks, document.vectors, document.model)
     written = _record_published(index, registry, ref, len(chunks), sequencer=sequencer, published_with=published_with)
     registry.bump_namespace_version(ref.namespace)
-    if written and graphs is not None:
-        write_document_graph(graphs, index, ref, chunks)
     return written
 
 
@@ -85,7 +80,6 @@ def publish_many(
     sequencers: Sequence[str] | None = None,
     published_with: str = "",
     vectors: VectorCache | None = None,
-    graphs: ObjectStore | None = None,
 ) -> BulkPublished:
     """`publish_stage` for documents of one namespace, each at most once, with one bulk write. `sequencers` are
     the documents' S3 event sequencers (none for a local writer). The namespace version is bumped once."""
@@ -111,10 +105,6 @@ def publish_many(
         ):
             superseded.add(ref.document_id)
     registry.bump_namespace_version(namespace)
-    if graphs is not None:
-        for ref, chunks, _ in due:
-            if ref.document_id not in refused and ref.document_id not in superseded:
-                write_document_graph(graphs, index, ref, chunks)
     return BulkPublished(frozenset(superseded), dict(refused))
 
 

@@ -127,7 +127,6 @@ def _publish_batch(
         sequencers=[sequencer for *_, sequencer in batch],
         published_with=done.plan.target,
         vectors=vectors,
-        graphs=store,
     )
     index.commit()
     ids = [ref.document_id for ref, _, _ in batch]
