@@ -71,7 +71,12 @@ def _section_texts(blocks: Iterable[Block]) -> dict[tuple[str, ...], str]:
 
 
 def _lead_sentence(text: str) -> str:
-    first = " ".join(text.split())
+    """The first sentence, its whitespace collapsed, at most LEAD_CHARS: read from the section's start (collapsing
+    a whole long section's whitespace cost more than the rest of its summary)."""
+    head = text[: 4 * LEAD_CHARS]
+    first = " ".join(head.split())
+    if len(first) <= LEAD_CHARS < len(text):  # mostly whitespace so far: the sentence may go on past the head
+        first = " ".join(text.split())
     sentence = _SENTENCE_END.split(first, maxsplit=1)[0]
     return sentence if len(sentence) <= LEAD_CHARS else sentence[: LEAD_CHARS - 1].rstrip() + "…"
 

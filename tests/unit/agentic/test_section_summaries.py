@@ -177,3 +177,23 @@ _TERMS = st.one_of(
 @given(st.lists(_LEAD_PIECES, max_size=40).map("".join), st.lists(_TERMS, max_size=DISTINCT_TERMS + 2))
 def test_bounded_summaries_are_those_tiktoken_counts_give(lead: str, words: list[str]) -> None:
     assert section_summaries_module._bounded(lead, words) == _bounded_by_definition(lead, words)
+
+
+def _lead_by_definition(text: str) -> str:
+    """The whole section's whitespace collapsed, then its first sentence, at most LEAD_CHARS."""
+    first = " ".join(text.split())
+    sentence = section_summaries_module._SENTENCE_END.split(first, maxsplit=1)[0]
+    limit = section_summaries_module.LEAD_CHARS
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+_SECTION_PIECES = st.sampled_from(
+    ["The valve", " has", " 45 Nm.", " seals", "!", "...", "?", " 保修期为两年。", " ", "  ", "\n", "\n\n\t",
+     " " * 300, "\n" * 500, "x" * 250, " word" * 60, "a.b", ". ", "。", "！"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SECTION_PIECES, max_size=60).map("".join))
+def test_the_lead_read_from_the_sections_start_is_the_whole_sections(text: str) -> None:
+    assert section_summaries_module._lead_sentence(text) == _lead_by_definition(text)
