@@ -16,6 +16,8 @@ from docshelf.tables import table_grid
 from tests.support.image_fixtures import logo
 from tests.unit.parsers.ole_fixtures import compound_file
 from tests.unit.parsers.ooxml_fixtures import saved_bytes
+from tests.unit.parsers.rtf_compression import compressed
+from tests.unit.parsers.test_compressed_rtf import OUTLOOK_HTML_RTF
 
 SENT = dt.datetime(2026, 12, 7, 10, 30, tzinfo=dt.UTC)
 
@@ -38,7 +40,9 @@ def notes() -> bytes:
     return saved_bytes(document)
 
 
-def outlook_message(*, html: bytes | None = None, attachments: bool = False) -> bytes:
+def outlook_message(
+    *, html: bytes | None = None, attachments: bool = False, rtf: bytes | None = None, plain: bool = True
+) -> bytes:
     streams = dict(
         [
             unicode(0x0037, "Pump PX-9 torque values"),
@@ -50,6 +54,10 @@ def outlook_message(*, html: bytes | None = None, attachments: bool = False) -> 
         ]
     )
     streams["__properties_version1.0"] = properties(32, (0x00390040, filetime(SENT)))
+    if not plain:
+        del streams["__substg1.0_1000001F"]
+    if rtf is not None:
+        streams["__substg1.0_10090102"] = compressed(rtf)
     if html is not None:
         streams["__substg1.0_10130102"] = html
     if attachments:
@@ -128,3 +136,48 @@ def test_a_message_forwarded_as_an_attachment_is_read_with_its_own_attachments_n
         "The M10 bolts took 40 Nm.",
         "Attachments: deep.txt",
     ]
+
+
+RICH_TEXT = rb"""{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Calibri;}}
+\pard\b\fs32 Torque table\b0\fs22\par
+\trowd\cellx2000\cellx4000 M10\cell 45 Nm\cell\row
+\trowd\cellx2000\cellx4000 M12\cell 80 Nm\cell\row
+\pard Check them \'e0 la main.\par}"""
+
+
+def test_a_body_kept_only_as_compressed_rich_text_is_read() -> None:
+    document = parse_bytes(outlook_message(rtf=RICH_TEXT, plain=False), "message.msg")
+    blocks = list(document.blocks())
+    tables = [block for block in blocks if isinstance(block, Table)]
+    assert len(tables) == 1 and table_grid(tables[0]) == [["M10", "45 Nm"], ["M12", "80 Nm"]]
+    texts = [block.text for block in blocks if isinstance(block, Paragraph | Heading)]
+    assert "Check them à la main." in texts and texts[0] == "Pump PX-9 torque values"
+    assert all(block.page == 1 for block in blocks)
+
+
+def test_rich_text_is_read_over_the_plain_body_which_stands_in_when_it_cannot_be() -> None:
+    with_both = [b.text for b in parse_bytes(outlook_message(rtf=RICH_TEXT), "message.msg").blocks()
+                 if isinstance(b, Paragraph)]  # fmt: skip
+    assert "Check them à la main." in with_both and "The M10 bolts take 45 Nm." not in with_both
+    damaged = outlook_message(rtf=RICH_TEXT)
+    broken = damaged.replace(compressed(RICH_TEXT)[8:12], b"XXXX")  # not LZFu any more
+    texts = [b.text for b in parse_bytes(broken, "message.msg").blocks() if isinstance(b, Paragraph)]
+    assert "The M10 bolts take 45 Nm." in texts
+
+
+def test_html_kept_inside_the_rich_text_body_is_read_as_html() -> None:
+    document = parse_bytes(outlook_message(rtf=OUTLOOK_HTML_RTF), "message.msg")
+    blocks = list(document.blocks())
+    assert [(b.text, b.level) for b in blocks if isinstance(b, Heading)] == [
+        ("Pump PX-9 torque values", 1), ("Torque étape", 3),
+    ]  # fmt: skip
+    tables = [block for block in blocks if isinstance(block, Table)]
+    assert len(tables) == 1 and table_grid(tables[0]) == [["M10", "45 Nm"]]
+    assert "Cafés & bolts" in " ".join(" ".join(b.text.split()) for b in blocks if isinstance(b, Paragraph))
+
+
+def test_rich_text_made_from_plain_text_leaves_the_plain_body() -> None:
+    from_text = rb"{\rtf1\ansi\fromtext \pard Hi team,\par The M10 bolts take 45 Nm.\par}"
+    texts = [b.text for b in parse_bytes(outlook_message(rtf=from_text), "message.msg").blocks()
+             if isinstance(b, Paragraph)]  # fmt: skip
+    assert texts[1:] == ["Hi team,", "The M10 bolts take 45 Nm.", "Ana"]

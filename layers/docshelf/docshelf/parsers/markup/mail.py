@@ -35,6 +35,7 @@ class Mail:
     sent: list[tuple[str, str]]  # (From, To, Cc, Date…, its value) in the order shown
     html: str | None = None  # the body as HTML, when the message has it
     text: str | None = None  # the body as plain text
+    rtf: bytes | None = None  # the body as RTF (an Outlook message written as rich text)
     attachments: list[Attachment] = field(default_factory=list)
 
 
@@ -54,9 +55,11 @@ def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> Parsed
         body = root.find("body")
         walker = HtmlBlockWalker(page=1, images=images, read_looks=False)
         blocks += [_under_subject(block) for block in walker.walk(body if body is not None else root)]
-    elif mail.text is not None:
-        blocks += text_blocks(mail.text)
     assets = dict(images.collector.assets)
+    if mail.html is None and mail.rtf is not None:
+        blocks += _rich_text(mail.rtf, limits, assets)
+    elif mail.html is None and mail.text is not None:
+        blocks += text_blocks(mail.text)
     if mail.attachments:
         blocks.append(Paragraph(text="Attachments: " + ", ".join(item.name for item in mail.attachments), page=1))
         if not _READING_ATTACHMENTS.get():
@@ -91,6 +94,17 @@ def _attached(
     finally:
         _READING_ATTACHMENTS.reset(reading)
     return blocks
+
+
+def _rich_text(rtf: bytes, limits: ParseLimits, assets: dict[str, bytes]) -> list[Block]:
+    """The RTF body read as an RTF file is, its headings under the subject; nothing when it cannot be read."""
+    from docshelf.parsers import parse_attached  # the registry, which imports this module's parsers
+
+    read = parse_attached(rtf, "body.rtf", limits)
+    if read is None:
+        return []
+    assets.update(read[1])
+    return [_under_subject(replace(block, page=1)) for block in read[0].blocks()]
 
 
 def _attached_block(block: Block) -> Block:

@@ -1,8 +1,9 @@
 """Outlook messages (`.msg`, MS-OXMSG): an OLE compound file whose root streams are the message's properties
 (`__substg1.0_<id><type>`: 001F UTF-16 text, 001E text in the message's code page, 0102 binary), with a storage for
 each attachment (`__attach_version1.0_#…`) and recipient; fixed-size properties such as the dates are entries of the
-`__properties_version1.0` stream. Shown as `mail.py` shows a message: the HTML body (PR_HTML) if it has one, else
-the plain text (PR_BODY); a body only in compressed RTF is not read.
+`__properties_version1.0` stream. Shown as `mail.py` shows a message: its HTML body (PR_HTML), else its rich-text
+body (PR_RTF_COMPRESSED: the HTML it encapsulates, or the RTF itself when it was written as rich text), else the plain
+text (PR_BODY).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Any
 from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
 from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver
+from docshelf.parsers.markup.rtf_html import encapsulated_html
 from docshelf.parsers.textcodec import decode_report
 
 PROPERTIES = "__properties_version1.0"
 ATTACHMENT = "__attach_version1.0_#"
-SUBJECT, BODY, HTML = 0x0037, 0x1000, 0x1013
+SUBJECT, BODY, HTML, RTF_COMPRESSED = 0x0037, 0x1000, 0x1013, 0x1009
 SENDER_NAME, SENDER_EMAIL, SENDER_SMTP = 0x0C1A, 0x0C1F, 0x5D01
 DISPLAY_TO, DISPLAY_CC = 0x0E04, 0x0E03
 SENT_TIME, DELIVERY_TIME = 0x0039, 0x0E06
@@ -40,6 +43,7 @@ EMBEDDED_HEADER = 24
 EMBEDDED_MESSAGE = "__substg1.0_3701000D"  # an attachment's embedded message (PR_ATTACH_DATA_OBJ) storage
 MAX_PROPERTY_BYTES = 64 * 1024 * 1024
 MAX_ATTACHMENTS = 1_000
+HEADER_SCAN = 4096  # where an RTF body says what it was made from (\\fromhtml1, \\fromtext)
 _FILETIME_EPOCH = dt.datetime(1601, 1, 1, tzinfo=dt.UTC)
 
 
@@ -104,7 +108,8 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
             message.code_page = "cp1252"
     html = (message.binary(HTML) or b"").rstrip(b"\0") or None
     subject, body, sender = message.text(SUBJECT), message.text(BODY), message.text(SENDER_NAME)
-    if not (subject or body or html or sender):
+    shown_html, rtf = (decode_report(html).text, None) if html else _rich_body(message, body)
+    if not (subject or body or shown_html or rtf or sender):
         raise CorruptDocumentError("not an Outlook message: no message properties (subject, body or sender)")
     address = message.text(SENDER_SMTP) or message.text(SENDER_EMAIL)
     if address and "@" in address and address != sender:
@@ -114,8 +119,9 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
         subject=subject,
         sent=[("From", sender), ("To", message.text(DISPLAY_TO)), ("Cc", message.text(DISPLAY_CC)),
               ("Date", _date(fixed.get(SENT_TIME << 16 | TIME) or fixed.get(DELIVERY_TIME << 16 | TIME)))],
-        html=decode_report(html).text if html else None,
-        text=body if not html else None,
+        html=shown_html,
+        rtf=rtf,
+        text=body if shown_html is None and rtf is None else None,
         attachments=[
             Attachment(name, read, found_id, content=_embedded(message, storage, limits))
             for name, found_id, read, storage in attachments
@@ -123,6 +129,20 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
     )  # fmt: skip
     parts = {found_id: read for _, found_id, read, _ in attachments if found_id}
     return mail_content(mail, ImageSource(picture_resolver(parts)), limits)
+
+
+def _rich_body(message: _Storage, plain: str) -> tuple[str | None, bytes | None]:
+    """(the HTML the RTF body encapsulates, None) or (None, the RTF body) when it was written as rich text and holds
+    more than the plain body would show; (None, None) for neither."""
+    packed = message.binary(RTF_COMPRESSED)
+    rtf = decompressed_rtf(packed) if packed else None
+    if not rtf:
+        return None, None
+    html = encapsulated_html(rtf)
+    if html is not None:
+        return html, None
+    from_text = b"\\fromtext" in rtf[:HEADER_SCAN]  # plain text kept as RTF: the plain body says the same
+    return None, rtf if not (from_text and plain) else None
 
 
 def _embedded(message: _Storage, storage: str, limits: ParseLimits) -> Callable[[], ParsedContent | None] | None:

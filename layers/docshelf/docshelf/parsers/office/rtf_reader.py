@@ -23,13 +23,11 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.parsers.rtf_tokens import TOKEN
 from docshelf.scripts import east_asian
 from docshelf.structure import numbered_headings
 from docshelf.tables import table_from_rows
 
-_TOKEN = re.compile(
-    rb"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z'])|([{}])|([^\\{}\r\n]+)|[\r\n]+", re.S
-)
 CHARSET_CODEPAGES = {
     77: 10000, 128: 932, 129: 949, 130: 1361, 134: 936, 136: 950, 161: 1253, 162: 1254, 163: 1258,
     177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250, 255: 437,
@@ -130,7 +128,7 @@ class RtfReader:
     def run(self) -> list[Block]:
         pos, size = 0, len(self.data)
         while pos < size:
-            match = _TOKEN.match(self.data, pos)
+            match = TOKEN.match(self.data, pos)
             if match is None:
                 pos += 1
                 continue
