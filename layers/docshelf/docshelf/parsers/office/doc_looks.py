@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from docshelf.parsers.formatted_headings import Look
 from docshelf.parsers.office.doc_lists import DEFAULT_HALF_POINTS, SPRM_BOLD, SPRM_HALF_POINTS
-from docshelf.parsers.office.doc_props import ParagraphStyles, Piece, property_pages, sprms
+from docshelf.parsers.office.doc_props import ParagraphStyles, Piece, PieceIndex, property_pages, sprms
 
 FC_PLCF_BTE_CHPX = 154 + 12 * 8  # fcPlcfBteChpx, lcbPlcfBteChpx in FibRgFcLcb97
 T = TypeVar("T")
@@ -38,8 +38,7 @@ class TextLooks:
     def __init__(self, runs: list[_Run], pieces: list[Piece], styles: ParagraphStyles) -> None:
         self._runs = sorted(runs, key=lambda run: run.start)
         self._starts = [run.start for run in self._runs]
-        self._pieces = sorted(pieces, key=lambda piece: piece.cp)
-        self._piece_starts = [piece.cp for piece in self._pieces]
+        self._pieces = PieceIndex(pieces)
         self._styles = styles
 
     @classmethod
@@ -51,13 +50,7 @@ class TextLooks:
         """The look of the characters from position `start` to `end` of a paragraph in style `style`."""
         style_bold, style_half_points = self._styles.looks.get(style, (False, DEFAULT_HALF_POINTS))
         counts: Counter[tuple[bool, float]] = Counter()
-        at = max(0, bisect.bisect_right(self._piece_starts, start) - 1)
-        while at < len(self._pieces) and self._pieces[at].cp < end:
-            piece = self._pieces[at]
-            at += 1
-            first, last = max(start, piece.cp), min(end, piece.cp + len(piece.text))
-            if first >= last:
-                continue
+        for piece, first, last in self._pieces.spans(start, end):
             for run_first, run_last, run in self._runs_over(piece.fc + (first - piece.cp) * piece.width,
                                                             piece.fc + (last - piece.cp) * piece.width):  # fmt: skip
                 text = piece.text[(run_first - piece.fc) // piece.width : (run_last - piece.fc) // piece.width]

@@ -11,7 +11,7 @@ import bisect
 import struct
 
 from docshelf.parsers.office.doc_looks import character_runs
-from docshelf.parsers.office.doc_props import Piece, sprms
+from docshelf.parsers.office.doc_props import Piece, PieceIndex, sprms
 
 SPRM_PIC_LOCATION = 0x6A03  # sprmCPicLocation: the PICF's offset in the Data stream
 SPRM_SPECIAL = 0x0855  # sprmCFSpec: the run's characters are special (a picture, a note reference…)
@@ -36,14 +36,12 @@ def inline_pictures(
     if not runs:
         return {}
     starts = [start for start, _, _ in runs]
-    ordered = sorted(pieces, key=lambda piece: piece.cp)
-    piece_starts = [piece.cp for piece in ordered]
+    index = PieceIndex(pieces)
     found: dict[int, bytes] = {}
     for cp in positions:
-        piece = ordered[max(0, bisect.bisect_right(piece_starts, cp) - 1)]
-        if not piece.cp <= cp < piece.cp + len(piece.text):
+        fc = index.byte_of(cp)
+        if fc is None:
             continue
-        fc = piece.fc + (cp - piece.cp) * piece.width
         at = bisect.bisect_right(starts, fc) - 1
         if at < 0 or fc >= runs[at][1]:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from docshelf.parsers.office.doc_tables import CellShape, row_cells
@@ -66,6 +67,29 @@ class Piece:
     text: str  # the piece's characters, one a position (a character beyond the BMP as its two UTF-16 halves)
     fc: int  # the first character's byte position in the WordDocument stream
     width: int  # bytes a character: 1 (cp1252) or 2 (UTF-16)
+
+
+class PieceIndex:
+    """The text's pieces by character position, for where in the WordDocument stream a span of the text is."""
+
+    def __init__(self, pieces: list[Piece]) -> None:
+        self._pieces = sorted(pieces, key=lambda piece: piece.cp)
+        self._starts = [piece.cp for piece in self._pieces]
+
+    def spans(self, start: int, end: int) -> Iterator[tuple[Piece, int, int]]:
+        """Each piece holding characters from `start` to `end`, with the first and end character it holds of them."""
+        at = max(0, bisect.bisect_right(self._starts, start) - 1)
+        while at < len(self._pieces) and self._pieces[at].cp < end:
+            piece = self._pieces[at]
+            at += 1
+            first, last = max(start, piece.cp), min(end, piece.cp + len(piece.text))
+            if first < last:
+                yield piece, first, last
+
+    def byte_of(self, cp: int) -> int | None:
+        """The byte position of the character at `cp`, or None when no piece holds it."""
+        found = next(self.spans(cp, cp + 1), None)
+        return None if found is None else found[0].fc + (cp - found[0].cp) * found[0].width
 
 
 def paragraph_marks(
