@@ -779,3 +779,118 @@ def test_a_word97_file_with_heading_styles_never_reads_its_character_runs(monkey
     paragraphs = ["Pump Manual", "The pump is inspected every month.", "Daily checks", "Check the seals."]
     document = parse_bytes(word97_document(paragraphs, headings={0: 1, 2: 2}, characters={2: BOLD}), "m.doc")
     assert [block.text for block in document.blocks() if block.kind == "heading"] == ["Pump Manual", "Daily checks"]
+
+
+FRAME = (
+    '<draw:frame draw:style-name="fr1" draw:name="{name}" text:anchor-type="paragraph" svg:width="4cm" '
+    'svg:height="2cm">'
+)
+TEXT_BOX = "<draw:text-box><text:p>Boxed note: torque in Nm.</text:p></draw:text-box></draw:frame>"
+
+
+def _floating_odt(pictures: dict[str, bytes]) -> bytes:
+    """A text document whose pictures float beside the paragraphs they are anchored to, and a text box that floats."""
+    import io
+    import zipfile
+
+    first, second = (
+        FRAME.format(name=name) + f'<draw:image xlink:href="Pictures/{name}" xlink:show="embed"/></draw:frame>'
+        for name in pictures
+    )
+    box = FRAME.format(name="Box") + TEXT_BOX
+    prefixes = [
+        ("office", "office"),
+        ("text", "text"),
+        ("draw", "drawing"),
+        ("style", "style"),
+        ("svg", "svg-compatible"),
+    ]
+    namespaces = " ".join(f'xmlns:{key}="urn:oasis:names:tc:opendocument:xmlns:{name}:1.0"' for key, name in prefixes)
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} '
+        'xmlns:xlink="http://www.w3.org/1999/xlink" office:version="1.2"><office:automatic-styles>'
+        '<style:style style:name="fr1" style:family="graphic"><style:graphic-properties style:wrap="parallel"/>'
+        "</style:style></office:automatic-styles><office:body><office:text>"
+        "<text:p>The pump and its parts.</text:p>"
+        f"<text:p>{first}The pump housing, seen from the left.</text:p>"
+        f"<text:p>{box}Tighten the flange bolts crosswise.</text:p>"
+        f"<text:p>{second}The seal kit SK-7.</text:p>"
+        "<text:p>The end.</text:p></office:text></office:body></office:document-content>"
+    )
+    entries = [("/", "application/vnd.oasis.opendocument.text"), ("content.xml", "text/xml")]
+    entries += [(f"Pictures/{name}", f"image/{name.rsplit('.', 1)[1]}") for name in pictures]
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        + "".join(
+            f'<manifest:file-entry manifest:full-path="{path}" manifest:media-type="{kind}"/>' for path, kind in entries
+        )
+        + "</manifest:manifest>"
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as package:
+        package.writestr("mimetype", "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)
+        package.writestr("content.xml", content)
+        package.writestr("META-INF/manifest.xml", manifest)
+        for name, data in pictures.items():
+            package.writestr(f"Pictures/{name}", data)
+    return buffer.getvalue()
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_word97_files_floating_pictures_are_images_after_the_paragraphs_they_are_anchored_to(tmp_path: Path) -> None:
+    import io
+
+    from PIL import Image as PillowImage
+
+    from docshelf.parsers import parse_with_assets
+    from tests.support.image_fixtures import logo
+
+    photo = io.BytesIO()
+    PillowImage.open(io.BytesIO(logo((160, 90), seed=3))).convert("RGB").save(photo, "JPEG")
+    (tmp_path / "floating.odt").write_bytes(
+        _floating_odt({"housing.png": logo((200, 100)), "seal.jpg": photo.getvalue()})
+    )
+    document, assets = parse_with_assets(_soffice(tmp_path, "floating.odt", "doc"), "floating.doc")
+    shown = [(block.kind, getattr(block, "text", ""), getattr(block, "width", None)) for block in document.blocks()]
+    assert shown == [
+        ("paragraph", "The pump and its parts.", None),
+        ("paragraph", "The pump housing, seen from the left.", None),
+        ("image", "", 200),
+        ("paragraph", "Tighten the flange bolts crosswise.", None),
+        ("paragraph", "Boxed note: torque in Nm.", None),  # the text box's text, after its paragraph; no image
+        ("paragraph", "The seal kit SK-7.", None),
+        ("image", "", 160),
+        ("paragraph", "The end.", None),
+    ]
+    assert {block.asset_ref for block in document.blocks() if isinstance(block, Image)} == set(assets)
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_a_damaged_drawing_loses_its_floating_pictures_only(tmp_path: Path) -> None:
+    import random
+    import struct
+
+    import olefile
+
+    from docshelf.parsers.office.doc_shapes import FC_DGG_INFO, floating_pictures
+    from tests.support.image_fixtures import logo
+
+    (tmp_path / "floating.odt").write_bytes(_floating_odt({"a.png": logo((200, 100)), "b.png": logo((90, 40))}))
+    converted = _soffice(tmp_path, "floating.odt", "doc")
+    with olefile.OleFileIO(converted) as ole:
+        word, table = ole.openstream("WordDocument").read(), ole.openstream("1Table").read()
+    fc, lcb = struct.unpack_from("<II", word, FC_DGG_INFO)
+    text = "The pump housing\x08 and the seal\x08."
+    rng = random.Random(5)
+    for _ in range(300):  # the drawing's bytes overwritten here and there, or cut short: never an exception
+        damaged = bytearray(table)
+        for _ in range(rng.randint(1, 12)):
+            damaged[fc + rng.randrange(lcb)] = rng.randrange(256)
+        floating_pictures(word, bytes(damaged[: fc + rng.randrange(lcb + 1)]), text)
+    blank = bytearray(table)
+    blank[fc : fc + lcb] = bytes(lcb)
+    rebuilt = compound_file({"WordDocument": word, "1Table": bytes(blank)})
+    document = parse_bytes(rebuilt, "floating.doc")
+    assert [block.kind for block in document.blocks()].count("image") == 0
+    assert "The seal kit SK-7." in [getattr(block, "text", "") for block in document.blocks()]

@@ -2,7 +2,8 @@
 sets sprmCPicLocation, the position of its PICF in the Data stream. After the PICF's header (and, for
 MM_SHAPEFILE, a name) come OfficeArt records: the picture's shape, then an FBSE whose embedded blip holds the
 image's bytes. PNG, JPEG, DIB and TIFF blips are kept; metafiles (WMF, EMF, PICT) are drawings no image library
-here renders. Floating pictures (anchored by 0x08, their shapes in the table stream's drawing group) are not read.
+here renders. Floating pictures (anchored by 0x08, their shapes in the table stream's drawing) are read by
+doc_shapes.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ SPRM_SPECIAL = 0x0855  # sprmCFSpec: the run's characters are special (a picture
 PICTURE = "\x01"
 MM_SHAPE, MM_SHAPEFILE = 0x0064, 0x0066
 _CONTAINER = 0xF
-_FBSE = 0xF007
+FBSE = 0xF007
 # Blip record types -> the image kind (an odd instance has two 16-byte UIDs before the data, an even one one)
 _BLIPS = {0xF01D: "jpeg", 0xF02A: "jpeg", 0xF01E: "png", 0xF01F: "dib", 0xF029: "tiff"}
 MAX_DEPTH = 8
@@ -70,6 +71,11 @@ def picture_bytes(data: bytes, offset: int) -> bytes | None:
     at = offset + header
     if kind == MM_SHAPEFILE and at < end:
         at += 1 + data[at]  # the picture's name
+    return blip_image(data, at, end)
+
+
+def blip_image(data: bytes, at: int, end: int) -> bytes | None:
+    """The image of the first bitmap blip among the OfficeArt records from `at` to `end`, or None."""
     return _blip(data, at, end, 0)
 
 
@@ -80,7 +86,7 @@ def _blip(data: bytes, at: int, end: int, depth: int) -> bytes | None:
         body, after = at + 8, min(at + 8 + length, end)
         if version_instance & 0xF == _CONTAINER and depth < MAX_DEPTH:
             found = _blip(data, body, after, depth + 1)
-        elif record == _FBSE and body + 36 <= after and depth < MAX_DEPTH:
+        elif record == FBSE and body + 36 <= after and depth < MAX_DEPTH:
             found = _blip(data, body + 36 + data[body + 33], after, depth + 1)  # after the FBSE and its name
         elif record in _BLIPS:
             found = _image(data[body + 16 * (2 if version_instance >> 4 & 1 else 1) + 1 : after], _BLIPS[record])

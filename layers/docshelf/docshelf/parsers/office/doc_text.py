@@ -24,6 +24,7 @@ from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
 from docshelf.parsers.office.doc_looks import TextLooks
 from docshelf.parsers.office.doc_pictures import PICTURE, inline_pictures
 from docshelf.parsers.office.doc_props import PLAIN, Mark, Piece, paragraph_marks
+from docshelf.parsers.office.doc_shapes import ANCHOR, floating_pictures
 from docshelf.parsers.office.doc_stories import Story, cited_stories, story_lengths
 from docshelf.parsers.office.doc_tables import CellShape, word_table
 from docshelf.parsers.office.docx_numbering import Numbering, format_number
@@ -53,7 +54,7 @@ class WordText:
     stories: dict[int, list[Story]] = field(default_factory=dict)  # notes and text boxes by citing position
     lists: Numbering | None = None  # the list definitions, for the list paragraphs' labels
     looks: Callable[[], TextLooks | None] | None = None  # how its characters are set: read when headings are typed
-    pictures: dict[int, bytes] = field(default_factory=dict)  # inline pictures' images by their position
+    pictures: dict[int, bytes] = field(default_factory=dict)  # pictures' images by their character's position
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -87,6 +88,7 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         stories = cited_stories(word_document, table, text)
         looks = partial(TextLooks.read, word_document, table, pieces, styles)
         pictures = inline_pictures(word_document, table, data, pieces, text[:ccp_text])
+        pictures |= floating_pictures(word_document, table, text[:ccp_text])
         lists = list_numbering(word_document, table)
         return WordText(version, text[:ccp_text], marks, stories, lists, looks, pictures)
     if n_fib not in WORD6_NFIB:
@@ -136,6 +138,11 @@ def _pieces(clx: bytes, word_document: bytes, ccp_text: int, *, eight_bit: str |
                 text = _OUTSIDE_BMP.sub(_surrogates, text)
             parts.append(Piece(start, text, fc, 2))
     return parts
+
+
+def _pictured(raw: str) -> bool:
+    """Whether the characters hold an inline picture or a shape's anchor (a floating picture, or a text box)."""
+    return PICTURE in raw or ANCHOR in raw
 
 
 def _surrogates(match: re.Match[str]) -> str:
@@ -290,7 +297,7 @@ class _Reader:
                 label = self.lists.next_label(str(props.list_id), props.list_level)
                 piece = f"{label} {piece}" if label and piece.strip() else piece
             if mark == "\x07" or (props.in_table if props is not None else self.in_row()):
-                if PICTURE in raw:  # a cell's pictures follow its table
+                if _pictured(raw):  # a cell's pictures follow its table
                     self.table_pictures += self.pictures_of(raw, start + found.start(1))
                 if mark == "\x07":
                     self.cell_mark(piece, props)
@@ -305,7 +312,7 @@ class _Reader:
                 level = props.list_level if props is not None and props.list_id else None
                 span = (start + found.start(1), start + found.start(2), props.style if props is not None else 0)
                 self.paragraph(piece, plain, level, heading=props.heading if props is not None else 0, span=span)
-                if PICTURE in raw:
+                if _pictured(raw):
                     self.pages[-1] += self.pictures_of(raw, start + found.start(1))
                 if mark == "\x0c" and start == 0:
                     self.pages.append([])
@@ -410,7 +417,7 @@ class _Reader:
             return []
         found: list[Block] = []
         for at, character in enumerate(raw):
-            image = self.pictures.get(start + at) if character == PICTURE else None
+            image = self.pictures.get(start + at) if character in (PICTURE, ANCHOR) else None
             block = self.collector.image_of(image, page=self.page) if image is not None else None
             found += [block] if block is not None else []
         return found
