@@ -28,7 +28,7 @@ class BuiltGraphSource:
     index_for: Callable[[str], FrequencySource]  # namespace -> the index as of its current version
 
     def load(self, namespace: str, document_id: str, revision: str | None = None) -> Mapping[str, Any] | None:
-        # keys imports the chunker's settings, build the analyzer: not on a cold start
+        # keys imports the chunker's settings and build the analyzer: neither is needed on a cold start
         from docshelf.graph.build import content_terms, document_graph
         from docshelf.keys import artifact_key
         from docshelf.serde import chunks_from_dict, loads

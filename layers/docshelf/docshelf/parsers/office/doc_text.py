@@ -412,7 +412,7 @@ class _Reader:
         self._flush()
 
     def pictures_of(self, raw: str, start: int) -> list[Block]:
-        """The images of the inline pictures among `raw`'s characters (from position `start`)."""
+        """The images of the pictures among `raw`'s characters (from position `start`): inline, or anchored shapes."""
         if self.collector is None:
             return []
         found: list[Block] = []
