@@ -1,5 +1,5 @@
-"""The response schema of GET /documents/{id}/graph: graph.json as stored (schemas/graph.schema.json, whose
-uniqueness and minimum-count rules the API's validator subset leaves to the writer)."""
+"""The response schema of GET /documents/{id}/graph: the graph as graph/source.py builds it (schemas/graph.schema.json,
+whose uniqueness and minimum-count rules the API's validator subset leaves to the builder)."""
 
 from __future__ import annotations
 
