@@ -283,7 +283,7 @@ FORMULA = (
 
 def test_formula_objects_read_as_latex_where_their_frames_stand() -> None:
     # LibreOffice keeps a formula as an embedded object (its MathML in `Object 1/content.xml`, a picture beside it);
-    # a flat file may hold the MathML in the frame itself. A chart object stays out of the text as before.
+    # a flat file may hold the MathML in the frame itself. An object that is neither formula nor chart stays out.
     frame = (
         '<draw:frame text:anchor-type="as-char"><draw:object xlink:href="./{0}"/>'
         '<draw:image xlink:href="./ObjectReplacements/{0}"/></draw:frame>'
@@ -309,10 +309,10 @@ def test_formula_objects_read_as_latex_where_their_frames_stand() -> None:
 
 
 def test_formula_objects_past_the_bound_stay_out_of_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    # At most MAX_FORMULAS objects are read (here 1): the second formula's frame is left out, as before formulas.
-    from docshelf.parsers.office import odt_formulas
+    # At most MAX_OBJECTS objects are read (here 1): the second formula's frame is left out, as before formulas.
+    from docshelf.parsers.office import odf_objects
 
-    monkeypatch.setattr(odt_formulas, "MAX_FORMULAS", 1)
+    monkeypatch.setattr(odf_objects, "MAX_OBJECTS", 1)
     frame = '<draw:frame><draw:object xlink:href="./{0}"/></draw:frame>'
     body = f"<text:p>First {frame.format('Object 1')} then {frame.format('Object 2')}.</text:p>"
     content = f"<office:document-content {NAMESPACES}><office:body><office:text>{body}</office:text></office:body>"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
-from docshelf.model import Heading, Image, Paragraph, Table
+from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.detect import detect_format
@@ -14,10 +16,12 @@ from docshelf.parsers.sheets.ods import parse as parse_ods
 from docshelf.tables import table_grid
 from tests.support.image_fixtures import photo
 from tests.support.zip_fixtures import build_zip, zip_bomb
+from tests.unit.parsers.test_legacy_office import SOFFICE, _soffice
 from tests.unit.parsers.test_odt import NAMESPACES
 
 ODS_MIME = "application/vnd.oasis.opendocument.spreadsheet"
 ODP_MIME = "application/vnd.oasis.opendocument.presentation"
+ODT_MIME = "application/vnd.oasis.opendocument.text"
 SPACES = NAMESPACES + (
     ' xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"'
     ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"'
@@ -168,3 +172,117 @@ def test_a_flat_opendocument_file_reads_as_its_package_does(kind: str, mimetype:
     ]
     if kind == "text":  # its picture is inline data, the package's a member it lacks here
         assert [block.kind for block in flat_document.blocks()] == ["heading", "paragraph", "image"]
+
+
+CHART_SPACE = 'xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0"'
+CHART = f"""<office:chart><chart:chart {CHART_SPACE} chart:class="chart:bar">
+<chart:title><text:p>Torque by bolt size</text:p></chart:title><chart:legend/>
+<chart:plot-area><chart:axis chart:dimension="x"><chart:title><text:p>Bolt</text:p></chart:title></chart:axis>
+<chart:axis chart:dimension="y"><chart:title><text:p>Nm</text:p></chart:title></chart:axis>
+<chart:series chart:class="chart:bar"/><chart:series chart:class="chart:line"/></chart:plot-area>
+<table:table table:name="local-table"><table:table-header-rows><table:table-row>{cell("")}{cell("Torque (Nm)")}
+{cell("Preload (kN)")}</table:table-row></table:table-header-rows><table:table-rows>
+<table:table-row>{cell("M10")}{cell("45", "float")}{cell("20", "float")}</table:table-row>
+<table:table-row>{cell("M12")}{cell("80", "float")}{cell("30", "float")}</table:table-row></table:table-rows>
+</table:table></chart:chart></office:chart>"""
+CHART_OBJECT = (
+    f"<office:document-content {SPACES} {CHART_SPACE}><office:body>{CHART}</office:body></office:document-content>"
+)
+CHART_FRAME = (
+    '<draw:frame draw:name="Chart 1"><draw:object xlink:href="./Object 1"><loext:p xmlns:loext="urn:x"/>'
+    '</draw:object><draw:image xlink:href="./ObjectReplacements/Object 1"/></draw:frame>'
+)
+DESCRIBED = "Bar and line chart of Torque (Nm), Preload (kN) (axes: Bolt, Nm)"
+VALUES = [["", "Torque (Nm)", "Preload (kN)"], ["M10", "45", "20"], ["M12", "80", "30"]]
+
+
+def _chart_of(blocks: list[Block]) -> tuple[Image, list[list[str]] | None]:
+    at = next(index for index, block in enumerate(blocks) if isinstance(block, Image))
+    image, following = blocks[at], blocks[at + 1] if at + 1 < len(blocks) else None
+    assert isinstance(image, Image)
+    return image, table_grid(following) if isinstance(following, Table) else None
+
+
+def test_a_chart_in_a_text_document_or_a_slide_is_described_then_its_values_follow() -> None:
+    from docshelf.parsers.office.odt import parse as parse_odt
+
+    objects = {"Object 1/content.xml": CHART_OBJECT.encode(), "ObjectReplacements/Object 1": b"SVM1 not a picture"}
+    text = package("text", f"<text:p>Torque values:{CHART_FRAME}</text:p><text:p>After.</text:p>", ODT_MIME, **objects)
+    slides = package("presentation", f"<draw:page>{CHART_FRAME}</draw:page>", ODP_MIME, **objects)
+    for content in (parse_odt(text, filename="t.odt", limits=ParseLimits()),
+                    parse_odp(slides, filename="d.odp", limits=ParseLimits())):  # fmt: skip
+        image, values = _chart_of(content.blocks)
+        assert (image.caption, image.alt_text, values) == ("Torque by bolt size", DESCRIBED, VALUES)
+        assert not content.assets  # the chart's picture of itself (a metafile here) is not its picture
+    flat_text = flat("text", f"<text:p>Inline:<draw:frame><draw:object><office:document>{CHART}"
+                             f"</office:document></draw:object></draw:frame></text:p>", ODT_MIME)  # fmt: skip
+    image, values = _chart_of(list(parse_bytes(flat_text, "flat.fodt").blocks()))
+    assert (image.caption, values) == ("Torque by bolt size", VALUES)
+
+
+def test_a_sheets_chart_follows_its_tables_without_repeating_their_values() -> None:
+    body = (
+        f'<table:table table:name="Torque"><table:shapes>{CHART_FRAME}</table:shapes>'
+        f"<table:table-row>{cell('Bolt')}{cell('Torque (Nm)')}</table:table-row>"
+        f"<table:table-row>{cell('M10')}{cell('45', 'float')}</table:table-row></table:table>"
+    )
+    data = package("spreadsheet", body, ODS_MIME, **{"Object 1/content.xml": CHART_OBJECT.encode()})
+    blocks = parse_ods(data, filename="b.ods", limits=ParseLimits()).blocks
+    assert [block.kind for block in blocks] == ["heading", "table", "image"]
+    image, values = _chart_of(blocks)
+    assert (image.caption, image.alt_text, image.page, values) == ("Torque by bolt size", DESCRIBED, 1, None)
+
+
+def test_a_flat_text_documents_formulas_are_latex_as_a_packaged_ones_are() -> None:
+    from tests.unit.parsers.test_odt import FORMULA
+
+    data = flat("text", f"<text:p>Energy is <draw:frame><draw:object>{FORMULA}</draw:object></draw:frame>.</text:p>",
+                ODT_MIME)  # fmt: skip
+    assert [getattr(block, "text", "") for block in parse_bytes(data, "energy.fodt").blocks()] == [
+        "Energy is $E=mc^{2}$."
+    ]
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_charts_libreoffice_saved_from_a_workbook_and_a_deck_are_read(tmp_path: Path) -> None:
+    import openpyxl
+    import pptx
+    from openpyxl.chart import BarChart, Reference
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in [("Bolt", "Torque (Nm)"), ("M10", 45), ("M12", 80), ("M16", 190)]:
+        sheet.append(row)
+    chart = BarChart()
+    chart.title, chart.x_axis.title, chart.y_axis.title = "Torque by bolt size", "Bolt", "Nm"
+    chart.add_data(Reference(sheet, min_col=2, min_row=1, max_row=4), titles_from_data=True)
+    chart.set_categories(Reference(sheet, min_col=1, min_row=2, max_row=4))
+    sheet.add_chart(chart, "D2")
+    book.save(str(tmp_path / "torque.xlsx"))
+    blocks = list(parse_bytes(_soffice(tmp_path, "torque.xlsx", "ods"), "torque.ods").blocks())
+    assert [block.kind for block in blocks] == ["heading", "table", "image"]
+    image = blocks[2]
+    assert isinstance(image, Image) and image.caption == "Torque by bolt size"
+    assert image.alt_text == "Bar chart of Torque (Nm) (axes: Bolt, Nm)"
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Seal wear"
+    values = CategoryChartData()  # type: ignore[no-untyped-call]
+    values.categories = ["Q1", "Q2"]
+    values.add_series("Worn seals", (3, 7))  # type: ignore[no-untyped-call]
+    drawn = slide.shapes.add_chart(XL_CHART_TYPE.LINE, Inches(1), Inches(2), Inches(6), Inches(4), values).chart
+    drawn.has_title = True
+    drawn.chart_title.text_frame.text = "Seals replaced"
+    deck.save(str(tmp_path / "wear.pptx"))
+    blocks = list(parse_bytes(_soffice(tmp_path, "wear.pptx", "odp"), "wear.odp").blocks())
+    image, table = _chart_of(blocks)
+    assert isinstance(blocks[0], Heading) and blocks[0].text == "Seal wear" and image.caption == "Seals replaced"
+    assert image.alt_text.startswith("Line chart of Worn seals") and table == [
+        ["", "Worn seals"],
+        ["Q1", "3"],
+        ["Q2", "7"],
+    ]

@@ -12,6 +12,7 @@ from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.detect import flat_mimetype
+from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt import OdtWalker, inline_content
 from docshelf.parsers.office.odt_numbering import Numbering
 from docshelf.parsers.office.opendocument import OpenDocument, read_flat, read_package
@@ -35,6 +36,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         return _parsed(read_flat(data, what="ODP"), ImageSource(data_uri_bytes))
     with open_zip(data, limits, what="ODP") as archive:
         package = read_package(archive, limits, what="ODP")
+        inline_objects(package.content, archive, limits, what="ODP")
         return _parsed(package, ImageSource(member_images(archive, limits, what="ODP")))
 
 
@@ -64,7 +66,7 @@ def _slide(slide: etree._Element, walker: OdtWalker) -> list[Block]:
             text = " ".join(" ".join(_paragraph_texts(shape)).split())
             if text:
                 walker.blocks.append(Heading(text=text, level=_HEADING_CLASSES[kind], page=1))
-        elif any(local(child.tag) == "image" for child in shape) and not any(
+        elif any(local(child.tag) in ("image", "object") for child in shape) and not any(
             local(child.tag) in ("table", "text-box") for child in shape
         ):  # a picture (a table's frame holds a picture of it too, for readers without tables)
             walker.images(shape)

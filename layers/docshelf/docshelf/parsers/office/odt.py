@@ -16,6 +16,8 @@ from docshelf.parsers.formatted_headings import formatted_headings, reads_format
 from docshelf.parsers.markup.html_blocks import normalise_inline
 from docshelf.parsers.markup.html_tables import RawCell, compact_table
 from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verbatim
+from docshelf.parsers.office.odf_charts import chart_blocks, frame_chart
+from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt_formulas import inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
@@ -48,11 +50,14 @@ _XML_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
-    if flat_mimetype(data):  # a .fodt: its pictures are inline data
-        return _parsed(read_flat(data, what="ODT"), ImageSource(data_uri_bytes))
+    if flat_mimetype(data):  # a .fodt: its pictures and objects are inline data
+        flat = read_flat(data, what="ODT")
+        inline_formulas(flat.content)
+        return _parsed(flat, ImageSource(data_uri_bytes))
     with open_zip(data, limits, what="ODT") as archive:
         package = read_package(archive, limits, what="ODT")
-        inline_formulas(package.content, archive, limits)
+        inline_objects(package.content, archive, limits, what="ODT")
+        inline_formulas(package.content)
         return _parsed(package, ImageSource(member_images(archive, limits, what="ODT")))
 
 
@@ -250,6 +255,10 @@ class OdtWalker:
         for frame in (n for n in node.iter() if local(n.tag) == "frame"):
             title = next((n for n in frame if local(n.tag) in ("title", "desc")), None)
             alt = element_text(title) if title is not None else ""
+            chart = frame_chart(frame)
+            if chart is not None:  # not the picture of itself its frame holds for readers without charts
+                self.blocks += chart_blocks(chart, alt, page=1)
+                continue
             image = next((n for n in frame if local(n.tag) == "image"), None)
             if image is None:
                 continue

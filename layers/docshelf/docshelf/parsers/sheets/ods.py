@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 from docshelf.model import Block, Heading
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.detect import flat_mimetype
+from docshelf.parsers.office.odf_charts import chart_blocks, frame_chart
+from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt import inline_content
-from docshelf.parsers.office.opendocument import OFFICE, read_flat, read_package
+from docshelf.parsers.office.opendocument import OFFICE, element_text, read_flat, read_package
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.sheets.number_format import general_number
 from docshelf.parsers.sheets.sheet_grid import Box, CellBudget, SheetGrid
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 TITLE_LEVEL = 2
 TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
 _KINDS = {
     "float": NUMBER, "percentage": NUMBER, "currency": NUMBER, "date": DATE, "time": DATE, "boolean": BOOL,
     "string": TEXT,
@@ -45,6 +48,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     else:
         with open_zip(data, limits, what="ODS") as archive:
             package = read_package(archive, limits, what="ODS")
+            inline_objects(package.content, archive, limits, what="ODS")
     sheets = [node for node in package.body("spreadsheet", "ODS") if node.tag == f"{{{TABLE}}}table"]
     budget = CellBudget(limits.max_sheet_cells)
     content = ParsedContent(blocks=[], title=package.title or PurePosixPath(filename).name)
@@ -56,13 +60,26 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             content.warnings.append(f"sheet {name!r} skipped: the workbook is over {budget.limit} cells")
             continue
         grid = _read_sheet(sheet, name, budget, content.warnings)
-        if grid.is_empty():
+        charts = _charts(sheet, page)
+        if grid.is_empty() and not charts:
             continue
         blocks: list[Block] = [Heading(text=name, level=1, page=page)]
         blocks.extend(sheet_blocks(grid, page=page, budget=budget, title_level=TITLE_LEVEL))
-        content.blocks.extend(blocks)
+        content.blocks.extend([*blocks, *charts])
     content.truncation = budget.truncation(content.warnings)
     return content
+
+
+def _charts(sheet: etree._Element, page: int) -> list[Block]:
+    """The sheet's charts, after its tables as an XLSX sheet's are (their values are the sheet's own cells)."""
+    found: list[Block] = []
+    for frame in (node for node in sheet.iter(f"{{{DRAW}}}frame")):
+        chart = frame_chart(frame)
+        if chart is not None:
+            described = next((child for child in frame if local(child.tag) in ("title", "desc")), None)
+            alt = element_text(described) if described is not None else ""
+            found += chart_blocks(chart, alt, page=page, with_values=False)
+    return found
 
 
 def _read_sheet(sheet: etree._Element, name: str, budget: CellBudget, warnings: list[str]) -> SheetGrid:
