@@ -125,3 +125,54 @@ def test_the_messages_time_budget_running_out_in_an_attachment_ends_the_message(
     monkeypatch.setattr(text, "parse", out_of_time)
     with pytest.raises(ParseTimeoutError):
         parse_bytes(bytes(mail), "m.eml")
+
+
+def test_outlooks_winmail_dat_gives_its_attachments_and_its_rich_body() -> None:
+    from tests.unit.parsers.test_msg import RICH_TEXT, notes
+    from tests.unit.parsers.tnef_fixtures import tnef
+
+    mail = message()  # the plain body Outlook writes beside its TNEF part
+    winmail = tnef(rtf=RICH_TEXT, attachments=[("seal notes.docx", notes()), ("logo.png", logo((90, 45)))])
+    mail.add_attachment(winmail, maintype="application", subtype="ms-tnef", filename="winmail.dat")
+    document, assets = parse_with_assets(mail.as_bytes(), "message.eml")
+    blocks = list(document.blocks())
+    texts = [block.text for block in blocks if isinstance(block, Paragraph | Heading)]
+    assert "Attachments: seal notes.docx, logo.png" in texts and "winmail.dat" not in " ".join(texts)
+    assert "Attachment: seal notes.docx" in texts and "Seal notes: replace every 6 months." in texts
+    tables = [block for block in blocks if isinstance(block, Table)]
+    assert table_grid(tables[0]) == [["M10", "45 Nm"], ["M12", "80 Nm"]]  # the rich body, not the plain one
+    assert "Check them à la main." in texts and "The M10 bolts take 45 Nm." not in texts
+    assert not assets  # the picture attachment holds no text: named only, as in any message
+
+
+def test_a_damaged_winmail_dat_loses_only_what_follows_the_damage() -> None:
+    from tests.unit.parsers.test_msg import notes
+    from tests.unit.parsers.tnef_fixtures import tnef
+
+    winmail = tnef(attachments=[("seal notes.docx", notes()), ("second.txt", b"The second attachment.")])
+    for cut in (6, 40, len(winmail) // 2, len(winmail) - 30):
+        mail = message()
+        mail.add_attachment(winmail[:cut], maintype="application", subtype="ms-tnef", filename="winmail.dat")
+        texts = [getattr(block, "text", "") for block in parse_bytes(mail.as_bytes(), "message.eml").blocks()]
+        assert "The M10 bolts take 45 Nm." in texts  # the plain body stays
+    mail = message()
+    mail.add_attachment(b"not TNEF at all", maintype="application", subtype="ms-tnef", filename="winmail.dat")
+    texts = [getattr(block, "text", "") for block in parse_bytes(mail.as_bytes(), "message.eml").blocks()]
+    assert "Attachments: winmail.dat" in texts  # named as any other attachment it cannot read
+
+
+def test_a_winmail_dat_html_body_shows_its_own_attachments_pictures() -> None:
+    from tests.unit.parsers.tnef_fixtures import tnef
+
+    rtf = (
+        rb"{\rtf1\ansi\fromhtml1 {\*\htmltag64 <html><body>}{\*\htmltag64 <p>}See the pump:{\*\htmltag72 </p>}"
+        rb'{\*\htmltag64 <img src="cid:pump1">}{\*\htmltag72 </body></html>}}'
+    )
+    winmail = tnef(rtf=rtf, attachments=[("pump.png", logo((120, 60)))], content_ids={"pump.png": "pump1"})
+    mail = message()
+    mail.add_attachment(winmail, maintype="application", subtype="ms-tnef", filename="winmail.dat")
+    document, assets = parse_with_assets(mail.as_bytes(), "message.eml")
+    blocks = list(document.blocks())
+    assert "See the pump:" in [getattr(block, "text", "") for block in blocks]
+    images = [block for block in blocks if isinstance(block, Image)]
+    assert len(images) == 1 and set(assets) == {images[0].asset_ref}  # shown in the body, not read again

@@ -13,11 +13,14 @@ from functools import partial
 from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver
+from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver, rich_body
+from docshelf.parsers.markup.tnef import read_tnef
+from docshelf.parsers.textcodec import decode_report
 
 HEADERS = ("From", "To", "Cc", "Date")
 MESSAGE_HEADERS = frozenset({"from", "to", "subject", "date", "message-id", "received", "mime-version", "sender"})
 MAX_PARTS = 1_000  # MIME parts looked through; a message of more is read as far as that
+TNEF_TYPES = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -32,14 +35,41 @@ def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
         raise CorruptDocumentError("not an e-mail message: none of From, To, Subject, Date or Message-ID")
     body = message.get_body(preferencelist=("html", "plain"))
     html = _text(body) if body is not None and body.get_content_subtype() == "html" else None
+    text = _text(body) if body is not None and html is None else None
+    parts, rich = _parts_by_content_id(message), None
+    attachments: list[Attachment] = []
+    for part in _attachments(message):
+        tnef = read_tnef(_payload(part) or b"") if _is_tnef(part) else None
+        if tnef is None:
+            attachments.append(_attachment(part))
+            continue
+        for item in tnef.attachments:  # Outlook's own attachments, inside its winmail.dat
+            if item.data is not None:
+                read = partial(bytes, item.data)
+                attachments.append(Attachment(item.name or "attachment", read, item.content_id))
+                if item.content_id:
+                    parts[item.content_id] = read
+        rich = rich or tnef
+    if html is None and rich is not None:  # the rich body Outlook sent beside the plain one
+        html, rtf = rich_body(rich.rtf_compressed, text or rich.body)
+        html = html or (decode_report(rich.html).text if rich.html else None)
+        text = text or rich.body or None
+    else:
+        rtf = None
     mail = Mail(
         subject=_header(message, "Subject"),
         sent=[(name, _header(message, name)) for name in HEADERS],
         html=html,
-        text=_text(body) if body is not None and html is None else None,
-        attachments=[_attachment(part) for part in _attachments(message)],
+        rtf=rtf if html is None else None,
+        text=text if html is None and rtf is None else None,
+        attachments=attachments,
     )
-    return mail_content(mail, ImageSource(picture_resolver(_parts_by_content_id(message))), limits)
+    return mail_content(mail, ImageSource(picture_resolver(parts)), limits)
+
+
+def _is_tnef(part: Message) -> bool:
+    named = (part.get_filename() or "").lower()
+    return part.get_content_type() in TNEF_TYPES or named == "winmail.dat"
 
 
 def _header(message: Message, name: str) -> str:

@@ -13,11 +13,14 @@ from dataclasses import dataclass, field, replace
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
 from docshelf.parsers.markup.html import parse_html_text
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
+from docshelf.parsers.markup.rtf_html import encapsulated_html
 from docshelf.parsers.markup.text import text_blocks
 
 _CID = re.compile(r"""cid:([^"'\s>)]+)""", re.IGNORECASE)
+HEADER_SCAN = 4096  # where an RTF body says what it was made from (\\fromhtml1, \\fromtext)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,20 @@ def _attached(
     finally:
         _READING_ATTACHMENTS.reset(reading)
     return blocks
+
+
+def rich_body(packed: bytes | None, plain: str) -> tuple[str | None, bytes | None]:
+    """What Outlook's compressed RTF body (PR_RTF_COMPRESSED) shows: (the HTML it encapsulates, None), or (None, the
+    RTF) when it was written as rich text, or (None, None) when it says no more than `plain` (made from plain text)
+    or cannot be read."""
+    rtf = decompressed_rtf(packed) if packed else None
+    if not rtf:
+        return None, None
+    html = encapsulated_html(rtf)
+    if html is not None:
+        return html, None
+    from_text = b"\\fromtext" in rtf[:HEADER_SCAN]
+    return None, rtf if not (from_text and plain) else None
 
 
 def _rich_text(rtf: bytes, limits: ParseLimits, assets: dict[str, bytes]) -> list[Block]:

@@ -18,9 +18,7 @@ from typing import Any
 from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
-from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver
-from docshelf.parsers.markup.rtf_html import encapsulated_html
+from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver, rich_body
 from docshelf.parsers.textcodec import decode_report
 
 PROPERTIES = "__properties_version1.0"
@@ -43,7 +41,6 @@ EMBEDDED_HEADER = 24
 EMBEDDED_MESSAGE = "__substg1.0_3701000D"  # an attachment's embedded message (PR_ATTACH_DATA_OBJ) storage
 MAX_PROPERTY_BYTES = 64 * 1024 * 1024
 MAX_ATTACHMENTS = 1_000
-HEADER_SCAN = 4096  # where an RTF body says what it was made from (\\fromhtml1, \\fromtext)
 _FILETIME_EPOCH = dt.datetime(1601, 1, 1, tzinfo=dt.UTC)
 
 
@@ -108,7 +105,7 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
             message.code_page = "cp1252"
     html = (message.binary(HTML) or b"").rstrip(b"\0") or None
     subject, body, sender = message.text(SUBJECT), message.text(BODY), message.text(SENDER_NAME)
-    shown_html, rtf = (decode_report(html).text, None) if html else _rich_body(message, body)
+    shown_html, rtf = (decode_report(html).text, None) if html else rich_body(message.binary(RTF_COMPRESSED), body)
     if not (subject or body or shown_html or rtf or sender):
         raise CorruptDocumentError("not an Outlook message: no message properties (subject, body or sender)")
     address = message.text(SENDER_SMTP) or message.text(SENDER_EMAIL)
@@ -129,20 +126,6 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
     )  # fmt: skip
     parts = {found_id: read for _, found_id, read, _ in attachments if found_id}
     return mail_content(mail, ImageSource(picture_resolver(parts)), limits)
-
-
-def _rich_body(message: _Storage, plain: str) -> tuple[str | None, bytes | None]:
-    """(the HTML the RTF body encapsulates, None) or (None, the RTF body) when it was written as rich text and holds
-    more than the plain body would show; (None, None) for neither."""
-    packed = message.binary(RTF_COMPRESSED)
-    rtf = decompressed_rtf(packed) if packed else None
-    if not rtf:
-        return None, None
-    html = encapsulated_html(rtf)
-    if html is not None:
-        return html, None
-    from_text = b"\\fromtext" in rtf[:HEADER_SCAN]  # plain text kept as RTF: the plain body says the same
-    return None, rtf if not (from_text and plain) else None
 
 
 def _embedded(message: _Storage, storage: str, limits: ParseLimits) -> Callable[[], ParsedContent | None] | None:
