@@ -286,3 +286,18 @@ def test_charts_libreoffice_saved_from_a_workbook_and_a_deck_are_read(tmp_path: 
         ["Q1", "3"],
         ["Q2", "7"],
     ]
+
+
+def test_a_slides_formula_is_latex_of_its_own_packaged_or_flat() -> None:
+    from tests.unit.parsers.test_odt import FORMULA
+
+    frame = CHART_FRAME.replace(' draw:name="Chart 1"', "")  # the same object and picture, holding a formula
+    title = '<draw:frame presentation:class="title"><draw:text-box><text:p>Energy</text:p></draw:text-box></draw:frame>'
+    packaged = package("presentation", f"<draw:page>{title}{frame}</draw:page>", ODP_MIME,
+                       **{"Object 1/content.xml": FORMULA.encode()})  # fmt: skip
+    inline = f"<draw:page>{title}<draw:frame><draw:object>{FORMULA}</draw:object></draw:frame></draw:page>"
+    for blocks in (parse_odp(packaged, filename="e.odp", limits=ParseLimits()).blocks,
+                   list(parse_bytes(flat("presentation", inline, ODP_MIME), "e.fodp").blocks())):  # fmt: skip
+        assert [(block.kind, getattr(block, "text", "")) for block in blocks] == [
+            ("heading", "Energy"), ("paragraph", "$$E=mc^{2}$$"),
+        ]  # fmt: skip

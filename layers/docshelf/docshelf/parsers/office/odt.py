@@ -18,7 +18,7 @@ from docshelf.parsers.markup.html_tables import RawCell, compact_table
 from docshelf.parsers.office.code_blocks import CodeBlocks, is_code_style, verbatim
 from docshelf.parsers.office.odf_charts import chart_blocks, frame_chart
 from docshelf.parsers.office.odf_objects import inline_objects
-from docshelf.parsers.office.odt_formulas import inline_formulas
+from docshelf.parsers.office.odt_formulas import frame_formula, inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
 from docshelf.parsers.office.opendocument import OpenDocument, element_text, read_flat, read_package
@@ -258,6 +258,10 @@ class OdtWalker:
             chart = frame_chart(frame)
             if chart is not None:  # not the picture of itself its frame holds for readers without charts
                 self.blocks += chart_blocks(chart, alt, page=1)
+                continue
+            formula = frame_formula(frame, display=True)  # a formula of its own (a slide's; a text's are inline)
+            if formula:
+                self.blocks.append(Paragraph(text=formula, page=1))
                 continue
             image = next((n for n in frame if local(n.tag) == "image"), None)
             if image is None:

@@ -17,13 +17,18 @@ def inline_formulas(root: etree._Element) -> None:
     (odf_objects.inline_objects, or a flat file)."""
     frames = [node for node in root.iter() if isinstance(node.tag, str) and local(node.tag) == "frame"]
     for frame in frames:
-        embedded = next((child for child in frame if local(child.tag) == "object"), None)
-        if embedded is None:
-            continue
-        math = next((node for node in embedded.iter() if isinstance(node.tag, str) and local(node.tag) == "math"), None)
-        latex = mathml_latex(math, display=False) if math is not None else ""
+        latex = frame_formula(frame, display=False)
         parent = frame.getparent()
         if latex and parent is not None:
             span = etree.Element(f"{{{TEXT}}}span")
             span.text, span.tail = latex, frame.tail
             parent.replace(frame, span)
+
+
+def frame_formula(frame: etree._Element, *, display: bool) -> str:
+    """The LaTeX of the formula a frame's embedded object holds ('' for none): `$$…$$` with `display`."""
+    embedded = next((child for child in frame if local(child.tag) == "object"), None)
+    if embedded is None:
+        return ""
+    math = next((node for node in embedded.iter() if isinstance(node.tag, str) and local(node.tag) == "math"), None)
+    return mathml_latex(math, display=display) if math is not None else ""
