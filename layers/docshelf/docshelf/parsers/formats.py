@@ -102,6 +102,7 @@ FORMATS: tuple[Format, ...] = (
     Format("rst", "markup.rst", "text/x-rst", (".rst", ".rest"), "name"),
     Format("adoc", "markup.asciidoc", "text/asciidoc", (".adoc", ".asciidoc"), "name"),
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
+    Format("ipynb", "markup.notebook", "application/x-ipynb+json", (".ipynb",), "name"),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format(
