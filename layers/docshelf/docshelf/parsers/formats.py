@@ -103,6 +103,14 @@ FORMATS: tuple[Format, ...] = (
     Format("adoc", "markup.asciidoc", "text/asciidoc", (".adoc", ".asciidoc"), "name"),
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
     Format("ipynb", "markup.notebook", "application/x-ipynb+json", (".ipynb",), "name"),
+    Format(
+        "mhtml",
+        "markup.mhtml",
+        "application/x-mimearchive",
+        (".mht", ".mhtml"),
+        "name",
+        more_media_types=("multipart/related",),
+    ),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format(

@@ -14,7 +14,7 @@ from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver, rich_body
-from docshelf.parsers.markup.tnef import read_tnef
+from docshelf.parsers.markup.tnef import Tnef, read_tnef
 from docshelf.parsers.textcodec import decode_report
 
 HEADERS = ("From", "To", "Cc", "Date")
@@ -34,28 +34,15 @@ def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
     if not isinstance(message, EmailMessage) or not MESSAGE_HEADERS & {key.lower() for key in message}:
         raise CorruptDocumentError("not an e-mail message: none of From, To, Subject, Date or Message-ID")
     body = message.get_body(preferencelist=("html", "plain"))
-    html = _text(body) if body is not None and body.get_content_subtype() == "html" else None
-    text = _text(body) if body is not None and html is None else None
-    parts, rich = _parts_by_content_id(message), None
-    attachments: list[Attachment] = []
-    for part in _attachments(message):
-        tnef = read_tnef(_payload(part) or b"") if _is_tnef(part) else None
-        if tnef is None:
-            attachments.append(_attachment(part))
-            continue
-        for item in tnef.attachments:  # Outlook's own attachments, inside its winmail.dat
-            if item.data is not None:
-                read = partial(bytes, item.data)
-                attachments.append(Attachment(item.name or "attachment", read, item.content_id))
-                if item.content_id:
-                    parts[item.content_id] = read
-        rich = rich or tnef
+    html = part_text(body) if body is not None and body.get_content_subtype() == "html" else None
+    text = part_text(body) if body is not None and html is None else None
+    parts = _parts_by_content_id(message)
+    attachments, rich = _attachments_read(message, parts)
+    rtf = None
     if html is None and rich is not None:  # the rich body Outlook sent beside the plain one
         html, rtf = rich_body(rich.rtf_compressed, text or rich.body)
         html = html or (decode_report(rich.html).text if rich.html else None)
         text = text or rich.body or None
-    else:
-        rtf = None
     mail = Mail(
         subject=_header(message, "Subject"),
         sent=[(name, _header(message, name)) for name in HEADERS],
@@ -65,6 +52,28 @@ def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
         attachments=attachments,
     )
     return mail_content(mail, ImageSource(picture_resolver(parts)), limits)
+
+
+def _attachments_read(
+    message: EmailMessage, parts: dict[str, Callable[[], bytes | None]]
+) -> tuple[list[Attachment], Tnef | None]:
+    """The message's attachments, a winmail.dat's own in its place (their Content-IDs added to `parts`), and the
+    first winmail.dat read."""
+    attachments: list[Attachment] = []
+    rich = None
+    for part in _attachments(message):
+        tnef = read_tnef(part_payload(part) or b"") if _is_tnef(part) else None
+        if tnef is None:
+            attachments.append(_attachment(part))
+            continue
+        for item in tnef.attachments:
+            if item.data is not None:
+                read = partial(bytes, item.data)
+                attachments.append(Attachment(item.name or "attachment", read, item.content_id))
+                if item.content_id:
+                    parts[item.content_id] = read
+        rich = rich or tnef
+    return attachments, rich
 
 
 def _is_tnef(part: Message) -> bool:
@@ -79,7 +88,8 @@ def _header(message: Message, name: str) -> str:
         return next((str(value) for key, value in message.raw_items() if key.lower() == name.lower()), "")
 
 
-def _text(part: Message) -> str:
+def part_text(part: Message) -> str:
+    """A MIME part's text, decoded by its charset (as UTF-8 when that is unknown or its encoding broken)."""
     try:
         content = part.get_content()  # type: ignore[attr-defined]
     except (LookupError, ValueError, AssertionError):  # an unknown charset or a broken transfer encoding
@@ -106,10 +116,11 @@ def _attachment(part: Message) -> Attachment:
         subject = " ".join(_header(inner, "Subject").split())
         shown = f"forwarded message {subject!r}" if subject else "forwarded message"
         return Attachment(shown, inner.as_bytes, filename="forwarded.eml")
-    return Attachment(part.get_filename() or part.get_content_type(), partial(_payload, part), found_id)
+    return Attachment(part.get_filename() or part.get_content_type(), partial(part_payload, part), found_id)
 
 
-def _payload(part: Message) -> bytes | None:
+def part_payload(part: Message) -> bytes | None:
+    """A MIME part's bytes, its transfer encoding undone."""
     payload = part.get_payload(decode=True)
     return payload if isinstance(payload, bytes) else None
 
@@ -121,5 +132,5 @@ def _parts_by_content_id(message: EmailMessage) -> dict[str, Callable[[], bytes 
             break
         found = content_id(str(part.get("Content-ID", "") or ""))
         if found:
-            parts[found] = partial(_payload, part)
+            parts[found] = partial(part_payload, part)
     return parts

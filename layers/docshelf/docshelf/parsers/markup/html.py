@@ -79,8 +79,12 @@ def html_title(root: etree._Element) -> str:
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, warnings = decode_html_report(data)
+    return html_content(text, ImageSource(data_uri_bytes), warnings)  # other images are URLs: never fetched
+
+
+def html_content(text: str, images: ImageSource, warnings: list[str]) -> ParsedContent:
+    """A page's blocks, its pictures from `images`."""
     root = parse_html_text(text)
-    images = ImageSource(data_uri_bytes)  # a web page's other images are URLs, never fetched
     read_looks = not has_headings(root)
     sheet = page_sheet(root) if read_looks else None
     walker = HtmlBlockWalker(page=1, images=images, read_looks=read_looks, sheet=sheet)
