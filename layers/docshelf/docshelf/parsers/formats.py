@@ -103,6 +103,7 @@ FORMATS: tuple[Format, ...] = (
     Format("adoc", "markup.asciidoc", "text/asciidoc", (".adoc", ".asciidoc"), "name"),
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
     Format("ipynb", "markup.notebook", "application/x-ipynb+json", (".ipynb",), "name"),
+    Format("mbox", "markup.mbox", "application/mbox", (".mbox", ".mbx"), "name"),
     Format(
         "mhtml",
         "markup.mhtml",

@@ -25,12 +25,13 @@ TNEF_TYPES = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     try:
-        return _parsed(email.message_from_bytes(data, policy=policy.default), limits)
+        return mail_message(email.message_from_bytes(data, policy=policy.default), limits)
     except RecursionError:  # the standard library reads nested parts recursively
         raise CorruptDocumentError("e-mail message whose parts nest too deeply to read") from None
 
 
-def _parsed(message: Message, limits: ParseLimits) -> ParsedContent:
+def mail_message(message: Message, limits: ParseLimits) -> ParsedContent:
+    """A parsed message's blocks, as `mail.py` shows a message."""
     if not isinstance(message, EmailMessage) or not MESSAGE_HEADERS & {key.lower() for key in message}:
         raise CorruptDocumentError("not an e-mail message: none of From, To, Subject, Date or Message-ID")
     body = message.get_body(preferencelist=("html", "plain"))
