@@ -60,6 +60,15 @@ FORMATS: tuple[Format, ...] = (
         more_media_types=("application/vnd.openxmlformats-officedocument.wordprocessingml.template",),
     ),
     Format(
+        "vsdx",
+        "office.vsdx",
+        "application/vnd.ms-visio.drawing",
+        (".vsdx", ".vsdm", ".vstx", ".vstm"),
+        "zip",
+        zip_member="visio/document.xml",
+        more_media_types=("application/vnd.ms-visio.drawing.macroenabled.12", "application/vnd.ms-visio.template"),
+    ),
+    Format(
         "pptx",
         "office.pptx",
         "application/vnd.openxmlformats-officedocument.presentationml.presentation",
