@@ -15,8 +15,8 @@ from docshelf.model import Chunk
 # Formats whose parsers read no pages (every block is on page 1): an evidence header names no page for them. Their
 # extensions in parsers/formats.py, which the search side does not import (a test keeps the two equal).
 PAGELESS_FORMATS = frozenset(
-    {"csv", "tsv", "html", "md", "txt", "rst", "adoc", "json", "ipynb", "mhtml", "mbox", "xml", "rtf", "odt", "eml",
-     "msg"}
+    {"csv", "tsv", "html", "md", "txt", "rst", "adoc", "json", "ipynb", "mhtml", "mbox", "subtitles", "xml", "rtf",
+     "odt", "eml", "msg"}
 )  # fmt: skip
 PAGELESS_SUFFIXES = frozenset(
     (".csv", ".tsv", ".tab", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".log", ".tex", ".bib",

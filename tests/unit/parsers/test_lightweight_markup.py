@@ -156,9 +156,9 @@ def test_asciidoc_sections_lists_listings_and_tables() -> None:
 
 
 def test_other_text_documents_and_names_without_an_extension_read_as_plain_text() -> None:
-    transcript = b"1\n00:00:01,000 --> 00:00:04,000\nCheck the seal first.\n"
-    (block,) = parse_bytes(transcript, "meeting.srt").blocks()
-    assert isinstance(block, Paragraph) and block.text == transcript.decode().strip()
+    log = b"2026-12-07 10:00 pump started\n2026-12-07 10:05 seal checked\n"
+    (block,) = parse_bytes(log, "pump.log").blocks()
+    assert isinstance(block, Paragraph) and block.text == log.decode().strip()
     readme = parse_bytes(b"Pump notes\n\nThe seal is worn.", "README").blocks()
     assert [block.text for block in readme if isinstance(block, Paragraph)] == ["Pump notes", "The seal is worn."]
     for data, name in ((b"\x00\x01binary", "CON"), (b"Plain words", "notes.bin")):

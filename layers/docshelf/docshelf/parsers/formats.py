@@ -43,7 +43,7 @@ class Format:
 # Text documents with no parser of their own are read as plain text: LaTeX and BibTeX sources, Org files,
 # subtitles and transcripts, configuration.
 TEXT_EXTENSIONS = (
-    ".txt", ".text", ".log", ".tex", ".bib", ".org", ".srt", ".vtt", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
+    ".txt", ".text", ".log", ".tex", ".bib", ".org", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
     ".properties",
 )  # fmt: skip
 
@@ -111,6 +111,14 @@ FORMATS: tuple[Format, ...] = (
     Format("rst", "markup.rst", "text/x-rst", (".rst", ".rest"), "name"),
     Format("adoc", "markup.asciidoc", "text/asciidoc", (".adoc", ".asciidoc"), "name"),
     Format("json", "markup.json", "application/json", (".json", ".jsonl"), "name"),
+    Format(
+        "subtitles",
+        "markup.subtitles",
+        "text/vtt",
+        (".vtt", ".srt"),
+        "name",
+        more_media_types=("application/x-subrip",),
+    ),
     Format("ipynb", "markup.notebook", "application/x-ipynb+json", (".ipynb",), "name"),
     Format("mbox", "markup.mbox", "application/mbox", (".mbox", ".mbx"), "name"),
     Format(
