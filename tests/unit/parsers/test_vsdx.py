@@ -86,3 +86,13 @@ def test_a_package_without_pages_is_refused() -> None:
     data = build_zip({"visio/document.xml": f"<VisioDocument xmlns='{VISIO}'/>".encode()})
     with pytest.raises(CorruptDocumentError, match="pages\\.xml"):
         parse_bytes(data, "empty.vsdx")
+
+
+def test_a_page_that_expands_past_the_limit_is_too_large() -> None:
+    from docshelf.errors import DocumentTooLargeError
+    from docshelf.parsers.base import ParseLimits
+    from docshelf.parsers.office.vsdx import parse
+
+    bomb = build_zip({"visio/document.xml": b"<VisioDocument/>", "visio/pages/pages.xml": b"\0" * (16 * 1024 * 1024)})
+    with pytest.raises(DocumentTooLargeError, match="zip bomb"):
+        parse(bomb, filename="bomb.vsdx", limits=ParseLimits(max_decompressed_bytes=1024 * 1024))
