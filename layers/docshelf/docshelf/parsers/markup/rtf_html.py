@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from docshelf.parsers.rtf_tokens import TOKEN
+from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
 
 _FROM_HTML = re.compile(rb"\\fromhtml1")
 HEADER_BYTES = 4096  # where \fromhtml1 must be: in the header, before any text
 SKIPPED = frozenset({"fonttbl", "colortbl", "stylesheet", "info", "pict", "listtable", "listoverridetable"})
-SYMBOLS = {"par": "\r\n", "line": "\r\n", "tab": "\t", "lquote": "\u2018", "rquote": "\u2019", "ldblquote": "\u201c",
-           "rdblquote": "\u201d", "emdash": "\u2014", "endash": "\u2013", "bullet": "\u2022"}  # fmt: skip
-CONTROL_SYMBOLS = {"\\": "\\", "{": "{", "}": "}", "~": "\u00a0", "_": "\u2011"}
+# A paragraph or line end is a line break of the HTML's source; other symbols as the RTF reader reads them.
+_SHOWN = {**SYMBOLS, "par": "\r\n", "line": "\r\n"}
 
 
 @dataclass(slots=True)
@@ -86,8 +85,8 @@ class _Reader:
         elif word == "u" and number is not None:
             self._text(chr(number + 0x10000 if number < 0 else number))
             self.fallback = state.uc
-        elif word in SYMBOLS:
-            self._text(SYMBOLS[word])
+        elif word in _SHOWN:
+            self._text(_SHOWN[word])
 
     def _shown(self) -> bool:
         return not self.state.skip and (self.state.tag or not self.state.rtf_only)

@@ -23,7 +23,7 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
-from docshelf.parsers.rtf_tokens import TOKEN
+from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
 from docshelf.scripts import east_asian
 from docshelf.structure import numbered_headings
 from docshelf.tables import table_from_rows
@@ -49,12 +49,6 @@ _NOT_HEX = re.compile(rb"[^0-9a-fA-F]")
 # A page's running parts. One never holds another, so a part opened inside one means the first was never closed
 # (LibreOffice 7 writes headers holding a picture one `}` short), and the reader closes it.
 PAGE_PARTS = frozenset({"header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"})
-SYMBOLS = {
-    "emdash": "\u2014", "endash": "\u2013", "bullet": "\u2022", "lquote": "\u2018", "rquote": "\u2019",
-    "ldblquote": "\u201c", "rdblquote": "\u201d", "emspace": " ", "enspace": " ", "qmspace": " ",
-    "tab": "\t", "line": "\n", "zwj": "", "zwnj": "", "ltrmark": "", "rtlmark": "",
-}  # fmt: skip
-CONTROL_SYMBOLS = {"~": "\u00a0", "-": "", "_": "\u2011", "\\": "\\", "{": "{", "}": "}", "|": "", ":": ""}
 # A list label a reader sees as a number ("1.", "2)", "a.", "iv.", "一、"), not a bullet glyph ("·", "o", "§").
 _NUMBER_LABEL = re.compile(r"\d|\w[.)、．）]")
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|titolo|encabezado|見出し)\s*(\d)$", re.I)
