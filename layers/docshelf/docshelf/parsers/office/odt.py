@@ -21,7 +21,7 @@ from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt_formulas import frame_formula, inline_formulas
 from docshelf.parsers.office.odt_looks import OdtLooks
 from docshelf.parsers.office.odt_numbering import Counters, LevelStyle, Numbering
-from docshelf.parsers.office.opendocument import OpenDocument, element_text, read_flat, read_package
+from docshelf.parsers.office.opendocument import OpenDocument, element_text, frame_description, read_flat, read_package
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.xml_safety import local
@@ -253,8 +253,7 @@ class OdtWalker:
 
     def images(self, node: etree._Element) -> None:
         for frame in (n for n in node.iter() if local(n.tag) == "frame"):
-            title = next((n for n in frame if local(n.tag) in ("title", "desc")), None)
-            alt = element_text(title) if title is not None else ""
+            alt = frame_description(frame)
             chart = frame_chart(frame)
             if chart is not None:  # not the picture of itself its frame holds for readers without charts
                 self.blocks += chart_blocks(chart, alt, page=1)

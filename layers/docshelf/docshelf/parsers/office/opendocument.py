@@ -70,6 +70,12 @@ def read_flat(data: bytes, *, what: str) -> OpenDocument:
     return OpenDocument(root, None, title)
 
 
+def frame_description(frame: etree._Element) -> str:
+    """What a frame's title or description (`svg:title`, `svg:desc`) says of it, or ""."""
+    described = next((child for child in frame if local(child.tag) in ("title", "desc")), None)
+    return element_text(described) if described is not None else ""
+
+
 def element_text(node: etree._Element) -> str:
     """An element's text, its whitespace as inline text's."""
     return normalise_inline("".join(str(part) for part in node.itertext()))

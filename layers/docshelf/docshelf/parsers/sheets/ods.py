@@ -19,7 +19,7 @@ from docshelf.parsers.detect import flat_mimetype
 from docshelf.parsers.office.odf_charts import chart_blocks, frame_chart
 from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt import inline_content
-from docshelf.parsers.office.opendocument import OFFICE, element_text, read_flat, read_package
+from docshelf.parsers.office.opendocument import OFFICE, frame_description, read_flat, read_package
 from docshelf.parsers.safe_zip import open_zip
 from docshelf.parsers.sheets.number_format import general_number
 from docshelf.parsers.sheets.sheet_grid import Box, CellBudget, SheetGrid
@@ -73,12 +73,10 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 def _charts(sheet: etree._Element, page: int) -> list[Block]:
     """The sheet's charts, after its tables as an XLSX sheet's are (their values are the sheet's own cells)."""
     found: list[Block] = []
-    for frame in (node for node in sheet.iter(f"{{{DRAW}}}frame")):
+    for frame in sheet.iter(f"{{{DRAW}}}frame"):
         chart = frame_chart(frame)
         if chart is not None:
-            described = next((child for child in frame if local(child.tag) in ("title", "desc")), None)
-            alt = element_text(described) if described is not None else ""
-            found += chart_blocks(chart, alt, page=page, with_values=False)
+            found += chart_blocks(chart, frame_description(frame), page=page, with_values=False)
     return found
 
 
