@@ -9,6 +9,7 @@ from lxml import etree, html
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.errors import CorruptDocumentError, EmptyDocumentError
+from docshelf.model import Block
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.markup.html_blocks import HtmlBlockWalker, normalise_inline
@@ -80,6 +81,14 @@ def html_title(root: etree._Element) -> str:
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     text, warnings = decode_html_report(data)
     return html_content(text, ImageSource(data_uri_bytes), warnings)  # other images are URLs: never fetched
+
+
+def embedded_html_blocks(text: str, images: ImageSource) -> list[Block]:
+    """The blocks of HTML shown inside another document (a message's body, a notebook's output), its `<body>` if it
+    has one: as written, no headings read from its looks."""
+    root = parse_html_text(text)
+    body = root.find("body")
+    return HtmlBlockWalker(page=1, images=images, read_looks=False).walk(body if body is not None else root)
 
 
 def html_content(text: str, images: ImageSource, warnings: list[str]) -> ParsedContent:

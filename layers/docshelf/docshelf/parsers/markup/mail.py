@@ -14,8 +14,7 @@ from docshelf.assets.collect import ImageSource, data_uri_bytes
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
-from docshelf.parsers.markup.html import parse_html_text
-from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
+from docshelf.parsers.markup.html import embedded_html_blocks
 from docshelf.parsers.markup.rtf_html import encapsulated_html
 from docshelf.parsers.markup.text import text_blocks
 
@@ -54,10 +53,7 @@ def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> Parsed
     if sent:
         blocks.append(Paragraph(text="\n".join(sent), page=1))
     if mail.html is not None:
-        root = parse_html_text(mail.html)
-        body = root.find("body")
-        walker = HtmlBlockWalker(page=1, images=images, read_looks=False)
-        blocks += [_under_subject(block) for block in walker.walk(body if body is not None else root)]
+        blocks += [_under_subject(block) for block in embedded_html_blocks(mail.html, images)]
     assets = dict(images.collector.assets)
     if mail.html is None and mail.rtf is not None:
         blocks += _rich_text(mail.rtf, limits, assets)

@@ -17,8 +17,7 @@ from docshelf.assets.collect import AssetCollector, ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Image, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.markup.html import parse_html_text
-from docshelf.parsers.markup.html_blocks import HtmlBlockWalker
+from docshelf.parsers.markup.html import embedded_html_blocks
 from docshelf.parsers.markup.markdown_blocks import markdown_blocks
 from docshelf.parsers.textcodec import decode_text
 
@@ -45,7 +44,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         if isinstance(cell, dict):
             blocks += _cell(cell, collector)
     metadata = notebook.get("metadata") if isinstance(notebook.get("metadata"), dict) else {}
-    title = str(metadata.get("title") or next((b.text for b in blocks if isinstance(b, Heading)), ""))
+    title = str(metadata.get("title") or "")  # else the first heading, as for every format (parsers.assemble)
     return ParsedContent(blocks=blocks, page_count=1, title=title, assets=collector.assets)
 
 
@@ -115,10 +114,8 @@ def _output(output: Mapping[str, Any], collector: AssetCollector) -> list[Block]
         image = collector.image_of(picture, page=1, alt_text=_joined(bundle.get("text/plain", "")).strip())
         return [image] if image is not None else []
     if "text/html" in bundle:
-        root = parse_html_text(_joined(bundle["text/html"]))
-        body = root.find("body")
-        walker = HtmlBlockWalker(page=1, images=ImageSource(lambda src: None, collector), read_looks=False)
-        return [_output_block(block) for block in walker.walk(body if body is not None else root)]
+        no_pictures = ImageSource(lambda src: None, collector)
+        return [_output_block(block) for block in embedded_html_blocks(_joined(bundle["text/html"]), no_pictures)]
     if "text/markdown" in bundle:
         return markdown_blocks(_joined(bundle["text/markdown"]), page=1)
     if "text/latex" in bundle:
