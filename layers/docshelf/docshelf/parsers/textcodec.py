@@ -56,6 +56,8 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 DETECTION_SAMPLE = 200_000
 AMBIGUITY_SHOWN = 40  # characters of another reading of ambiguous bytes a warning shows
 
+MAC_ROMAN = 10000
+
 
 @dataclass(frozen=True, slots=True)
 class DecodedText:
@@ -162,6 +164,17 @@ def _replacing(data: bytes, encoding: str, warnings: list[str], *, detected: boo
     replaced = text.count("\ufffd") - data.decode(encoding, errors="ignore").count("\ufffd")
     replacing = f"{replaced} undecodable byte sequences in {encoding} replaced by U+FFFD"
     return DecodedText(text, encoding, [*warnings, replacing], detected)
+
+
+def code_page_codec(number: int) -> str:
+    """The Python codec of a Windows code page number (RTF's \\ansicpg, an Outlook message's PR_INTERNET_CPID):
+    Mac Roman for 10000, `cp1252` for a number no codec here reads."""
+    if number == MAC_ROMAN:
+        return "mac_roman"
+    try:
+        return codecs.lookup(f"cp{number}").name
+    except LookupError:
+        return "cp1252"
 
 
 def charset_codec(label: str) -> str:

@@ -19,7 +19,7 @@ from docshelf.assets.collect import ImageSource
 from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.mail import Attachment, Mail, content_id, mail_content, picture_resolver, rich_body
-from docshelf.parsers.textcodec import decode_report
+from docshelf.parsers.textcodec import code_page_codec, decode_report
 
 PROPERTIES = "__properties_version1.0"
 ATTACHMENT = "__attach_version1.0_#"
@@ -98,11 +98,7 @@ def _read(message: _Storage, limits: ParseLimits, header: int = TOP_HEADER) -> P
     fixed = message.fixed(header)
     code_page = fixed.get(INTERNET_CODE_PAGE << 16 | LONG) or fixed.get(CODE_PAGE << 16 | LONG)
     if code_page is not None:
-        message.code_page = f"cp{struct.unpack_from('<I', code_page)[0]}"
-        try:
-            "".encode(message.code_page)
-        except LookupError:
-            message.code_page = "cp1252"
+        message.code_page = code_page_codec(struct.unpack_from("<I", code_page)[0])
     html = (message.binary(HTML) or b"").rstrip(b"\0") or None
     subject, body, sender = message.text(SUBJECT), message.text(BODY), message.text(SENDER_NAME)
     shown_html, rtf = (decode_report(html).text, None) if html else rich_body(message.binary(RTF_COMPRESSED), body)

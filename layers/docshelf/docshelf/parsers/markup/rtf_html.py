@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
+from docshelf.parsers.textcodec import code_page_codec
 
 _FROM_HTML = re.compile(rb"\\fromhtml1")
 HEADER_BYTES = 4096  # where \fromhtml1 must be: in the header, before any text
@@ -79,7 +80,7 @@ class _Reader:
             state.rtf_only = number != 0
         elif word == "ansicpg" and number:
             self._flush()
-            self.code_page = _code_page(number)
+            self.code_page = code_page_codec(number)
         elif word == "uc" and number is not None:
             state.uc = max(number, 0)
         elif word == "u" and number is not None:
@@ -113,12 +114,3 @@ class _Reader:
         self._flush()
         joined = "".join(self.parts)
         return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")  # \u pairs joined
-
-
-def _code_page(number: int) -> str:
-    name = "utf-8" if number == 65001 else f"cp{number}"
-    try:
-        "".encode(name)
-    except LookupError:
-        return "cp1252"
-    return name

@@ -24,6 +24,7 @@ from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
 from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
+from docshelf.parsers.textcodec import code_page_codec
 from docshelf.scripts import east_asian
 from docshelf.structure import numbered_headings
 from docshelf.tables import table_from_rows
@@ -195,11 +196,7 @@ class RtfReader:
         raw = bytes(self.pending)
         self.pending.clear()
         codepage = self._codepage()
-        try:
-            text = raw.decode(f"cp{codepage}" if codepage not in (10000,) else "mac_roman", errors="replace")
-        except LookupError:
-            text = raw.decode("cp1252", errors="replace")
-        self._emit(text)
+        self._emit(raw.decode(code_page_codec(codepage), errors="replace"))
 
     def _emit(self, text: str) -> None:
         state = self.state
