@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import struct
+from collections.abc import Iterator
 
 from docshelf.parsers.office.doc_looks import character_runs
 from docshelf.parsers.office.doc_props import Piece, PieceIndex, sprms
@@ -79,11 +80,18 @@ def blip_image(data: bytes, at: int, end: int) -> bytes | None:
     return _blip(data, at, end, 0)
 
 
-def _blip(data: bytes, at: int, end: int, depth: int) -> bytes | None:
-    """The first image blip among the OfficeArt records from `at` to `end`."""
+def office_art_records(data: bytes, at: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+    """(version and instance, type, body start, body end) of each OfficeArt record from `at` to `end`."""
     while at + 8 <= end:
         version_instance, record, length = struct.unpack_from("<HHI", data, at)
-        body, after = at + 8, min(at + 8 + length, end)
+        body = at + 8
+        yield version_instance, record, body, min(body + length, end)
+        at = body + length
+
+
+def _blip(data: bytes, at: int, end: int, depth: int) -> bytes | None:
+    """The first image blip among the OfficeArt records from `at` to `end`."""
+    for version_instance, record, body, after in office_art_records(data, at, end):
         if version_instance & 0xF == _CONTAINER and depth < MAX_DEPTH:
             found = _blip(data, body, after, depth + 1)
         elif record == FBSE and body + 36 <= after and depth < MAX_DEPTH:
@@ -94,7 +102,6 @@ def _blip(data: bytes, at: int, end: int, depth: int) -> bytes | None:
             found = None
         if found is not None:
             return found
-        at = body + length
     return None
 
 

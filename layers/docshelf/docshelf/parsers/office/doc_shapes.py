@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 
-from docshelf.parsers.office.doc_pictures import FBSE, blip_image
+from docshelf.parsers.office.doc_pictures import FBSE, blip_image, office_art_records
 
 ANCHOR = "\x08"
 FIB_LCB = 154  # where FibRgFcLcb97 starts in the WordDocument stream: (fc, lcb) pairs
@@ -58,29 +58,20 @@ def _anchors(table: bytes, fc: int, lcb: int) -> dict[int, int]:
     return {spid: cp for cp, spid in zip(cps, ids, strict=True)}
 
 
-def _records(data: bytes, at: int, end: int) -> Iterator[tuple[int, int, int, int]]:
-    """(version and instance, type, body start, body end) of each OfficeArt record from `at` to `end`."""
-    while at + 8 <= end:
-        version_instance, record, length = struct.unpack_from("<HHI", data, at)
-        body = at + 8
-        yield version_instance, record, body, min(body + length, end)
-        at = body + length
-
-
 def _drawing(drawing: bytes) -> tuple[list[int], dict[int, int]]:
     """(the blip store's FBSE records' offsets, in order; shape id -> its picture's place in the store) of the main
     document's drawing. The drawing group's container is followed by each drawing, a byte saying whose before it."""
     store: list[int] = []
     pictures: dict[int, int] = {}
     at = 0
-    for _, record, body, end in _records(drawing, 0, len(drawing)):
+    for _, record, body, end in office_art_records(drawing, 0, len(drawing)):
         at = end
         if record == _DGG_CONTAINER:
             store = [start - 8 for _, kind, start, _ in _inner(drawing, body, end, _BSTORE) if kind == FBSE]
         break
     while at + 9 <= len(drawing):
         label, at = drawing[at], at + 1
-        for _, record, body, end in _records(drawing, at, len(drawing)):
+        for _, record, body, end in office_art_records(drawing, at, len(drawing)):
             if record == _DG_CONTAINER and label == _MAIN_DOCUMENT:
                 pictures.update(_shape_pictures(drawing, body, end, 0))
             at = end
@@ -90,20 +81,20 @@ def _drawing(drawing: bytes) -> tuple[list[int], dict[int, int]]:
 
 def _inner(data: bytes, body: int, end: int, container: int) -> Iterator[tuple[int, int, int, int]]:
     """The records inside the first `container` record among those from `body` to `end`."""
-    for _, record, start, stop in _records(data, body, end):
+    for _, record, start, stop in office_art_records(data, body, end):
         if record == container:
-            yield from _records(data, start, stop)
+            yield from office_art_records(data, start, stop)
             return
 
 
 def _shape_pictures(data: bytes, body: int, end: int, depth: int) -> Iterator[tuple[int, int]]:
     """(shape id, picture's place in the blip store) of each shape with a picture, through groups."""
-    for _, record, start, stop in _records(data, body, end):
+    for _, record, start, stop in office_art_records(data, body, end):
         if record in (_SPGR_CONTAINER, _DG_CONTAINER) and depth < MAX_DEPTH:
             yield from _shape_pictures(data, start, stop, depth + 1)
         elif record == _SP_CONTAINER:
             spid = pib = None
-            for version_instance, inner, field, field_end in _records(data, start, stop):
+            for version_instance, inner, field, field_end in office_art_records(data, start, stop):
                 if inner == _FSP and field + 4 <= field_end:
                     spid = struct.unpack_from("<I", data, field)[0]
                 elif inner == _FOPT:
@@ -126,7 +117,7 @@ def _property(data: bytes, at: int, end: int, count: int, wanted: int) -> int | 
 def _stored_image(drawing: bytes, fbse: int, word_document: bytes) -> bytes | None:
     """The image of the blip store entry at `fbse`: the blip inside it, or the one it points at in the WordDocument
     stream (Word keeps a floating picture's bytes there)."""
-    _, _, body, end = next(_records(drawing, fbse, len(drawing)), (0, 0, 0, 0))
+    _, _, body, end = next(office_art_records(drawing, fbse, len(drawing)), (0, 0, 0, 0))
     if body + 36 > end:
         return None
     size, _, delay = struct.unpack_from("<III", drawing, body + 20)
