@@ -16,7 +16,7 @@ from docshelf.errors import CorruptDocumentError
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.eml import part_payload, part_text
 from docshelf.parsers.markup.html import html_content
-from docshelf.parsers.markup.mail import picture_resolver
+from docshelf.parsers.markup.mail import content_id, picture_resolver
 
 MAX_PARTS = 10_000
 
@@ -40,7 +40,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         address = str(part.get("Content-Location", "") or "")
         if address:
             by_address[urljoin(base, address)] = read
-        found_id = str(part.get("Content-ID", "") or "").strip().strip("<>")
+        found_id = content_id(str(part.get("Content-ID", "") or ""))
         if found_id:
             by_id[found_id] = read
     parts_picture = picture_resolver(by_id)  # cid: and data: addresses
