@@ -99,20 +99,33 @@ def parse_with_assets(
 def parse_attached(data: bytes, filename: str, limits: ParseLimits) -> tuple[Document, dict[str, bytes]] | None:
     """A file inside another (an e-mail's attachment), read under the enclosing document's time budget (a budget of
     its own would end the enclosing one's); None when it cannot be read, which only the enclosing document notes."""
+    read = read_attached(data, filename, limits)
+    return None if isinstance(read, DocumentError) else read
+
+
+def read_attached(data: bytes, filename: str, limits: ParseLimits) -> tuple[Document, dict[str, bytes]] | DocumentError:
+    """`parse_attached`, or why the file cannot be read: the error its own reading would end with (a parser defect
+    as ParserFailedError), for an enclosing document that names it."""
     if len(data) > limits.max_bytes:
-        return None
-    fmt = detect_format(data, filename, limits=limits)
-    if fmt is None or fmt in ("ole", "ole-encrypted"):
-        return None
+        return DocumentTooLargeError(f"{len(data)} bytes is over the limit of {limits.max_bytes}")
+    if not data.strip():
+        return EmptyDocumentError("the file is empty")
     try:
+        fmt = detect_format(data, filename, limits=limits)
+        if fmt == "ole-encrypted":
+            return EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
+        if fmt is None or fmt == "ole":
+            return UnsupportedFormatError("a legacy Office binary file" if fmt == "ole" else "an unrecognised format")
         content = load_parser(fmt)(data, filename=filename, limits=limits)
         return with_assets(finish_document(content, source_of(data, filename, fmt), fmt, limits=limits), content)
     except ParseTimeoutError:  # the enclosing document's budget ran out
         raise
-    except (DocumentError, MemoryError):
-        return None
-    except Exception:  # a parser defect on the attachment: the enclosing document is read without it
-        return None
+    except DocumentError as exc:
+        return exc
+    except MemoryError:
+        return DocumentTooLargeError("out of memory reading it")
+    except Exception as exc:  # a parser defect on the attachment: the enclosing document is read without it
+        return ParserFailedError(f"{type(exc).__name__}: {exc}")
 
 
 def with_assets(document: Document, content: ParsedContent) -> tuple[Document, dict[str, bytes]]:

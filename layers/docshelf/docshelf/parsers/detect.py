@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.parsers.base import ParseLimits
-from docshelf.parsers.formats import BY_EXTENSION, BY_MEDIA_TYPE, FORMATS, Format
+from docshelf.parsers.formats import ARCHIVE, BY_EXTENSION, BY_MEDIA_TYPE, FORMATS, PACKAGE_MARKERS, Format
 from docshelf.parsers.ole_names import root_names
 from docshelf.parsers.safe_zip import open_zip, read_member
 
@@ -75,8 +75,10 @@ def flat_mimetype(data: bytes) -> str | None:
 
 
 def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
-    if fmt.magic_within:
-        return head.lstrip().startswith(fmt.magic) or data[: fmt.magic_within].find(fmt.magic) >= 0
+    if fmt.magic_within:  # not inside a zip or OLE container, which may store such a file uncompressed near its start
+        if head.lstrip().startswith(fmt.magic):
+            return True
+        return not head.startswith((ZIP_MAGIC, OLE_MAGIC)) and data[: fmt.magic_within].find(fmt.magic) >= 0
     return head.startswith((fmt.magic, *fmt.more_magic))
 
 
@@ -91,7 +93,8 @@ def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:
                 return fmt.name if fmt else None
     except (CorruptDocumentError, EncryptedDocumentError):
         return None
-    return next((fmt.name for fmt in FORMATS if fmt.zip_member and fmt.zip_member in names), None)
+    package = next((fmt.name for fmt in FORMATS if fmt.zip_member and fmt.zip_member in names), None)
+    return package if package is not None or names & PACKAGE_MARKERS else ARCHIVE
 
 
 def _ole_format(data: bytes) -> str:

@@ -11,7 +11,8 @@ from typing import Literal
 # How content detection recognises a format (`parsers/detect.py`):
 #   magic   its bytes start with `magic` (anywhere in the first `magic_within` bytes when that is set)
 #   zip     a zip package holding `zip_member`, or whose `mimetype` member is the format's media type (or a flat
-#           OpenDocument file: one XML file whose root names that media type)
+#           OpenDocument file: one XML file whose root names that media type); a zip that is no package at all
+#           (ARCHIVE) is an archive of documents
 #   ole     an OLE compound file with one of the `ole_streams`
 #   markup  text whose first characters say so (HTML and XML tags)
 #   name    text only the file name (or the media type) tells apart
@@ -42,6 +43,19 @@ class Format:
 
 # Text documents with no parser of their own are read as plain text: LaTeX and BibTeX sources, Org files,
 # subtitles and transcripts, configuration.
+# A zip holding none of these is no package of some format but an archive of documents (`.zip`).
+ARCHIVE = "zip"
+PACKAGE_MARKERS = frozenset(
+    {
+        "mimetype",  # OpenDocument, EPUB
+        "[Content_Types].xml",  # every Office Open XML package, `.xlsb` and `.xps` too
+        "META-INF/manifest.xml",
+        "META-INF/MANIFEST.MF",  # Java archives
+        "Index/Document.iwa",  # Apple Pages, Numbers and Keynote
+        "AndroidManifest.xml",
+    }
+)
+
 TEXT_EXTENSIONS = (
     ".txt", ".text", ".log", ".tex", ".bib", ".org", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
     ".properties",
@@ -130,6 +144,7 @@ FORMATS: tuple[Format, ...] = (
         more_media_types=("multipart/related",),
     ),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
+    Format(ARCHIVE, "archive", "application/zip", (".zip",), "zip", more_media_types=("application/x-zip-compressed",)),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format(
         "odt",

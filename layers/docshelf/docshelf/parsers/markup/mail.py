@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
@@ -17,6 +16,7 @@ from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
 from docshelf.parsers.markup.html import embedded_html_blocks
 from docshelf.parsers.markup.rtf_html import encapsulated_html
 from docshelf.parsers.markup.text import text_blocks
+from docshelf.parsers.nesting import inside_container, member_block, reading_members
 
 _CID = re.compile(r"""cid:([^"'\s>)]+)""", re.IGNORECASE)
 HEADER_SCAN = 4096  # where an RTF body says what it was made from (\\fromhtml1, \\fromtext)
@@ -41,10 +41,6 @@ class Mail:
     attachments: list[Attachment] = field(default_factory=list)
 
 
-# Set while a message's attachments are read: a message attached to one has its own attachments named, not read.
-_READING_ATTACHMENTS: ContextVar[bool] = ContextVar("reading_attachments", default=False)
-
-
 def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> ParsedContent:
     """The message's blocks; `images` resolves the HTML body's pictures (`cid:` parts, `data:` URIs)."""
     subject = " ".join(mail.subject.split())
@@ -61,7 +57,7 @@ def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> Parsed
         blocks += text_blocks(mail.text)
     if mail.attachments:
         blocks.append(Paragraph(text="Attachments: " + ", ".join(item.name for item in mail.attachments), page=1))
-        if not _READING_ATTACHMENTS.get():
+        if not inside_container():
             embedded = {item.content_id for item in mail.attachments if item.content_id} & _embedded_ids(mail.html)
             blocks += _attached(mail.attachments, embedded, limits, assets)
     return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=assets)
@@ -75,8 +71,7 @@ def _attached(
     from docshelf.parsers import parse_attached  # the registry, which imports this module's parsers
 
     blocks: list[Block] = []
-    reading = _READING_ATTACHMENTS.set(True)
-    try:
+    with reading_members():
         for item in attachments:
             if item.content is not None:
                 content = item.content()
@@ -88,10 +83,8 @@ def _attached(
             if read is None:
                 continue
             blocks.append(Heading(text=f"Attachment: {item.name}", level=2, page=1))
-            blocks += [_attached_block(block) for block in read[0]]
+            blocks += [member_block(block, 2) for block in read[0]]
             assets.update(read[1])
-    finally:
-        _READING_ATTACHMENTS.reset(reading)
     return blocks
 
 
@@ -118,12 +111,6 @@ def _rich_text(rtf: bytes, limits: ParseLimits, assets: dict[str, bytes]) -> lis
         return []
     assets.update(read[1])
     return [_under_subject(replace(block, page=1)) for block in read[0].blocks()]
-
-
-def _attached_block(block: Block) -> Block:
-    if isinstance(block, Heading):
-        return replace(block, level=min(block.level + 2, 6), page=1)
-    return replace(block, page=1)
 
 
 def _embedded_ids(html: str | None) -> set[str]:
