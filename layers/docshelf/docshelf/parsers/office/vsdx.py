@@ -5,7 +5,6 @@ is what a flowchart or a network diagram says and no shape's text holds."""
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 from docshelf.errors import CorruptDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.opc import relationships, relationships_part
 from docshelf.parsers.safe_zip import open_zip, read_member
 from docshelf.parsers.xml_safety import local, parse_xml
 
@@ -63,15 +63,11 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 def _relationships(archive: zipfile.ZipFile, limits: ParseLimits) -> dict[str, str]:
     """pages.xml's relationship ids -> the page parts they name."""
-    rels = "visio/pages/_rels/pages.xml.rels"
+    rels = relationships_part(PAGES)
     if rels not in archive.namelist():
         return {}
-    root = parse_xml(read_member(archive, rels, limits, what="Visio"), what="Visio pages.xml.rels").getroot()
-    return {
-        str(node.get("Id")): posixpath.normpath(posixpath.join("visio/pages", str(node.get("Target", ""))))
-        for node in root
-        if local(node.tag) == "Relationship"
-    }
+    found = relationships(read_member(archive, rels, limits, what="Visio"), PAGES, what="Visio pages.xml.rels")
+    return {rel.rid: rel.target for rel in found}
 
 
 def _page_blocks(page: etree._Element, name: str, number: int) -> list[Block]:

@@ -9,20 +9,19 @@ that is missing, oversized or malformed is skipped with a warning rather than fa
 
 from __future__ import annotations
 
-import posixpath
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from docshelf.errors import DocumentError
 from docshelf.model import Image
 from docshelf.parsers.ooxml_charts import CHART_NS, read_chart
+from docshelf.parsers.opc import Relationship, relationships, relationships_part
 from docshelf.parsers.xml_safety import local, safe_xml_parser
 
 if TYPE_CHECKING:
     import zipfile
 
-PACKAGE_RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 DOC_RELS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 MAX_PART_BYTES = 8 * 1024 * 1024
 MAX_DRAWN_OBJECTS = 500
@@ -39,7 +38,7 @@ def sheet_drawings(archive: zipfile.ZipFile, sheet_path: str, *, page: int, warn
             if len(anchored) >= MAX_DRAWN_OBJECTS:
                 warnings.append(f"{sheet_path}: only the first {MAX_DRAWN_OBJECTS} drawn objects are read")
                 break
-    except (etree.XMLSyntaxError, KeyError, ValueError, OSError) as exc:
+    except (DocumentError, etree.XMLSyntaxError, KeyError, ValueError, OSError) as exc:
         warnings.append(f"{sheet_path}: drawing skipped ({exc})")
         return []
     anchored.sort(key=lambda item: item[0])
@@ -73,13 +72,6 @@ def _drawing_images(archive: zipfile.ZipFile, drawing_path: str, *, page: int) -
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class _Relationship:
-    rid: str
-    kind: str
-    target: str
-
-
 def _description(properties: etree._Element | None) -> str:
     """The author's description of a drawn object; Excel's default, the object's own name (`Picture 1`), is none."""
     if properties is None:
@@ -88,27 +80,23 @@ def _description(properties: etree._Element | None) -> str:
     return "" if description == " ".join((properties.get("name") or "").split()) else description
 
 
-def _relationships(archive: zipfile.ZipFile, part: str) -> list[_Relationship]:
+def _relationships(archive: zipfile.ZipFile, part: str) -> list[Relationship]:
     """The internal relationships of `part`, with targets resolved to part names."""
-    rels_path = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
+    rels_path = relationships_part(part)
     if rels_path not in archive.NameToInfo:
         return []
-    found: list[_Relationship] = []
-    for rel in _parse(archive, rels_path).iter(f"{{{PACKAGE_RELS_NS}}}Relationship"):
-        target = rel.get("Target", "")
-        if not target or rel.get("TargetMode") == "External":
-            continue
-        resolved = target.lstrip("/") if target.startswith("/") else posixpath.join(posixpath.dirname(part), target)
-        kind = rel.get("Type", "").rsplit("/", 1)[-1]
-        found.append(_Relationship(rel.get("Id", ""), kind, posixpath.normpath(resolved)))
-    return found
+    return relationships(_part_bytes(archive, rels_path), part, what=rels_path)
 
 
 def _parse(archive: zipfile.ZipFile, part: str) -> etree._Element:
+    return etree.fromstring(_part_bytes(archive, part), parser=safe_xml_parser())
+
+
+def _part_bytes(archive: zipfile.ZipFile, part: str) -> bytes:
     info = archive.getinfo(part)
     if info.file_size > MAX_PART_BYTES:
         raise ValueError(f"{part} is {info.file_size} bytes (limit {MAX_PART_BYTES})")
-    return etree.fromstring(archive.read(info), parser=safe_xml_parser())
+    return archive.read(info)
 
 
 def _anchor_cell(anchor: etree._Element) -> tuple[int, int]:
