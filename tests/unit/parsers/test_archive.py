@@ -172,8 +172,8 @@ def test_names_written_as_utf8_without_the_flag_are_read_as_utf8() -> None:
 
 
 def test_only_a_zip_that_is_no_package_is_an_archive() -> None:
-    xlsb = archive({"[Content_Types].xml": "<Types/>", "xl/workbook.bin": b"\x83\x01\x00"})
-    assert detect_format(xlsb, "book.xlsb") is None
+    xps = archive({"[Content_Types].xml": "<Types/>", "Documents/1/FixedDocument.fdoc": "<FixedDocument/>"})
+    assert detect_format(xps, "scan.xps") is None
     keynote = archive({"Index/Document.iwa": b"\x00", "preview.jpg": b"\xff\xd8\xff"})
     assert detect_format(keynote, "talk.key") is None
     drawing = archive({"mimetype": "application/vnd.oasis.opendocument.graphics", "content.xml": "<x/>"})

@@ -48,7 +48,7 @@ ARCHIVE = "zip"
 PACKAGE_MARKERS = frozenset(
     {
         "mimetype",  # OpenDocument, EPUB
-        "[Content_Types].xml",  # every Office Open XML package, `.xlsb` and `.xps` too
+        "[Content_Types].xml",  # every Office Open XML package (`.xps` too)
         "META-INF/manifest.xml",
         "META-INF/MANIFEST.MF",  # Java archives
         "Index/Document.iwa",  # Apple Pages, Numbers and Keynote
@@ -102,6 +102,14 @@ FORMATS: tuple[Format, ...] = (
         "zip",
         zip_member="xl/workbook.xml",
         more_media_types=("application/vnd.openxmlformats-officedocument.spreadsheetml.template",),
+    ),
+    Format(
+        "xlsb",
+        "sheets.xlsb",
+        "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+        (".xlsb",),
+        "zip",
+        zip_member="xl/workbook.bin",
     ),
     # Word and PowerPoint files may embed a workbook (a `Workbook` stream deeper down): their own streams first.
     Format("doc", "office.doc", "application/msword", (".doc", ".dot"), "ole", ole_streams=("WordDocument",)),
