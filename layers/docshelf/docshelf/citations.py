@@ -16,14 +16,16 @@ from docshelf.model import Chunk
 # extensions in parsers/formats.py, which the search side does not import (a test keeps the two equal).
 PAGELESS_FORMATS = frozenset(
     {"csv", "tsv", "html", "md", "txt", "rst", "adoc", "json", "ipynb", "mhtml", "mbox", "subtitles", "xml", "rtf",
-     "odt", "eml", "msg", "zip"}
+     "odt", "eml", "msg", "zip", "tar"}
 )  # fmt: skip
 PAGELESS_SUFFIXES = frozenset(
     (".csv", ".tsv", ".tab", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".log", ".tex", ".bib",
      ".org", ".srt", ".vtt", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".rst", ".rest", ".adoc",
      ".asciidoc", ".json", ".jsonl", ".ipynb", ".mht", ".mhtml", ".mbox", ".mbx", ".xml", ".nxml", ".rtf", ".odt",
-     ".ott", ".fodt", ".eml", ".msg", ".zip")
+     ".ott", ".fodt", ".eml", ".msg", ".zip", ".tar", ".tgz", ".tbz2", ".tbz", ".txz")
 )  # fmt: skip
+# A compressed file is cited as what it holds: `report.pdf.gz` has pages, `server.log.gz` none.
+COMPRESSION_SUFFIXES = frozenset((".gz", ".bz2", ".xz"))
 
 
 def format_pages(pages: Sequence[int]) -> str:
@@ -88,7 +90,10 @@ def is_pageless(chunk: Chunk) -> bool:
 # the file-name and title work is kept per text.
 @lru_cache(maxsize=4096)
 def _is_pageless_name(name: str) -> bool:
-    return PurePosixPath(name).suffix.casefold() in PAGELESS_SUFFIXES
+    path = PurePosixPath(name)
+    if path.suffix.casefold() in COMPRESSION_SUFFIXES:
+        path = path.with_suffix("")
+    return path.suffix.casefold() in PAGELESS_SUFFIXES
 
 
 def _says_nothing_new(chunk: Chunk, previous: Chunk | None) -> bool:

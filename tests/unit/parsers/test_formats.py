@@ -21,7 +21,7 @@ MARKUP_SAMPLES = {
 def content_sample(fmt: Format) -> bytes:
     """Bytes that carry the format's signature and nothing else that names it."""
     if fmt.detection == "magic":
-        return fmt.magic + b"1.7 then anything"
+        return bytes(fmt.magic_at) + fmt.magic + b"1.7 then anything"
     if fmt.detection == "zip" and fmt.zip_member:
         return build_zip({fmt.zip_member: b"<x/>"})
     if fmt.detection == "zip":

@@ -36,34 +36,47 @@ _LEFT_OUT_NAMES = frozenset({".ds_store", "thumbs.db", "desktop.ini"})
 
 
 @dataclass(frozen=True)
-class _Member:
+class Member:
+    """A file of an archive."""
+
     path: str  # as a file manager shows it
-    info: zipfile.ZipInfo
+    name: str  # as the archive names it, for its reader
+    size: int  # as the archive declares it
+    encrypted: bool = False
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     what = f"zip archive {filename!r}"
     with open_zip(data, limits, what=what) as archive:
-        members = _files(archive.infolist())
-        if not members:
-            raise EmptyDocumentError("the archive holds no files")
-        listing = Paragraph(text="Files: " + ", ".join(member.path for member in members), page=1)
-        if inside_container():
-            return ParsedContent(blocks=[listing], page_count=1)
-        return _read(
-            members,
-            listing,
-            lambda member: read_member(archive, member.info.filename, limits, what=what),
-            limits,
-            PurePosixPath(filename).name,
+        members = [
+            Member(_shown_path(info), info.filename, info.file_size, bool(info.flag_bits & _ENCRYPTED_FLAG))
+            for info in archive.infolist()
+            if not info.is_dir()
+        ]
+        return archive_content(
+            members, lambda member: read_member(archive, member.name, limits, what=what), filename, limits
         )
+
+
+def archive_content(
+    members: list[Member], read: Callable[[Member], bytes], filename: str, limits: ParseLimits
+) -> ParsedContent:
+    """The archive's content: a list of its documents, then each read (`read` gives a member's bytes); inside
+    another container, the list only."""
+    documents = _documents(members)
+    if not documents:
+        raise EmptyDocumentError("the archive holds no files")
+    listing = Paragraph(text="Files: " + ", ".join(member.path for member in documents), page=1)
+    if inside_container():
+        return ParsedContent(blocks=[listing], page_count=1)
+    return _read(documents, listing, read, limits, PurePosixPath(filename).name)
 
 
 _Read = Callable[[bytes, str, ParseLimits], "tuple[Document, dict[str, bytes]] | DocumentError"]
 
 
 def _read(
-    members: list[_Member], listing: Paragraph, read: Callable[[_Member], bytes], limits: ParseLimits, title: str
+    members: list[Member], listing: Paragraph, read: Callable[[Member], bytes], limits: ParseLimits, title: str
 ) -> ParsedContent:
     from docshelf.parsers import read_attached  # the registry, which imports this module
 
@@ -97,13 +110,13 @@ def _read(
 
 
 def _document(
-    member: _Member, read: Callable[[_Member], bytes], limits: ParseLimits, read_attached: _Read
+    member: Member, read: Callable[[Member], bytes], limits: ParseLimits, read_attached: _Read
 ) -> tuple[Document, dict[str, bytes]] | DocumentError:
     """The member read as the document it is (its format by its name and bytes), or why it cannot be."""
-    if member.info.flag_bits & _ENCRYPTED_FLAG:
+    if member.encrypted:
         return EncryptedDocumentError("encrypted inside the archive (it needs the archive's password)")
-    if member.info.file_size > limits.max_bytes:
-        return DocumentTooLargeError(f"{member.info.file_size} bytes is over the limit of {limits.max_bytes}")
+    if member.size > limits.max_bytes:
+        return DocumentTooLargeError(f"{member.size} bytes is over the limit of {limits.max_bytes}")
     try:
         data = read(member)
     except DocumentError as exc:
@@ -111,13 +124,13 @@ def _document(
     return read_attached(data, PurePosixPath(member.path).name, limits)
 
 
-def _files(infos: list[zipfile.ZipInfo]) -> list[_Member]:
-    """The archive's documents in path order: no folders, nothing a file manager or an OS left beside them."""
-    members = [_Member(_shown_path(info), info) for info in infos if not info.is_dir()]
+def _documents(members: list[Member]) -> list[Member]:
+    """The archive's documents in path order: nothing a file manager or an OS left beside them."""
     kept = [
         member
         for member in members
-        if not member.path.startswith(_LEFT_OUT_FOLDERS)
+        if member.path
+        and not member.path.startswith(_LEFT_OUT_FOLDERS)
         and PurePosixPath(member.path).name.casefold() not in _LEFT_OUT_NAMES
     ]
     return sorted(kept, key=lambda member: (member.path.casefold(), member.path))

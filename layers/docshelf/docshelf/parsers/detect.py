@@ -75,6 +75,8 @@ def flat_mimetype(data: bytes) -> str | None:
 
 
 def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
+    if fmt.magic_at:
+        return data[fmt.magic_at : fmt.magic_at + len(fmt.magic)] == fmt.magic
     if fmt.magic_within:  # not inside a zip or OLE container, which may store such a file uncompressed near its start
         if head.lstrip().startswith(fmt.magic):
             return True

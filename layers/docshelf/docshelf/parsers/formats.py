@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 # How content detection recognises a format (`parsers/detect.py`):
-#   magic   its bytes start with `magic` (anywhere in the first `magic_within` bytes when that is set)
+#   magic   its bytes start with `magic` (anywhere in the first `magic_within` bytes when that is set, at
+#           `magic_at` when that is)
 #   zip     a zip package holding `zip_member`, or whose `mimetype` member is the format's media type (or a flat
 #           OpenDocument file: one XML file whose root names that media type); a zip that is no package at all
 #           (ARCHIVE) is an archive of documents
@@ -31,6 +32,7 @@ class Format:
     magic: bytes = b""
     more_magic: tuple[bytes, ...] = ()  # other signatures the bytes may start with instead
     magic_within: int = 0
+    magic_at: int = 0  # where `magic` stands, when not at the start (a tar archive's `ustar`)
     zip_member: str = ""
     ole_streams: tuple[str, ...] = ()
     more_media_types: tuple[str, ...] = ()  # its templates' and variants', read the same way
@@ -152,6 +154,27 @@ FORMATS: tuple[Format, ...] = (
         more_media_types=("multipart/related",),
     ),
     Format("xml", "markup.xml", "application/xml", (".xml", ".nxml"), "markup"),
+    # Compressed files are read as what they hold: one file, or a tar archive of documents.
+    Format(
+        "gzip",
+        "compressed",
+        "application/gzip",
+        (".gz",),
+        "magic",
+        magic=b"\x1f\x8b",
+        more_media_types=("application/x-gzip",),
+    ),
+    Format("bzip2", "compressed", "application/x-bzip2", (".bz2",), "magic", magic=b"BZh"),
+    Format("xz", "compressed", "application/x-xz", (".xz",), "magic", magic=b"\xfd7zXZ\x00"),
+    Format(
+        "tar",
+        "compressed",
+        "application/x-tar",
+        (".tar", ".tgz", ".tbz2", ".tbz", ".txz"),
+        "magic",
+        magic=b"ustar",
+        magic_at=257,
+    ),
     Format(ARCHIVE, "archive", "application/zip", (".zip",), "zip", more_media_types=("application/x-zip-compressed",)),
     Format("rtf", "office.rtf", "application/rtf", (".rtf",), "magic", magic=b"{\\rtf"),
     Format(

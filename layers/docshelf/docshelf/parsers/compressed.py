@@ -1,0 +1,120 @@
+"""Compressed files and tar archives. A `.gz`, `.bz2` or `.xz` file around one file (`report.pdf.gz`,
+`server.log.gz`) is read as that file, its pages its own; around a tar archive (`.tar.gz`, `.tgz`, `.tar.bz2`,
+`.tar.xz`), or a plain `.tar`, it is read as a zip archive is (parsers/archive.py): a list of the files, then each
+under a heading of its path. Expanded in steps and never past ParseLimits.max_bytes, so a bomb ends as `too_large`
+before it fills memory; a file compressed twice over is refused (a compressed file can hold itself)."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import posixpath
+import tarfile
+import zlib
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import IO
+
+from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EmptyDocumentError, UnsupportedFormatError
+from docshelf.parsers.archive import Member, archive_content
+from docshelf.parsers.base import ParsedContent, ParseLimits
+
+TAR_MAGIC = b"ustar"
+TAR_MAGIC_AT = 257
+_STEP = 1024 * 1024
+# The compressed formats by their signature, and a reader of each one's stream.
+_STREAMS: dict[bytes, Callable[[IO[bytes]], io.BufferedIOBase]] = {
+    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw),
+    b"BZh": bz2.BZ2File,
+    b"\xfd7zXZ\x00": lzma.LZMAFile,
+}
+# A compressed file's suffix -> its content's: `.gz` is taken away, `.tgz` is a `.tar`.
+_SUFFIXES = {".gz": "", ".bz2": "", ".xz": "", ".tgz": ".tar", ".tbz2": ".tar", ".tbz": ".tar", ".txz": ".tar"}
+_STREAM_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
+
+
+def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
+    inner_name = expanded_name(filename)
+    opener = next((open_stream for magic, open_stream in _STREAMS.items() if data.startswith(magic)), None)
+    if opener is None:
+        return _tar(data, filename, limits)
+    expanded = _expand(opener, data, limits)
+    if not expanded.strip():
+        raise EmptyDocumentError("the compressed file holds nothing")
+    if is_tar(expanded):
+        return _tar(expanded, filename, limits)
+    if any(expanded.startswith(magic) for magic in _STREAMS):
+        raise UnsupportedFormatError("a compressed file inside a compressed file (compressed twice)")
+    return _one_file(expanded, inner_name, limits)
+
+
+def is_tar(data: bytes) -> bool:
+    return data[TAR_MAGIC_AT : TAR_MAGIC_AT + len(TAR_MAGIC)] == TAR_MAGIC
+
+
+def expanded_name(filename: str) -> str:
+    """The name of what a compressed file holds: `report.pdf.gz` -> `report.pdf`, `docs.tgz` -> `docs.tar`."""
+    path = PurePosixPath(filename)
+    replacement = _SUFFIXES.get(path.suffix.casefold())
+    return filename if replacement is None else str(path.with_suffix(replacement))
+
+
+def _expand(opener: Callable[[IO[bytes]], io.BufferedIOBase], data: bytes, limits: ParseLimits) -> bytes:
+    """The stream expanded, in steps, raising DocumentTooLargeError the moment it passes ParseLimits.max_bytes."""
+    out = bytearray()
+    try:
+        with opener(io.BytesIO(data)) as stream:
+            while step := stream.read(_STEP):
+                out += step
+                if len(out) > limits.max_bytes:
+                    raise DocumentTooLargeError(
+                        f"expands to more than {limits.max_bytes} bytes (decompression bomb guard)"
+                    )
+    except _STREAM_ERRORS as exc:
+        raise CorruptDocumentError(f"not a readable compressed file: {exc}") from exc
+    return bytes(out)
+
+
+def _one_file(data: bytes, name: str, limits: ParseLimits) -> ParsedContent:
+    """The file a compressed file holds, read as that file is (its format by its bytes, then its name)."""
+    from docshelf.parsers import load_parser
+    from docshelf.parsers.detect import detect_format
+
+    fmt = detect_format(data, name, limits=limits)
+    if fmt is None or fmt in ("ole", "ole-encrypted"):
+        raise UnsupportedFormatError(f"the compressed file holds {name!r}, of a format docshelf does not read")
+    return load_parser(fmt)(data, filename=name, limits=limits)
+
+
+def _tar(data: bytes, filename: str, limits: ParseLimits) -> ParsedContent:
+    try:
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:")  # noqa: SIM115 - closed once its files are read
+    except (tarfile.TarError, *_STREAM_ERRORS) as exc:
+        raise CorruptDocumentError(f"not a readable tar archive: {exc}") from exc
+    infos: list[tarfile.TarInfo] = []
+    try:
+        while (info := archive.next()) is not None:
+            infos.append(info)
+    except (tarfile.TarError, *_STREAM_ERRORS):  # cut short: the files whose headers came through are named
+        pass
+    by_name = {info.name: info for info in infos if info.isfile()}  # a file added twice is read as extracted: the last
+    members = [Member(_tar_path(info.name), info.name, info.size) for info in by_name.values()]
+
+    def read(member: Member) -> bytes:
+        try:
+            stream = archive.extractfile(by_name[member.name])
+            if stream is None:
+                raise CorruptDocumentError("it has no data in the archive")
+            return stream.read(limits.max_bytes + 1)
+        except (tarfile.TarError, *_STREAM_ERRORS) as exc:
+            raise CorruptDocumentError(f"unreadable in the archive: {exc}") from exc
+
+    with archive:
+        return archive_content(members, read, filename, limits)
+
+
+def _tar_path(name: str) -> str:
+    """A member's path as a file manager shows it: `./docs/a.pdf` -> `docs/a.pdf`."""
+    return posixpath.normpath("/" + name.replace("\\", "/")).lstrip("/")
