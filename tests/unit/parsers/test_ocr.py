@@ -127,6 +127,22 @@ def test_a_jpeg_photo_of_a_page_is_read(pages: dict[str, Image.Image]) -> None:
     assert _cer("eng", document, "clean jpeg") <= CLEAN_CER
 
 
+@pytest.mark.parametrize(("fmt", "media_type"), [("gif", "image/gif"), ("webp", "image/webp"), ("mpo", "image/jpeg")])
+def test_a_gif_webp_or_camera_jpeg_is_one_picture_whatever_its_frames(
+    pages: dict[str, Image.Image], fmt: str, media_type: str
+) -> None:
+    """A GIF's or WebP's frames are an animation and a camera JPEG's (MPO) the photo again: not pages."""
+    buffer = io.BytesIO()
+    first, second = pages["eng"].convert("RGB"), pages["chi_sim"].convert("RGB")
+    first.save(
+        buffer, fmt.upper(), save_all=True, append_images=[second], **({"lossless": True} if fmt == "webp" else {})
+    )
+    assert getattr(Image.open(io.BytesIO(buffer.getvalue())), "n_frames", 1) == 2
+    document = parse_bytes(buffer.getvalue(), "upload")  # known by its bytes
+    assert len(document.pages) == 1 and document.source.media_type == media_type
+    assert _cer("eng", document, f"clean {fmt}") <= CLEAN_CER
+
+
 def _mixed_pdf(picture: Image.Image) -> bytes:
     """Page 1 typed text; page 2 a scan; page 3 four characters of text over a picture of a paragraph."""
     width, height = A4

@@ -26,6 +26,7 @@ from docshelf.parsers.base import ParsedContent, ParseLimits, Parser
 from docshelf.parsers.deadline import time_budget
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.formats import BY_NAME
+from docshelf.parsers.unsupported import unsupported_description
 from docshelf.tables import block_text
 from docshelf.tokens import count_tokens, count_tokens_batch
 from docshelf.versions import PARSER_VERSION
@@ -86,8 +87,7 @@ def parse_with_assets(
     if fmt == "ole-encrypted":
         raise EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
     if fmt is None or fmt == "ole":
-        kind = "a legacy Office binary file" if fmt == "ole" else "an unrecognised format"
-        raise UnsupportedFormatError(f"{filename!r} is {kind}; supported: {', '.join(supported_formats())}")
+        raise UnsupportedFormatError(unsupported_description(data, filename, fmt, limits))
     parser = load_parser(fmt)
     started = time.monotonic()
     content = run_parser(fmt, limits, lambda: parser(data, filename=filename, limits=limits))
@@ -115,7 +115,7 @@ def read_attached(data: bytes, filename: str, limits: ParseLimits) -> tuple[Docu
         if fmt == "ole-encrypted":
             return EncryptedDocumentError("password-protected Office file (encrypted OLE package)")
         if fmt is None or fmt == "ole":
-            return UnsupportedFormatError("a legacy Office binary file" if fmt == "ole" else "an unrecognised format")
+            return UnsupportedFormatError(unsupported_description(data, filename, fmt, limits))
         content = load_parser(fmt)(data, filename=filename, limits=limits)
         return with_assets(finish_document(content, source_of(data, filename, fmt), fmt, limits=limits), content)
     except ParseTimeoutError:  # the enclosing document's budget ran out

@@ -206,6 +206,8 @@ FORMATS: tuple[Format, ...] = (
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.
     Format("png", "image", "image/png", (".png",), "magic", magic=b"\x89PNG\r\n\x1a\n"),
     Format("jpeg", "image", "image/jpeg", (".jpg", ".jpeg", ".jpe"), "magic", magic=b"\xff\xd8\xff"),
+    Format("gif", "image", "image/gif", (".gif",), "magic", magic=b"GIF87a", more_magic=(b"GIF89a",)),
+    Format("webp", "image", "image/webp", (".webp",), "magic", magic=b"WEBP", magic_at=8),
     Format(
         "tiff",
         "image",

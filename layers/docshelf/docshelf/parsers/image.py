@@ -1,4 +1,4 @@
-"""Image files (PNG, JPEG, TIFF with every frame a page) parsed by OCR into paragraphs.
+"""Image files (PNG, JPEG, GIF, WebP; TIFF with every frame a page) parsed by OCR into paragraphs.
 
 The image's declared size is checked against `ParseLimits` before any pixel is decoded, so a decompression bomb
 (a few bytes declaring billions of pixels) ends as `too_large`. Without OCR an image is `needs_ocr`.
@@ -19,6 +19,9 @@ from docshelf.ocr.blocks import preload, recognise_page
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.pdf.pdf_workers import map_page_ranges, worker_count
 
+# Only a TIFF's frames are pages (a multi-page scan); a GIF's or WebP's are an animation, and a camera JPEG's second
+# frame (MPO) the same photo again or its depth map: their first frame is the picture.
+PAGED_IMAGE_FORMATS = frozenset({"TIFF"})
 # Larger pages are scaled down to this many pixels before OCR (a 600 dpi A4 scan becomes about 350 dpi).
 MAX_OCR_PIXELS = 12_000_000
 PageResult = tuple[list[Block], str | None] | str
@@ -64,7 +67,7 @@ def _open(data: bytes, filename: str) -> Image.Image:
 def _check(data: bytes, filename: str, limits: ParseLimits) -> int:
     """The number of frames, every one within the pixel limit (sizes come from headers, nothing decoded)."""
     image = _open(data, filename)
-    frames = getattr(image, "n_frames", 1)
+    frames = getattr(image, "n_frames", 1) if image.format in PAGED_IMAGE_FORMATS else 1
     if frames > limits.max_pages:
         raise DocumentTooLargeError(f"{frames} pages is over the limit of {limits.max_pages}")
     for index in range(frames):
