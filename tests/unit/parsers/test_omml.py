@@ -66,7 +66,8 @@ QUADRATIC = (
         ),
         ("<m:func><m:fName>" + _run("sin") + "</m:fName><m:e>" + _run("θ") + "</m:e></m:func>", r"$\sin \theta$"),
         ("<m:acc><m:accPr><m:chr m:val='⃗'/></m:accPr><m:e>" + _run("v") + "</m:e></m:acc>", r"$\vec{v}$"),
-        ("<m:bar><m:e>" + _run("z") + "</m:e></m:bar>", r"$\overline{z}$"),
+        ("<m:bar><m:e>" + _run("z") + "</m:e></m:bar>", r"$\underline{z}$"),  # no position: below (ISO, Office)
+        ("<m:bar><m:barPr><m:pos m:val='top'/></m:barPr><m:e>" + _run("z") + "</m:e></m:bar>", r"$\overline{z}$"),
         (
             "<m:func><m:fName><m:limLow><m:e>"
             + _run("lim")

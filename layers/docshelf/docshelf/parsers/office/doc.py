@@ -14,11 +14,14 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
+from docshelf.parsers.office.doc_equations import EQUATION_STREAM, placed_equations
 from docshelf.parsers.office.doc_text import WORD97, WordText, main_text, word_pages, word_version
 
 PAGE_BREAK = "---"
 _HEADING = re.compile(r"^(#{1,9}) (\S.*)$")
 FIB_ENCRYPTED = 0x0100
+MAX_EQUATIONS = 10_000
+MAX_EQUATION_BYTES = 1024 * 1024
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
@@ -29,7 +32,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         warnings = [f"{word.version} document: read without headings"]
     else:
         pages, warnings = _word97_pages(data, word if word.text else None, collector)
-    blocks = [block for page in pages for block in page]
+    blocks = placed_equations([block for page in pages for block in page], word.equations)
     return ParsedContent(blocks=blocks, page_count=max(1, len(pages)), warnings=warnings, assets=collector.assets)
 
 
@@ -69,6 +72,8 @@ def _word_text(data: bytes) -> WordText:
         tables = {name: ole.read_stream(name) for name in ("0Table", "1Table", "Data") if ole.has_stream(name)}
     except (LegacyDocError, ValueError, IndexError, KeyError, OSError, struct.error) as exc:
         raise CorruptDocumentError(f"not a readable Word compound file: {exc}") from exc
+    if ole.has_stream(EQUATION_STREAM):
+        tables |= _equation_streams(data)
     if len(stream) < 12:
         raise CorruptDocumentError("the WordDocument stream is too short for a Word file header")
     if int.from_bytes(stream[10:12], "little") & FIB_ENCRYPTED:
@@ -79,6 +84,23 @@ def _word_text(data: bytes) -> WordText:
         if word_version(stream)[1] != WORD97:
             raise
         return WordText(WORD97, "")
+
+
+def _equation_streams(data: bytes) -> dict[str, bytes]:
+    """The `Equation Native` streams of the file's embedded objects, by path (`ObjectPool/_12/Equation Native`);
+    none when the compound file's directory cannot be followed by path."""
+    import olefile
+
+    found: dict[str, bytes] = {}
+    try:
+        with olefile.OleFileIO(data) as ole:
+            for entry in ole.listdir(streams=True, storages=False):
+                wanted = len(entry) == 3 and entry[0] == "ObjectPool" and entry[2] == EQUATION_STREAM
+                if wanted and ole.get_size(entry) <= MAX_EQUATION_BYTES and len(found) < MAX_EQUATIONS:
+                    found["/".join(entry)] = ole.openstream(entry).read()
+    except Exception:  # olefile raises anything from OSError to IndexError on a damaged directory
+        return {}
+    return found
 
 
 def _unword_pages(data: bytes) -> list[list[Block]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from docshelf.parsers.office.doc_looks import character_runs
 from docshelf.parsers.office.doc_props import Piece, PieceIndex, sprms
@@ -31,25 +31,40 @@ def inline_pictures(
     word_document: bytes, table: bytes, data: bytes, pieces: list[Piece], text: str
 ) -> dict[int, bytes]:
     """The image bytes of each inline picture, by its character's position in the text."""
-    positions = [at for at, character in enumerate(text) if character == PICTURE]
-    if not positions or not data:
+    if not data:
         return {}
-    runs = character_runs(word_document, table, _location)
+    locations = special_character_values(word_document, table, pieces, text, _location)
+    found = {cp: picture_bytes(data, offset) for cp, offset in locations.items()}
+    return {cp: image for cp, image in found.items() if image is not None}
+
+
+def special_character_values(
+    word_document: bytes,
+    table: bytes,
+    pieces: list[Piece],
+    text: str,
+    value_of: Callable[[bytes], int | None],
+    special: str = PICTURE,
+) -> dict[int, int]:
+    """What `value_of` reads from the character properties (grpprl) of each `special` character of `text` (0x01: a
+    picture; 0x14: a field's separator, an embedded object's), by the character's position; characters it gives
+    None for are left out."""
+    positions = [at for at, character in enumerate(text) if character == special]
+    if not positions:
+        return {}
+    runs = character_runs(word_document, table, value_of)
     if not runs:
         return {}
     starts = [start for start, _, _ in runs]
     index = PieceIndex(pieces)
-    found: dict[int, bytes] = {}
+    found: dict[int, int] = {}
     for cp in positions:
         fc = index.byte_of(cp)
         if fc is None:
             continue
         at = bisect.bisect_right(starts, fc) - 1
-        if at < 0 or fc >= runs[at][1]:
-            continue
-        image = picture_bytes(data, runs[at][2])
-        if image is not None:
-            found[cp] = image
+        if at >= 0 and fc < runs[at][1]:
+            found[cp] = runs[at][2]
     return found
 
 

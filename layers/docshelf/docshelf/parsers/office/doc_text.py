@@ -20,6 +20,7 @@ from docshelf.errors import CorruptDocumentError, UnsupportedFormatError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.formatted_headings import formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
+from docshelf.parsers.office.doc_equations import equations
 from docshelf.parsers.office.doc_lists import list_numbering, paragraph_styles
 from docshelf.parsers.office.doc_looks import TextLooks
 from docshelf.parsers.office.doc_pictures import PICTURE, inline_pictures
@@ -55,6 +56,7 @@ class WordText:
     lists: Numbering | None = None  # the list definitions, for the list paragraphs' labels
     looks: Callable[[], TextLooks | None] | None = None  # how its characters are set: read when headings are typed
     pictures: dict[int, bytes] = field(default_factory=dict)  # pictures' images by their character's position
+    equations: dict[str, str] = field(default_factory=dict)  # LaTeX by the placeholder in the text (doc_equations.py)
 
 
 def word_version(fib: bytes) -> tuple[int, str]:
@@ -66,8 +68,9 @@ def word_version(fib: bytes) -> tuple[int, str]:
 
 def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
     """The main document's text, with its marks' properties for a Word 97 file (`streams`: the table streams
-    and the Data stream the file has, by name). Raises UnsupportedFormatError for versions before Word 6.0,
-    CorruptDocumentError for a header or piece table that points outside the file."""
+    and the Data stream the file has, by name, and its equation objects' streams by path, doc_equations.py).
+    Raises UnsupportedFormatError for versions before Word 6.0, CorruptDocumentError for a header or piece table
+    that points outside the file."""
     if len(word_document) < 0x200:
         raise CorruptDocumentError("the WordDocument stream is too short for a Word file header")
     if struct.unpack_from("<H", word_document, 0)[0] not in WORD_IDENTS:
@@ -90,7 +93,8 @@ def main_text(word_document: bytes, streams: dict[str, bytes]) -> WordText:
         pictures = inline_pictures(word_document, table, data, pieces, text[:ccp_text])
         pictures |= floating_pictures(word_document, table, text[:ccp_text])
         lists = list_numbering(word_document, table)
-        return WordText(version, text[:ccp_text], marks, stories, lists, looks, pictures)
+        main, latex = equations(word_document, table, pieces, text[:ccp_text], streams)
+        return WordText(version, main, marks, stories, lists, looks, pictures, latex)
     if n_fib not in WORD6_NFIB:
         raise UnsupportedFormatError(f"{version} documents are not supported (Word 6.0 and later are)")
     ccp_text = _u32(word_document, 0x34)

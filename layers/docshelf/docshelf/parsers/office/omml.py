@@ -134,7 +134,8 @@ def _accent(element: etree._Element) -> str:
 
 
 def _bar(element: etree._Element) -> str:
-    command = r"\underline" if _property(element, "barPr", "pos", "top") == "bot" else r"\overline"
+    # ISO/IEC 29500 and Office place a bar without a position below its base (ECMA-376's first edition said above).
+    command = r"\underline" if _property(element, "barPr", "pos", "bot") == "bot" else r"\overline"
     return f"{command}{{{_part(element, 'e')}}}"
 
 
