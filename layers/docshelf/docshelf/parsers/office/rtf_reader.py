@@ -23,6 +23,7 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.parsers.office.rtf_math import RtfMath
 from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
 from docshelf.parsers.textcodec import code_page_codec
 from docshelf.scripts import east_asian
@@ -119,6 +120,8 @@ class RtfReader:
         self.stack: list[_State] = []
         self.ignorable_next = False
         self.part_depth = 0  # the depth of the header or footer group being read (its parent's state at -1), or 0
+        self.math: RtfMath | None = None  # the equation being read (rtf_math.py)
+        self.equations: set[str] = set()  # the equations of the paragraph being read, as written into its text
 
     def run(self) -> list[Block]:
         pos, size = 0, len(self.data)
@@ -200,6 +203,9 @@ class RtfReader:
 
     def _emit(self, text: str) -> None:
         state = self.state
+        if self.math is not None:
+            self.math.text(text)
+            return
         if state.skip or state.deleted:
             return
         if state.destination == "fonttbl":
@@ -244,6 +250,14 @@ class RtfReader:
     def _control(self, word: str, number: int | None) -> None:
         if self.skip_chars and word != "u":
             self.skip_chars -= 1
+            return
+        if self.math is not None and word not in ("u", "uc"):
+            self.ignorable_next = False
+            self.math.control(word, number, len(self.stack))
+            return
+        if word == "mmath" and not self.state.skip:
+            self.ignorable_next = False
+            self.math = RtfMath(len(self.stack))
             return
         if not self._destination(word) and not self.state.skip:
             self._property(word, number)
@@ -373,6 +387,12 @@ class RtfReader:
     def _close_group(self) -> None:
         if len(self.stack) == self.part_depth:
             self.part_depth = 0
+        if self.math is not None:
+            if len(self.stack) > self.math.depth:
+                self.math.close(len(self.stack))
+            else:
+                self._close_equation()
+                return
         self.skip_chars = 0
         self.ignorable_next = False
         destination = self.state.destination
@@ -387,6 +407,17 @@ class RtfReader:
                 self._cite_picture()
         if self.stack:
             self.state = self.stack.pop()
+
+    def _close_equation(self) -> None:
+        """The {\\mmath} group closes: its LaTeX goes in the text where it stands."""
+        latex = self.math.latex() if self.math is not None else ""
+        self.math = None
+        self.skip_chars = 0
+        if self.stack:
+            self.state = self.stack.pop()
+        if latex:
+            self._emit(latex)
+            self.equations.add(latex)
 
     def _cite_note(self) -> None:
         """Close a footnote: its mark goes in the text citing it, its paragraph waits for that text's block."""
@@ -446,6 +477,9 @@ class RtfReader:
         raw = "".join(self.body.text)
         text = _lines(raw)
         self.body.text.clear()
+        if text in self.equations and not text.startswith("$$"):  # an equation alone in its paragraph is displayed
+            text = f"${text}$"
+        self.equations.clear()
         other, monospace = self.paragraph_fonts
         self.paragraph_fonts = [0, 0]
         set_as, self.paragraph_set = self.paragraph_set, Counter()

@@ -1,0 +1,71 @@
+"""Equations in RTF (`{\\mmath …}`: OMML written as RTF control words) read as LaTeX where they stand, as the DOCX
+they were written from reads them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import docx
+import pytest
+from lxml import etree
+
+from docshelf.parsers import parse_bytes
+from docshelf.parsers.office.omml import M_NS
+from docshelf.tables import block_text
+from tests.unit.parsers.test_legacy_office import SOFFICE, _soffice
+from tests.unit.parsers.test_mtef import CASES
+from tests.unit.parsers.test_omml import QUADRATIC
+
+
+def rtf(body: str) -> bytes:
+    return ("{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Cambria Math;}}" + body + "}").encode("latin-1")
+
+
+PICTURE = "{\\mmathPict{\\*\\shppict{\\pict\\pngblip 89504e47}}}"
+SAMPLES = [
+    # a fraction and a square root with its degree hidden by a number, inline in text
+    ("The ratio {\\mmath{\\*\\moMath{\\mr x}{\\mr =}{\\mf{\\mnum{\\mr a}}{\\mden{\\mr b}}}}" + PICTURE
+     + "} holds.\\par", "The ratio $x=\\frac{a}{b}$ holds."),
+    ("{\\mmath{\\*\\moMath{\\mrad{\\mradPr{\\mdegHide 1}}{\\mdeg}{\\me{\\mr x}}}}}\\par", "$$\\sqrt{x}$$"),
+    # a property given as text (brackets), a Unicode character with its fallback byte, an n-ary sum
+    ("{\\mmath{\\*\\moMath{\\md{\\mdPr{\\mbegChr [}{\\mendChr ]}}{\\me{\\mr a+b}}}}} and "
+     "{\\mmath{\\*\\moMath{\\mnary{\\mnaryPr{\\mchr \\u8721\\'3f}}{\\msub{\\mr i}}{\\msup}"
+     "{\\me{\\mr \\u945\\'3f}}}}}\\par",
+     "$[a+b]$ and $\\sum_{i}\\alpha$"),
+    ("{\\mmath{\\*\\moMathPara{\\*\\moMath{\\mr E=m}{\\msSup{\\me{\\mr c}}{\\msup{\\mr 2}}}}}}\\par", "$$E=mc^{2}$$"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("body", "text"), SAMPLES)
+def test_rtf_math_groups_read_as_latex_where_they_stand(body: str, text: str) -> None:
+    assert [block_text(block) for block in parse_bytes(rtf(body), "eq.rtf").blocks()] == [text]
+
+
+def test_a_damaged_equation_group_never_ends_the_document() -> None:
+    for cut in (
+        "{\\mmath{\\*\\moMath{\\mf{\\mnum{\\mr a",
+        "{\\mmath{\\*\\moMath{\\mr x}}} after}}}\\par",
+        "{\\mmath}\\par",
+    ):
+        document = parse_bytes(rtf("Before.\\par " + cut + " Tail.\\par"), "cut.rtf")
+        assert block_text(next(iter(document.blocks()))) == "Before."
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_the_equations_of_an_rtf_libreoffice_saves_read_as_the_docx_does(tmp_path: Path) -> None:
+    source = docx.Document()
+    inline = source.add_paragraph("The roots are ")
+    inline._p.append(etree.fromstring(f'<m:oMath xmlns:m="{M_NS}">{QUADRATIC}</m:oMath>'))
+    inline.add_run(" for every quadratic.")
+    for body in CASES:
+        source.add_paragraph()._p.append(
+            etree.fromstring(f'<m:oMathPara xmlns:m="{M_NS}"><m:oMath>{body}</m:oMath></m:oMathPara>')
+        )
+    out = io.BytesIO()
+    source.save(out)
+    (tmp_path / "equations.docx").write_bytes(out.getvalue())
+    from_rtf = [block_text(b) for b in parse_bytes(_soffice(tmp_path, "equations.docx", "rtf"), "e.rtf").blocks()]
+    assert from_rtf == [block_text(b) for b in parse_bytes(out.getvalue(), "equations.docx").blocks()]
+    assert from_rtf[0] == r"The roots are $x=\frac{-b\pm \sqrt{b^{2}-4ac}}{2a}$ for every quadratic."
+    assert len(from_rtf) == 1 + len(CASES)
