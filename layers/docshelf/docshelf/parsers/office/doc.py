@@ -14,14 +14,14 @@ from docshelf.assets.collect import AssetCollector
 from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
-from docshelf.parsers.office.doc_equations import EQUATION_STREAM, placed_equations
+from docshelf.parsers.office.doc_equations import placed_equations
 from docshelf.parsers.office.doc_text import WORD97, WordText, main_text, word_pages, word_version
+from docshelf.parsers.office.mtef import EQUATION_STREAM, MAX_EQUATION_BYTES
 
 PAGE_BREAK = "---"
 _HEADING = re.compile(r"^(#{1,9}) (\S.*)$")
 FIB_ENCRYPTED = 0x0100
 MAX_EQUATIONS = 10_000
-MAX_EQUATION_BYTES = 1024 * 1024
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:

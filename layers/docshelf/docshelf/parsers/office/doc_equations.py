@@ -13,11 +13,10 @@ from dataclasses import replace
 from docshelf.model import Block, Heading, Paragraph, Table
 from docshelf.parsers.office.doc_pictures import PICTURE, special_character_values
 from docshelf.parsers.office.doc_props import Piece, sprms
-from docshelf.parsers.office.mtef import equation_latex
+from docshelf.parsers.office.mtef import EQUATION_STREAM, equation_latex
 
 SPRM_OLE2 = 0x080A  # sprmCFOle2: the character is an embedded OLE object
 SPRM_PIC_LOCATION = 0x6A03  # for an OLE object, the number of its ObjectPool storage
-EQUATION_STREAM = "Equation Native"
 FIELD_SEPARATOR, FIELD_END = "\x14", "\x15"
 _PLACEHOLDERS = 0x100000  # Supplementary Private Use Area-B: never a Word document's own character
 

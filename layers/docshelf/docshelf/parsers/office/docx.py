@@ -29,6 +29,7 @@ from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, 
 from docshelf.parsers.office.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
 from docshelf.parsers.office.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.office.docx_text import PictureInfo, count_page_breaks, paragraph_content
+from docshelf.parsers.office.mtef import ole_equation_latex
 from docshelf.parsers.safe_zip import check_package
 from docshelf.structure import numbered_headings
 
@@ -63,6 +64,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     title = _core_title(package)
     reader = BodyReader(StyleSheet(styles), Numbering(numbering), notes, section_ends=_new_page_section_ends(body))
     reader.image_part = _image_parts(package.main_document_part)
+    reader.equation = lambda rel_id: ole_equation_latex(reader.image_part(rel_id))
     reader.read_blocks(body)
     if not title:
         title = reader.title_text
@@ -82,7 +84,8 @@ def _prepared(data: bytes) -> PreparedImage | None:
 
 
 def _image_parts(main: Any) -> Callable[[str], bytes | None]:
-    """The bytes of the image part a relationship id of the main document names (None when external or absent)."""
+    """The bytes of the part (an image, an embedded object) a relationship id of the main document names (None when
+    external or absent)."""
 
     def image_bytes(rel_id: str) -> bytes | None:
         relationship = main.rels.get(rel_id) if rel_id else None
@@ -173,7 +176,8 @@ class BodyReader:
         self._cell_pictures: list[PictureInfo] = []
         self._fresh_page = False
         self.collector = AssetCollector()
-        self.image_part: Callable[[str], bytes | None] = lambda rel_id: None
+        self.image_part: Callable[[str], bytes | None] = lambda rel_id: None  # any related part's bytes
+        self.equation: Callable[[str], str | None] = lambda rel_id: None  # an embedded equation object's LaTeX
 
     def read_blocks(self, container: etree._Element) -> None:
         for child in container:
@@ -187,7 +191,7 @@ class BodyReader:
     def _paragraph(self, p: etree._Element) -> None:
         ppr = p.find(w("pPr"))
         code = self.styles.is_code(w_val(ppr.find(w("pStyle"))) if ppr is not None else None)
-        content = paragraph_content(p, self.notes.cite, code=code)
+        content = paragraph_content(p, self.notes.cite, code=code, equation=self.equation)
         if ppr is not None and flag(ppr.find(w("pageBreakBefore"))):
             content.breaks_before += 1
         # Word sometimes also marks a hard or section break with a rendered break on the new page: count it once.
@@ -318,7 +322,7 @@ class BodyReader:
             if child.tag == w("tbl"):
                 parts.append(table_as_text(child, self._cell_text))
                 continue
-            content = paragraph_content(child, self.notes.cite)
+            content = paragraph_content(child, self.notes.cite, equation=self.equation)
             self._cell_pictures.extend(content.pictures_before + content.pictures_after)
             ppr = child.find(w("pPr"))
             style_id = w_val(ppr.find(w("pStyle"))) if ppr is not None else None

@@ -73,10 +73,12 @@ class ParagraphContent:
 
 
 class _Collector:
-    def __init__(self, cite: Cite | None) -> None:
+    def __init__(self, cite: Cite | None, equation: Callable[[str], str | None] | None = None) -> None:
         self.parts: list[str] = []
         self.content = ParagraphContent()
         self.cite = cite
+        self.equation = equation  # an embedded equation object's LaTeX, by its relationship id
+        self.equations: list[str] = []  # the equation objects' text, as written into the parts
 
     def _has_text(self) -> bool:
         return any(part.strip() for part in self.parts)
@@ -115,7 +117,7 @@ class _Collector:
             elif tag == w("drawing"):
                 self._drawing(child)
             elif tag in (w("pict"), w("object")):
-                self._vml(child)
+                self._object(child)
             else:
                 self.walk(child)
 
@@ -137,6 +139,24 @@ class _Collector:
         for frame in drawing:
             if frame.tag in (f"{{{WP_NS}}}inline", f"{{{WP_NS}}}anchor") and _is_picture(frame):
                 self.picture(_drawing_picture(frame))
+
+    def _object(self, element: etree._Element) -> None:
+        """A VML picture or embedded object: an equation object's LaTeX, else its picture and text boxes."""
+        latex = self._equation_object(element) if element.tag == w("object") else ""
+        if latex:
+            self.parts.append(latex)
+            self.equations.append(latex)
+        else:
+            self._vml(element)
+
+    def _equation_object(self, element: etree._Element) -> str:
+        """An embedded Equation Editor object (`<o:OLEObject ProgID="Equation.3">`, kept by Word files converted
+        from `.doc`) as `$…$`; '' for any other object, whose picture is read instead."""
+        ole = element.find(f"{{{OFFICE_NS}}}OLEObject")
+        if ole is None or self.equation is None or not (ole.get("ProgID") or "").startswith("Equation."):
+            return ""
+        latex = self.equation(ole.get(f"{{{REL_NS}}}id") or "")
+        return f"${latex}$" if latex else ""
 
     def _vml(self, pict: etree._Element) -> None:
         self.content.text_boxes.extend(_text_boxes(pict))
@@ -214,14 +234,24 @@ def count_page_breaks(element: etree._Element) -> int:
     return rendered + sum(1 for br in element.iter(w("br")) if br.get(w("type")) == "page")
 
 
-def paragraph_content(paragraph: etree._Element, cite: Cite | None = None, *, code: bool = False) -> ParagraphContent:
-    """The paragraph's content; note references show the mark `cite` gives them (none without it). The spaces
-    of a line of `code` are kept as written (its trailing ones dropped); other text has its whitespace collapsed."""
-    collector = _Collector(cite)
+def paragraph_content(
+    paragraph: etree._Element,
+    cite: Cite | None = None,
+    *,
+    code: bool = False,
+    equation: Callable[[str], str | None] | None = None,
+) -> ParagraphContent:
+    """The paragraph's content; note references show the mark `cite` gives them (none without it), embedded
+    equation objects the LaTeX `equation` reads from their part (an equation alone in its paragraph displayed,
+    `$$…$$`). The spaces of a line of `code` are kept as written (its trailing ones dropped); other text has its
+    whitespace collapsed."""
+    collector = _Collector(cite, equation)
     collector.walk(paragraph)
     joined = "".join(collector.parts)
     if code:
         collector.content.text = verbatim(joined).strip("\n")
         return collector.content
     collector.content.text = "\n".join(" ".join(line.split()) for line in joined.split("\n")).strip()
+    if collector.equations == [collector.content.text]:
+        collector.content.text = f"${collector.content.text}$"
     return collector.content

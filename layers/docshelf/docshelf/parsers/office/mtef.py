@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from docshelf.parsers.math_latex import FUNCTIONS, command, grouped, matrix, spaced, symbols
 
 OLE_HEADER = 28  # EQNOLEFILEHDR before the MTEF bytes
+EQUATION_STREAM = "Equation Native"
+MAX_EQUATION_BYTES = 1024 * 1024
 MTEF_V3 = 3
 MAX_DEPTH = 64  # templates nested deeper than this are read as nothing more
 MAX_RECORDS = 200_000
@@ -100,6 +102,23 @@ def equation_latex(native: bytes) -> str | None:
         reader.fill(objects, 0)
     latex = spaced(_latex(objects))
     return latex or None
+
+
+def ole_equation_latex(compound: bytes | None) -> str | None:
+    """The LaTeX of an embedded Equation Editor object kept as an OLE compound file (a DOCX's
+    `embeddings/oleObject1.bin`), or None."""
+    import olefile
+
+    if not compound or not compound.startswith(b"\xd0\xcf\x11\xe0"):
+        return None
+    try:
+        with olefile.OleFileIO(compound) as ole:
+            if not ole.exists(EQUATION_STREAM) or ole.get_size(EQUATION_STREAM) > MAX_EQUATION_BYTES:
+                return None
+            native = ole.openstream(EQUATION_STREAM).read()
+    except Exception:  # olefile raises anything from OSError to IndexError on a damaged file
+        return None
+    return equation_latex(native)
 
 
 class _Reader:
