@@ -69,3 +69,15 @@ def test_an_unknown_file_lists_what_is_read_and_an_archive_names_each_kind() -> 
         "b.7z: not read (unsupported_format: 'b.7z' is a 7-Zip archive, which docshelf does not read "
         "(repack it as .zip or .tar.gz))",
     )
+
+
+def test_an_attachment_that_cannot_be_read_is_named_and_a_members_warnings_reach_its_archive() -> None:
+    from tests.unit.parsers.test_archive import mail_with
+    from tests.unit.parsers.test_mbox import mail, mailbox
+
+    document = parse_bytes(mail_with(b"7z\xbc\xaf\x27\x1c" + bytes(40), "photos.7z"), "bulletin.eml")
+    said = "attachment photos.7z: not read (unsupported_format: 'photos.7z' is a 7-Zip archive"
+    assert document.warnings[0].startswith(said) and not document.truncation  # the message itself is whole
+    box = mailbox(mail("Readable", "Kept."), b"\x00\x01 not a message at all")
+    zipped = parse_bytes(archive({"box.mbox": box, "a.md": "# A\n\ntext"}), "mail.zip")
+    assert zipped.warnings[0].startswith("box.mbox: message 2 left out")

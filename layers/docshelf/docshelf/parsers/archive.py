@@ -99,6 +99,7 @@ def _read(
             content.blocks.append(Heading(text=member.path, level=1, page=1))
             content.blocks += [member_block(block, 1) for block in document[0].blocks()]
             content.assets.update(document[1])
+            content.warnings += [f"{member.path}: {warning}" for warning in document[0].warnings]
     if len(unread) == len(members):
         raise _nothing_read(unread)
     content.warnings += [f"{path}: not read ({error.code}: {error})" for path, error in unread]

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from docshelf.assets.collect import ImageSource, data_uri_bytes
+from docshelf.errors import DocumentError
 from docshelf.model import Block, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.markup.compressed_rtf import decompressed_rtf
@@ -51,6 +52,7 @@ def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> Parsed
     if mail.html is not None:
         blocks += [_under_subject(block) for block in embedded_html_blocks(mail.html, images)]
     assets = dict(images.collector.assets)
+    warnings: list[str] = []
     if mail.html is None and mail.rtf is not None:
         blocks += _rich_text(mail.rtf, limits, assets)
     elif mail.html is None and mail.text is not None:
@@ -59,16 +61,21 @@ def mail_content(mail: Mail, images: ImageSource, limits: ParseLimits) -> Parsed
         blocks.append(Paragraph(text="Attachments: " + ", ".join(item.name for item in mail.attachments), page=1))
         if not inside_container():
             embedded = {item.content_id for item in mail.attachments if item.content_id} & _embedded_ids(mail.html)
-            blocks += _attached(mail.attachments, embedded, limits, assets)
-    return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=assets)
+            blocks += _attached(mail.attachments, embedded, limits, assets, warnings)
+    return ParsedContent(blocks=blocks, page_count=1, title=subject, assets=assets, warnings=warnings)
 
 
 def _attached(
-    attachments: list[Attachment], embedded: set[str], limits: ParseLimits, assets: dict[str, bytes]
+    attachments: list[Attachment],
+    embedded: set[str],
+    limits: ParseLimits,
+    assets: dict[str, bytes],
+    warnings: list[str],
 ) -> list[Block]:
     """Each attachment the body does not show as a picture, read as the document it is, under a heading of its name
-    (its own headings below it); a message is one page, so its attachments' pages are the message's."""
-    from docshelf.parsers import parse_attached  # the registry, which imports this module's parsers
+    (its own headings below it); a message is one page, so its attachments' pages are the message's. One that cannot
+    be read is named in `warnings` with the reason."""
+    from docshelf.parsers import read_attached  # the registry, which imports this module's parsers
 
     blocks: list[Block] = []
     with reading_members():
@@ -78,7 +85,10 @@ def _attached(
                 read = (content.blocks, content.assets) if content is not None else None
             else:
                 data = item.read() if item.content_id not in embedded else None
-                document = parse_attached(data, item.filename or item.name, limits) if data else None
+                document = read_attached(data, item.filename or item.name, limits) if data else None
+                if isinstance(document, DocumentError):
+                    warnings.append(f"attachment {item.name}: not read ({document.code}: {document})")
+                    document = None
                 read = (document[0].blocks(), document[1]) if document is not None else None
             if read is None:
                 continue

@@ -30,6 +30,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
             continue
         content.blocks += message.blocks
         content.assets.update(message.assets)
+        content.warnings += [f"message {number}: {warning}" for warning in message.warnings]
     if not content.blocks:
         raise CorruptDocumentError(f"no message of the mailbox could be read ({'; '.join(content.warnings[:3])})")
     if len(separators) > MAX_MESSAGES:
