@@ -176,8 +176,8 @@ def test_only_a_zip_that_is_no_package_is_an_archive() -> None:
     assert detect_format(xps, "scan.xps") is None
     keynote = archive({"Index/Document.iwa": b"\x00", "preview.jpg": b"\xff\xd8\xff"})
     assert detect_format(keynote, "talk.key") is None
-    drawing = archive({"mimetype": "application/vnd.oasis.opendocument.graphics", "content.xml": "<x/>"})
-    assert detect_format(drawing, "plan.odg") is None
+    database = archive({"mimetype": "application/vnd.oasis.opendocument.database", "content.xml": "<x/>"})
+    assert detect_format(database, "base.odb") is None
     assert detect_format(archive({"word/document.xml": "<w/>", "[Content_Types].xml": "<T/>"}), "a.zip") == "docx"
     # a PDF stored uncompressed first in the archive puts `%PDF-` within the bytes a PDF reader skips as junk
     stored = archive({"a.pdf": pdf_file("first"), "b.md": "# B\n\nsecond"})

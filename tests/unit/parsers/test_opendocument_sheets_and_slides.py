@@ -1,7 +1,10 @@
-"""OpenDocument spreadsheets (.ods) and presentations (.odp), read as XLSX workbooks and PPTX decks are."""
+"""OpenDocument spreadsheets (.ods), presentations (.odp) and drawings (.odg), read as XLSX workbooks and PPTX decks
+are."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.detect import detect_format
 from docshelf.parsers.office.odp import parse as parse_odp
 from docshelf.parsers.sheets.ods import parse as parse_ods
-from docshelf.tables import table_grid
+from docshelf.tables import block_text, table_grid
 from tests.support.image_fixtures import photo
 from tests.support.zip_fixtures import build_zip, zip_bomb
 from tests.unit.parsers.test_legacy_office import SOFFICE, _soffice
@@ -301,3 +304,50 @@ def test_a_slides_formula_is_latex_of_its_own_packaged_or_flat() -> None:
         assert [(block.kind, getattr(block, "text", "")) for block in blocks] == [
             ("heading", "Energy"), ("paragraph", "$$E=mc^{2}$$"),
         ]  # fmt: skip
+
+
+ODG_MIME = "application/vnd.oasis.opendocument.graphics"
+
+
+def _frame(text: str, x: str, y: str) -> str:
+    return f'<draw:frame svg:x="{x}" svg:y="{y}"><draw:text-box><text:p>{text}</text:p></draw:text-box></draw:frame>'
+
+
+def test_a_drawing_is_read_page_by_page_its_shapes_where_they_stand() -> None:
+    """LibreOffice Draw keeps shapes in the order they were drawn: the page is read top to bottom, left to right."""
+    page = (
+        "<draw:page>" + _frame("Tank T2", "2cm", "10cm") + _frame("Pump room layout", "2cm", "2cm")
+        + '<draw:custom-shape svg:x="9cm" svg:y="5cm"><text:p>Inlet valve PX-9</text:p></draw:custom-shape>'
+        + _frame("North wall", "2cm", "5cm") + "</draw:page>"
+        + "<draw:page>" + _frame("Outlet pipes", "2cm", "2cm") + "</draw:page>"
+    )  # fmt: skip
+    data = package("drawing", page, ODG_MIME)
+    assert detect_format(data, "plan.odg") == "odg" and detect_format(data, "upload") == "odg"
+    document = parse_bytes(data, "plan.odg")
+    assert [(page.number, page.label, [block_text(b) for b in page.blocks]) for page in document.pages] == [
+        (1, "Page 1", ["Pump room layout", "North wall", "Inlet valve PX-9", "Tank T2"]),
+        (2, "Page 2", ["Outlet pipes"]),
+    ]  # fmt: skip
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) draws the file")
+def test_a_drawing_libreoffice_draw_saves_is_read(tmp_path: Path) -> None:
+    from reportlab.pdfgen import canvas
+
+    drawing = canvas.Canvas(str(tmp_path / "plan.pdf"))
+    drawing.drawString(72, 760, "Pump room layout")
+    drawing.rect(70, 500, 200, 100)
+    drawing.drawString(80, 550, "Tank T2")
+    drawing.drawString(72, 700, "Inlet valve PX-9 on the north wall.")
+    drawing.showPage()
+    drawing.drawString(72, 760, "Outlet pipes.")
+    drawing.save()
+    subprocess.run(
+        ["soffice", "--headless", "--infilter=draw_pdf_import", "--convert-to", "odg", "--outdir", str(tmp_path),
+         str(tmp_path / "plan.pdf")],
+        check=True, capture_output=True, timeout=240, env={**os.environ, "HOME": str(tmp_path)},
+    )  # fmt: skip
+    document = parse_bytes((tmp_path / "plan.odg").read_bytes(), "plan.odg")
+    assert [[block_text(b) for b in page.blocks] for page in document.pages] == [
+        ["Pump room layout", "Inlet valve PX-9 on the north wall.", "Tank T2"], ["Outlet pipes."],
+    ]  # fmt: skip

@@ -40,8 +40,8 @@ SAMPLES = [
      EXPORT),
     (archive({"[Content_Types].xml": "<T/>", "FixedDocumentSequence.fdseq": "<x/>", "Documents/1/Pages/1.fpage": ""}),
      "form.xps", "an XPS document", "print it to PDF"),
-    (archive({"mimetype": "application/vnd.oasis.opendocument.graphics", "content.xml": "<x/>"}), "plan.odg",
-     "an OpenDocument drawing", "export it as PDF"),
+    (archive({"mimetype": "application/vnd.oasis.opendocument.formula", "content.xml": "<x/>"}), "eq.odf",
+     "an OpenDocument formula", "export it as PDF"),
     (compound_file({"VisioDocument": bytes(600)}), "old.vsd", "a Visio 2003-2010 drawing (.vsd)", "save it as .vsdx"),
     (compound_file({"Quill": bytes(600)}), "flyer.pub", "a Microsoft Publisher file", "export it as PDF"),
 ]  # fmt: skip

@@ -201,6 +201,14 @@ FORMATS: tuple[Format, ...] = (
         "zip",
         more_media_types=("application/vnd.oasis.opendocument.presentation-template",),
     ),
+    Format(
+        "odg",
+        "office.odp",
+        "application/vnd.oasis.opendocument.graphics",
+        (".odg", ".otg", ".fodg"),
+        "zip",
+        more_media_types=("application/vnd.oasis.opendocument.graphics-template",),
+    ),
     Format("epub", "markup.epub", "application/epub+zip", (".epub",), "zip"),
     Format("eml", "markup.eml", "message/rfc822", (".eml",), "name"),
     # Images are read by OCR (parsers/image.py); TIFF in either byte order, classic or BigTIFF.

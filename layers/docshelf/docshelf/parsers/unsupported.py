@@ -49,7 +49,6 @@ _OLE_KINDS = {
     "Quill": ("a Microsoft Publisher file", "export it as PDF"),
 }
 _OPENDOCUMENT_KINDS = {
-    "application/vnd.oasis.opendocument.graphics": "an OpenDocument drawing",
     "application/vnd.oasis.opendocument.formula": "an OpenDocument formula",
     "application/vnd.oasis.opendocument.database": "an OpenDocument database",
 }

@@ -1,6 +1,8 @@
 """OpenDocument presentations (.odp, LibreOffice Impress and others): one page per slide, read as PPTX slides are:
 its title and subtitle headings, then its shapes in the slide's order (text boxes' paragraphs and lists, tables,
-pictures, shapes in groups), then its speaker notes. A slide's text is read by the ODT walker."""
+pictures, shapes in groups), then its speaker notes. A slide's text is read by the ODT walker. OpenDocument drawings
+(.odg, LibreOffice Draw) are read alike, a page each, their shapes top to bottom and left to right (a drawing's
+order is the order its shapes were drawn in)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.detect import flat_mimetype
 from docshelf.parsers.office.odf_objects import inline_objects
 from docshelf.parsers.office.odt import OdtWalker, inline_content
+from docshelf.parsers.office.odt_looks import length_points
 from docshelf.parsers.office.odt_numbering import Numbering
-from docshelf.parsers.office.opendocument import OpenDocument, read_flat, read_package
+from docshelf.parsers.office.opendocument import OFFICE, OpenDocument, read_flat, read_package
 from docshelf.parsers.office.pptx import NOTES_PREFIX
 from docshelf.parsers.package_images import member_images
 from docshelf.parsers.safe_zip import open_zip
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
 PRESENTATION = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+SVG = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
 _HEADING_CLASSES = {"title": 1, "subtitle": 2}
 _FURNITURE_CLASSES = frozenset({"header", "footer", "date-time", "page-number"})
 _SHAPES = frozenset({"frame", "custom-shape", "rect", "ellipse", "polygon", "path", "line", "connector", "caption"})
@@ -42,23 +46,30 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 def _parsed(package: OpenDocument, images: ImageSource) -> ParsedContent:
     numbering = Numbering.read(*package.roots)
-    slides = [node for node in package.body("presentation", "ODP") if local(node.tag) == "page"]
+    drawing = next(package.content.iter(f"{{{OFFICE}}}drawing"), None)
+    body = drawing if drawing is not None else package.body("presentation", "ODP")
+    slides = [node for node in body if local(node.tag) == "page"]
     blocks: list[Block] = []
     for number, slide in enumerate(slides, start=1):
-        read = _slide(slide, OdtWalker({}, images, numbering))
+        read = _slide(slide, OdtWalker({}, images, numbering), placed=drawing is not None)
         blocks.extend(replace(block, page=number) for block in read)
     first_title = next((b.text for b in blocks if isinstance(b, Heading) and b.level == 1), "")
+    label = "Page" if drawing is not None else "Slide"
     return ParsedContent(
         blocks=blocks,
         page_count=max(1, len(slides)),
         title=first_title or package.title,
-        page_labels={number: f"Slide {number}" for number in range(1, len(slides) + 1)},
+        page_labels={number: f"{label} {number}" for number in range(1, len(slides) + 1)},
         assets=images.collector.assets,
     )
 
 
-def _slide(slide: etree._Element, walker: OdtWalker) -> list[Block]:
-    for shape in _shapes(slide, 0):
+def _slide(slide: etree._Element, walker: OdtWalker, *, placed: bool = False) -> list[Block]:
+    """A slide's blocks, or a drawing's page's (`placed`: its shapes read where they stand, not in drawing order)."""
+    shapes = list(_shapes(slide, 0))
+    if placed:
+        shapes.sort(key=_position)
+    for shape in shapes:
         kind = str(shape.get(f"{{{PRESENTATION}}}class") or "")
         if kind in _FURNITURE_CLASSES:
             continue
@@ -83,6 +94,12 @@ def _shapes(parent: etree._Element, depth: int) -> Iterator[etree._Element]:
             yield child
         elif name == "g" and depth < MAX_GROUP_DEPTH:
             yield from _shapes(child, depth + 1)
+
+
+def _position(shape: etree._Element) -> tuple[float, float]:
+    """Where a shape's top left corner stands (points down, then across); a shape without one first."""
+    y, x = length_points(shape.get(f"{{{SVG}}}y")), length_points(shape.get(f"{{{SVG}}}x"))
+    return (y or 0.0, x or 0.0)
 
 
 def _notes(slide: etree._Element) -> list[Block]:

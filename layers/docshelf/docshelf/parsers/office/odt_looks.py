@@ -122,6 +122,17 @@ def _weight(value: str | None) -> bool | None:
     return value == "bold" or (value.isdigit() and int(value) >= 600)
 
 
+def length_points(value: str | None) -> float | None:
+    """An OpenDocument length (`2.54cm`, `12pt`, `1in`) in points; None when it is none."""
+    for unit, points in _POINTS_PER.items():
+        if value and value.endswith(unit):
+            try:
+                return float(value[: -len(unit)]) * points
+            except ValueError:
+                return None
+    return None
+
+
 def _size(value: str | None, parent: float) -> float:
     """A size in points from `12pt`, `0.5in`, `130%` (of the parent's), or the parent's when unreadable."""
     if not value:
