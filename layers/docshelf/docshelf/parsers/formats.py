@@ -43,7 +43,7 @@ class Format:
         return self.parser_module.rpartition(".")[2]
 
 
-# Text documents with no parser of their own are read as plain text: LaTeX and BibTeX sources, Org files,
+# Text documents with no parser of their own are read as plain text: BibTeX sources, Org files,
 # subtitles and transcripts, configuration.
 # A zip holding none of these is no package of some format but an archive of documents (`.zip`).
 ARCHIVE = "zip"
@@ -59,7 +59,7 @@ PACKAGE_MARKERS = frozenset(
 )
 
 TEXT_EXTENSIONS = (
-    ".txt", ".text", ".log", ".tex", ".bib", ".org", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
+    ".txt", ".text", ".log", ".bib", ".org", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf",
     ".properties",
 )  # fmt: skip
 
@@ -142,6 +142,14 @@ FORMATS: tuple[Format, ...] = (
         (".vtt", ".srt"),
         "name",
         more_media_types=("application/x-subrip",),
+    ),
+    Format(
+        "latex",
+        "markup.latex",
+        "application/x-tex",
+        (".tex", ".ltx", ".latex"),
+        "name",
+        more_media_types=("text/x-tex",),
     ),
     Format("ipynb", "markup.notebook", "application/x-ipynb+json", (".ipynb",), "name"),
     Format("mbox", "markup.mbox", "application/mbox", (".mbox", ".mbx"), "name"),
