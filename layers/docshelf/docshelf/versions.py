@@ -49,8 +49,9 @@ SCHEMA_VERSION = "1.0"
 # a `.doc` file's floating pictures; OpenDocument charts; a flat ODT's formulas; an e-mail's winmail.dat;
 # Jupyter notebooks; web archives (.mht, .mhtml); mailboxes (.mbox); Visio drawings; subtitles and transcripts.
 # 25: zip and tar archives of documents, compressed files (.gz, .bz2, .xz); Excel binary workbooks (.xlsb); a zip
-# storing a PDF near its start is a zip; GIF, WebP and LibreOffice Draw (.odg); Equation Editor equations in .doc
-# and DOCX; an RTF file's equations; LaTeX sources; an OMML bar without a position is below its base.
+# storing a PDF near its start is a zip; GIF, WebP and LibreOffice Draw (.odg); Equation Editor equations in .doc,
+# DOCX and PPTX; worksheets and documents embedded as objects in DOCX and PPTX; an RTF file's equations; LaTeX
+# sources; an OMML bar without a position is below its base.
 PARSER_VERSION = "25"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`). 5: headings that lead straight into a
 # table head its chunks instead of making a chunk of their own.

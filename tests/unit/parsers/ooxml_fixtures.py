@@ -55,3 +55,36 @@ def grid_text(blocks: list[Block]) -> str:
         else:
             parts.append(block.text)
     return "\n".join(parts)
+
+
+def docx_with_objects(objects: list[tuple[str, bytes, str]], *, suffix: str = "bin") -> bytes:
+    """A DOCX whose paragraphs hold embedded OLE objects as Word keeps them: (text before, the object's bytes, its
+    ProgID); an empty text puts the object alone in its paragraph, text after it ends the paragraph. The objects'
+    parts are `word/embeddings/oleObjectN.<suffix>` (`xlsx` for a worksheet Word embeds as a package)."""
+    import docx
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+    from lxml import etree
+
+    source = docx.Document()
+    for number, (before, blob, prog_id) in enumerate(objects, start=1):
+        kind = "application/vnd.openxmlformats-officedocument.oleObject"
+        part = Part(PackURI(f"/word/embeddings/oleObject{number}.{suffix}"), kind, blob, source.part.package)
+        rel_id = source.part.relate_to(
+            part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/oleObject"
+        )
+        paragraph = source.add_paragraph(before)
+        paragraph._p.append(
+            etree.fromstring(
+                '<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+                'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
+                'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                f'<w:object><v:shape id="s{number}" style="width:60pt;height:20pt" o:ole=""/>'
+                f'<o:OLEObject Type="Embed" ProgID="{prog_id}" ShapeID="s{number}" r:id="{rel_id}"/></w:object></w:r>'
+            )
+        )
+        if before:
+            paragraph.add_run(" holds.")
+    out = io.BytesIO()
+    source.save(out)
+    return out.getvalue()

@@ -20,7 +20,7 @@ from docshelf.model import Block, Heading, Image, Paragraph, Table
 from docshelf.parsers import parse_bytes
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.office.docx import parse
-from docshelf.tables import table_grid
+from docshelf.tables import block_text, table_grid
 from tests.unit.parsers.markup_measures import (
     cell_f1,
     document_headings,
@@ -399,3 +399,24 @@ def test_table_of_contents_lines_are_not_body_text() -> None:
         "Introduction",
         "The policy covers every site.",
     ]
+
+
+def test_a_worksheet_embedded_as_an_object_is_read_after_its_paragraph() -> None:
+    """Word keeps a worksheet pasted as an object as a workbook package beside a preview picture Word draws."""
+    from openpyxl import Workbook
+
+    from tests.unit.parsers.ooxml_fixtures import docx_with_objects
+
+    book = Workbook()
+    sheet = book.active
+    for row in (("Bolt size", "Torque (Nm)"), ("M10", 45), ("M12", 80)):
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    data = docx_with_objects([("The torque table", out.getvalue(), "Excel.Sheet.12")], suffix="xlsx")
+    blocks = list(parse_bytes(data, "report.docx").blocks())
+    assert [block.kind for block in blocks] == ["paragraph", "table"]
+    assert blocks[0].text == "The torque table holds."  # type: ignore[union-attr]
+    assert table_grid(blocks[1]) == [["Bolt size", "Torque (Nm)"], ["M10", "45"], ["M12", "80"]]  # type: ignore[arg-type]
+    unreadable = docx_with_objects([("A damaged one", b"PK\x03\x04 not a workbook", "Excel.Sheet.12")], suffix="xlsx")
+    assert [block_text(b) for b in parse_bytes(unreadable, "report.docx").blocks()] == ["A damaged one holds."]

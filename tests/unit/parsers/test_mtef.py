@@ -16,6 +16,7 @@ from docshelf.parsers import parse_bytes
 from docshelf.parsers.office.mtef import equation_latex
 from docshelf.parsers.office.omml import M_NS
 from docshelf.tables import block_text
+from tests.unit.parsers.ooxml_fixtures import docx_with_objects
 from tests.unit.parsers.test_legacy_office import SOFFICE, _soffice
 from tests.unit.parsers.test_omml import QUADRATIC, _run
 
@@ -148,40 +149,12 @@ def test_the_equations_of_a_doc_libreoffice_saves_read_as_latex_where_they_stand
     assert "| Energy | $E=mc^{2}$ |" in texts[-1]
 
 
-def _docx_with_equation_objects(objects: list[tuple[str, bytes, str]]) -> bytes:
-    """A DOCX whose paragraphs hold embedded OLE objects as Word keeps them after converting a `.doc`:
-    (text before, the object's compound file, its ProgID); an empty text puts the object alone in its paragraph."""
-    from docx.opc.packuri import PackURI
-    from docx.opc.part import Part
-
-    source = docx.Document()
-    for number, (before, compound, prog_id) in enumerate(objects, start=1):
-        kind = "application/vnd.openxmlformats-officedocument.oleObject"
-        part = Part(PackURI(f"/word/embeddings/oleObject{number}.bin"), kind, compound, source.part.package)
-        rel_id = source.part.relate_to(
-            part, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/oleObject"
-        )
-        paragraph = source.add_paragraph(before)
-        paragraph._p.append(etree.fromstring(
-            '<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
-            'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
-            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-            f'<w:object><v:shape id="s{number}" style="width:60pt;height:20pt" o:ole=""/>'
-            f'<o:OLEObject Type="Embed" ProgID="{prog_id}" ShapeID="s{number}" r:id="{rel_id}"/></w:object></w:r>'
-        ))  # fmt: skip
-        if before:
-            paragraph.add_run(" holds.")
-    out = io.BytesIO()
-    source.save(out)
-    return out.getvalue()
-
-
 def test_equation_objects_a_docx_kept_from_a_doc_read_as_latex() -> None:
     from tests.unit.parsers.ole_fixtures import compound_file
 
     fraction = compound_file({"Equation Native": native(b"\x0a", RECORDS[0][0])})
     mathtype = compound_file({"Equation Native": native(line(chars("x")), version=5)})
-    data = _docx_with_equation_objects(
+    data = docx_with_objects(
         [
             ("The ratio ", fraction, "Equation.3"),
             ("", fraction, "Equation.3"),

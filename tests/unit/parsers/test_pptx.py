@@ -442,3 +442,34 @@ def test_a_slide_show_or_template_is_read_as_a_presentation(main_type: str, name
     with pytest.raises(ValueError, match="not a PowerPoint file"):
         pptx.Presentation(io.BytesIO(data))
     assert texts(parse_bytes(data, name).blocks()) == ["Safety briefing"]
+
+
+def test_a_worksheet_and_an_equation_embedded_as_objects_on_a_slide_are_read() -> None:
+    from openpyxl import Workbook
+    from pptx.enum.shapes import PROG_ID
+
+    from docshelf.tables import block_text
+    from tests.unit.parsers.ole_fixtures import compound_file
+    from tests.unit.parsers.test_mtef import RECORDS, native
+
+    book = Workbook()
+    for row in (("Bolt size", "Torque (Nm)"), ("M10", 45), ("M12", 80)):
+        book.active.append(row)
+    workbook = io.BytesIO()
+    book.save(workbook)
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Torque"
+    slide.shapes.add_ole_object(io.BytesIO(workbook.getvalue()), PROG_ID.XLSX, Inches(1), Inches(2))
+    equation = compound_file({"Equation Native": native(b"\x0a", RECORDS[0][0])})
+    slide.shapes.add_ole_object(
+        io.BytesIO(equation), "Equation.3", Inches(1), Inches(5), icon_file=io.BytesIO(png_bytes())
+    )
+    out = io.BytesIO()
+    deck.save(out)
+    blocks = list(parse_bytes(out.getvalue(), "deck.pptx").blocks())
+    assert [(block.kind, block_text(block)) for block in blocks] == [
+        ("heading", "Torque"),
+        ("table", "| Bolt size | Torque (Nm) |\n|---|---|\n| M10 | 45 |\n| M12 | 80 |"),
+        ("paragraph", r"$$x=\frac{a}{b}$$"),
+    ]  # fmt: skip

@@ -29,6 +29,7 @@ from docshelf.parsers.office.docx_numbering import Numbering, flag, int_val, w, 
 from docshelf.parsers.office.docx_styles import MAX_HEADING_LEVEL, StyleSheet, outline_level
 from docshelf.parsers.office.docx_tables import children, convert_table, table_as_text
 from docshelf.parsers.office.docx_text import PictureInfo, count_page_breaks, paragraph_content
+from docshelf.parsers.office.embedded import embedded_blocks
 from docshelf.parsers.office.mtef import ole_equation_latex
 from docshelf.parsers.safe_zip import check_package
 from docshelf.structure import numbered_headings
@@ -65,6 +66,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     reader = BodyReader(StyleSheet(styles), Numbering(numbering), notes, section_ends=_new_page_section_ends(body))
     reader.image_part = _image_parts(package.main_document_part)
     reader.equation = lambda rel_id: ole_equation_latex(reader.image_part(rel_id))
+    reader.embedded = lambda rel_id: embedded_blocks(reader.image_part(rel_id), limits)
     reader.read_blocks(body)
     if not title:
         title = reader.title_text
@@ -178,6 +180,7 @@ class BodyReader:
         self.collector = AssetCollector()
         self.image_part: Callable[[str], bytes | None] = lambda rel_id: None  # any related part's bytes
         self.equation: Callable[[str], str | None] = lambda rel_id: None  # an embedded equation object's LaTeX
+        self.embedded: Callable[[str], list[Block]] = lambda rel_id: []  # an embedded document's blocks
 
     def read_blocks(self, container: etree._Element) -> None:
         for child in container:
@@ -210,6 +213,8 @@ class BodyReader:
             self.blocks.append(block)
             self._cited_notes()
         self._pictures(content.pictures_after)
+        for rel_id in content.embedded:
+            self.blocks += [replace(block, page=self.page) for block in self.embedded(rel_id)]
         for box in content.text_boxes:
             self.read_blocks(box)
         if len(self.blocks) > emitted:

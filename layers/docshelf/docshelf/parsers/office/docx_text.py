@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from docshelf.parsers.office.code_blocks import verbatim
 from docshelf.parsers.office.docx_notes import REFERENCES
 from docshelf.parsers.office.docx_numbering import flag, w
+from docshelf.parsers.office.embedded import EMBEDDED_DOCUMENTS, EQUATION_OBJECTS
 from docshelf.parsers.office.omml import OMATH, OMATH_PARA, omml_latex
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ class ParagraphContent:
     text_boxes: list[etree._Element] = field(default_factory=list)
     # Each run holding visible text, with how many of its characters are not spaces: what the text looks like.
     runs: list[tuple[etree._Element, int]] = field(default_factory=list)
+    # The relationship ids of the documents embedded as objects in it (a workbook, a Word document, a deck).
+    embedded: list[str] = field(default_factory=list)
 
 
 class _Collector:
@@ -141,19 +144,23 @@ class _Collector:
                 self.picture(_drawing_picture(frame))
 
     def _object(self, element: etree._Element) -> None:
-        """A VML picture or embedded object: an equation object's LaTeX, else its picture and text boxes."""
+        """A VML picture or embedded object: an equation object's LaTeX, else its picture and text boxes (and an
+        embedded document, noted to be read after the paragraph)."""
         latex = self._equation_object(element) if element.tag == w("object") else ""
         if latex:
             self.parts.append(latex)
             self.equations.append(latex)
-        else:
-            self._vml(element)
+            return
+        self._vml(element)
+        ole = element.find(f"{{{OFFICE_NS}}}OLEObject")
+        if ole is not None and (ole.get("ProgID") or "").startswith(EMBEDDED_DOCUMENTS):
+            self.content.embedded.append(ole.get(f"{{{REL_NS}}}id") or "")
 
     def _equation_object(self, element: etree._Element) -> str:
         """An embedded Equation Editor object (`<o:OLEObject ProgID="Equation.3">`, kept by Word files converted
         from `.doc`) as `$…$`; '' for any other object, whose picture is read instead."""
         ole = element.find(f"{{{OFFICE_NS}}}OLEObject")
-        if ole is None or self.equation is None or not (ole.get("ProgID") or "").startswith("Equation."):
+        if ole is None or self.equation is None or not (ole.get("ProgID") or "").startswith(EQUATION_OBJECTS):
             return ""
         latex = self.equation(ole.get(f"{{{REL_NS}}}id") or "")
         return f"${latex}$" if latex else ""

@@ -54,7 +54,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     repeated = _repeated_furniture(slides)
     for number, slide in enumerate(slides, start=1):
         try:
-            reader = ShapeReader(number, _bulleted_levels(slide), collector, repeated)
+            reader = ShapeReader(number, _bulleted_levels(slide), collector, repeated, limits)
             blocks.extend(reader.read(slide.shapes))
             blocks.extend(_notes(slide, number))
             warnings.extend(reader.warnings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -12,6 +13,9 @@ from pptx.shapes.picture import Picture
 from docshelf.assets.collect import AssetCollector
 from docshelf.assets.prepare import PreparedImage, prepare_bytes
 from docshelf.model import Block, Heading, Image, Paragraph, Table, TableCell
+from docshelf.parsers.base import ParseLimits
+from docshelf.parsers.office.embedded import EMBEDDED_DOCUMENTS, EQUATION_OBJECTS, embedded_blocks
+from docshelf.parsers.office.mtef import ole_equation_latex
 from docshelf.parsers.office.omml import OMATH, OMATH_PARA, omml_latex
 from docshelf.parsers.office.pptx_diagrams import diagram_data_rid, diagram_paragraphs
 from docshelf.parsers.office.pptx_numbering import AutoNumbering, auto_number
@@ -148,8 +152,10 @@ class ShapeReader:
         bulleted_levels: frozenset[int],
         collector: AssetCollector | None = None,
         repeated: frozenset[str] = frozenset(),
+        limits: ParseLimits | None = None,
     ) -> None:
         self.page = page
+        self.limits = limits if limits is not None else ParseLimits()
         self.bulleted_levels = bulleted_levels
         self.repeated = repeated
         self.warnings: list[str] = []
@@ -178,6 +184,8 @@ class ShapeReader:
             return [table] if table is not None else []
         if getattr(shape, "has_chart", False):
             return self._chart(shape)
+        if shape.shape_type == MSO_SHAPE_TYPE.EMBEDDED_OLE_OBJECT:
+            return self._embedded(shape)
         diagram_rid = diagram_data_rid(shape._element)
         if diagram_rid is not None:
             return self._diagram(shape.part.related_part(diagram_rid).blob)
@@ -189,6 +197,17 @@ class ShapeReader:
         if getattr(shape, "has_text_frame", False):
             blocks.extend(self._text_frame(shape.text_frame, kind))
         return blocks
+
+    def _embedded(self, shape: Any) -> list[Block]:
+        """An embedded object: an equation's LaTeX, a document's text and tables (a worksheet on a slide)."""
+        ole = shape.ole_format
+        prog_id = ole.prog_id or ""
+        if prog_id.startswith(EQUATION_OBJECTS):
+            latex = ole_equation_latex(ole.blob)
+            return [Paragraph(text=f"$${latex}$$", page=self.page)] if latex else []
+        if prog_id.startswith(EMBEDDED_DOCUMENTS):
+            return [replace(block, page=self.page) for block in embedded_blocks(ole.blob, self.limits)]
+        return []
 
     def _text_frame(self, frame: Any, kind: Any) -> list[Block]:
         if kind in TITLE_PLACEHOLDERS or kind in SUBTITLE_PLACEHOLDERS:
