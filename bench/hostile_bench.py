@@ -55,6 +55,9 @@ CANDIDATES: list[Candidate] = [
     ("json nested", "a.json", 25_000, lambda n: ("[" * n + f'"{fx.PROBE_TEXT}"' + "]" * n).encode()),
     ("rtf nested groups", "a.rtf", 20_000, lambda n: ("{\\rtf1 " + "{" * n + fx.PROBE_TEXT + "}" * n + "}").encode()),
     ("txt one long line", "a.txt", 200_000, lambda n: ("word " * n).encode()),
+    ("tex nested groups", "a.tex", 20_000, lambda n: ("{" * n + fx.PROBE_TEXT + "}" * n).encode()),
+    ("tex unclosed environments", "a.tex", 2_000, lambda n: ("\\begin{itemize}\\item a " * n).encode()),
+    ("zip of many small files", "a.zip", 100, lambda n: fx.archive_of(n)),
 ]
 
 
@@ -118,6 +121,9 @@ def write_bombs(folder: Path, quick: bool) -> list[tuple[str, Path]]:
         add(f"{fmt} embedded zip bomb", f"nested.{fmt}", fx.nested_zip_bomb_in(fmt))
         body = members[2]
         add(f"{fmt} {body} lying size", f"lying.{fmt}", fx.declare_size(fx.zip_bomb_in(fmt, body), body, 1000))
+    add("zip archive, bomb member", "bomb.zip", fx.archive_of(3, bomb=True))
+    add("gzip of 1 GiB of zeros", "zeros.bin.gz", fx.gzip_zeros(GIB))
+    add("tar.gz of 1 GiB of zeros", "zeros.tar.gz", fx.tar_gzip_zeros(GIB))
     for gib in () if quick else (1, 2):
         path = folder / f"mimetype-{gib}gib.docx"
         _write_big_mimetype_docx(path, gib * GIB)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import functools
 import io
 import struct
+import tarfile
 import zipfile
+import zlib
 
 from tests.support.zip_fixtures import build_zip
 
@@ -165,3 +167,37 @@ def nested_html(depth: int, opener: str = "<div>", closer: str = "</div>") -> by
 
 def unclosed_emphasis_markdown(repeats: int) -> bytes:
     return ("*a " * repeats + PROBE_TEXT).encode()
+
+
+def archive_of(count: int, *, bomb: bool = False) -> bytes:
+    """A zip archive of `count` small Markdown files (and a member of zeros that deflates ~1000:1, `bomb`)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number in range(count):
+            archive.writestr(f"notes/{number:05d}.md", f"# Note {number}\n\n{PROBE_TEXT} {number}.\n")
+        if bomb:
+            archive.writestr("zeros.txt", bytes(BOMB_SIZE))
+    return out.getvalue()
+
+
+def gzip_zeros(size: int) -> bytes:
+    """`size` zero bytes gzip-compressed, streamed (a gzip bomb of about size / 1000)."""
+    return _deflated_zeros(size, zlib.compressobj(9, zlib.DEFLATED, 31))
+
+
+def tar_gzip_zeros(size: int) -> bytes:
+    """A .tar.gz holding one file of `size` zero bytes, built without holding them."""
+    header = tarfile.TarInfo("zeros.bin")
+    header.size = size
+    block = header.tobuf(format=tarfile.GNU_FORMAT)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return compressor.compress(block) + _deflated_zeros(size + (-size % 512) + 1024, compressor)
+
+
+def _deflated_zeros(size: int, compressor: zlib._Compress) -> bytes:
+    out = io.BytesIO()
+    chunk = bytes(16 * 1024 * 1024)
+    for start in range(0, size, len(chunk)):
+        out.write(compressor.compress(chunk[: min(len(chunk), size - start)]))
+    out.write(compressor.flush())
+    return out.getvalue()

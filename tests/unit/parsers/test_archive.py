@@ -16,6 +16,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 import docshelf.parsers
+from docshelf.config import ParseLimits
 from docshelf.errors import (
     CorruptDocumentError,
     DocumentTooLargeError,
@@ -140,9 +141,20 @@ def test_an_archive_of_nothing_readable_ends_with_the_reason_its_files_share() -
         parse_bytes(archive({"a.md": "# A\n\ntext"})[:-30], "cut.zip")  # its central directory cut off
 
 
-def test_a_zip_bomb_is_refused_before_anything_is_inflated() -> None:
+def test_a_zip_bomb_is_refused_before_anything_is_inflated_and_the_other_files_read() -> None:
     with pytest.raises(DocumentTooLargeError, match="zip bomb guard"):
         parse_bytes(zip_bomb("report.txt", 50 * 1024 * 1024), "bomb.zip")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("notes.md", "# Notes\n\nThe seal kit is SK-7.\n")
+        package.writestr("zeros.txt", bytes(50 * 1024 * 1024))  # deflates about 1000:1
+    document = parse_bytes(out.getvalue(), "mixed.zip")
+    assert "The seal kit is SK-7." in [block_text(b) for b in document.blocks()]
+    assert document.truncation.startswith("1 of 2 files read (zeros.txt: too_large)")
+    assert "zeros.txt: not read (too_large: has a compression ratio of" in " ".join(document.warnings)
+    tight = ParseLimits(max_decompressed_bytes=1024 * 1024)  # the archive's files together stay within its limit
+    many = archive({f"part{n}.md": f"# Part {n}\n\n" + "word " * 100_000 for n in range(4)})
+    assert parse_bytes(many, "many.zip", limits=tight).truncation.startswith("2 of 4 files read (part2.md: too_large")
 
 
 def test_containers_inside_containers_list_their_files_without_reading_them() -> None:

@@ -2,8 +2,9 @@
 of its path in the archive (its own headings below it). A file that cannot be read is named with the reason and the
 rest are read (the archive is then `partial`); so is every file once the time budget runs out. Members are read one
 level deep (parsers/nesting.py), and an archive is one page: its files' own pages are not cited, as an e-mail's
-attachments' are not. Sizes and ratios are checked from the central directory before anything is inflated
-(parsers/safe_zip.py)."""
+attachments' are not. Each file's declared size and compression ratio are checked before it is inflated
+(parsers/safe_zip.py), and the files read stay within the archive's expansion limit: a bomb among the files is
+named and left, the others are read."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from docshelf.errors import (
 from docshelf.model import Document, Heading, Paragraph
 from docshelf.parsers.base import ParsedContent, ParseLimits
 from docshelf.parsers.nesting import inside_container, member_block, reading_members
-from docshelf.parsers.safe_zip import open_zip, read_member
+from docshelf.parsers.safe_zip import member_too_large, open_zip, read_member
 
 MAX_FILES = 1000  # files read from one archive; the rest are named in the list only
 SHOWN_REASONS = 5  # unread files named in the status; every one is in the warnings
@@ -43,13 +44,20 @@ class Member:
     name: str  # as the archive names it, for its reader
     size: int  # as the archive declares it
     encrypted: bool = False
+    compressed: int = -1  # its compressed size, when the archive compresses each file apart (zip)
 
 
 def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
     what = f"zip archive {filename!r}"
-    with open_zip(data, limits, what=what) as archive:
+    with open_zip(data, limits, what=what, check_sizes=False) as archive:  # each file is checked before it is read
         members = [
-            Member(_shown_path(info), info.filename, info.file_size, bool(info.flag_bits & _ENCRYPTED_FLAG))
+            Member(
+                _shown_path(info),
+                info.filename,
+                info.file_size,
+                bool(info.flag_bits & _ENCRYPTED_FLAG),
+                info.compress_size,
+            )
             for info in archive.infolist()
             if not info.is_dir()
         ]
@@ -82,12 +90,18 @@ def _read(
 
     content = ParsedContent(blocks=[listing], page_count=1, title=title)
     unread: list[tuple[str, DocumentError]] = []
+    expanded = 0  # the bytes the files read so far declare: the archive as a whole stays within the limit
     with reading_members():
         for number, member in enumerate(members):
             if number == MAX_FILES:
                 over = DocumentTooLargeError(f"past the first {MAX_FILES} files of the archive, which are read")
                 unread += [(rest.path, over) for rest in members[number:]]
                 break
+            expanded += member.size
+            if expanded > limits.max_decompressed_bytes:
+                limit = f"past the {limits.max_decompressed_bytes} bytes an archive may expand to (zip bomb guard)"
+                unread.append((member.path, DocumentTooLargeError(limit)))
+                continue
             try:
                 document = _document(member, read, limits, read_attached)
             except ParseTimeoutError as exc:  # what was read is kept; the budget is spent
@@ -118,6 +132,8 @@ def _document(
         return EncryptedDocumentError("encrypted inside the archive (it needs the archive's password)")
     if member.size > limits.max_bytes:
         return DocumentTooLargeError(f"{member.size} bytes is over the limit of {limits.max_bytes}")
+    if member.compressed >= 0 and (problem := member_too_large(member.size, member.compressed, limits)):
+        return DocumentTooLargeError(problem)
     try:
         data = read(member)
     except DocumentError as exc:

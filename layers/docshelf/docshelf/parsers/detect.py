@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import PurePosixPath
 
-from docshelf.errors import CorruptDocumentError, EncryptedDocumentError
+from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
 from docshelf.parsers.base import ParseLimits
 from docshelf.parsers.formats import ARCHIVE, BY_EXTENSION, BY_MEDIA_TYPE, FORMATS, PACKAGE_MARKERS, Format
 from docshelf.parsers.ole_names import root_names
@@ -85,16 +86,29 @@ def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
 
 
 def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:
+    """The package format a zip holds, or ARCHIVE for a zip of documents. A package over the size limits raises
+    DocumentTooLargeError; an archive is checked file by file by its parser, which leaves a bomb among its files."""
     what = f"zip package {filename!r}"
     try:
-        with open_zip(data, limits, what=what) as archive:
-            names = set(archive.namelist())
-            if "mimetype" in names:
-                mimetype = read_member(archive, "mimetype", limits, what=what, at_most=100)
-                fmt = BY_MEDIA_TYPE.get(mimetype.decode("ascii", "replace").strip())
-                return fmt.name if fmt else None
+        try:
+            archive = open_zip(data, limits, what=what)
+        except DocumentTooLargeError:
+            with open_zip(data, limits, what=what, check_sizes=False) as names_only:
+                if _zip_names_format(names_only, limits, what) != ARCHIVE:
+                    raise
+            return ARCHIVE
+        with archive:
+            return _zip_names_format(archive, limits, what)
     except (CorruptDocumentError, EncryptedDocumentError):
         return None
+
+
+def _zip_names_format(archive: zipfile.ZipFile, limits: ParseLimits, what: str) -> str | None:
+    names = set(archive.namelist())
+    if "mimetype" in names:
+        mimetype = read_member(archive, "mimetype", limits, what=what, at_most=100)
+        fmt = BY_MEDIA_TYPE.get(mimetype.decode("ascii", "replace").strip())
+        return fmt.name if fmt else None
     package = next((fmt.name for fmt in FORMATS if fmt.zip_member and fmt.zip_member in names), None)
     return package if package is not None or names & PACKAGE_MARKERS else ARCHIVE
 

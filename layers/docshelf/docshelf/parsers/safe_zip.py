@@ -29,8 +29,10 @@ _EOCD_SEARCH = 22 + 65_535
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, zlib.error, NotImplementedError)
 
 
-def open_zip(data: bytes, limits: ParseLimits, *, what: str) -> zipfile.ZipFile:
-    """`data` as an open zip archive whose central directory is within the limits.
+def open_zip(data: bytes, limits: ParseLimits, *, what: str, check_sizes: bool = True) -> zipfile.ZipFile:
+    """`data` as an open zip archive whose central directory is within the limits (its member count always; its
+    members' declared sizes and ratios unless `check_sizes` is False, for a caller that reads only names, or checks
+    each member it reads with `member_too_large`).
 
     Raises DocumentTooLargeError for a zip bomb and CorruptDocumentError for an unreadable archive.
     """
@@ -42,7 +44,8 @@ def open_zip(data: bytes, limits: ParseLimits, *, what: str) -> zipfile.ZipFile:
     except _ZIP_ERRORS as exc:
         raise CorruptDocumentError(f"{what} is not a readable zip package: {exc}") from exc
     try:
-        check_members(archive.infolist(), limits, what=what)
+        if check_sizes:
+            check_members(archive.infolist(), limits, what=what)
     except DocumentTooLargeError:
         archive.close()
         raise
@@ -61,12 +64,17 @@ def check_members(members: list[zipfile.ZipInfo], limits: ParseLimits, *, what: 
                 f"{what} expands to more than {limits.max_decompressed_bytes} bytes "
                 f"(reached at member {member.filename!r}, declaring {member.file_size}; zip bomb guard)"
             )
-        ratio = member.file_size / max(member.compress_size, 1)
-        if member.file_size > RATIO_CHECK_FLOOR_BYTES and ratio > limits.max_compression_ratio:
-            raise DocumentTooLargeError(
-                f"{what} member {member.filename!r} has a compression ratio of {ratio:.0f} "
-                f"(limit {limits.max_compression_ratio:g}; zip bomb guard)"
-            )
+        problem = member_too_large(member.file_size, member.compress_size, limits)
+        if problem:
+            raise DocumentTooLargeError(f"{what} member {member.filename!r} {problem}")
+
+
+def member_too_large(size: int, compressed: int, limits: ParseLimits) -> str:
+    """Why a member declaring `size` bytes from `compressed` is a zip bomb, or ''."""
+    ratio = size / max(compressed, 1)
+    if size > RATIO_CHECK_FLOOR_BYTES and ratio > limits.max_compression_ratio:
+        return f"has a compression ratio of {ratio:.0f} (limit {limits.max_compression_ratio:g}; zip bomb guard)"
+    return ""
 
 
 def read_member(archive: zipfile.ZipFile, name: str, limits: ParseLimits, *, what: str, at_most: int = -1) -> bytes:
