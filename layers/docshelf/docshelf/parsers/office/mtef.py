@@ -15,6 +15,7 @@ from docshelf.parsers.math_latex import FUNCTIONS, command, grouped, matrix, spa
 OLE_HEADER = 28  # EQNOLEFILEHDR before the MTEF bytes
 EQUATION_STREAM = "Equation Native"
 MAX_EQUATION_BYTES = 1024 * 1024
+OLE1_EMBEDDED = 2  # an OLE 1.0 object's FormatID when it is embedded (not linked)
 MTEF_V3 = 3
 MAX_DEPTH = 64  # templates nested deeper than this are read as nothing more
 MAX_RECORDS = 200_000
@@ -119,6 +120,23 @@ def ole_equation_latex(compound: bytes | None) -> str | None:
     except Exception:  # olefile raises anything from OSError to IndexError on a damaged file
         return None
     return equation_latex(native)
+
+
+def ole1_native_data(data: bytes) -> bytes | None:
+    """The native data of an OLE 1.0 embedded object ([MS-OLEDS] 2.2.4: version, format, class, topic and item
+    names, then the data's size and the data), as RTF's \\objdata keeps an OLE object: for an OLE 2 object, its
+    compound file. None when it is not one."""
+    at = 8
+    try:
+        if struct.unpack_from("<I", data, 4)[0] != OLE1_EMBEDDED:
+            return None
+        for _ in range(3):  # the class, topic and item names, each a length-prefixed ANSI string
+            at += 4 + struct.unpack_from("<I", data, at)[0]
+        size = struct.unpack_from("<I", data, at)[0]
+    except struct.error:
+        return None
+    native = data[at + 4 : at + 4 + size]
+    return native if len(native) == size else None
 
 
 class _Reader:

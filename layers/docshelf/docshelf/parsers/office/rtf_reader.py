@@ -23,6 +23,8 @@ from docshelf.parsers.fonts import monospaced
 from docshelf.parsers.formatted_headings import Look, formatted_headings, reads_formatting
 from docshelf.parsers.office.code_blocks import CodeBlocks
 from docshelf.parsers.office.docx_numbering import format_number
+from docshelf.parsers.office.embedded import EQUATION_OBJECTS
+from docshelf.parsers.office.mtef import ole1_native_data, ole_equation_latex
 from docshelf.parsers.office.rtf_math import RtfMath
 from docshelf.parsers.rtf_tokens import CONTROL_SYMBOLS, SYMBOLS, TOKEN
 from docshelf.parsers.textcodec import code_page_codec
@@ -36,7 +38,7 @@ CHARSET_CODEPAGES = {
 }  # fmt: skip
 SKIPPED_DESTINATIONS = frozenset(
     {
-        "colortbl", "info", "pict", "object", "header", "headerl", "headerr", "headerf", "footer", "footerl",
+        "colortbl", "info", "pict", "header", "headerl", "headerr", "headerf", "footer", "footerl",
         "footerr", "footerf", "fldinst", "themedata", "colorschememapping", "datastore", "xmlnstbl", "listtable",
         "listoverridetable", "revtbl", "rsidtbl", "generator", "pntext", "pntxta", "pntxtb",
         "annotation", "atnid", "atnauthor", "xe", "tc", "tcn", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc",
@@ -122,6 +124,8 @@ class RtfReader:
         self.part_depth = 0  # the depth of the header or footer group being read (its parent's state at -1), or 0
         self.math: RtfMath | None = None  # the equation being read (rtf_math.py)
         self.equations: set[str] = set()  # the equations of the paragraph being read, as written into its text
+        self.object_class: list[str] = []  # the embedded object being read: its class (\\objclass)
+        self.object_data = bytearray()  # and its data's hex digits (\\objdata)
 
     def run(self) -> list[Block]:
         pos, size = 0, len(self.data)
@@ -182,6 +186,10 @@ class RtfReader:
             if len(self.picture) < MAX_PICTURE_HEX:
                 self.picture.extend(raw)
             return
+        if self.state.destination == "objdata":
+            if len(self.object_data) < MAX_PICTURE_HEX:
+                self.object_data.extend(raw)
+            return
         if self.skip_chars:
             dropped = min(self.skip_chars, len(raw))
             self.skip_chars -= dropped
@@ -218,6 +226,9 @@ class RtfReader:
             return
         if state.destination == "title":
             self.title[-1] += text
+            return
+        if state.destination == "objclass":
+            self.object_class.append(text)
             return
         if state.destination in ("info", "shpinst"):
             return
@@ -265,6 +276,8 @@ class RtfReader:
     def _destination(self, word: str) -> bool:
         """Handle a group-opening destination word; True when the word was one."""
         state = self.state
+        if self._object_destination(word):
+            return True
         if self.ignorable_next:
             self.ignorable_next = False
             if word == "shppict":  # a picture as Word draws it; {\nonshppict} is the same for older readers
@@ -293,6 +306,19 @@ class RtfReader:
         else:
             return False
         return True
+
+    def _object_destination(self, word: str) -> bool:
+        """An embedded object's group (skipped but for its class and data) and those two destinations in it."""
+        state = self.state
+        if state.destination == "object" and word in ("objclass", "objdata"):
+            self.ignorable_next = False
+            state.destination, state.skip = word, False
+            return True
+        if word == "object" and not state.skip:
+            state.destination, state.skip = "object", True
+            self.object_class, self.object_data = [], bytearray()
+            return True
+        return False
 
     def _property(self, word: str, number: int | None) -> None:  # noqa: C901, PLR0912
         state = self.state
@@ -396,17 +422,39 @@ class RtfReader:
         self.skip_chars = 0
         self.ignorable_next = False
         destination = self.state.destination
-        if not self.stack or self.stack[-1].destination != destination:
-            if destination == "footnote":
-                self._cite_note()
-            elif destination == "shptxt":
-                self._cite_box()
-            elif destination == "listtext":
-                self._list_label()
-            elif destination == "pict":
-                self._cite_picture()
+        closing = not self.stack or self.stack[-1].destination != destination
+        written = self._close_destination(destination) if closing else ""
         if self.stack:
             self.state = self.stack.pop()
+        if written:  # in the text around the group, once its own state is gone
+            self._emit(written)
+            self.equations.add(written)
+
+    def _close_destination(self, destination: str) -> str:
+        """A destination's group closes: what it held goes where it belongs; what it writes into the text (an
+        embedded equation) is returned."""
+        if destination == "footnote":
+            self._cite_note()
+        elif destination == "shptxt":
+            self._cite_box()
+        elif destination == "listtext":
+            self._list_label()
+        elif destination == "pict":
+            self._cite_picture()
+        elif destination == "object":
+            return self._object_equation()
+        return ""
+
+    def _object_equation(self) -> str:
+        """An embedded Equation Editor object (`{\\object{\\*\\objclass Equation.3}{\\*\\objdata …}}`) as `$…$`."""
+        if not "".join(self.object_class).strip().startswith(EQUATION_OBJECTS):
+            return ""
+        try:
+            data = bytes.fromhex(_NOT_HEX.sub(b"", bytes(self.object_data)).decode("ascii"))
+        except ValueError:  # an odd number of digits: cut short
+            return ""
+        latex = ole_equation_latex(ole1_native_data(data))
+        return f"${latex}$" if latex else ""
 
     def _close_equation(self) -> None:
         """The {\\mmath} group closes: its LaTeX goes in the text where it stands."""
