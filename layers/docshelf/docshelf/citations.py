@@ -16,13 +16,14 @@ from docshelf.model import Chunk
 # extensions in parsers/formats.py, which the search side does not import (a test keeps the two equal).
 PAGELESS_FORMATS = frozenset(
     {"csv", "tsv", "html", "md", "txt", "rst", "adoc", "json", "ipynb", "mhtml", "mbox", "subtitles", "xml", "rtf",
-     "odt", "eml", "msg", "zip", "tar", "latex"}
+     "odt", "eml", "msg", "zip", "tar", "latex", "ics", "vcf"}
 )  # fmt: skip
 PAGELESS_SUFFIXES = frozenset(
     (".csv", ".tsv", ".tab", ".html", ".htm", ".xhtml", ".md", ".markdown", ".txt", ".text", ".log", ".tex", ".bib",
      ".org", ".srt", ".vtt", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".rst", ".rest", ".adoc",
      ".asciidoc", ".json", ".jsonl", ".ipynb", ".mht", ".mhtml", ".mbox", ".mbx", ".xml", ".nxml", ".rtf", ".odt",
-     ".ott", ".fodt", ".eml", ".msg", ".zip", ".tar", ".tgz", ".tbz2", ".tbz", ".txz", ".ltx", ".latex")
+     ".ott", ".fodt", ".eml", ".msg", ".zip", ".tar", ".tgz", ".tbz2", ".tbz", ".txz", ".ltx", ".latex", ".ics",
+     ".ical", ".ifb", ".vcf", ".vcard")
 )  # fmt: skip
 # A compressed file is cited as what it holds: `report.pdf.gz` has pages, `server.log.gz` none.
 COMPRESSION_SUFFIXES = frozenset((".gz", ".bz2", ".xz"))

@@ -50,8 +50,8 @@ SCHEMA_VERSION = "1.0"
 # Jupyter notebooks; web archives (.mht, .mhtml); mailboxes (.mbox); Visio drawings; subtitles and transcripts.
 # 25: zip and tar archives of documents, compressed files (.gz, .bz2, .xz); Excel binary workbooks (.xlsb); a zip
 # storing a PDF near its start is a zip; GIF, WebP and LibreOffice Draw (.odg); Equation Editor equations in .doc,
-# DOCX and PPTX; worksheets and documents embedded as objects in DOCX and PPTX; an RTF file's equations; LaTeX
-# sources; an OMML bar without a position is below its base.
+# DOCX, PPTX and RTF; worksheets and documents embedded as objects in DOCX and PPTX; an RTF file's equations; LaTeX
+# sources; calendars and contact cards; an OMML bar without a position is below its base.
 PARSER_VERSION = "25"
 # The chunker's output: in every chunk cache key (`ChunkConfig.cache_key`). 5: headings that lead straight into a
 # table head its chunks instead of making a chunk of their own.
