@@ -77,6 +77,15 @@ def test_one_compressed_file_is_read_as_the_file_it_holds_with_its_pages() -> No
     ]  # fmt: skip
     log = lzma.compress(b"2026-12-07 10:00 pump PX-9 started\n2026-12-07 10:05 pressure 4.2 bar\n")
     assert "pressure 4.2 bar" in " ".join(block_text(b) for b in parse_bytes(log, "server.log.xz").blocks())
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.append(["Bolt", "Nm"])
+    workbook = io.BytesIO()
+    book.save(workbook)
+    assert (
+        parse_bytes(gzip.compress(workbook.getvalue()), "torque.xlsx.gz").title == "torque.xlsx.gz"
+    )  # not "torque.xlsx"
     notes = bz2.compress(b"# Notes\n\nThe M12 bolts take 80 Nm.\n")
     assert [b.text for b in parse_bytes(notes, "notes.md.bz2").blocks() if isinstance(b, Heading)] == ["Notes"]
     assert expanded_name("docs.TGZ") == "docs.tar" and expanded_name("plain.txt") == "plain.txt"
@@ -90,7 +99,7 @@ def test_bombs_files_compressed_twice_and_damaged_streams_end_as_a_status() -> N
         parse_bytes(gzip.compress(gzip.compress(b"# A\n\ntext")), "twice.md.gz.gz")
     with pytest.raises(CorruptDocumentError, match="not a readable compressed file"):
         parse_bytes(gzip.compress(b"# A\n\n" + random.Random(1).randbytes(3000).hex().encode())[:2000], "cut.md.gz")
-    with pytest.raises(UnsupportedFormatError, match="of a format docshelf does not read"):
+    with pytest.raises(UnsupportedFormatError, match="the file it holds is of a format docshelf does not read"):
         parse_bytes(gzip.compress(b"MZ\x90\x00" + bytes(300)), "tool.exe.gz")
     whole = tar({"a.md": "# A\n\nfirst", "b.md": "# B\n\n" + "second " * 2000})
     cut = parse_bytes(whole[:2500], "cut.tar")  # the second file's data cut off

@@ -47,7 +47,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         return _tar(expanded, filename, limits)
     if any(expanded.startswith(magic) for magic in _STREAMS):
         raise UnsupportedFormatError("a compressed file inside a compressed file (compressed twice)")
-    return _one_file(expanded, inner_name, limits)
+    return _one_file(expanded, inner_name, filename, limits)
 
 
 def is_tar(data: bytes) -> bool:
@@ -77,15 +77,20 @@ def _expand(opener: Callable[[IO[bytes]], io.BufferedIOBase], data: bytes, limit
     return bytes(out)
 
 
-def _one_file(data: bytes, name: str, limits: ParseLimits) -> ParsedContent:
-    """The file a compressed file holds, read as that file is (its format by its bytes, then its name)."""
+def _one_file(data: bytes, name: str, filename: str, limits: ParseLimits) -> ParsedContent:
+    """The file a compressed file holds, read as that file is (its format by its bytes, then its name). A title the
+    reader took from the name it was given is the compressed file's own name (which the parse cache knows to
+    replace), and messages name no file: the same bytes under another name read alike."""
     from docshelf.parsers import load_parser
     from docshelf.parsers.detect import detect_format
 
     fmt = detect_format(data, name, limits=limits)
     if fmt is None or fmt in ("ole", "ole-encrypted"):
-        raise UnsupportedFormatError(f"the compressed file holds {name!r}, of a format docshelf does not read")
-    return load_parser(fmt)(data, filename=name, limits=limits)
+        raise UnsupportedFormatError("the file it holds is of a format docshelf does not read")
+    content = load_parser(fmt)(data, filename=name, limits=limits)
+    if content.title == PurePosixPath(name).name:
+        content.title = PurePosixPath(filename).name
+    return content
 
 
 def _tar(data: bytes, filename: str, limits: ParseLimits) -> ParsedContent:
