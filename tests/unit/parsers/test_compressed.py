@@ -118,3 +118,20 @@ def test_an_archive_inside_an_archive_is_listed_and_citations_follow_what_a_file
     for name in ("docs.tar.gz", "docs.tgz", "server.log.gz", "docs.zip"):
         pageless = replace(paged, source_key=name, source_file_name=name, pages=(1,))
         assert evidence_header(1, pageless) == f"[1] {name} › Seals\n"
+
+
+def test_a_compressed_tar_is_read_as_a_stream_never_held_expanded() -> None:
+    """Each file within the file size limit is read though the whole is past it; past the expansion limit, the
+    files are named, not read; files come in the archive's order."""
+    parts: dict[str, bytes | str] = {f"part{n}.md": f"# Part {n}\n\n" + "seal wear data " * 40_000 for n in (3, 1, 2)}
+    data = tar(parts, mode="w:gz")
+    roomy = ParseLimits(max_bytes=1024 * 1024)  # each file fits; the 1.8 MB the tar expands to does not
+    document = parse_bytes(data, "parts.tar.gz", limits=roomy)
+    assert [b.text for b in document.blocks() if isinstance(b, Heading) and b.level == 1] == [
+        "part3.md", "part1.md", "part2.md",
+    ]  # fmt: skip
+    assert not document.truncation
+    tight = ParseLimits(max_bytes=1024 * 1024, max_decompressed_bytes=1_500_000)
+    cut = parse_bytes(data, "parts.tar.gz", limits=tight)
+    assert [b.text for b in cut.blocks() if isinstance(b, Heading) and b.level == 1] == ["part3.md", "part1.md"]
+    assert "files after these not read: expands to more than 1500000 bytes" in cut.truncation

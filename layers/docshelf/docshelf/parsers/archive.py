@@ -67,11 +67,17 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
 
 
 def archive_content(
-    members: list[Member], read: Callable[[Member], bytes], filename: str, limits: ParseLimits
+    members: list[Member],
+    read: Callable[[Member], bytes],
+    filename: str,
+    limits: ParseLimits,
+    *,
+    in_order: bool = False,
 ) -> ParsedContent:
-    """The archive's content: a list of its documents, then each read (`read` gives a member's bytes); inside
-    another container, the list only."""
-    documents = _documents(members)
+    """The archive's content: a list of its documents, then each read (`read` gives a member's bytes; `in_order`:
+    they are read in the archive's order, for an archive read as a stream, else in path order); inside another
+    container, the list only."""
+    documents = _documents(members, sort=not in_order)
     if not documents:
         raise EmptyDocumentError("the archive holds no files")
     listing = Paragraph(text="Files: " + ", ".join(member.path for member in documents), page=1)
@@ -141,8 +147,8 @@ def _document(
     return read_attached(data, PurePosixPath(member.path).name, limits)
 
 
-def _documents(members: list[Member]) -> list[Member]:
-    """The archive's documents in path order: nothing a file manager or an OS left beside them."""
+def _documents(members: list[Member], *, sort: bool = True) -> list[Member]:
+    """The archive's documents (in path order when `sort`): nothing a file manager or an OS left beside them."""
     kept = [
         member
         for member in members
@@ -150,7 +156,7 @@ def _documents(members: list[Member]) -> list[Member]:
         and not member.path.startswith(_LEFT_OUT_FOLDERS)
         and PurePosixPath(member.path).name.casefold() not in _LEFT_OUT_NAMES
     ]
-    return sorted(kept, key=lambda member: (member.path.casefold(), member.path))
+    return sorted(kept, key=lambda member: (member.path.casefold(), member.path)) if sort else kept
 
 
 def _shown_path(info: zipfile.ZipInfo) -> str:
