@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import bz2
+import io
+import tarfile
+from collections.abc import Callable
 from importlib import import_module
 
 import pytest
+from PIL import Image
 
 from docshelf.parsers import load_parser, supported_formats
 from docshelf.parsers.detect import OLE_MAGIC, detect_format, extension_format, media_type_format
@@ -18,10 +23,33 @@ MARKUP_SAMPLES = {
 }
 
 
+def _tar_sample() -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w") as package:
+        package.addfile(tarfile.TarInfo("empty.txt"))
+    return out.getvalue()
+
+
+def _webp_sample() -> bytes:
+    out = io.BytesIO()
+    Image.new("L", (4, 4), 255).save(out, "WEBP")
+    return out.getvalue()
+
+
+# Formats whose signature their structure confirms (detect._CONFIRMED_BY): real files of them.
+def _bzip2_sample() -> bytes:
+    return bz2.compress(b"words")
+
+
+CONFIRMED_SAMPLES: dict[str, Callable[[], bytes]] = {"tar": _tar_sample, "webp": _webp_sample, "bzip2": _bzip2_sample}
+
+
 def content_sample(fmt: Format) -> bytes:
     """Bytes that carry the format's signature and nothing else that names it."""
+    if fmt.name in CONFIRMED_SAMPLES:
+        return CONFIRMED_SAMPLES[fmt.name]()
     if fmt.detection == "magic":
-        return bytes(fmt.magic_at) + fmt.magic + b"1.7 then anything"
+        return fmt.magic + b"1.7 then anything"
     if fmt.detection == "zip" and fmt.zip_member:
         return build_zip({fmt.zip_member: b"<x/>"})
     if fmt.detection == "zip":
@@ -96,3 +124,12 @@ def test_ole_files_without_a_known_stream_and_encrypted_packages_are_told_apart(
 @pytest.mark.parametrize("head", [b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"])
 def test_a_tiff_is_known_by_any_of_its_signatures(head: bytes) -> None:
     assert detect_format(head + b"\x00\x00\x00\x08 rest", "scan.bin") == "tiff"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [(b"# About WEBP images, and more", "notes.md"), (b"BZh is how this line opens", "notes.txt"),
+     (b"x" * 257 + b"ustar  \x00 by chance", "notes.md")],
+)  # fmt: skip
+def test_a_signature_that_turns_up_in_text_is_confirmed_by_its_format(text: bytes, name: str) -> None:
+    assert detect_format(text, name) == extension_format(name)

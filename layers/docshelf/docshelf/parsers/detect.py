@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from docshelf.errors import CorruptDocumentError, DocumentTooLargeError, EncryptedDocumentError
@@ -76,6 +77,13 @@ def flat_mimetype(data: bytes) -> str | None:
 
 
 def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
+    if not _signed(fmt, data, head):
+        return False
+    confirm = _CONFIRMED_BY.get(fmt.name)
+    return confirm is None or confirm(data)
+
+
+def _signed(fmt: Format, data: bytes, head: bytes) -> bool:
     if fmt.magic_at:
         return data[fmt.magic_at : fmt.magic_at + len(fmt.magic)] == fmt.magic
     if fmt.magic_within:  # not inside a zip or OLE container, which may store such a file uncompressed near its start
@@ -83,6 +91,27 @@ def _has_magic(fmt: Format, data: bytes, head: bytes) -> bool:
             return True
         return not head.startswith((ZIP_MAGIC, OLE_MAGIC)) and data[: fmt.magic_within].find(fmt.magic) >= 0
     return head.startswith((fmt.magic, *fmt.more_magic))
+
+
+def _tar_header(data: bytes) -> bool:
+    """A tar header's checksum holds: the sum of its bytes, its checksum field counted as spaces."""
+    if len(data) < 512:
+        return False
+    try:
+        stored = int(data[148:156].replace(b"\0", b" ").strip() or b"-1", 8)
+    except ValueError:
+        return False
+    return stored == sum(data[:148]) + 8 * 32 + sum(data[156:512])
+
+
+# Signatures short or late enough to turn up in text (`# About WEBP…`, `ustar` at byte 257, a line opening `BZh`):
+# the format's structure around them confirms them.
+_CONFIRMED_BY: dict[str, Callable[[bytes], bool]] = {
+    "tar": _tar_header,
+    "webp": lambda data: data.startswith(b"RIFF"),
+    "bzip2": lambda data: data[3:4].isdigit() and data[4:10] in (bytes.fromhex("314159265359"),
+                                                                  bytes.fromhex("177245385090")),
+}  # fmt: skip
 
 
 def _zip_format(data: bytes, limits: ParseLimits, filename: str) -> str | None:
