@@ -57,7 +57,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         name = str(sheet.get(f"{{{TABLE}}}name") or f"Sheet{page}")
         content.page_labels[page] = name
         if budget.remaining == 0:
-            content.warnings.append(f"sheet {name!r} skipped: the workbook is over {budget.limit} cells")
+            content.warnings.append(budget.skipped(name))
             continue
         grid = _read_sheet(sheet, name, budget, content.warnings)
         charts = _charts(sheet, page)
@@ -92,7 +92,7 @@ def _read_sheet(sheet: etree._Element, name: str, budget: CellBudget, warnings: 
         for _ in range(repeat):
             for col, cell, rows, cols in cells:
                 if not budget.take():
-                    warnings.append(f"sheet {name!r} truncated at row {row + 1}: over {budget.limit} cells")
+                    warnings.append(budget.cut(name, row))
                     return grid
                 grid.put(row, col, cell)
                 if rows > 1 or cols > 1:

@@ -42,6 +42,14 @@ class CellBudget:
         self.remaining -= count
         return True
 
+    def skipped(self, sheet: str) -> str:
+        """The warning for a sheet the budget left no room for (read back by `truncation`)."""
+        return f"sheet {sheet!r} skipped: the workbook is over {self.limit} cells"
+
+    def cut(self, sheet: str, row: int) -> str:
+        """The warning for a sheet the budget ran out in, at its 0-based `row` (read back by `truncation`)."""
+        return f"sheet {sheet!r} truncated at row {row + 1}: over {self.limit} cells"
+
     def truncation(self, warnings: list[str]) -> str:
         """What a workbook's document says it lost to the budget (`ParsedContent.truncation`): the readers'
         warnings about sheets cut or skipped for it, or "" when none was."""

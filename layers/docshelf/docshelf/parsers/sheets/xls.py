@@ -88,7 +88,7 @@ def _read_book(book: Any, *, filename: str, limits: ParseLimits) -> ParsedConten
         page = index + 1
         content.page_labels[page] = str(name)
         if budget.remaining == 0:
-            content.warnings.append(f"sheet {name!r} skipped: the workbook is over {budget.limit} cells")
+            content.warnings.append(budget.skipped(name))
             continue
         sheet = book.sheet_by_index(index)
         grid = _read_sheet(book, sheet, budget, content.warnings)
@@ -113,7 +113,7 @@ def _read_sheet(book: Any, sheet: Any, budget: CellBudget, warnings_out: list[st
             if cell is None:
                 continue
             if not budget.take():
-                warnings_out.append(f"sheet {sheet.name!r} truncated at row {row + 1}: over {budget.limit} cells")
+                warnings_out.append(budget.cut(sheet.name, row))
                 return grid
             grid.put(row, col, cell)
     return grid

@@ -70,7 +70,7 @@ def parse(data: bytes, *, filename: str, limits: ParseLimits) -> ParsedContent:
         for page, (name, rid) in enumerate(sheets, start=1):
             content.page_labels[page] = name
             if budget.remaining == 0:
-                content.warnings.append(f"sheet {name!r} skipped: the workbook is over {budget.limit} cells")
+                content.warnings.append(budget.skipped(name))
                 continue
             sheet_part = by_id.get(rid, "")
             body = part(sheet_part) if sheet_part else None
@@ -150,7 +150,7 @@ def _sheet(
             if cell is None or row > MAX_ROW or column > MAX_COLUMN:
                 continue
             if not budget.take():
-                warnings.append(f"sheet {name!r} truncated at row {row + 1}: over {budget.limit} cells")
+                warnings.append(budget.cut(name, row))
                 return grid
             grid.put(row, column, cell)
     return grid

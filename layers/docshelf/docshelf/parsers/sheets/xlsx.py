@@ -70,7 +70,7 @@ def _read_workbook(workbook: Any, formulas: _Formulas, *, filename: str, limits:
     for page, sheet in enumerate(sheets, start=1):
         content.page_labels[page] = str(sheet.title)
         if budget.remaining == 0:
-            content.warnings.append(f"sheet {sheet.title!r} skipped: the workbook is over {budget.limit} cells")
+            content.warnings.append(budget.skipped(sheet.title))
             continue
         grid, valueless = _read_sheet(sheet, budget, content.warnings)
         part = _sheet_part(workbook, sheet, find_formulas=valueless)
@@ -111,9 +111,7 @@ def _read_sheet(sheet: Any, budget: CellBudget, warnings_out: list[str]) -> tupl
             if grid_cell is None:
                 continue
             if not budget.take():
-                warnings_out.append(
-                    f"sheet {sheet.title!r} truncated at row {row_number + 1}: over {budget.limit} cells"
-                )
+                warnings_out.append(budget.cut(sheet.title, row_number))
                 return grid, valueless
             grid.put(row_number, col_number, grid_cell)
     return grid, valueless
