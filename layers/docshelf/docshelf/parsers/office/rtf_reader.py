@@ -413,17 +413,16 @@ class RtfReader:
     def _close_group(self) -> None:
         if len(self.stack) == self.part_depth:
             self.part_depth = 0
-        if self.math is not None:
-            if len(self.stack) > self.math.depth:
-                self.math.close(len(self.stack))
-            else:
-                self._close_equation()
-                return
+        written = ""
+        if self.math is not None and len(self.stack) > self.math.depth:
+            self.math.close(len(self.stack))
+        elif self.math is not None:  # the {\\mmath} group itself: its LaTeX goes in the text where it stands
+            written, self.math = self.math.latex(), None
         self.skip_chars = 0
         self.ignorable_next = False
         destination = self.state.destination
         closing = not self.stack or self.stack[-1].destination != destination
-        written = self._close_destination(destination) if closing else ""
+        written = written or (self._close_destination(destination) if closing else "")
         if self.stack:
             self.state = self.stack.pop()
         if written:  # in the text around the group, once its own state is gone
@@ -455,17 +454,6 @@ class RtfReader:
             return ""
         latex = ole_equation_latex(ole1_native_data(data))
         return f"${latex}$" if latex else ""
-
-    def _close_equation(self) -> None:
-        """The {\\mmath} group closes: its LaTeX goes in the text where it stands."""
-        latex = self.math.latex() if self.math is not None else ""
-        self.math = None
-        self.skip_chars = 0
-        if self.stack:
-            self.state = self.stack.pop()
-        if latex:
-            self._emit(latex)
-            self.equations.add(latex)
 
     def _cite_note(self) -> None:
         """Close a footnote: its mark goes in the text citing it, its paragraph waits for that text's block."""
