@@ -7,6 +7,7 @@ import io
 import random
 import struct
 from pathlib import Path
+from typing import Any
 
 import docx
 import pytest
@@ -122,9 +123,8 @@ CASES = {
 }  # fmt: skip
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
-def test_the_equations_of_a_doc_libreoffice_saves_read_as_latex_where_they_stand(tmp_path: Path) -> None:
-    """LibreOffice writes a Word equation as an Equation Editor 3 object when it saves `.doc`."""
+def equations_document() -> Any:
+    """A Word document of equations: the quadratic formula inline in a sentence, then each of CASES displayed."""
     source = docx.Document()
     inline = source.add_paragraph("The roots are ")
     inline._p.append(etree.fromstring(f'<m:oMath xmlns:m="{M_NS}">{QUADRATIC}</m:oMath>'))
@@ -133,6 +133,13 @@ def test_the_equations_of_a_doc_libreoffice_saves_read_as_latex_where_they_stand
         source.add_paragraph()._p.append(
             etree.fromstring(f'<m:oMathPara xmlns:m="{M_NS}"><m:oMath>{body}</m:oMath></m:oMathPara>')
         )
+    return source
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
+def test_the_equations_of_a_doc_libreoffice_saves_read_as_latex_where_they_stand(tmp_path: Path) -> None:
+    """LibreOffice writes a Word equation as an Equation Editor 3 object when it saves `.doc`."""
+    source = equations_document()
     table = source.add_table(rows=1, cols=2)
     table.cell(0, 0).text = "Energy"
     table.cell(0, 1).paragraphs[0]._p.append(

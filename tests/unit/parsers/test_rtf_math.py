@@ -7,16 +7,12 @@ import io
 import struct
 from pathlib import Path
 
-import docx
 import pytest
-from lxml import etree
 
 from docshelf.parsers import parse_bytes
-from docshelf.parsers.office.omml import M_NS
 from docshelf.tables import block_text
 from tests.unit.parsers.test_legacy_office import SOFFICE, _soffice
-from tests.unit.parsers.test_mtef import CASES
-from tests.unit.parsers.test_omml import QUADRATIC
+from tests.unit.parsers.test_mtef import CASES, equations_document
 
 
 def rtf(body: str) -> bytes:
@@ -55,16 +51,8 @@ def test_a_damaged_equation_group_never_ends_the_document() -> None:
 
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) converts the generated files")
 def test_the_equations_of_an_rtf_libreoffice_saves_read_as_the_docx_does(tmp_path: Path) -> None:
-    source = docx.Document()
-    inline = source.add_paragraph("The roots are ")
-    inline._p.append(etree.fromstring(f'<m:oMath xmlns:m="{M_NS}">{QUADRATIC}</m:oMath>'))
-    inline.add_run(" for every quadratic.")
-    for body in CASES:
-        source.add_paragraph()._p.append(
-            etree.fromstring(f'<m:oMathPara xmlns:m="{M_NS}"><m:oMath>{body}</m:oMath></m:oMathPara>')
-        )
     out = io.BytesIO()
-    source.save(out)
+    equations_document().save(out)
     (tmp_path / "equations.docx").write_bytes(out.getvalue())
     from_rtf = [block_text(b) for b in parse_bytes(_soffice(tmp_path, "equations.docx", "rtf"), "e.rtf").blocks()]
     assert from_rtf == [block_text(b) for b in parse_bytes(out.getvalue(), "equations.docx").blocks()]
